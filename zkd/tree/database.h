@@ -1,0 +1,100 @@
+// The replicated state machine of one zkd replica: data tree, session table,
+// watch tables. Pure: no sockets, no clock, no threads; zxids and times are
+// passed in. Not thread-safe: the server calls it from one thread (the state
+// thread) in request order, which is what makes replies FIFO per session.
+//
+// A write request becomes a Txn in prepare() (Apache's PrepRequestProcessor:
+// validation, version checks, sequential names, error txns) and changes state
+// only in apply() (Apache's FinalRequestProcessor + DataTree.processTxn). In
+// standalone mode the server applies each txn right after preparing it; under
+// Zab, prepare() runs on the leader and apply() on every replica at commit.
+// Reads are answered by read() from the current state.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "libzk/wire/protocol.h"
+#include "libzk/wire/records.h"
+#include "zkd/tree/ids.h"
+#include "zkd/tree/results.h"
+#include "zkd/tree/txn.h"
+
+namespace zkd::tree {
+
+// SessionId and WatcherId are in ids.h; Response, Notification and
+// ApplyResult in results.h (shared with the parts this facade is built from).
+
+// Figures the four-letter words and metrics report (§12).
+struct Counts {
+  int64_t znodes = 0;          // zk_znode_count (Apache counts the root twice)
+  int64_t approximate_data_size = 0;
+  int64_t ephemerals = 0;
+  int64_t data_watches = 0;    // entries in the data-watch table
+  int64_t child_watches = 0;   // entries in the child-watch table
+  int64_t watched_paths = 0;   // distinct paths in the data-watch table (wchs)
+  int64_t watching_connections = 0;  // distinct watchers in the data-watch table (wchs)
+  int64_t sessions = 0;
+};
+
+class Database {
+ public:
+  Database();
+  ~Database();
+  Database(Database&&) noexcept;
+  Database& operator=(Database&&) noexcept;
+
+  // zxid of the last applied txn.
+  int64_t last_zxid() const;
+
+  // --- reads: exists, getData, getChildren, getChildren2, getACL, sync ---
+  // `body` is the request record after the RequestHeader. Registers a watch
+  // for `watcher` when the request asks for one and Apache would set it.
+  // A body that does not decode gives kMarshallingError.
+  Response read(WatcherId watcher, zk::wire::OpCode op, std::string_view body);
+
+  // --- writes: create, create2, delete, setData, setACL, closeSession ---
+  // Validates the request against the current state and returns the txn to
+  // apply: the real change, or an error txn (which still consumes `zxid`).
+  // `time_ms` is the leader's wall clock.
+  Txn prepare(SessionId session, int32_t xid, zk::wire::OpCode op, std::string_view body,
+              int64_t zxid, int64_t time_ms);
+  // A createSession txn for a new session (the connect handshake).
+  Txn prepare_create_session(SessionId session, int32_t timeout_ms, int64_t zxid, int64_t time_ms);
+  // A closeSession txn (client's closeSession request or expiry).
+  Txn prepare_close_session(SessionId session, int64_t zxid, int64_t time_ms);
+
+  // Applies a txn (idempotent, as Apache's replay is); must come in zxid order.
+  ApplyResult apply(const Txn& txn);
+
+  // --- sessions ---
+  bool session_exists(SessionId session) const;
+  std::optional<int32_t> session_timeout(SessionId session) const;
+  std::vector<SessionId> sessions() const;
+  // Absolute paths of the session's ephemeral nodes, sorted.
+  std::vector<std::string> ephemerals(SessionId session) const;
+
+  // --- watches ---
+  // Re-registers watches after a reconnect (setWatches 101); fires the
+  // catch-up events of §9.5, returned in the order to send them.
+  std::vector<Notification> set_watches(WatcherId watcher, const zk::wire::SetWatches& w);
+  // Forgets every watch of a connection that closed.
+  void remove_watcher(WatcherId watcher);
+  // Paths the connection watches in the data table (wchc), sorted.
+  std::vector<std::string> watched_paths(WatcherId watcher) const;
+  // Watchers per watched path in the data table (wchp), sorted by path.
+  std::vector<std::pair<std::string, std::vector<WatcherId>>> watchers_by_path() const;
+
+  Counts counts() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace zkd::tree
