@@ -1,0 +1,315 @@
+#!/usr/bin/python3
+"""Start and stop a ZooKeeper-compatible server for the conformance tests.
+
+Two kinds of server are supported, both configured by the same Apache-format
+zoo.cfg written into a fresh temporary directory:
+
+  zkd     our server, binary from $ZKD_BIN (or --zkd-bin), run as
+          `zkd --config <dir>/zoo.cfg`
+  apache  Apache ZooKeeper 3.8 from the Debian `zookeeper` package, run
+          standalone as `java ... ZooKeeperServerMain <dir>/zoo.cfg`
+
+A server is ready when a fresh connection sending the four-letter word `srvr`
+gets a reply starting with "Zookeeper version". Every wait has a deadline;
+nothing sleeps as a means of synchronisation.
+
+Only the Python standard library is used here, so the module also works where
+kazoo is missing.
+"""
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+# CTest treats this exit code as "skipped" (SKIP_RETURN_CODE property).
+SKIP_EXIT_CODE = 77
+
+APACHE_JAR = "/usr/share/java/zookeeper.jar"
+# Optional slf4j binding so that Apache's log ends up in the temp dir.
+SLF4J_SIMPLE_JAR = "/usr/share/java/slf4j-simple.jar"
+JAVA = shutil.which("java") or "/usr/bin/java"
+
+READY_TIMEOUT_S = 20.0
+STOP_TIMEOUT_S = 5.0
+
+
+class ServerError(RuntimeError):
+    pass
+
+
+def skip(reason):
+    """Exit the process as a skipped test."""
+    print(f"SKIP: {reason}", flush=True)
+    sys.exit(SKIP_EXIT_CODE)
+
+
+def apache_available():
+    return os.path.exists(APACHE_JAR) and os.access(JAVA, os.X_OK)
+
+
+def free_loopback_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def four_letter_word(host, port, word, timeout=5.0):
+    """Send a 4lw on a fresh connection; return the whole reply as str.
+
+    Raises OSError when the connection cannot be made or the reply does not
+    end (server closes the connection after answering) within `timeout`.
+    """
+    deadline = time.monotonic() + timeout
+    with socket.create_connection((host, port), timeout=timeout) as s:
+        s.sendall(word.encode("ascii") if isinstance(word, str) else word)
+        chunks = []
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise socket.timeout(f"4lw {word!r}: no end of reply")
+            s.settimeout(remaining)
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+class Server:
+    """One server process in its own temporary directory.
+
+    Use as a context manager, or call start()/stop(). stop() is idempotent
+    and also removes the directory (set ZK_CONFORMANCE_KEEP=1 to keep it).
+    """
+
+    def __init__(self, kind, zkd_bin=None, whitelist="*", extra_config=None):
+        if kind not in ("zkd", "apache"):
+            raise ValueError(f"unknown server kind {kind!r}")
+        self.kind = kind
+        self.zkd_bin = zkd_bin
+        self.whitelist = whitelist
+        self.extra_config = dict(extra_config or {})
+        self.host = "127.0.0.1"
+        self.port = None
+        self.dir = None
+        self.proc = None
+        self._log = None
+
+    # -- public -----------------------------------------------------------
+
+    @property
+    def hostport(self):
+        return f"{self.host}:{self.port}"
+
+    @property
+    def log_path(self):
+        return os.path.join(self.dir, "server.log")
+
+    def start(self):
+        self.dir = tempfile.mkdtemp(prefix=f"zk-conformance-{self.kind}-")
+        os.mkdir(os.path.join(self.dir, "data"))
+        # A port picked here may be taken by someone else before the server
+        # binds it; retry a few times with a new port in that case.
+        last_error = None
+        for _ in range(3):
+            self.port = free_loopback_port()
+            self._write_config()
+            self._spawn()
+            try:
+                self._wait_ready()
+                return self
+            except ServerError as e:
+                last_error = e
+                self._terminate()
+                if "exited" not in str(e):
+                    break
+        self.stop(failed=True)
+        raise last_error
+
+    def stop(self, failed=False):
+        self._terminate()
+        if self.dir and os.path.isdir(self.dir):
+            if failed or os.environ.get("ZK_CONFORMANCE_KEEP"):
+                print(f"[servers] {self.kind} files kept in {self.dir}", file=sys.stderr)
+            else:
+                shutil.rmtree(self.dir, ignore_errors=True)
+        self.dir = None
+
+    def four_letter_word(self, word, timeout=5.0):
+        return four_letter_word(self.host, self.port, word, timeout)
+
+    def log_tail(self, lines=40):
+        try:
+            with open(self.log_path, "r", errors="replace") as f:
+                return "".join(f.readlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None and self.proc is not None:
+            print(f"[servers] {self.kind} log tail:\n{self.log_tail()}", file=sys.stderr)
+        self.stop()
+        return False
+
+    # -- internals --------------------------------------------------------
+
+    def _write_config(self):
+        lines = [
+            "tickTime=2000",
+            f"dataDir={os.path.join(self.dir, 'data')}",
+            f"clientPort={self.port}",
+            "clientPortAddress=127.0.0.1",
+        ]
+        if self.whitelist is not None:
+            lines.append(f"4lw.commands.whitelist={self.whitelist}")
+        for key, value in self.extra_config.items():
+            lines.append(f"{key}={value}")
+        with open(os.path.join(self.dir, "zoo.cfg"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+    def _command(self):
+        cfg = os.path.join(self.dir, "zoo.cfg")
+        if self.kind == "zkd":
+            if not self.zkd_bin:
+                raise ServerError("no zkd binary: set ZKD_BIN or pass --zkd-bin")
+            if not os.access(self.zkd_bin, os.X_OK):
+                raise ServerError(f"zkd binary not executable: {self.zkd_bin}")
+            return [self.zkd_bin, "--config", cfg]
+        if not apache_available():
+            raise ServerError(f"Apache ZooKeeper not installed ({APACHE_JAR}, {JAVA})")
+        classpath = APACHE_JAR
+        if os.path.exists(SLF4J_SIMPLE_JAR):
+            classpath += ":" + SLF4J_SIMPLE_JAR
+        return [
+            JAVA,
+            # Start-up speed: a short-lived test server does not need the
+            # optimising JIT or a big heap.
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
+            "-Xms32m",
+            "-Xmx256m",
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+            "-Dorg.slf4j.simpleLogger.showDateTime=true",
+            # No Jetty admin server on :8080 (would collide between runs).
+            "-Dzookeeper.admin.enableServer=false",
+            "-Dzookeeper.jmx.log4j.disable=true",
+            # No fsync, small preallocation: faster and lighter on disk.
+            "-Dzookeeper.forceSync=no",
+            "-Dzookeeper.preAllocSize=1024",
+            "-cp",
+            classpath,
+            "org.apache.zookeeper.server.ZooKeeperServerMain",
+            cfg,
+        ]
+
+    def _spawn(self):
+        self._log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(
+            self._command(),
+            cwd=self.dir,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def _wait_ready(self):
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        last = None
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise ServerError(
+                    f"{self.kind} exited with status {self.proc.returncode} before "
+                    f"becoming ready; log tail:\n{self.log_tail()}"
+                )
+            try:
+                reply = four_letter_word(self.host, self.port, "srvr", timeout=2.0)
+                if reply.startswith("Zookeeper version"):
+                    return
+                last = f"unexpected srvr reply {reply[:80]!r}"
+            except OSError as e:
+                last = repr(e)
+            # Poll interval, not synchronisation: the deadline bounds the wait.
+            time.sleep(0.05)
+        raise ServerError(
+            f"{self.kind} not ready within {READY_TIMEOUT_S:.0f}s on {self.hostport} "
+            f"({last}); log tail:\n{self.log_tail()}"
+        )
+
+    def _terminate(self):
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=STOP_TIMEOUT_S)
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+
+# -- command-line helpers shared by the test scripts -------------------------
+
+
+def add_server_arguments(parser):
+    parser.add_argument(
+        "--server",
+        choices=("zkd", "apache"),
+        default="zkd",
+        help="server to test (default: zkd)",
+    )
+    parser.add_argument(
+        "--zkd-bin",
+        default=os.environ.get("ZKD_BIN"),
+        help="path of the zkd binary (default: $ZKD_BIN)",
+    )
+
+
+def server_from_args(args, **kwargs):
+    """Build (not start) the Server selected on the command line.
+
+    Exits as skipped when --server apache is asked for and the Apache
+    package is absent; exits with an error when zkd is asked for and no
+    binary was given (a missing zkd is a build problem, not a skip).
+    """
+    if args.server == "apache":
+        if not apache_available():
+            skip(f"Apache ZooKeeper not installed ({APACHE_JAR} / java missing)")
+        return Server("apache", **kwargs)
+    if not args.zkd_bin:
+        print("ERROR: no zkd binary: set ZKD_BIN or pass --zkd-bin", file=sys.stderr)
+        sys.exit(2)
+    return Server("zkd", zkd_bin=args.zkd_bin, **kwargs)
+
+
+def main(argv=None):
+    """Manual use: start a server and keep it running until Ctrl-C."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_server_arguments(parser)
+    args = parser.parse_args(argv)
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    with server_from_args(args) as server:
+        print(f"{server.kind} ready on {server.hostport} (dir {server.dir})", flush=True)
+        try:
+            while True:
+                signal.pause()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
