@@ -88,9 +88,12 @@ class RawWireTest(unittest.TestCase):
         self.assertEqual(first.expect_closed(timeout=5.0), b"")
         self.assertEqual(second.exists("/").err, 0)
 
-    def test_wrong_password_is_refused_and_drops_the_live_connection(self):
+    def test_wrong_password_is_refused_and_the_session_survives(self):
         # Apache 3.8 closes the connections bound to the session *before*
-        # checking the password; the session itself survives.
+        # checking the password, so anyone who knows a session id can cut its
+        # owner off. zkd refuses the impostor and leaves the owner connected
+        # (a deliberate difference, docs/apache-behaviour.md). Either way the
+        # session and its ephemerals survive.
         owner = self.session(timeout_ms=10000)
         self.assertEqual(owner.create("/raw-wrongpw", b"", flags=1).err, 0)
         bad = self.session(timeout_ms=10000, session_id=owner.session_id,
@@ -98,13 +101,13 @@ class RawWireTest(unittest.TestCase):
         self.assertEqual((bad.negotiated_timeout, bad.session_id, bad.passwd, bad.connect_response_size),
                          (0, 0, ZEROS16, 37))
         self.assertEqual(bad.expect_closed(timeout=5.0), b"")
-        self.assertEqual(owner.expect_closed(timeout=5.0), b"")
-        again = self.session(timeout_ms=10000, session_id=owner.session_id, passwd=owner.passwd)
-        self.assertEqual(again.session_id, owner.session_id)
-        reply = again.exists("/raw-wrongpw")
+        if SERVER.kind == "apache":
+            self.assertEqual(owner.expect_closed(timeout=5.0), b"")
+            owner = self.session(timeout_ms=10000, session_id=owner.session_id, passwd=owner.passwd)
+        reply = owner.exists("/raw-wrongpw")
         self.assertEqual(reply.err, 0)
         self.assertEqual(reply.body.stat()["ephemeralOwner"], owner.session_id)
-        again.close_session()
+        owner.close_session()
 
     # -- requests and replies ----------------------------------------------
 

@@ -32,12 +32,12 @@ namespace zkd::tree {
 
 // Figures the four-letter words and metrics report (§12).
 struct Counts {
-  int64_t znodes = 0;          // zk_znode_count (Apache counts the root twice)
+  int64_t znodes = 0;  // zk_znode_count (Apache counts the root twice)
   int64_t approximate_data_size = 0;
   int64_t ephemerals = 0;
-  int64_t data_watches = 0;    // entries in the data-watch table
-  int64_t child_watches = 0;   // entries in the child-watch table
-  int64_t watched_paths = 0;   // distinct paths in the data-watch table (wchs)
+  int64_t data_watches = 0;          // entries in the data-watch table
+  int64_t child_watches = 0;         // entries in the child-watch table
+  int64_t watched_paths = 0;         // distinct paths in the data-watch table (wchs)
   int64_t watching_connections = 0;  // distinct watchers in the data-watch table (wchs)
   int64_t sessions = 0;
 };

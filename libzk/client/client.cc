@@ -1,0 +1,227 @@
+#include "libzk/client/client.h"
+
+#include <boost/asio/post.hpp>
+
+#include "libzk/client/session.h"
+#include "libzk/wire/path.h"
+
+namespace zk::client {
+
+namespace asio = boost::asio;
+using zk::wire::CreateMode;
+using zk::wire::OpCode;
+
+namespace {
+
+template <typename Record>
+std::string encode(const Record& record) {
+  std::string out;
+  zk::wire::Writer w(out);
+  record.write(w);
+  return out;
+}
+
+bool valid(const std::string& path) { return zk::wire::path_error(path).empty(); }
+
+WatchRegistration registration(const std::string& path, WatchCallback watch, WatchKind kind,
+                               bool exist_on_no_node) {
+  return WatchRegistration{path, std::move(watch), kind, exist_on_no_node};
+}
+
+}  // namespace
+
+Client::Client(asio::any_io_executor executor, ClientOptions options)
+    : session_(std::make_shared<ClientSession>(std::move(executor), std::move(options))) {}
+
+Client::~Client() {
+  if (!session_) return;
+  // shutdown() must run on the session's executor.
+  asio::any_io_executor executor = session_->executor();
+  asio::post(executor, [session = std::move(session_)] { session->shutdown(); });
+}
+
+Client::Client(Client&&) noexcept = default;
+Client& Client::operator=(Client&& other) noexcept {
+  if (this != &other) {
+    Client doomed(std::move(*this));  // shuts down our current session, if any
+    session_ = std::move(other.session_);
+  }
+  return *this;
+}
+
+Task<Status> Client::connect(std::string connect_string, std::chrono::milliseconds deadline) {
+  co_return co_await session_->connect(std::move(connect_string), deadline);
+}
+
+namespace {
+
+// create / create2 / createContainer share the request and (for 15, 19) the reply.
+Task<Result<Created>> create_any(ClientSession& session, std::string path, zk::wire::Buffer data,
+                                 CreateMode mode, zk::wire::ACLs acl, bool want_stat) {
+  if (mode == CreateMode::kPersistentWithTTL || mode == CreateMode::kPersistentSequentialWithTTL) {
+    co_return Error::kBadArguments;  // TTL nodes need createTTL, which this client does not offer
+  }
+  if (!zk::wire::path_error(path, zk::wire::is_sequential(mode)).empty()) {
+    co_return Error::kBadArguments;
+  }
+  OpCode op = mode == CreateMode::kContainer ? OpCode::kCreateContainer
+              : want_stat                    ? OpCode::kCreate2
+                                             : OpCode::kCreate;
+  zk::wire::CreateRequest request;
+  request.path = session.chroot().prefix(path);
+  request.data = std::move(data);
+  request.acl = std::move(acl);
+  request.flags = static_cast<int32_t>(mode);
+  auto reply = co_await session.call(op, encode(request));
+  if (!reply) co_return reply.error();
+  if (reply->header.err != Error::kOk) co_return reply->header.err;
+  Created created;
+  if (op == OpCode::kCreate) {
+    zk::wire::PathRecord response;
+    if (!zk::wire::decode(reply->body, response)) co_return Error::kMarshallingError;
+    created.path = session.chroot().strip(response.path);
+  } else {
+    zk::wire::Create2Response response;
+    if (!zk::wire::decode(reply->body, response)) co_return Error::kMarshallingError;
+    created.path = session.chroot().strip(response.path);
+    created.stat = response.stat;
+  }
+  co_return created;
+}
+
+}  // namespace
+
+Task<Result<std::string>> Client::create(std::string path, zk::wire::Buffer data, CreateMode mode,
+                                         zk::wire::ACLs acl) {
+  auto created = co_await create_any(*session_, std::move(path), std::move(data), mode,
+                                     std::move(acl), /*want_stat=*/false);
+  if (!created) co_return created.error();
+  co_return std::move(created->path);
+}
+
+Task<Result<Created>> Client::create2(std::string path, zk::wire::Buffer data, CreateMode mode,
+                                      zk::wire::ACLs acl) {
+  co_return co_await create_any(*session_, std::move(path), std::move(data), mode, std::move(acl),
+                                /*want_stat=*/true);
+}
+
+Task<Status> Client::remove(std::string path, int32_t version) {
+  if (!valid(path)) co_return Error::kBadArguments;
+  zk::wire::DeleteRequest request{session_->chroot().prefix(path), version};
+  auto reply = co_await session_->call(OpCode::kDelete, encode(request));
+  if (!reply) co_return reply.error();
+  co_return reply->header.err;
+}
+
+Task<Result<std::optional<zk::wire::Stat>>> Client::exists(std::string path, WatchCallback watch) {
+  if (!valid(path)) co_return Error::kBadArguments;
+  std::optional<WatchRegistration> reg;
+  if (watch) reg = registration(path, std::move(watch), WatchKind::kData, true);
+  zk::wire::PathWatchRequest request{session_->chroot().prefix(path), reg.has_value()};
+  auto reply = co_await session_->call(OpCode::kExists, encode(request), std::move(reg));
+  if (!reply) co_return reply.error();
+  if (reply->header.err == Error::kNoNode) co_return std::optional<zk::wire::Stat>{};
+  if (reply->header.err != Error::kOk) co_return reply->header.err;
+  zk::wire::Stat stat;
+  if (!zk::wire::decode(reply->body, stat)) co_return Error::kMarshallingError;
+  co_return std::optional<zk::wire::Stat>(stat);
+}
+
+Task<Result<NodeData>> Client::get_data(std::string path, WatchCallback watch) {
+  if (!valid(path)) co_return Error::kBadArguments;
+  std::optional<WatchRegistration> reg;
+  if (watch) reg = registration(path, std::move(watch), WatchKind::kData, false);
+  zk::wire::PathWatchRequest request{session_->chroot().prefix(path), reg.has_value()};
+  auto reply = co_await session_->call(OpCode::kGetData, encode(request), std::move(reg));
+  if (!reply) co_return reply.error();
+  if (reply->header.err != Error::kOk) co_return reply->header.err;
+  zk::wire::GetDataResponse response;
+  if (!zk::wire::decode(reply->body, response)) co_return Error::kMarshallingError;
+  co_return NodeData{std::move(response.data), response.stat};
+}
+
+Task<Result<zk::wire::Stat>> Client::set_data(std::string path, zk::wire::Buffer data,
+                                              int32_t version) {
+  if (!valid(path)) co_return Error::kBadArguments;
+  zk::wire::SetDataRequest request{session_->chroot().prefix(path), std::move(data), version};
+  auto reply = co_await session_->call(OpCode::kSetData, encode(request));
+  if (!reply) co_return reply.error();
+  if (reply->header.err != Error::kOk) co_return reply->header.err;
+  zk::wire::Stat stat;
+  if (!zk::wire::decode(reply->body, stat)) co_return Error::kMarshallingError;
+  co_return stat;
+}
+
+Task<Result<std::vector<std::string>>> Client::get_children(std::string path, WatchCallback watch) {
+  if (!valid(path)) co_return Error::kBadArguments;
+  std::optional<WatchRegistration> reg;
+  if (watch) reg = registration(path, std::move(watch), WatchKind::kChild, false);
+  zk::wire::PathWatchRequest request{session_->chroot().prefix(path), reg.has_value()};
+  auto reply = co_await session_->call(OpCode::kGetChildren, encode(request), std::move(reg));
+  if (!reply) co_return reply.error();
+  if (reply->header.err != Error::kOk) co_return reply->header.err;
+  zk::wire::GetChildrenResponse response;
+  if (!zk::wire::decode(reply->body, response)) co_return Error::kMarshallingError;
+  co_return std::move(response.children);
+}
+
+Task<Result<Children>> Client::get_children2(std::string path, WatchCallback watch) {
+  if (!valid(path)) co_return Error::kBadArguments;
+  std::optional<WatchRegistration> reg;
+  if (watch) reg = registration(path, std::move(watch), WatchKind::kChild, false);
+  zk::wire::PathWatchRequest request{session_->chroot().prefix(path), reg.has_value()};
+  auto reply = co_await session_->call(OpCode::kGetChildren2, encode(request), std::move(reg));
+  if (!reply) co_return reply.error();
+  if (reply->header.err != Error::kOk) co_return reply->header.err;
+  zk::wire::GetChildren2Response response;
+  if (!zk::wire::decode(reply->body, response)) co_return Error::kMarshallingError;
+  co_return Children{std::move(response.children), response.stat};
+}
+
+Task<Result<NodeAcl>> Client::get_acl(std::string path) {
+  if (!valid(path)) co_return Error::kBadArguments;
+  zk::wire::PathRecord request{session_->chroot().prefix(path)};
+  auto reply = co_await session_->call(OpCode::kGetACL, encode(request));
+  if (!reply) co_return reply.error();
+  if (reply->header.err != Error::kOk) co_return reply->header.err;
+  zk::wire::GetACLResponse response;
+  if (!zk::wire::decode(reply->body, response)) co_return Error::kMarshallingError;
+  co_return NodeAcl{std::move(response.acl), response.stat};
+}
+
+Task<Result<zk::wire::Stat>> Client::set_acl(std::string path, zk::wire::ACLs acl,
+                                             int32_t version) {
+  if (!valid(path)) co_return Error::kBadArguments;
+  zk::wire::SetACLRequest request{session_->chroot().prefix(path), std::move(acl), version};
+  auto reply = co_await session_->call(OpCode::kSetACL, encode(request));
+  if (!reply) co_return reply.error();
+  if (reply->header.err != Error::kOk) co_return reply->header.err;
+  zk::wire::Stat stat;
+  if (!zk::wire::decode(reply->body, stat)) co_return Error::kMarshallingError;
+  co_return stat;
+}
+
+Task<Status> Client::sync(std::string path) {
+  if (!valid(path)) co_return Error::kBadArguments;
+  zk::wire::PathRecord request{session_->chroot().prefix(path)};
+  auto reply = co_await session_->call(OpCode::kSync, encode(request));
+  if (!reply) co_return reply.error();
+  co_return reply->header.err;
+}
+
+Task<Status> Client::add_auth(std::string scheme, zk::wire::Buffer auth) {
+  co_return co_await session_->add_auth(std::move(scheme), std::move(auth));
+}
+
+Task<Status> Client::close() { co_return co_await session_->close(); }
+
+SessionState Client::state() const { return session_->state(); }
+int64_t Client::session_id() const { return session_->session_id(); }
+SessionCredentials Client::credentials() const { return session_->credentials(); }
+std::chrono::milliseconds Client::negotiated_timeout() const {
+  return session_->negotiated_timeout();
+}
+int64_t Client::last_zxid_seen() const { return session_->last_zxid_seen(); }
+const std::string& Client::chroot() const { return session_->chroot().root(); }
+
+}  // namespace zk::client

@@ -1,0 +1,491 @@
+#include "libzk/client/session.h"
+
+#include <algorithm>
+#include <array>
+#include <exception>
+#include <random>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+#include "libzk/client/connection.h"
+#include "libzk/wire/frame.h"
+#include "libzk/wire/jute.h"
+
+namespace zk::client {
+
+namespace asio = boost::asio;
+using asio::awaitable;
+using asio::use_awaitable;
+using zk::wire::KeeperState;
+using zk::wire::OpCode;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Background coroutines must not fail silently: an exception escaping one is
+// a bug, rethrown out of io_context::run() (the process edge).
+void rethrow_if_failed(std::exception_ptr e) {
+  if (e) std::rethrow_exception(e);
+}
+
+// Replies may exceed Apache's jute.maxbuffer slightly (a 1 MiB node plus its
+// header and Stat); accept up to twice that, like the inner field limit.
+constexpr int32_t kMaxReplyFrame = zk::wire::kMaxFieldLength + 1024;
+
+// Java caps the ping interval at 10 s (ClientCnxn.MAX_SEND_PING_INTERVAL).
+constexpr std::chrono::milliseconds kMaxPingInterval{10000};
+
+// Java splits setWatches into packets of about this much path text.
+constexpr size_t kSetWatchesChunk = 128 * 1024;
+
+constexpr std::chrono::milliseconds kMinConnectTimeout{1000};
+
+}  // namespace
+
+ClientSession::ClientSession(asio::any_io_executor executor, ClientOptions options)
+    : executor_(std::move(executor)), options_(std::move(options)), backoff_timer_(executor_) {}
+
+ClientSession::~ClientSession() = default;
+
+SessionCredentials ClientSession::credentials() const {
+  std::lock_guard lock(credentials_mu_);
+  return credentials_;
+}
+
+bool ClientSession::terminal() const {
+  SessionState s = state_.load();
+  return s == SessionState::kExpired || s == SessionState::kClosed ||
+         s == SessionState::kAuthFailed;
+}
+
+Error ClientSession::terminal_error() const {
+  switch (state_.load()) {
+    case SessionState::kExpired:
+      return Error::kSessionExpired;
+    case SessionState::kAuthFailed:
+      return Error::kAuthFailed;
+    default:
+      return Error::kClosing;
+  }
+}
+
+int32_t ClientSession::next_xid() {
+  xid_ = (xid_ >= INT32_MAX || xid_ < 0) ? 1 : xid_ + 1;  // Java: 1, 2, ..., wraps to 1
+  return xid_;
+}
+
+ClientSession::Outgoing ClientSession::make_outgoing(int32_t xid, OpCode op,
+                                                     const std::string& record) {
+  Outgoing out;
+  out.xid = xid;
+  out.op = op;
+  zk::wire::Writer w(out.frame);
+  size_t start = w.begin_frame();
+  zk::wire::RequestHeader{xid, op}.write(w);
+  out.frame.append(record);
+  w.end_frame(start);
+  return out;
+}
+
+void ClientSession::set_state(SessionState s) {
+  state_.store(s);
+  if (options_.on_session_event) options_.on_session_event(s);
+}
+
+void ClientSession::sync_zxid() { last_zxid_seen_.store(dispatcher_.last_zxid_seen()); }
+
+void ClientSession::wake_writer() {
+  if (conn_) conn_->writer_wake.cancel();
+}
+
+void ClientSession::fail_queued(Error e) {
+  std::deque<Outgoing> queued = std::move(outgoing_);
+  outgoing_.clear();
+  for (Outgoing& o : queued) {
+    if (!o.on_reply) continue;
+    Reply reply;
+    reply.header.xid = o.xid;
+    reply.header.err = e;
+    o.on_reply(std::move(reply));
+  }
+}
+
+void ClientSession::end_session(SessionState state, Error op_error, KeeperState watch_state) {
+  if (terminal()) return;
+  state_.store(state);  // from here on terminal(): no reconnects, no new requests
+  closing_ = true;
+  if (conn_) conn_->close();
+  backoff_timer_.cancel();
+  dispatcher_.fail_outstanding(op_error);
+  fail_queued(op_error);
+  for (auto& [path, callback] : dispatcher_.watches().take_all()) {
+    if (callback) callback(WatchedEvent{zk::wire::EventType::kNone, watch_state, path});
+  }
+  if (first_connect_) {
+    first_connect_->set(op_error == Error::kSessionExpired || op_error == Error::kAuthFailed
+                            ? op_error
+                            : Error::kConnectionLoss);
+  }
+  if (options_.on_session_event) options_.on_session_event(state);
+}
+
+void ClientSession::shutdown() {
+  if (!started_) {
+    state_.store(SessionState::kClosed);
+    return;
+  }
+  end_session(SessionState::kClosed, Error::kConnectionLoss, KeeperState::kClosed);
+}
+
+awaitable<Status> ClientSession::connect(std::string connect_string,
+                                         std::chrono::milliseconds deadline) {
+  if (started_ || terminal()) co_return Error::kInvalidState;
+  auto parsed = parse_connect_string(connect_string);
+  if (!parsed) co_return parsed.error();
+  hosts_ = std::move(parsed->hosts);
+  if (options_.shuffle_hosts && hosts_.size() > 1) {
+    std::mt19937 rng(std::random_device{}());
+    std::shuffle(hosts_.begin(), hosts_.end(), rng);
+  }
+  dispatcher_ = ResponseDispatcher(Chroot(std::move(parsed->chroot)));
+  if (options_.resume) {
+    session_id_.store(options_.resume->session_id);
+    password_ = options_.resume->password;
+  }
+  started_ = true;
+  first_connect_ = std::make_shared<OneShot<Error>>(executor_);
+  asio::co_spawn(executor_, run(), rethrow_if_failed);
+
+  auto first = first_connect_;  // keep alive across the wait
+  std::optional<Error> result = co_await first->wait_until(Clock::now() + deadline);
+  if (!result) {
+    end_session(SessionState::kClosed, Error::kConnectionLoss, KeeperState::kClosed);
+    co_return Error::kConnectionLoss;
+  }
+  co_return *result;
+}
+
+awaitable<Error> ClientSession::establish(const std::shared_ptr<Connection>& conn,
+                                          const HostPort& host) {
+  auto timeout = std::chrono::milliseconds(
+      negotiated_timeout_ms_.load() > 0 ? negotiated_timeout_ms_.load()
+                                        : static_cast<int32_t>(options_.session_timeout.count()));
+  timeout = std::max(kMinConnectTimeout, timeout / static_cast<int64_t>(hosts_.size()));
+  conn->watchdog.expires_after(timeout);
+  asio::co_spawn(
+      executor_,
+      [conn]() -> awaitable<void> {
+        boost::system::error_code ec;
+        co_await conn->watchdog.async_wait(asio::redirect_error(use_awaitable, ec));
+        // The handshake resets the expiry to max when it finishes in time.
+        if (!ec && conn->watchdog.expiry() != asio::steady_timer::time_point::max()) {
+          conn->close();  // deadline passed before the handshake finished
+        }
+      },
+      rethrow_if_failed);
+
+  boost::system::error_code ec;
+  asio::ip::tcp::resolver resolver(executor_);
+  auto endpoints = co_await resolver.async_resolve(host.host, std::to_string(host.port),
+                                                   asio::redirect_error(use_awaitable, ec));
+  if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
+  co_await asio::async_connect(conn->socket, endpoints, asio::redirect_error(use_awaitable, ec));
+  if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
+  conn->socket.set_option(asio::ip::tcp::no_delay(true), ec);
+  if (ec) co_return Error::kConnectionLoss;
+
+  zk::wire::ConnectRequest request;
+  request.last_zxid_seen = dispatcher_.last_zxid_seen();
+  request.timeout_ms = static_cast<int32_t>(options_.session_timeout.count());
+  request.session_id = session_id_.load();
+  request.passwd = password_;
+  request.has_read_only = true;
+  request.read_only = options_.can_be_read_only;
+  std::string frame;
+  zk::wire::Writer w(frame);
+  size_t start = w.begin_frame();
+  request.write(w);
+  w.end_frame(start);
+  co_await asio::async_write(conn->socket, asio::buffer(frame),
+                             asio::redirect_error(use_awaitable, ec));
+  if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
+
+  std::array<char, 4> length_bytes{};
+  co_await asio::async_read(conn->socket, asio::buffer(length_bytes),
+                            asio::redirect_error(use_awaitable, ec));
+  if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
+  zk::wire::Reader length_reader(std::string_view(length_bytes.data(), length_bytes.size()));
+  int32_t length = length_reader.int32();
+  if (length <= 0 || length > 4096) co_return Error::kConnectionLoss;
+  std::string body(static_cast<size_t>(length), '\0');
+  co_await asio::async_read(conn->socket, asio::buffer(body),
+                            asio::redirect_error(use_awaitable, ec));
+  if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
+  conn->watchdog.expires_at(asio::steady_timer::time_point::max());  // disarms the watchdog
+
+  zk::wire::ConnectResponse response;
+  if (!zk::wire::decode(body, response)) co_return Error::kConnectionLoss;
+  if (response.timeout_ms <= 0) co_return Error::kSessionExpired;
+
+  session_id_.store(response.session_id);
+  password_ = response.passwd;
+  negotiated_timeout_ms_.store(response.timeout_ms);
+  {
+    std::lock_guard lock(credentials_mu_);
+    credentials_ = SessionCredentials{response.session_id, response.passwd};
+  }
+  conn->read_timeout = std::chrono::milliseconds(response.timeout_ms * 2 / 3);
+  conn->last_recv = Clock::now();
+  conn->last_send = Clock::now();
+  co_return Error::kOk;
+}
+
+void ClientSession::prime(const std::shared_ptr<Connection>& conn) {
+  std::deque<Outgoing> first;
+  for (const zk::wire::AuthPacket& auth : auth_infos_) {
+    std::string record;
+    zk::wire::Writer w(record);
+    auth.write(w);
+    Outgoing o = make_outgoing(zk::wire::kAuthXid, OpCode::kAuth, record);
+    o.on_reply = [this](Reply reply) {
+      if (reply.header.err == Error::kAuthFailed) {
+        end_session(SessionState::kAuthFailed, Error::kAuthFailed, KeeperState::kAuthFailed);
+      }
+    };
+    first.push_back(std::move(o));
+  }
+
+  WatchRegistry& watches = dispatcher_.watches();
+  if (!watches.empty()) {
+    const Chroot& chroot = dispatcher_.chroot();
+    std::array<std::vector<std::string>, 3> lists = {watches.paths(WatchKind::kData),
+                                                     watches.paths(WatchKind::kExist),
+                                                     watches.paths(WatchKind::kChild)};
+    zk::wire::SetWatches batch;
+    size_t batch_bytes = 0;
+    auto flush = [&] {
+      if (batch_bytes == 0) return;
+      batch.relative_zxid = dispatcher_.last_zxid_seen();
+      std::string record;
+      zk::wire::Writer w(record);
+      batch.write(w, /*v2=*/false);
+      // Java gives setWatches an ordinary xid and expects its reply in order.
+      Outgoing o = make_outgoing(next_xid(), OpCode::kSetWatches, record);
+      std::weak_ptr<Connection> weak = conn;
+      o.on_reply = [weak](Reply reply) {
+        // A connection whose watches could not be restored is not usable.
+        if (reply.header.err != Error::kOk) {
+          if (auto c = weak.lock()) c->close();
+        }
+      };
+      first.push_back(std::move(o));
+      batch = zk::wire::SetWatches{};
+      batch_bytes = 0;
+    };
+    for (size_t kind = 0; kind < lists.size(); ++kind) {
+      for (const std::string& path : lists[kind]) {
+        std::string server_path = chroot.prefix(path);
+        batch_bytes += server_path.size();
+        if (kind == 0) batch.data_watches.push_back(std::move(server_path));
+        if (kind == 1) batch.exist_watches.push_back(std::move(server_path));
+        if (kind == 2) batch.child_watches.push_back(std::move(server_path));
+        if (batch_bytes >= kSetWatchesChunk) flush();
+      }
+    }
+    flush();
+  }
+  for (auto it = first.rbegin(); it != first.rend(); ++it) outgoing_.push_front(std::move(*it));
+}
+
+awaitable<void> ClientSession::run() {
+  auto self = shared_from_this();
+  size_t failures = 0;
+  while (!terminal() && !closing_) {
+    const HostPort host = hosts_[next_host_ % hosts_.size()];
+    ++next_host_;
+    auto conn = std::make_shared<Connection>(executor_);
+    Error result = co_await establish(conn, host);
+    if (terminal() || closing_) {
+      conn->close();
+      break;
+    }
+    if (result == Error::kSessionExpired) {
+      conn->close();
+      end_session(SessionState::kExpired, Error::kSessionExpired, KeeperState::kExpired);
+      break;
+    }
+    if (result != Error::kOk) {
+      conn->close();
+      fail_queued(Error::kConnectionLoss);  // Java fails queued requests on each failed attempt
+      if (++failures % hosts_.size() == 0) {
+        backoff_timer_.expires_after(options_.reconnect_backoff);
+        boost::system::error_code ec;
+        co_await backoff_timer_.async_wait(asio::redirect_error(use_awaitable, ec));
+      }
+      continue;
+    }
+    failures = 0;
+    conn_ = conn;
+    ever_connected_ = true;
+    set_state(SessionState::kConnected);
+    if (first_connect_) first_connect_->set(Error::kOk);
+    if (terminal() || closing_) break;  // the listener may have closed the client
+    prime(conn);
+    asio::co_spawn(executor_, write_loop(conn), rethrow_if_failed);
+    asio::co_spawn(executor_, ping_loop(conn), rethrow_if_failed);
+    co_await read_loop(conn);
+    conn->close();
+    if (conn_ == conn) conn_.reset();
+    if (terminal()) break;  // end_session already failed everything
+    dispatcher_.fail_outstanding(Error::kConnectionLoss);
+    fail_queued(Error::kConnectionLoss);
+    if (closing_) break;  // close() in progress: it ends the session itself
+    set_state(SessionState::kDisconnected);
+  }
+}
+
+awaitable<void> ClientSession::read_loop(std::shared_ptr<Connection> conn) {
+  std::string buffered;
+  std::array<char, 64 * 1024> chunk{};
+  while (conn->is_open()) {
+    boost::system::error_code ec;
+    size_t n = co_await conn->socket.async_read_some(asio::buffer(chunk),
+                                                     asio::redirect_error(use_awaitable, ec));
+    if (ec) co_return;
+    conn->last_recv = Clock::now();
+    buffered.append(chunk.data(), n);
+    size_t consumed = 0;
+    for (;;) {
+      auto frame =
+          zk::wire::next_frame(std::string_view(buffered).substr(consumed), kMaxReplyFrame);
+      if (frame.status == zk::wire::FrameStatus::kNeedMore) break;
+      if (frame.status == zk::wire::FrameStatus::kBadLength) co_return;
+      auto route = dispatcher_.dispatch(frame.payload);
+      consumed += frame.consumed;
+      sync_zxid();
+      if (route == ResponseDispatcher::Route::kOutOfOrder ||
+          route == ResponseDispatcher::Route::kMalformed) {
+        co_return;  // fatal for the connection, as in Java and kazoo
+      }
+      if (!conn->is_open() || terminal()) co_return;
+    }
+    buffered.erase(0, consumed);
+  }
+}
+
+awaitable<void> ClientSession::write_loop(std::shared_ptr<Connection> conn) {
+  auto self = shared_from_this();
+  constexpr size_t kMaxBatch = 256 * 1024;
+  while (conn->is_open()) {
+    if (outgoing_.empty()) {
+      conn->writer_wake.expires_at(asio::steady_timer::time_point::max());
+      boost::system::error_code ec;
+      co_await conn->writer_wake.async_wait(asio::redirect_error(use_awaitable, ec));
+      continue;
+    }
+    std::string batch;
+    while (!outgoing_.empty() && batch.size() < kMaxBatch) {
+      Outgoing o = std::move(outgoing_.front());
+      outgoing_.pop_front();
+      batch.append(o.frame);
+      if (o.xid != zk::wire::kPingXid) {
+        // Recorded before the write completes: the reply may be read first.
+        dispatcher_.sent(SentRequest{o.xid, o.op, std::move(o.watch), std::move(o.on_reply)});
+      }
+    }
+    conn->last_send = Clock::now();
+    boost::system::error_code ec;
+    co_await asio::async_write(conn->socket, asio::buffer(batch),
+                               asio::redirect_error(use_awaitable, ec));
+    if (ec) {
+      conn->close();
+      co_return;
+    }
+  }
+}
+
+awaitable<void> ClientSession::ping_loop(std::shared_ptr<Connection> conn) {
+  auto self = shared_from_this();
+  const auto read_timeout = conn->read_timeout;
+  const auto ping_interval =
+      std::min<std::chrono::milliseconds>(read_timeout / 2, kMaxPingInterval);
+  while (conn->is_open()) {
+    auto now = Clock::now();
+    if (now >= conn->last_recv + read_timeout) {
+      conn->close();  // nothing received within readTimeout: the connection is lost
+      co_return;
+    }
+    if (now >= conn->last_send + ping_interval) {
+      outgoing_.push_back(make_outgoing(zk::wire::kPingXid, OpCode::kPing, {}));
+      conn->last_send = now;
+      wake_writer();
+    }
+    conn->ping_timer.expires_at(
+        std::min(conn->last_recv + read_timeout, conn->last_send + ping_interval));
+    boost::system::error_code ec;
+    co_await conn->ping_timer.async_wait(asio::redirect_error(use_awaitable, ec));
+  }
+}
+
+awaitable<Result<Reply>> ClientSession::call(OpCode op, std::string record,
+                                             std::optional<WatchRegistration> watch) {
+  if (terminal()) co_return terminal_error();
+  if (!started_) co_return Error::kConnectionLoss;
+  if (closing_) co_return Error::kClosing;
+  auto slot = std::make_shared<OneShot<Reply>>(executor_);
+  Outgoing o = make_outgoing(next_xid(), op, record);
+  o.watch = std::move(watch);
+  o.on_reply = [slot](Reply reply) { slot->set(std::move(reply)); };
+  outgoing_.push_back(std::move(o));
+  wake_writer();
+  co_return co_await slot->wait();
+}
+
+awaitable<Status> ClientSession::add_auth(std::string scheme, zk::wire::Buffer auth) {
+  if (terminal()) co_return terminal_error();
+  if (closing_) co_return Error::kClosing;
+  zk::wire::AuthPacket packet;
+  packet.scheme = std::move(scheme);
+  packet.auth = std::move(auth);
+  auth_infos_.push_back(packet);
+  if (state_.load() != SessionState::kConnected) co_return Error::kOk;  // sent on connect
+
+  std::string record;
+  zk::wire::Writer w(record);
+  packet.write(w);
+  auto slot = std::make_shared<OneShot<Reply>>(executor_);
+  Outgoing o = make_outgoing(zk::wire::kAuthXid, OpCode::kAuth, record);
+  o.on_reply = [slot](Reply reply) { slot->set(std::move(reply)); };
+  outgoing_.push_back(std::move(o));
+  wake_writer();
+  Reply reply = co_await slot->wait();
+  if (reply.header.err == Error::kAuthFailed) {
+    end_session(SessionState::kAuthFailed, Error::kAuthFailed, KeeperState::kAuthFailed);
+  }
+  co_return reply.header.err;
+}
+
+awaitable<Status> ClientSession::close() {
+  if (terminal() || closing_) co_return Error::kOk;
+  if (!started_ || state_.load() != SessionState::kConnected) {
+    end_session(SessionState::kClosed, Error::kClosing, KeeperState::kClosed);
+    co_return Error::kOk;
+  }
+  closing_ = true;  // later calls fail with kClosing; earlier ones are answered first
+  auto slot = std::make_shared<OneShot<Reply>>(executor_);
+  Outgoing o = make_outgoing(next_xid(), OpCode::kCloseSession, {});
+  o.on_reply = [slot](Reply reply) { slot->set(std::move(reply)); };
+  outgoing_.push_back(std::move(o));
+  wake_writer();
+  Reply reply = co_await slot->wait();
+  end_session(SessionState::kClosed, Error::kClosing, KeeperState::kClosed);
+  co_return reply.header.err;
+}
+
+}  // namespace zk::client

@@ -1,0 +1,198 @@
+#include "tests/unit/libzk/client/test_server.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace zk::client::testing {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr const char* kApacheJar = "/usr/share/java/zookeeper.jar";
+constexpr const char* kJava = "/usr/bin/java";
+
+sockaddr_in loopback(uint16_t port) {
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  return addr;
+}
+
+}  // namespace
+
+std::string TestServer::kind() {
+  const char* env = std::getenv("ZK_TEST_SERVER");
+  if (env != nullptr && *env != '\0') return env;
+  return "apache";
+}
+
+std::string TestServer::unavailable_reason() {
+  std::string k = kind();
+  if (k == "zkd") {
+    const char* bin = std::getenv("ZKD_BIN");
+    if (bin == nullptr || access(bin, X_OK) != 0) {
+      return "ZK_TEST_SERVER=zkd but ZKD_BIN does not name an executable";
+    }
+    return {};
+  }
+  if (k != "apache") return "ZK_TEST_SERVER must be apache or zkd, not " + k;
+  if (access(kApacheJar, R_OK) != 0 || access(kJava, X_OK) != 0) {
+    return "Apache ZooKeeper not installed (need /usr/share/java/zookeeper.jar and java)";
+  }
+  return {};
+}
+
+uint16_t unused_port() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return 0;
+  sockaddr_in addr = loopback(0);
+  uint16_t port = 0;
+  socklen_t len = sizeof(addr);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
+      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+    port = ntohs(addr.sin_port);
+  }
+  close(fd);
+  return port;
+}
+
+std::string four_letter_word(uint16_t port, const std::string& word,
+                             std::chrono::milliseconds timeout) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return {};
+  sockaddr_in addr = loopback(port);
+  std::string answer;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
+      write(fd, word.data(), word.size()) == static_cast<ssize_t>(word.size())) {
+    auto deadline = Clock::now() + timeout;
+    char buf[4096];
+    for (;;) {
+      auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) break;
+      pollfd p{fd, POLLIN, 0};
+      if (poll(&p, 1, static_cast<int>(left)) <= 0) break;
+      ssize_t n = read(fd, buf, sizeof(buf));
+      if (n <= 0) break;
+      answer.append(buf, static_cast<size_t>(n));
+    }
+  }
+  close(fd);
+  return answer;
+}
+
+TestServer::~TestServer() { stop(); }
+
+bool TestServer::start(std::chrono::milliseconds deadline) {
+  std::string tmpl = (fs::temp_directory_path() / "zk-client-test-XXXXXX").string();
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (mkdtemp(buf.data()) == nullptr) {
+    error_ = "mkdtemp failed";
+    return false;
+  }
+  dir_ = buf.data();
+  port_ = unused_port();
+  fs::create_directories(fs::path(dir_) / "data");
+  std::string cfg = (fs::path(dir_) / "zoo.cfg").string();
+  {
+    std::ofstream out(cfg);
+    out << "tickTime=2000\n"
+        << "dataDir=" << dir_ << "/data\n"
+        << "clientPort=" << port_ << "\n"
+        << "clientPortAddress=127.0.0.1\n"
+        << "4lw.commands.whitelist=*\n"
+        << "admin.enableServer=false\n";
+  }
+  std::vector<std::string> args;
+  if (kind() == "zkd") {
+    args = {std::getenv("ZKD_BIN"), "--config", cfg};
+  } else {
+    args = {kJava,
+            "-Xmx256m",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-Dzookeeper.admin.enableServer=false",
+            "-Dzookeeper.log.dir=" + dir_,
+            "-cp",
+            std::string("/etc/zookeeper/conf:") + kApacheJar,
+            "org.apache.zookeeper.server.ZooKeeperServerMain",
+            cfg};
+  }
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  std::string log = dir_ + "/server.log";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  int rc = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    pid_ = -1;
+    error_ = "cannot start " + args[0];
+    return false;
+  }
+
+  auto until = Clock::now() + deadline;
+  while (Clock::now() < until) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      error_ = "server exited during start-up; see " + log;
+      return false;
+    }
+    if (four_letter_word(port_, "srvr", std::chrono::seconds(2)).find("Mode:") !=
+        std::string::npos) {
+      return true;
+    }
+    // Polling a process that has no readiness signal other than its port.
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  error_ = "server did not answer srvr on port " + std::to_string(port_) + "; see " + log;
+  return false;
+}
+
+void TestServer::stop() {
+  if (pid_ > 0) {
+    kill(pid_, SIGTERM);
+    auto until = Clock::now() + std::chrono::seconds(10);
+    int status = 0;
+    while (waitpid(pid_, &status, WNOHANG) == 0) {
+      if (Clock::now() > until) {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, &status, 0);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    pid_ = -1;
+  }
+  if (!dir_.empty() && std::getenv("ZK_TEST_KEEP_DIR") == nullptr) {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  dir_.clear();
+}
+
+}  // namespace zk::client::testing

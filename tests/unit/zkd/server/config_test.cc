@@ -1,0 +1,171 @@
+#include "zkd/server/config.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <stdlib.h>
+
+namespace zkd::server {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(Config, MinimalFileGetsApacheDefaults) {
+  auto r = parse_config("dataDir=/tmp/zk\nclientPort=2181\n", "zoo.cfg");
+  ASSERT_TRUE(r.config) << r.error;
+  const auto& c = *r.config;
+  EXPECT_EQ(c.tick_time_ms, 3000);
+  EXPECT_EQ(c.data_dir, "/tmp/zk");
+  EXPECT_EQ(c.data_log_dir, "/tmp/zk");
+  EXPECT_EQ(c.client_port, 2181);
+  EXPECT_EQ(c.client_port_address, "");
+  EXPECT_EQ(c.max_client_cnxns, 60);
+  EXPECT_EQ(c.min_session_timeout_ms, 6000);
+  EXPECT_EQ(c.max_session_timeout_ms, 60000);
+  EXPECT_EQ(c.four_letter_whitelist, "srvr");
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(Config, SessionTimeoutDefaultsFollowTickTime) {
+  auto r = parse_config("tickTime=2000\ndataDir=/d\nclientPort=1\n", "zoo.cfg");
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_EQ(r.config->min_session_timeout_ms, 4000);
+  EXPECT_EQ(r.config->max_session_timeout_ms, 40000);
+}
+
+TEST(Config, ReadsEveryStandaloneKey) {
+  auto r = parse_config(
+      "tickTime=200\n"
+      "dataDir=/data\n"
+      "dataLogDir=/logs\n"
+      "clientPort=2182\n"
+      "clientPortAddress=127.0.0.1\n"
+      "maxClientCnxns=0\n"
+      "minSessionTimeout=500\n"
+      "maxSessionTimeout=9000\n"
+      "4lw.commands.whitelist=ruok, srvr,mntr\n"
+      "initLimit=10\n"
+      "syncLimit=5\n"
+      "server.1=localhost:2888:3888\n"
+      "autopurge.snapRetainCount=1\n"
+      "autopurge.purgeInterval=24\n"
+      "snapCount=1000\n"
+      "preAllocSize=1024\n"
+      "globalOutstandingLimit=50\n"
+      "standaloneEnabled=false\n",
+      "zoo.cfg");
+  ASSERT_TRUE(r.config) << r.error;
+  const auto& c = *r.config;
+  EXPECT_EQ(c.tick_time_ms, 200);
+  EXPECT_EQ(c.data_log_dir, "/logs");
+  EXPECT_EQ(c.client_port, 2182);
+  EXPECT_EQ(c.client_port_address, "127.0.0.1");
+  EXPECT_EQ(c.max_client_cnxns, 0);
+  EXPECT_EQ(c.min_session_timeout_ms, 500);
+  EXPECT_EQ(c.max_session_timeout_ms, 9000);
+  EXPECT_EQ(c.four_letter_whitelist, "ruok, srvr,mntr");
+  EXPECT_EQ(c.init_limit, 10);
+  EXPECT_EQ(c.sync_limit, 5);
+  ASSERT_EQ(c.servers.count(1), 1u);
+  EXPECT_EQ(c.servers.at(1), "localhost:2888:3888");
+  EXPECT_EQ(c.autopurge_snap_retain_count, 3);  // Apache raises values below 3
+  EXPECT_EQ(c.autopurge_purge_interval_hours, 24);
+  EXPECT_EQ(c.snap_count, 1000);
+  EXPECT_EQ(c.pre_alloc_size_kb, 1024);
+  EXPECT_EQ(c.global_outstanding_limit, 50);
+  EXPECT_FALSE(c.standalone_enabled);
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(Config, UnknownKeyIsAWarningNotAnError) {
+  auto r = parse_config("dataDir=/d\nclientPort=1\nfrobnicate=yes\n", "zoo.cfg");
+  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_THAT(r.warnings[0], HasSubstr("frobnicate"));
+  EXPECT_THAT(r.warnings[0], HasSubstr("zoo.cfg:3"));
+}
+
+TEST(Config, NonNumericTickTimeNamesKeyAndLine) {
+  auto r = parse_config("dataDir=/d\ntickTime=fast\nclientPort=1\n", "conf/zoo.cfg");
+  EXPECT_FALSE(r.config);
+  EXPECT_THAT(r.error, HasSubstr("conf/zoo.cfg:2"));
+  EXPECT_THAT(r.error, HasSubstr("tickTime"));
+  EXPECT_THAT(r.error, HasSubstr("fast"));
+}
+
+TEST(Config, TrailingGarbageInNumberIsAnError) {
+  auto r = parse_config("dataDir=/d\nclientPort=2181x\n", "zoo.cfg");
+  EXPECT_FALSE(r.config);
+  EXPECT_THAT(r.error, HasSubstr("clientPort"));
+}
+
+TEST(Config, MissingDataDirIsAnError) {
+  auto r = parse_config("clientPort=2181\n", "zoo.cfg");
+  EXPECT_FALSE(r.config);
+  EXPECT_THAT(r.error, HasSubstr("dataDir"));
+}
+
+TEST(Config, MissingClientPortIsAnError) {
+  auto r = parse_config("dataDir=/d\n", "zoo.cfg");
+  EXPECT_FALSE(r.config);
+  EXPECT_THAT(r.error, HasSubstr("clientPort"));
+}
+
+TEST(Config, ClientPortAddressWithoutPortIsAnError) {
+  auto r = parse_config("dataDir=/d\nclientPortAddress=127.0.0.1\n", "zoo.cfg");
+  EXPECT_FALSE(r.config);
+  EXPECT_THAT(r.error, HasSubstr("zoo.cfg:2"));
+  EXPECT_THAT(r.error, HasSubstr("clientPort"));
+}
+
+TEST(Config, MinAboveMaxSessionTimeoutIsAnError) {
+  auto r = parse_config(
+      "dataDir=/d\nclientPort=1\nminSessionTimeout=50000\nmaxSessionTimeout=4000\n", "zoo.cfg");
+  EXPECT_FALSE(r.config);
+  EXPECT_THAT(r.error, HasSubstr("zoo.cfg:3"));
+  EXPECT_THAT(r.error, HasSubstr("minSessionTimeout"));
+}
+
+TEST(Config, MinAboveDefaultMaxIsAnError) {
+  auto r =
+      parse_config("dataDir=/d\nclientPort=1\ntickTime=100\nminSessionTimeout=5000\n", "zoo.cfg");
+  EXPECT_FALSE(r.config);
+  EXPECT_THAT(r.error, HasSubstr("minSessionTimeout"));
+}
+
+TEST(Config, LaterDuplicateWins) {
+  auto r = parse_config("dataDir=/d\nclientPort=1\nclientPort=2\n", "zoo.cfg");
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_EQ(r.config->client_port, 2);
+}
+
+TEST(Config, LoadReportsUnreadableFile) {
+  auto r = load_config("/nonexistent/dir/zoo.cfg");
+  EXPECT_FALSE(r.config);
+  EXPECT_THAT(r.error, HasSubstr("/nonexistent/dir/zoo.cfg"));
+}
+
+TEST(Config, LoadAndPrepareCreatesDataDir) {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "zkd_config_test_XXXXXX").string();
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+  std::filesystem::path base = tmpl;
+
+  auto data = base / "nested" / "data";
+  {
+    std::ofstream out(base / "zoo.cfg");
+    out << "dataDir=" << data.string() << "\nclientPort=2181\n";
+  }
+  auto r = load_config(base / "zoo.cfg");
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_EQ(r.config->source, base / "zoo.cfg");
+  EXPECT_EQ(prepare_directories(*r.config), "");
+  EXPECT_TRUE(std::filesystem::is_directory(data));
+  std::filesystem::remove_all(base);
+}
+
+}  // namespace
+}  // namespace zkd::server

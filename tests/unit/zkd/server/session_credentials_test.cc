@@ -1,0 +1,58 @@
+#include "zkd/server/session_credentials.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace zkd::server {
+namespace {
+
+TEST(SessionIds, ServerIdInTopByteClockBitsBelowAndIncrementing) {
+  SessionIdGenerator ids(1, 0x4c216);
+  EXPECT_EQ(ids.next(), 0x1000004c2160000);  // Apache's layout (wire reference §2.4)
+  EXPECT_EQ(ids.next(), 0x1000004c2160001);
+}
+
+TEST(SessionIds, KeepsOnlyLow40ClockBits) {
+  SessionIdGenerator ids(1, static_cast<int64_t>(0xABCDEF1234567ULL));
+  int64_t id = ids.next();
+  EXPECT_EQ(static_cast<uint64_t>(id) >> 56, 1u);
+  EXPECT_EQ((static_cast<uint64_t>(id) >> 16) & 0xFFFFFFFFFFULL, 0xDEF1234567ULL);
+}
+
+TEST(SessionIds, SkipsTheContainerMarker) {
+  SessionIdGenerator ids(0x80, 0);
+  EXPECT_EQ(static_cast<uint64_t>(ids.next()), 0x8000000000000001ULL);
+}
+
+TEST(SipHash, MatchesPublishedVector) {
+  // Reference vector from the SipHash paper: key 00..0f, message 00..0e.
+  std::array<uint64_t, 2> key{0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL};
+  std::string msg;
+  for (int i = 0; i < 15; ++i) msg.push_back(static_cast<char>(i));
+  EXPECT_EQ(siphash24(key, msg), 0xa129ca6149be45e5ULL);
+}
+
+TEST(SessionPasswords, SixteenBytesStableAndPerSession) {
+  SessionPasswords p({1, 2});
+  auto a = p.password(0x100);
+  EXPECT_EQ(a.size(), 16u);
+  EXPECT_EQ(a, p.password(0x100));
+  EXPECT_NE(a, p.password(0x101));
+  EXPECT_TRUE(p.matches(0x100, a));
+  EXPECT_FALSE(p.matches(0x101, a));
+  EXPECT_FALSE(p.matches(0x100, std::string(16, '\0')));
+  EXPECT_FALSE(p.matches(0x100, a.substr(0, 15)));
+}
+
+TEST(SessionPasswords, DependOnTheSecret) {
+  SessionPasswords a({1, 2});
+  SessionPasswords b({1, 3});
+  EXPECT_NE(a.password(7), b.password(7));
+  std::set<std::string> random_keys{SessionPasswords::with_random_key().password(7),
+                                    SessionPasswords::with_random_key().password(7)};
+  EXPECT_EQ(random_keys.size(), 2u);
+}
+
+}  // namespace
+}  // namespace zkd::server

@@ -1,0 +1,87 @@
+// zkd: a ZooKeeper-compatible server. Standalone mode for now.
+//
+//   zkd --config zoo.cfg      (or: zkd zoo.cfg, as Apache's zkServer.sh passes it)
+//
+// Exit status: 0 after a clean shutdown (SIGTERM/SIGINT), 1 when the
+// configuration or the client port is unusable, 2 for bad arguments.
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <csignal>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "CLI/CLI.hpp"
+#include "zkd/net/log.h"
+#include "zkd/server/config.h"
+#include "zkd/server/standalone_server.h"
+#include "zkd/server/version.h"
+
+namespace {
+
+int serve(const std::string& config_path) {
+  using zkd::net::log_error;
+  using zkd::net::log_info;
+  using zkd::net::log_warn;
+
+  auto loaded = zkd::server::load_config(config_path);
+  for (const auto& w : loaded.warnings) log_warn(w);
+  if (!loaded.config) {
+    log_error("invalid configuration: ", loaded.error);
+    return 1;
+  }
+  if (auto why = zkd::server::prepare_directories(*loaded.config); !why.empty()) {
+    log_error(why);
+    return 1;
+  }
+  log_info("zkd ", zkd::server::full_version(), " starting (standalone) with ", config_path);
+
+  boost::asio::io_context io;
+  zkd::server::StandaloneServer server(io, *loaded.config);
+  if (auto ec = server.start()) {
+    log_error("cannot listen on client port ", loaded.config->client_port, ": ", ec.message());
+    return 1;
+  }
+  boost::asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code& ec, int signal_number) {
+    if (ec) return;  // cancelled: the server is already stopping
+    log_info("received signal ", signal_number, ", shutting down");
+    server.stop();
+  });
+  io.run();
+  log_info("zkd stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);
+  CLI::App app{"zkd: a ZooKeeper-compatible coordination server (standalone mode)", "zkd"};
+  std::string config_option;
+  std::string config_positional;
+  app.add_option("-c,--config", config_option, "zoo.cfg to read")->check(CLI::ExistingFile);
+  app.add_option("config", config_positional, "zoo.cfg to read (as zkServer.sh passes it)")
+      ->check(CLI::ExistingFile);
+  app.set_version_flag("--version", zkd::server::full_version());
+  try {
+    app.parse(argc, argv);
+    if (config_option.empty() == config_positional.empty()) {
+      throw CLI::ValidationError("give the configuration file once: --config FILE or FILE");
+    }
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    std::cerr << app.help();
+    return 2;
+  }
+  try {
+    return serve(config_option.empty() ? config_positional : config_option);
+  } catch (const std::exception& e) {
+    zkd::net::log_error("fatal: ", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,214 @@
+#include "zkd/net/client_connection.h"
+
+#include <array>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <utility>
+#include <vector>
+
+#include "zkd/net/four_letter_word.h"
+#include "zkd/net/log.h"
+
+namespace zkd::net {
+
+namespace asio = boost::asio;
+using asio::as_tuple;
+using asio::use_awaitable;
+
+ClientConnection::ClientConnection(tcp::socket socket, ConnectionId id, ConnectionHandler& handler,
+                                   ConnectionOptions options, ConnectionLimiter::Slot slot)
+    : socket_(std::move(socket)),
+      id_(id),
+      handler_(handler),
+      options_(options),
+      slot_(std::move(slot)),
+      writer_wakeup_(socket_.get_executor()),
+      handshake_timer_(socket_.get_executor()) {
+  boost::system::error_code ec;
+  remote_ = unmapped(socket_.remote_endpoint(ec));
+  if (ec) log_warn("connection ", id_, ": cannot read the peer address: ", ec.message());
+}
+
+boost::asio::ip::tcp::endpoint unmapped(const boost::asio::ip::tcp::endpoint& endpoint) {
+  auto address = endpoint.address();
+  if (address.is_v6() && address.to_v6().is_v4_mapped()) {
+    return {boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, address.to_v6()),
+            endpoint.port()};
+  }
+  return endpoint;
+}
+
+std::string ClientConnection::remote_text() const {
+  return "/" + remote_.address().to_string() + ":" + std::to_string(remote_.port());
+}
+
+void ClientConnection::start() {
+  auto self = shared_from_this();
+  coroutines_running_ = 2;
+  asio::co_spawn(socket_.get_executor(), read_loop(),
+                 [self](std::exception_ptr e) { self->coroutine_ended("reader", e); });
+  asio::co_spawn(socket_.get_executor(), write_loop(),
+                 [self](std::exception_ptr e) { self->coroutine_ended("writer", e); });
+  handshake_timer_.expires_after(options_.handshake_timeout);
+  handshake_timer_.async_wait([self](const boost::system::error_code& ec) {
+    if (ec) return;  // cancelled: established or closed
+    if (!self->established_ && self->state_ == State::kOpen) {
+      log_info("closing connection from ", self->remote_text(),
+               ": no session handshake within the timeout");
+      self->close();
+    }
+  });
+}
+
+void ClientConnection::send(std::string bytes) {
+  if (state_ != State::kOpen) return;
+  queue_.push_back(std::move(bytes));
+  ++packets_sent_;
+  writer_wakeup_.cancel();
+}
+
+void ClientConnection::close_after_flush() {
+  if (state_ != State::kOpen) return;
+  state_ = State::kDraining;
+  handshake_timer_.cancel();
+  writer_wakeup_.cancel();
+}
+
+void ClientConnection::close() {
+  if (state_ == State::kClosed) return;
+  state_ = State::kClosed;
+  queue_.clear();
+  handshake_timer_.cancel();
+  writer_wakeup_.cancel();
+  boost::system::error_code ec;
+  socket_.shutdown(tcp::socket::shutdown_both, ec);  // fails harmlessly if the peer already left
+  socket_.close(ec);
+  if (ec) log_warn("connection from ", remote_text(), ": close failed: ", ec.message());
+  slot_.release();
+}
+
+void ClientConnection::mark_established() {
+  established_ = true;
+  handshake_timer_.cancel();
+}
+
+asio::awaitable<void> ClientConnection::read_loop() {
+  std::array<char, 64 * 1024> chunk;
+  while (state_ == State::kOpen) {
+    auto [ec, n] = co_await socket_.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
+    if (ec) {
+      if (state_ == State::kOpen && ec != asio::error::eof && ec != asio::error::connection_reset) {
+        log_info("connection from ", remote_text(), " failed: ", ec.message());
+      }
+      break;
+    }
+    if (state_ != State::kOpen) break;
+    input_.append(chunk.data(), n);
+    if (!consume_input()) break;
+  }
+  // A draining connection still has replies to write: the writer closes it.
+  if (state_ == State::kOpen) close();
+}
+
+bool ClientConnection::handle_fresh_bytes() {
+  if (input_.size() < 4) return false;
+  std::string_view first(input_.data(), 4);
+  if (is_telnet_close(first)) {
+    close();
+    return false;
+  }
+  if (is_four_letter_word(first)) {
+    size_t arg_size = four_letter_argument_size(first);
+    if (input_.size() < 4 + arg_size) return false;
+    std::string word(first);
+    std::string text =
+        handler_.four_letter_word(*this, word, std::string_view(input_).substr(4, arg_size));
+    send(std::move(text));
+    close_after_flush();
+    return false;
+  }
+  fresh_ = false;
+  return true;
+}
+
+bool ClientConnection::consume_input() {
+  if (fresh_ && !handle_fresh_bytes()) return state_ == State::kOpen;
+  size_t offset = 0;
+  while (state_ == State::kOpen) {
+    auto frame = zk::wire::next_frame(std::string_view(input_).substr(offset), options_.max_frame);
+    if (frame.status == zk::wire::FrameStatus::kNeedMore) break;
+    if (frame.status == zk::wire::FrameStatus::kBadLength) {
+      log_warn("closing connection from ", remote_text(), ": bad frame length ", frame.length);
+      close();
+      return false;
+    }
+    ++packets_received_;
+    // The payload points into input_, which nothing changes during the call.
+    handler_.frame(*this, frame.payload);
+    offset += frame.consumed;
+  }
+  input_.erase(0, offset);
+  return state_ == State::kOpen;
+}
+
+asio::awaitable<void> ClientConnection::write_loop() {
+  std::vector<std::string> batch;
+  std::vector<asio::const_buffer> buffers;
+  while (state_ != State::kClosed) {
+    if (queue_.empty()) {
+      if (state_ == State::kDraining) {
+        close();
+        break;
+      }
+      writer_wakeup_.expires_at(asio::steady_timer::time_point::max());
+      auto [ec] = co_await writer_wakeup_.async_wait(as_tuple(use_awaitable));
+      (void)ec;  // operation_aborted is the wake-up signal; the loop re-checks state
+      continue;
+    }
+    batch.clear();
+    buffers.clear();
+    while (!queue_.empty()) {
+      batch.push_back(std::move(queue_.front()));
+      queue_.pop_front();
+    }
+    for (const auto& b : batch) buffers.emplace_back(asio::buffer(b));
+    auto [ec, n] = co_await asio::async_write(socket_, buffers, as_tuple(use_awaitable));
+    if (ec) {
+      // A peer that leaves while we flush our last answer is not news.
+      if (state_ == State::kOpen) {
+        log_info("connection from ", remote_text(), ": write failed: ", ec.message());
+      }
+      close();
+      break;
+    }
+  }
+}
+
+void ClientConnection::coroutine_ended(std::string_view which, std::exception_ptr error) {
+  if (error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      log_error("connection from ", remote_text(), ": ", which, " failed: ", e.what());
+    } catch (...) {
+      log_error("connection from ", remote_text(), ": ", which, " failed with an unknown error");
+    }
+    close();
+  }
+  if (--coroutines_running_ > 0) {
+    // The other coroutine must notice: a finished writer means the socket is
+    // closed (wakes the reader); a finished reader either closed it or left a
+    // draining writer to finish.
+    return;
+  }
+  if (!closed_reported_) {
+    closed_reported_ = true;
+    close();
+    handler_.closed(*this);
+  }
+}
+
+}  // namespace zkd::net

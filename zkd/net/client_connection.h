@@ -1,0 +1,136 @@
+// One client TCP connection: a reader coroutine that cuts the byte stream into
+// frames (zk::wire::next_frame) and hands each to a ConnectionHandler, and a
+// writer coroutine that drains a queue of outgoing frames with batched
+// (gathering) writes. Protocol facts handled here, §1.1 of the wire reference:
+//   - the first four bytes of a fresh connection may be a four-letter word:
+//     the handler's text is written and the connection closed;
+//   - a negative or oversize frame length closes the connection, no reply;
+//   - a connection that is not marked established within the handshake
+//     timeout (Apache: 10 s) is closed.
+// Everything above framing (handshake, sessions, requests) is the handler's.
+//
+// Ownership: create with std::make_shared; start() makes the two coroutines
+// hold the connection alive until both end. The handler must outlive every
+// connection that was started with it.
+// Threading: all member functions must be called on the executor of the
+// socket (zkd runs one io_context thread); the handler is called there too.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "libzk/wire/frame.h"
+#include "zkd/net/connection_limiter.h"
+
+namespace zkd::net {
+
+using ConnectionId = uint64_t;
+class ClientConnection;
+
+// What a connection reports upward. Every call happens on the connection's
+// executor. A handler may call send()/close()/close_after_flush() on the
+// connection (or on other connections) from inside these calls.
+class ConnectionHandler {
+ public:
+  virtual ~ConnectionHandler() = default;
+  // A new connection, before start(): the handler may keep the shared_ptr
+  // until closed() for the same connection.
+  virtual void opened(const std::shared_ptr<ClientConnection>& connection) = 0;
+  // The connection began with four-letter word `word`; `argument` holds the
+  // extra bytes some words carry (stmk: 8). Returns the text to send; the
+  // connection is closed once it is written.
+  virtual std::string four_letter_word(ClientConnection& connection, std::string_view word,
+                                       std::string_view argument) = 0;
+  // One whole frame payload, without its length prefix. The first frame of a
+  // connection is its ConnectRequest.
+  virtual void frame(ClientConnection& connection, std::string_view payload) = 0;
+  // The connection has ended (peer closed, error, or close()); called exactly
+  // once, after which the connection sends nothing.
+  virtual void closed(ClientConnection& connection) = 0;
+};
+
+struct ConnectionOptions {
+  int32_t max_frame = zk::wire::kDefaultMaxFrame;
+  // Apache's zookeeper.nio.sessionlessCnxnTimeout.
+  std::chrono::milliseconds handshake_timeout{10000};
+};
+
+// An IPv4-mapped IPv6 peer address (::ffff:a.b.c.d, from a dual-stack
+// listener) as plain IPv4; other endpoints unchanged.
+boost::asio::ip::tcp::endpoint unmapped(const boost::asio::ip::tcp::endpoint& endpoint);
+
+class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
+ public:
+  using tcp = boost::asio::ip::tcp;
+
+  ClientConnection(tcp::socket socket, ConnectionId id, ConnectionHandler& handler,
+                   ConnectionOptions options, ConnectionLimiter::Slot slot);
+  ClientConnection(const ClientConnection&) = delete;
+  ClientConnection& operator=(const ClientConnection&) = delete;
+
+  // Starts the reader and writer coroutines and the handshake timer.
+  void start();
+
+  ConnectionId id() const { return id_; }
+  const tcp::endpoint& remote() const { return remote_; }
+  // "/127.0.0.1:54321", as Apache prints a remote socket address.
+  std::string remote_text() const;
+
+  // Queues one whole frame (length prefix included) or raw 4lw text. Ignored
+  // once the connection is closing.
+  void send(std::string bytes);
+  // Stops reading, writes what is queued, then closes.
+  void close_after_flush();
+  // Closes now; queued bytes are dropped and nothing more is sent.
+  void close();
+  // The session handshake is done: cancels the handshake timeout.
+  void mark_established();
+
+  bool accepting_sends() const { return state_ == State::kOpen; }
+  bool closing() const { return state_ != State::kOpen; }
+
+  // Statistics (cons, stat, crst).
+  uint64_t packets_received() const { return packets_received_; }
+  uint64_t packets_sent() const { return packets_sent_; }
+  size_t queued() const { return queue_.size(); }
+  void reset_stats() { packets_received_ = packets_sent_ = 0; }
+
+ private:
+  enum class State { kOpen, kDraining, kClosed };
+
+  boost::asio::awaitable<void> read_loop();
+  boost::asio::awaitable<void> write_loop();
+  // Returns false when the connection must stop reading.
+  bool consume_input();
+  bool handle_fresh_bytes();
+  void coroutine_ended(std::string_view which, std::exception_ptr error);
+
+  tcp::socket socket_;
+  tcp::endpoint remote_;
+  ConnectionId id_;
+  ConnectionHandler& handler_;
+  ConnectionOptions options_;
+  ConnectionLimiter::Slot slot_;
+
+  State state_ = State::kOpen;
+  bool fresh_ = true;  // no bytes examined yet: a four-letter word is still possible
+  bool established_ = false;
+  std::string input_;
+  std::deque<std::string> queue_;
+  boost::asio::steady_timer writer_wakeup_;
+  boost::asio::steady_timer handshake_timer_;
+  int coroutines_running_ = 0;
+  bool closed_reported_ = false;
+  uint64_t packets_received_ = 0;
+  uint64_t packets_sent_ = 0;
+};
+
+}  // namespace zkd::net

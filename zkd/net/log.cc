@@ -1,0 +1,63 @@
+#include "zkd/net/log.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <string>
+
+namespace zkd::net {
+namespace {
+
+std::string_view level_name(LogLevel level) {
+  switch (level) {
+    case LogLevel::kInfo:
+      return "INFO ";
+    case LogLevel::kWarn:
+      return "WARN ";
+    case LogLevel::kError:
+      return "ERROR";
+  }
+  return "?    ";
+}
+
+std::string timestamp() {
+  auto now = std::chrono::system_clock::now();
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm utc{};
+  gmtime_r(&secs, &utc);
+  char buf[64];
+  size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &utc);
+  std::snprintf(buf + n, sizeof buf - n, ".%03dZ", static_cast<int>(ms % 1000));
+  return buf;
+}
+
+}  // namespace
+
+void write_log_line(LogLevel level, std::string_view message) {
+  std::string line = timestamp();
+  line += ' ';
+  line += level_name(level);
+  line += ' ';
+  line += message;
+  line += '\n';
+  const char* p = line.data();
+  size_t left = line.size();
+  while (left > 0) {
+    ssize_t n = ::write(STDERR_FILENO, p, left);
+    if (n <= 0) return;  // stderr is gone: nowhere left to report it
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+}
+
+std::string hex(int64_t value) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx",
+                static_cast<unsigned long long>(static_cast<uint64_t>(value)));
+  return buf;
+}
+
+}  // namespace zkd::net

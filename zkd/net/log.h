@@ -1,0 +1,41 @@
+// One line per event on stderr, with a UTC timestamp and a level:
+//   2024-11-21T14:22:12.123Z INFO  session 0x100000000000000 created
+// Used by zkd's network and server layers. Thread-safe: each line is built
+// first and written with a single write(2), so lines never interleave.
+#pragma once
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+namespace zkd::net {
+
+enum class LogLevel { kInfo, kWarn, kError };
+
+void write_log_line(LogLevel level, std::string_view message);
+
+template <typename... Parts>
+void log_event(LogLevel level, const Parts&... parts) {
+  std::ostringstream out;
+  (out << ... << parts);
+  write_log_line(level, out.str());
+}
+
+template <typename... Parts>
+void log_info(const Parts&... parts) {
+  log_event(LogLevel::kInfo, parts...);
+}
+template <typename... Parts>
+void log_warn(const Parts&... parts) {
+  log_event(LogLevel::kWarn, parts...);
+}
+template <typename... Parts>
+void log_error(const Parts&... parts) {
+  log_event(LogLevel::kError, parts...);
+}
+
+// "0x1a2b": session ids and zxids the way Apache prints them (Long.toHexString).
+std::string hex(int64_t value);
+
+}  // namespace zkd::net

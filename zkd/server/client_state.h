@@ -1,0 +1,45 @@
+// What the server keeps about one client connection: the connection itself,
+// its session (once the handshake is done) and the per-connection statistics
+// cons prints. Internal to zkd/server.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "zkd/net/client_connection.h"
+#include "zkd/server/latency_stats.h"
+
+namespace zkd::server {
+
+struct ClientState {
+  enum class Phase {
+    kHandshake,    // waiting for the ConnectRequest
+    kEstablished,  // bound to session_id
+    kClosing,      // answered for the last time; further frames are ignored
+  };
+
+  std::shared_ptr<net::ClientConnection> connection;
+  Phase phase = Phase::kHandshake;
+  int64_t session_id = 0;
+  int32_t timeout_ms = 0;  // negotiated on this connection
+  int64_t opened_wall_ms = 0;
+
+  // cons statistics (Apache's ServerCnxn), reset by crst.
+  std::string last_operation = "NA";
+  int64_t last_cxid = -1;
+  int64_t last_zxid = -1;
+  int64_t last_response_wall_ms = 0;
+  LatencyStats latency;
+
+  void reset_stats() {
+    last_operation = "NA";
+    last_cxid = -1;
+    last_zxid = -1;
+    last_response_wall_ms = 0;
+    latency.reset();
+    if (connection) connection->reset_stats();
+  }
+};
+
+}  // namespace zkd::server

@@ -1,0 +1,276 @@
+// StandaloneServer: running the four-letter words (§12 of the wire reference).
+// The data is gathered here; the text comes from four_letter_format.h.
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "libzk/wire/jute.h"
+#include "zkd/server/four_letter_format.h"
+#include "zkd/server/standalone_server.h"
+#include "zkd/server/version.h"
+
+namespace zkd::server {
+namespace {
+
+int64_t directory_size(const std::filesystem::path& dir) {
+  std::error_code ec;
+  int64_t total = 0;
+  std::filesystem::recursive_directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    std::error_code size_ec;
+    if (it->is_regular_file(size_ec)) {
+      auto size = it->file_size(size_ec);
+      if (!size_ec) total += static_cast<int64_t>(size);
+    }
+  }
+  return total;
+}
+
+int64_t open_file_descriptors() {
+  std::error_code ec;
+  int64_t n = 0;
+  std::filesystem::directory_iterator it("/proc/self/fd", ec), end;
+  for (; !ec && it != end; it.increment(ec)) ++n;
+  return n;
+}
+
+int64_t max_file_descriptors() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+  return static_cast<int64_t>(limit.rlim_cur);
+}
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v ? v : fallback;
+}
+
+std::vector<std::pair<std::string, std::string>> environment() {
+  std::vector<std::pair<std::string, std::string>> out;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  utsname un{};
+  bool have_uname = uname(&un) == 0;
+  std::error_code ec;
+  auto cwd = std::filesystem::current_path(ec);
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long avail = sysconf(_SC_AVPHYS_PAGES);
+  long page_size = sysconf(_SC_PAGESIZE);
+  auto mb = [&](long p) {
+    return std::to_string(p > 0 && page_size > 0 ? p / (1048576 / page_size) : 0) + "MB";
+  };
+  out.emplace_back("zookeeper.version", full_version());
+  out.emplace_back("host.name", host);
+  // zkd is not a JVM; the java.* keys stay for tools that expect them.
+  out.emplace_back("java.version", "n/a");
+  out.emplace_back("java.vendor", "n/a");
+  out.emplace_back("java.home", "n/a");
+  out.emplace_back("java.class.path", "n/a");
+  out.emplace_back("java.library.path", "n/a");
+  out.emplace_back("java.io.tmpdir", env_or("TMPDIR", "/tmp"));
+  out.emplace_back("java.compiler", "<NA>");
+  out.emplace_back("os.name", have_uname ? un.sysname : "unknown");
+  out.emplace_back("os.arch", have_uname ? un.machine : "unknown");
+  out.emplace_back("os.version", have_uname ? un.release : "unknown");
+  out.emplace_back("user.name", env_or("USER", "?"));
+  out.emplace_back("user.home", env_or("HOME", "?"));
+  out.emplace_back("user.dir", ec ? std::string("?") : cwd.string());
+  out.emplace_back("os.memory.free", mb(avail));
+  out.emplace_back("os.memory.max", mb(pages));
+  out.emplace_back("os.memory.total", mb(pages));
+  return out;
+}
+
+std::string absolute_text(const std::filesystem::path& p) {
+  std::error_code ec;
+  auto a = std::filesystem::absolute(p, ec);
+  return (ec ? p : a).lexically_normal().string();
+}
+
+}  // namespace
+
+std::vector<ConnectionSnapshot> StandaloneServer::connection_snapshots() const {
+  std::vector<ConnectionSnapshot> out;
+  for (const auto& [id, c] : clients_) {
+    ConnectionSnapshot s;
+    s.remote = c.connection->remote_text();
+    s.interest_ops = c.connection->closing() ? 0 : 1;
+    s.queued = c.connection->queued();
+    s.received = c.connection->packets_received();
+    s.sent = c.connection->packets_sent();
+    s.session_id = c.phase == ClientState::Phase::kHandshake ? 0 : c.session_id;
+    s.last_operation = c.last_operation;
+    s.established_ms = c.opened_wall_ms;
+    s.timeout_ms = c.timeout_ms;
+    s.last_cxid = c.last_cxid;
+    s.last_zxid = c.last_zxid;
+    s.last_response_ms = c.last_response_wall_ms;
+    s.latency = c.latency;
+    out.push_back(std::move(s));
+  }
+  // Stable output: by remote address text.
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.remote < b.remote; });
+  return out;
+}
+
+ServerSummary StandaloneServer::summary() const {
+  ServerSummary s;
+  s.version = full_version();
+  s.latency = latency_;
+  s.packets_received = packets_received_;
+  s.packets_sent = packets_sent_;
+  s.connections = clients_.size();
+  s.outstanding = 0;  // requests are answered as they arrive
+  s.last_zxid = db_.last_zxid();
+  s.mode = "standalone";
+  s.node_count = db_.counts().znodes;
+  return s;
+}
+
+std::string StandaloneServer::four_letter_word(net::ClientConnection& /*connection*/,
+                                               std::string_view word, std::string_view argument) {
+  if (!whitelist_.allows(word)) return not_whitelisted_message(word);
+  return run_four_letter_word(word, argument);
+}
+
+std::string StandaloneServer::run_four_letter_word(std::string_view word,
+                                                   std::string_view argument) {
+  if (word == "ruok") return "imok";
+  if (word == "isro") return "rw";
+  if (word == "srvr") return format_srvr(summary());
+  if (word == "stat") return format_stat(summary(), connection_snapshots());
+  if (word == "cons") return format_cons(connection_snapshots());
+  if (word == "gtmk") return std::to_string(trace_mask_);
+  if (word == "stmk") {
+    zk::wire::Reader r(argument);
+    int64_t mask = r.int64();
+    if (r.ok()) trace_mask_ = mask;
+    return std::to_string(trace_mask_);
+  }
+  if (word == "crst") {
+    for (auto& [id, c] : clients_) c.reset_stats();
+    return "Connection stats reset.\n";
+  }
+  if (word == "srst") {
+    latency_.reset();
+    packets_received_ = packets_sent_ = 0;
+    return "Server stats reset.\n";
+  }
+  if (word == "dirs") {
+    return format_dirs(directory_size(config_.data_dir / "version-2"),
+                       directory_size(config_.data_log_dir / "version-2"));
+  }
+  if (word == "conf") {
+    ConfSnapshot c;
+    c.client_port = endpoint().port();
+    c.data_dir = absolute_text(config_.data_dir);
+    c.data_dir_size = directory_size(config_.data_dir / "version-2");
+    c.data_log_dir = absolute_text(config_.data_log_dir);
+    c.data_log_size = directory_size(config_.data_log_dir / "version-2");
+    c.tick_time_ms = config_.tick_time_ms;
+    c.max_client_cnxns = config_.max_client_cnxns;
+    c.min_session_timeout_ms = config_.min_session_timeout_ms;
+    c.max_session_timeout_ms = config_.max_session_timeout_ms;
+    c.server_id = 0;
+    return format_conf(c);
+  }
+  if (word == "envi") return format_envi(environment());
+  if (word == "wchs") {
+    auto counts = db_.counts();
+    return format_wchs(counts.watching_connections, counts.watched_paths, counts.data_watches);
+  }
+  if (word == "wchc") {
+    std::map<net::ConnectionId, const ClientState*> by_id;
+    for (const auto& [id, c] : clients_) by_id.emplace(id, &c);
+    std::vector<std::pair<int64_t, std::vector<std::string>>> watches;
+    for (const auto& [id, c] : by_id) {
+      auto paths = db_.watched_paths(id);
+      if (!paths.empty()) watches.emplace_back(c->session_id, std::move(paths));
+    }
+    return format_wchc(watches);
+  }
+  if (word == "wchp") {
+    std::vector<std::pair<std::string, std::vector<int64_t>>> watches;
+    for (auto& [path, watchers] : db_.watchers_by_path()) {
+      std::vector<int64_t> sessions;
+      for (auto w : watchers) {
+        auto it = clients_.find(w);
+        if (it != clients_.end()) sessions.push_back(it->second.session_id);
+      }
+      watches.emplace_back(path, std::move(sessions));
+    }
+    return format_wchp(watches);
+  }
+  if (word == "dump") {
+    DumpSnapshot d;
+    // Buckets are kept on the steady clock; print them as wall-clock dates.
+    int64_t offset = wall_clock_ms() - steady_clock_ms();
+    for (auto& [at, sessions] : tracker_.buckets()) {
+      d.session_buckets.push_back(SessionBucket{at + offset, sessions});
+    }
+    d.session_count = tracker_.size();
+    for (SessionId s : db_.sessions()) {
+      auto paths = db_.ephemerals(s);
+      if (!paths.empty()) d.ephemerals.emplace_back(s, std::move(paths));
+    }
+    std::map<int64_t, std::vector<ConnectionSnapshot>> buckets;
+    for (auto& snapshot : connection_snapshots()) {
+      int64_t last_seen =
+          snapshot.last_response_ms != 0 ? snapshot.last_response_ms : snapshot.established_ms;
+      int64_t at = last_seen + std::max<int64_t>(snapshot.timeout_ms, 0);
+      buckets[at].push_back(std::move(snapshot));
+      ++d.connection_count;
+    }
+    for (auto& [at, list] : buckets) d.connection_buckets.push_back({at, std::move(list)});
+    return format_dump(d);
+  }
+  if (word == "mntr") {
+    auto counts = db_.counts();
+    std::vector<std::pair<std::string, std::string>> v;
+    auto add = [&v](std::string key, auto value) {
+      if constexpr (std::is_convertible_v<decltype(value), std::string>) {
+        v.emplace_back(std::move(key), std::string(value));
+      } else {
+        v.emplace_back(std::move(key), std::to_string(value));
+      }
+    };
+    add("version", full_version());
+    add("server_state", "standalone");
+    add("ephemerals_count", counts.ephemerals);
+    add("min_latency", latency_.min());
+    add("avg_latency", java_double(latency_.average()));
+    add("max_latency", latency_.max());
+    add("packets_received", packets_received_);
+    add("packets_sent", packets_sent_);
+    add("num_alive_connections", clients_.size());
+    add("outstanding_requests", 0);
+    add("znode_count", counts.znodes);
+    add("global_sessions", tracker_.size());
+    add("local_sessions", 0);
+    add("watch_count", counts.data_watches + counts.child_watches);
+    add("approximate_data_size", counts.approximate_data_size);
+    add("open_file_descriptor_count", open_file_descriptors());
+    add("max_file_descriptor_count", max_file_descriptors());
+    add("uptime", steady_clock_ms() - started_steady_ms_);
+    add("connection_drop_probability", "0.0");
+    add("last_client_response_size", -1);
+    add("min_client_response_size", -1);
+    add("max_client_response_size", -1);
+    add("outstanding_tls_handshake", 0);
+    add("auth_failed_count", auth_failures_);
+    add("non_mtls_remote_conn_count", 0);
+    add("non_mtls_local_conn_count", 0);
+    return format_mntr(v);
+  }
+  if (word == "hash") return "";  // no digest log kept yet
+  return not_whitelisted_message(word);
+}
+
+}  // namespace zkd::server

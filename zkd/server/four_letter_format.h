@@ -1,0 +1,108 @@
+// The text of Apache 3.8's four-letter words (§12.2, §12.3 of the wire
+// reference), as pure functions of plain snapshots, so that monitoring tools
+// that parse Apache's output parse ours. Gathering the snapshots is the
+// server's job (four_letter_commands.cc); nothing here reads global state.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "zkd/server/latency_stats.h"
+
+namespace zkd::server {
+
+// A double as Java's Double.toString prints it after Apache rounds it to four
+// decimals: "0.0", "1.5", "39.3333".
+std::string java_double(double value);
+// Lowercase hex without padding, like Long.toHexString: 0x prefix not included.
+std::string java_hex(int64_t value);
+// A wall-clock time in ms as Java's Date.toString, in UTC:
+// "Thu Nov 21 14:22:12 UTC 2024".
+std::string java_date(int64_t epoch_ms);
+
+// One client connection, as cons, stat and dump print it.
+struct ConnectionSnapshot {
+  std::string remote;  // "/127.0.0.1:54321"
+  int interest_ops = 1;
+  uint64_t queued = 0;
+  uint64_t received = 0;
+  uint64_t sent = 0;
+  int64_t session_id = 0;  // 0: no session (yet); the long form then stops after sent=
+  std::string last_operation = "NA";
+  int64_t established_ms = 0;  // wall clock; 0 = not established
+  int32_t timeout_ms = 0;
+  int64_t last_cxid = -1;  // -1: none yet (not printed)
+  int64_t last_zxid = 0;
+  int64_t last_response_ms = 0;
+  LatencyStats latency;
+};
+
+// " /127.0.0.1:54321[1](queued=0,recved=1,sent=1[,sid=0x...,...])" without
+// a newline; `brief` stops after sent= (stat), the long form is cons'.
+std::string format_connection(const ConnectionSnapshot& c, bool brief);
+
+struct ServerSummary {
+  std::string version;  // "3.8.0-zk-0.1.0, built on 2024-11-21 14:00 UTC"
+  LatencyStats latency;
+  uint64_t packets_received = 0;
+  uint64_t packets_sent = 0;
+  uint64_t connections = 0;
+  uint64_t outstanding = 0;
+  int64_t last_zxid = 0;
+  std::string mode = "standalone";
+  int64_t node_count = 0;
+};
+
+std::string format_srvr(const ServerSummary& s);
+std::string format_stat(const ServerSummary& s, const std::vector<ConnectionSnapshot>& clients);
+std::string format_cons(const std::vector<ConnectionSnapshot>& clients);
+
+// mntr: "zk_<key>\t<value>\n" per entry, in the order given.
+std::string format_mntr(const std::vector<std::pair<std::string, std::string>>& values);
+
+struct ConfSnapshot {
+  int client_port = 0;
+  std::string data_dir;  // printed with "/version-2" appended, as Apache does
+  int64_t data_dir_size = 0;
+  std::string data_log_dir;  // likewise
+  int64_t data_log_size = 0;
+  int32_t tick_time_ms = 0;
+  int32_t max_client_cnxns = 0;
+  int32_t min_session_timeout_ms = 0;
+  int32_t max_session_timeout_ms = 0;
+  int32_t client_port_listen_backlog = -1;
+  int64_t server_id = 0;
+};
+std::string format_conf(const ConfSnapshot& c);
+
+// "Environment:\n" then key=value lines in the order given.
+std::string format_envi(const std::vector<std::pair<std::string, std::string>>& values);
+
+std::string format_dirs(int64_t data_dir_size, int64_t log_dir_size);
+
+struct SessionBucket {
+  int64_t expire_at_ms = 0;  // wall clock
+  std::vector<int64_t> sessions;
+};
+struct DumpSnapshot {
+  std::vector<SessionBucket> session_buckets;  // sorted by time
+  size_t session_count = 0;
+  std::vector<std::pair<int64_t, std::vector<std::string>>> ephemerals;  // per session
+  struct ConnectionBucket {
+    int64_t expire_at_ms = 0;
+    std::vector<ConnectionSnapshot> connections;
+  };
+  std::vector<ConnectionBucket> connection_buckets;
+  size_t connection_count = 0;
+};
+std::string format_dump(const DumpSnapshot& d);
+
+// wchs, wchc (per session, paths) and wchp (per path, sessions); each ends
+// with the blank line Apache prints.
+std::string format_wchs(int64_t connections, int64_t paths, int64_t total_watches);
+std::string format_wchc(const std::vector<std::pair<int64_t, std::vector<std::string>>>& watches);
+std::string format_wchp(const std::vector<std::pair<std::string, std::vector<int64_t>>>& watches);
+
+}  // namespace zkd::server

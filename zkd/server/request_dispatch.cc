@@ -1,0 +1,278 @@
+// StandaloneServer: answering requests on an established session (§3, §4 of
+// the wire reference).
+#include <string>
+#include <vector>
+
+#include "libzk/wire/jute.h"
+#include "libzk/wire/records.h"
+#include "zkd/net/log.h"
+#include "zkd/server/op_tags.h"
+#include "zkd/server/standalone_server.h"
+
+namespace zkd::server {
+
+using net::hex;
+using net::log_info;
+using net::log_warn;
+using zk::wire::Error;
+using zk::wire::OpCode;
+
+namespace {
+
+std::string reply_frame(int32_t xid, int64_t zxid, Error err, std::string_view body) {
+  std::string out;
+  zk::wire::Writer w(out);
+  size_t start = w.begin_frame();
+  zk::wire::ReplyHeader{xid, zxid, err}.write(w);
+  if (err == Error::kOk) out.append(body);
+  w.end_frame(start);
+  return out;
+}
+
+std::string notification_frame(const zk::wire::WatcherEvent& event) {
+  std::string out;
+  zk::wire::Writer w(out);
+  size_t start = w.begin_frame();
+  zk::wire::ReplyHeader{zk::wire::kNotificationXid, -1, Error::kOk}.write(w);
+  event.write(w);
+  w.end_frame(start);
+  return out;
+}
+
+bool is_read(OpCode op) {
+  switch (op) {
+    case OpCode::kExists:
+    case OpCode::kGetData:
+    case OpCode::kGetACL:
+    case OpCode::kGetChildren:
+    case OpCode::kGetChildren2:
+    case OpCode::kSync:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_tree_write(OpCode op) {
+  switch (op) {
+    case OpCode::kCreate:
+    case OpCode::kCreate2:
+    case OpCode::kDelete:
+    case OpCode::kSetData:
+    case OpCode::kSetACL:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// createTTL (21) while extended types are off (the only mode zkd has):
+// Apache's validation order gives UNIMPLEMENTED for TTL modes and
+// BADARGUMENTS otherwise (§6.3; a non-TTL mode with ttl -1 crashes Apache, we
+// refuse it too).
+Error create_ttl_error(std::string_view body) {
+  zk::wire::Reader r(body);
+  zk::wire::CreateRequest request;
+  request.read(r);
+  r.int64();  // ttl
+  if (!r.ok()) return Error::kMarshallingError;
+  auto mode = static_cast<zk::wire::CreateMode>(request.flags);
+  if (mode == zk::wire::CreateMode::kPersistentWithTTL ||
+      mode == zk::wire::CreateMode::kPersistentSequentialWithTTL) {
+    return Error::kUnimplemented;
+  }
+  return Error::kBadArguments;
+}
+
+// reconfig (16): RECONFIGDISABLED unless enabled; standalone cannot reconfigure.
+Error reconfig_error(std::string_view body, bool enabled) {
+  zk::wire::Reader r(body);
+  r.ustring();  // joiningServers
+  r.ustring();  // leavingServers
+  r.ustring();  // newMembers
+  r.int64();    // curConfigId
+  if (!r.ok()) return Error::kMarshallingError;
+  return enabled ? Error::kUnimplemented : Error::kReconfigDisabled;
+}
+
+}  // namespace
+
+void StandaloneServer::send(ClientState& client, std::string frame) {
+  if (!client.connection->accepting_sends()) return;
+  ++packets_sent_;
+  client.connection->send(std::move(frame));
+}
+
+void StandaloneServer::reply(ClientState& client, int32_t xid, int64_t zxid, Error err,
+                             std::string_view body, std::string_view op_tag, int64_t started_ms) {
+  send(client, reply_frame(xid, zxid, err, body));
+  int64_t latency = steady_clock_ms() - started_ms;
+  latency_.record(latency);
+  client.latency.record(latency);
+  client.last_operation = std::string(op_tag);
+  if (xid >= 0) client.last_cxid = xid;
+  client.last_zxid = zxid;
+  client.last_response_wall_ms = wall_clock_ms();
+}
+
+void StandaloneServer::deliver(const std::vector<tree::Notification>& notifications) {
+  for (const auto& n : notifications) {
+    auto it = clients_.find(n.watcher);
+    if (it == clients_.end()) continue;  // the watching connection is gone
+    send(it->second, notification_frame(n.event));
+  }
+}
+
+tree::ApplyResult StandaloneServer::commit(const tree::Txn& txn) {
+  tree::ApplyResult result = db_.apply(txn);
+  deliver(result.notifications);
+  return result;
+}
+
+void StandaloneServer::handle_request(ClientState& client, std::string_view payload) {
+  int64_t started = steady_clock_ms();
+  zk::wire::Reader r(payload);
+  zk::wire::RequestHeader header;
+  header.read(r);
+  if (!r.ok()) {
+    log_warn("closing connection from ", client.connection->remote_text(),
+             ": request shorter than its header");
+    client.phase = ClientState::Phase::kClosing;
+    client.connection->close();
+    return;
+  }
+  std::string_view body = r.rest();
+  tracker_.touch(client.session_id, started);
+  const int32_t xid = header.xid;
+  const OpCode op = header.type;
+
+  if (op == OpCode::kPing) {
+    reply(client, zk::wire::kPingXid, db_.last_zxid(), Error::kOk, {}, op_tag(op), started);
+  } else if (is_read(op)) {
+    tree::Response response = db_.read(client.connection->id(), op, body);
+    reply(client, xid, db_.last_zxid(), response.err, response.body, op_tag(op), started);
+  } else if (is_tree_write(op)) {
+    answer_write(client, xid, op, body);
+  } else if (op == OpCode::kCloseSession) {
+    answer_close_session(client, xid);
+  } else if (op == OpCode::kSetWatches) {
+    answer_set_watches(client, xid, body);
+  } else if (op == OpCode::kAuth) {
+    answer_auth(client, xid, body);
+  } else if (op == OpCode::kSasl) {
+    // No SASL provider: err 0 and a null token (§4.1).
+    std::string token;
+    zk::wire::Writer(token).buffer(zk::wire::Buffer{});
+    send(client, reply_frame(xid, 0, Error::kOk, token));
+  } else if (op == OpCode::kGetEphemerals) {
+    answer_get_ephemerals(client, xid, body);
+  } else if (op == OpCode::kCreateTTL) {
+    answer_with_error_txn(client, xid, op, create_ttl_error(body));
+  } else if (op == OpCode::kReconfig) {
+    answer_with_error_txn(client, xid, op, reconfig_error(body, config_.reconfig_enabled));
+  } else if (op == OpCode::kDeleteContainer) {
+    answer_with_error_txn(client, xid, op, Error::kBadArguments);  // server-internal (§4.1)
+  } else {
+    log_info("closing connection from ", client.connection->remote_text(), " (session ",
+             hex(client.session_id), "): unsupported opcode ", static_cast<int32_t>(op));
+    send(client, reply_frame(xid, -1, Error::kUnimplemented, {}));
+    client.phase = ClientState::Phase::kClosing;
+    client.connection->close_after_flush();
+  }
+}
+
+void StandaloneServer::answer_write(ClientState& client, int32_t xid, OpCode op,
+                                    std::string_view body) {
+  int64_t started = steady_clock_ms();
+  tree::Txn txn = db_.prepare(client.session_id, xid, op, body, next_zxid(), wall_clock_ms());
+  tree::ApplyResult result = commit(txn);
+  reply(client, xid, txn.header.zxid, result.response.err, result.response.body, op_tag(op),
+        started);
+}
+
+void StandaloneServer::answer_with_error_txn(ClientState& client, int32_t xid, OpCode op,
+                                             Error err) {
+  int64_t started = steady_clock_ms();
+  tree::Txn txn;
+  txn.header =
+      tree::TxnHeader{client.session_id, xid, next_zxid(), wall_clock_ms(), OpCode::kError};
+  txn.body = tree::ErrorTxn{err};
+  commit(txn);
+  reply(client, xid, txn.header.zxid, err, {}, op_tag(op), started);
+}
+
+void StandaloneServer::answer_close_session(ClientState& client, int32_t xid) {
+  int64_t started = steady_clock_ms();
+  SessionId session = client.session_id;
+  tracker_.remove(session);
+  session_owner_.erase(session);
+  tree::Txn txn = db_.prepare_close_session(session, next_zxid(), wall_clock_ms());
+  commit(txn);
+  reply(client, xid, txn.header.zxid, Error::kOk, {}, op_tag(OpCode::kCloseSession), started);
+  log_info("session ", hex(session), " closed by ", client.connection->remote_text());
+  client.phase = ClientState::Phase::kClosing;
+  client.connection->close_after_flush();
+}
+
+void StandaloneServer::answer_set_watches(ClientState& client, int32_t xid, std::string_view body) {
+  int64_t started = steady_clock_ms();
+  zk::wire::Reader r(body);
+  zk::wire::SetWatches request;
+  request.read(r, false);
+  if (!r.ok()) {
+    log_warn("malformed setWatches from ", client.connection->remote_text());
+    reply(client, xid, db_.last_zxid(), Error::kMarshallingError, {}, op_tag(OpCode::kSetWatches),
+          started);
+    return;
+  }
+  // Catch-up events go out before the (header-only) reply (§9.5).
+  deliver(db_.set_watches(client.connection->id(), request));
+  reply(client, xid, db_.last_zxid(), Error::kOk, {}, op_tag(OpCode::kSetWatches), started);
+}
+
+void StandaloneServer::answer_auth(ClientState& client, int32_t xid, std::string_view body) {
+  zk::wire::AuthPacket packet;
+  if (!zk::wire::decode(body, packet)) {
+    log_warn("closing connection from ", client.connection->remote_text(),
+             ": malformed auth packet");
+    client.phase = ClientState::Phase::kClosing;
+    client.connection->close();
+    return;
+  }
+  // Answered outside the request pipeline, zxid 0 (§3.3, §10.3). Identities
+  // are not recorded yet: ACL checks are a later issue.
+  if (packet.scheme == "digest" || packet.scheme == "ip") {
+    send(client, reply_frame(xid, 0, Error::kOk, {}));
+    return;
+  }
+  ++auth_failures_;
+  log_info("auth with unknown scheme '", packet.scheme, "' from ", client.connection->remote_text(),
+           "; closing");
+  send(client, reply_frame(xid, 0, Error::kAuthFailed, {}));
+  client.phase = ClientState::Phase::kClosing;
+  client.connection->close_after_flush();
+}
+
+void StandaloneServer::answer_get_ephemerals(ClientState& client, int32_t xid,
+                                             std::string_view body) {
+  int64_t started = steady_clock_ms();
+  zk::wire::PathRecord request;
+  if (!zk::wire::decode(body, request)) {
+    reply(client, xid, db_.last_zxid(), Error::kMarshallingError, {},
+          op_tag(OpCode::kGetEphemerals), started);
+    return;
+  }
+  std::string_view prefix = request.path;
+  while (!prefix.empty() && prefix.front() == ' ') prefix.remove_prefix(1);
+  while (!prefix.empty() && prefix.back() == ' ') prefix.remove_suffix(1);
+  bool all = prefix.empty() || prefix == "/";
+  std::vector<std::string> paths;
+  for (auto& path : db_.ephemerals(client.session_id)) {
+    if (all || path.rfind(request.path, 0) == 0) paths.push_back(std::move(path));
+  }
+  std::string out;
+  zk::wire::Writer(out).strings(paths);
+  reply(client, xid, db_.last_zxid(), Error::kOk, out, op_tag(OpCode::kGetEphemerals), started);
+}
+
+}  // namespace zkd::server

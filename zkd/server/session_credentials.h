@@ -1,0 +1,50 @@
+// Session ids and passwords (§2.4 of the wire reference).
+//
+// Ids follow Apache: the top 8 bits are the server id (1 when standalone),
+// bits 16..55 the low 40 bits of a millisecond clock read at start-up, and
+// each new session takes the next value (0x8000000000000000, the container
+// marker, is skipped).
+//
+// Passwords are not stored: a password is re-derived from the session id
+// with a keyed hash (SipHash-2-4, two 64-bit halves) under a secret chosen at
+// random when the process starts. Consequence: passwords do not survive a
+// restart; once sessions are persisted, the secret must be persisted with them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace zkd::server {
+
+class SessionIdGenerator {
+ public:
+  SessionIdGenerator(uint8_t server_id, int64_t clock_ms);
+  int64_t next();
+
+ private:
+  int64_t next_;
+};
+
+class SessionPasswords {
+ public:
+  static constexpr size_t kPasswordSize = 16;
+  using Key = std::array<uint64_t, 2>;
+
+  explicit SessionPasswords(Key key) : key_(key) {}
+  // A fresh key from the operating system's random source.
+  static SessionPasswords with_random_key();
+
+  std::string password(int64_t session_id) const;  // 16 bytes
+  // Constant-time comparison with the session's password.
+  bool matches(int64_t session_id, std::string_view password) const;
+
+ private:
+  Key key_;
+};
+
+// SipHash-2-4 of an 8-byte message; exposed for tests against the reference vectors' scheme.
+uint64_t siphash24(const std::array<uint64_t, 2>& key, std::string_view message);
+
+}  // namespace zkd::server

@@ -1,0 +1,109 @@
+#include "zkd/tree/applier.h"
+
+#include <string>
+#include <utility>
+
+namespace zkd::tree {
+namespace {
+
+using zk::wire::Error;
+using zk::wire::OpCode;
+
+template <typename Record>
+std::string encode(const Record& record) {
+  std::string out;
+  zk::wire::Writer w(out);
+  record.write(w);
+  return out;
+}
+
+ApplyResult reply(const TxnHeader& header, Error err, std::string body = {}) {
+  ApplyResult result;
+  result.response.err = err;
+  result.response.zxid = header.zxid;
+  if (err == Error::kOk) result.response.body = std::move(body);
+  return result;
+}
+
+}  // namespace
+
+ApplyResult Applier::apply(const Txn& txn) {
+  const TxnHeader& h = txn.header;
+  struct Visitor {
+    Applier& self;
+    const TxnHeader& h;
+    ApplyResult operator()(const CreateSessionTxn& t) {
+      self.sessions_.open(h.session_id, t.timeout_ms);
+      return reply(h, Error::kOk);
+    }
+    ApplyResult operator()(const CloseSessionTxn& t) { return self.close_session(h, t); }
+    ApplyResult operator()(const CreateTxn& t) { return self.create(h, t); }
+    ApplyResult operator()(const DeleteTxn& t) { return self.remove(h, t); }
+    ApplyResult operator()(const SetDataTxn& t) { return self.set_data(h, t); }
+    ApplyResult operator()(const SetACLTxn& t) { return self.set_acl(h, t); }
+    ApplyResult operator()(const ErrorTxn& t) { return reply(h, t.err); }
+  };
+  return std::visit(Visitor{*this, h}, txn.body);
+}
+
+ApplyResult Applier::create(const TxnHeader& h, const CreateTxn& t) {
+  Error err = tree_.create(t.path, t.data, t.acl, t.ephemeral ? h.session_id : 0, t.parent_cversion,
+                           h.zxid, h.time_ms);
+  if (err != Error::kOk) {
+    // Apache repairs the parent when a replayed create (opcode 1 only) meets
+    // a node that a later session re-created (DataTree.processTxn).
+    if (err == Error::kNodeExists && h.type == OpCode::kCreate) {
+      tree_.raise_cversion(apache_parent(t.path), t.parent_cversion, h.zxid);
+    }
+    return reply(h, err);
+  }
+  std::string body;
+  if (h.type == OpCode::kCreate2) {
+    body = encode(zk::wire::Create2Response{t.path, client_stat(*tree_.find(t.path))});
+  } else {
+    body = encode(zk::wire::PathRecord{t.path});
+  }
+  ApplyResult result = reply(h, Error::kOk, std::move(body));
+  watches_.node_created(t.path, result.notifications);
+  return result;
+}
+
+ApplyResult Applier::remove(const TxnHeader& h, const DeleteTxn& t) {
+  Error err = tree_.remove(t.path, h.zxid);
+  ApplyResult result = reply(h, err);
+  if (err == Error::kOk) watches_.node_deleted(t.path, result.notifications);
+  return result;
+}
+
+ApplyResult Applier::set_data(const TxnHeader& h, const SetDataTxn& t) {
+  Error err = tree_.set_data(t.path, t.data, t.version, h.zxid, h.time_ms);
+  if (err != Error::kOk) return reply(h, err);
+  ApplyResult result = reply(h, Error::kOk, encode(client_stat(*tree_.find(t.path))));
+  watches_.data_changed(t.path, result.notifications);
+  return result;
+}
+
+ApplyResult Applier::set_acl(const TxnHeader& h, const SetACLTxn& t) {
+  Error err = tree_.set_acl(t.path, t.acl, t.version);
+  if (err != Error::kOk) return reply(h, err);
+  return reply(h, Error::kOk, encode(client_stat(*tree_.find(t.path))));
+}
+
+// Apache's killSession: the txn's paths in order, then any ephemeral of the
+// session the txn did not list (a missing node is skipped).
+ApplyResult Applier::close_session(const TxnHeader& h, const CloseSessionTxn& t) {
+  ApplyResult result = reply(h, Error::kOk);
+  auto delete_owned = [&](const std::string& path) {
+    const Node* node = tree_.find(path);
+    if (node == nullptr || node->stat.ephemeral_owner != h.session_id) return;
+    if (tree_.remove(path, h.zxid) == Error::kOk) {
+      watches_.node_deleted(path, result.notifications);
+    }
+  };
+  for (const std::string& path : t.paths_to_delete) delete_owned(path);
+  for (const std::string& path : tree_.ephemerals(h.session_id)) delete_owned(path);
+  sessions_.close(h.session_id);
+  return result;
+}
+
+}  // namespace zkd::tree

@@ -1,0 +1,40 @@
+// Txn -> state change + reply + watch events: Apache's DataTree.processTxn,
+// the session bookkeeping of ZooKeeperServer.processTxn, and the reply part of
+// FinalRequestProcessor. Idempotent in Apache's way, so a log can be replayed
+// over a fuzzy snapshot: a create of an existing node or a delete of a missing
+// one changes nothing (but repairs the parent's cversion/pzxid as Apache does)
+// and answers with the error. Not thread-safe.
+#pragma once
+
+#include "zkd/tree/data_tree.h"
+#include "zkd/tree/results.h"
+#include "zkd/tree/session_table.h"
+#include "zkd/tree/txn.h"
+#include "zkd/tree/watch_manager.h"
+
+namespace zkd::tree {
+
+class Applier {
+ public:
+  // All three must outlive this object.
+  Applier(DataTree& tree, SessionTable& sessions, WatchManager& watches)
+      : tree_(tree), sessions_(sessions), watches_(watches) {}
+
+  // The reply carries the txn's zxid and, when err is kOk, the op's response
+  // record: create -> CreateResponse, create2 -> Create2Response, setData and
+  // setACL -> Stat, delete / closeSession / createSession -> no body.
+  ApplyResult apply(const Txn& txn);
+
+ private:
+  ApplyResult create(const TxnHeader& header, const CreateTxn& txn);
+  ApplyResult remove(const TxnHeader& header, const DeleteTxn& txn);
+  ApplyResult set_data(const TxnHeader& header, const SetDataTxn& txn);
+  ApplyResult set_acl(const TxnHeader& header, const SetACLTxn& txn);
+  ApplyResult close_session(const TxnHeader& header, const CloseSessionTxn& txn);
+
+  DataTree& tree_;
+  SessionTable& sessions_;
+  WatchManager& watches_;
+};
+
+}  // namespace zkd::tree

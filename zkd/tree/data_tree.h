@@ -1,0 +1,123 @@
+// The znodes of one replica: path -> node, Apache's Stat bookkeeping (§5 of
+// ../shared/reference/zk-wire-protocol.md), the index of ephemeral nodes per
+// owning session, and the sizes mntr reports (§12.3).
+//
+// This is the apply-side primitive (Apache's DataTree): every mutation is a
+// txn's effect and is idempotent in Apache's way (a replayed create of an
+// existing node fails with kNodeExists and changes nothing, ...). It knows
+// nothing of requests, watches or the session table. Not thread-safe.
+//
+// Layout: a hash map from absolute path to Node, each node holding the names
+// of its children. The root is stored under "/" and also answers to "" (Apache
+// stores it under both, which is why it is counted twice in node_count()).
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "libzk/wire/jute.h"
+#include "libzk/wire/protocol.h"
+#include "libzk/wire/records.h"
+#include "zkd/tree/ids.h"
+
+namespace zkd::tree {
+
+// What a node stores (Apache's StatPersisted). dataLength and numChildren are
+// derived; cversion is the stored child-creation counter (§5.2), which is also
+// the source of sequential suffixes (§6.2).
+struct StoredStat {
+  int64_t czxid = 0;
+  int64_t mzxid = 0;
+  int64_t pzxid = 0;
+  int64_t ctime = 0;
+  int64_t mtime = 0;
+  int32_t version = 0;
+  int32_t cversion = 0;  // child creations only (deletions do not count)
+  int32_t aversion = 0;
+  int64_t ephemeral_owner = 0;  // owning session of an ephemeral node, else 0
+};
+
+struct Node {
+  zk::wire::Buffer data;  // null is distinct from empty (§5.4)
+  zk::wire::ACLs acl;     // as given by the txn
+  StoredStat stat;
+  std::set<std::string, std::less<>> children;  // child names, sorted
+};
+
+// The Stat clients see (Apache's DataNode.copyStat): cversion is reported as
+// 2 * stored - numChildren (32-bit wrap-around as in Java).
+zk::wire::Stat client_stat(const Node& node);
+
+// Apache's parent of a path: everything before the last '/' ("/a" -> "", which
+// names the root; "/a/b" -> "/a"; "/t//a" -> "/t/"). `path` must contain a '/'.
+std::string_view apache_parent(std::string_view path);
+// The path a NodeChildrenChanged event for `parent` carries: "" becomes "/".
+std::string_view event_path_of_parent(std::string_view parent);
+
+class DataTree {
+ public:
+  // The fresh tree (§5.1): "/", "/zookeeper", "/zookeeper/quota" and
+  // "/zookeeper/config" with the Stats and ACLs Apache's DataTree() gives them.
+  DataTree();
+
+  // The node at `path` ("" is the root), or nullptr. The pointer is valid until
+  // the next mutation of this tree.
+  const Node* find(std::string_view path) const;
+  bool exists(std::string_view path) const { return find(path) != nullptr; }
+
+  // "/", "/zookeeper", "/zookeeper/quota", "/zookeeper/config": never deleted.
+  static bool is_special_path(std::string_view path);
+
+  // Adds `path` under its (existing) parent. `parent_cversion` is the parent's
+  // stored counter after this create (-1: current + 1); the parent's cversion
+  // and pzxid move only when it is larger than the current counter (Apache's
+  // rule for replays over fuzzy snapshots). kNoNode without a parent,
+  // kNodeExists when the node is there; nothing changes then.
+  zk::wire::Error create(std::string_view path, zk::wire::Buffer data, zk::wire::ACLs acl,
+                         SessionId ephemeral_owner, int32_t parent_cversion, int64_t zxid,
+                         int64_t time_ms);
+  // Removes a node (which the caller has checked is childless). The parent's
+  // pzxid moves to `zxid` when larger, even if the node is missing (Apache).
+  zk::wire::Error remove(std::string_view path, int64_t zxid);
+  // setData's effect: data, version (the new one), mzxid and mtime.
+  zk::wire::Error set_data(std::string_view path, zk::wire::Buffer data, int32_t version,
+                           int64_t zxid, int64_t time_ms);
+  // setACL's effect: ACL and aversion (the new one); no zxid or time changes.
+  zk::wire::Error set_acl(std::string_view path, zk::wire::ACLs acl, int32_t aversion);
+  // Raises a node's stored cversion to `cversion` (and pzxid to `zxid`) when
+  // larger: Apache's repair when a replayed create meets an existing node.
+  void raise_cversion(std::string_view path, int32_t cversion, int64_t zxid);
+
+  // Absolute paths of the ephemeral nodes `owner` holds, sorted.
+  std::vector<std::string> ephemerals(SessionId owner) const;
+  int64_t ephemeral_count() const { return ephemeral_count_; }
+
+  // zk_znode_count: the root counts twice, as in Apache (fresh tree: 5).
+  int64_t node_count() const { return static_cast<int64_t>(nodes_.size()) + 1; }
+  // zk_approximate_data_size: sum of path length (UTF-16 units, as Java's
+  // String.length) + data length over every node, maintained as Apache's
+  // cached figure is (fresh tree: 44).
+  int64_t approximate_data_size() const { return approximate_data_size_; }
+
+  // Number of nodes whose path starts with `path` + "/" (for "/": every node
+  // but the root), as getAllChildrenNumber counts them.
+  int32_t descendant_count(std::string_view path) const;
+
+ private:
+  struct PathHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  Node* find_mutable(std::string_view path);
+
+  std::unordered_map<std::string, Node, PathHash, std::equal_to<>> nodes_;
+  std::unordered_map<SessionId, std::set<std::string, std::less<>>> ephemerals_;
+  int64_t ephemeral_count_ = 0;
+  int64_t approximate_data_size_ = 0;
+};
+
+}  // namespace zkd::tree

@@ -1,0 +1,116 @@
+#include "zkd/tree/read_processor.h"
+
+#include <string>
+#include <utility>
+
+#include "libzk/wire/records.h"
+
+namespace zkd::tree {
+namespace {
+
+using zk::wire::Error;
+using zk::wire::OpCode;
+
+Response error(Error err) { return Response{err, 0, {}}; }
+
+template <typename Record>
+Response ok(const Record& record) {
+  Response r;
+  zk::wire::Writer w(r.body);
+  record.write(w);
+  return r;
+}
+
+}  // namespace
+
+Response ReadProcessor::read(WatcherId watcher, OpCode op, std::string_view body,
+                             int64_t last_zxid) const {
+  Response r;
+  switch (op) {
+    case OpCode::kExists:
+      r = exists(watcher, body);
+      break;
+    case OpCode::kGetData:
+      r = get_data(watcher, body);
+      break;
+    case OpCode::kGetACL:
+      r = get_acl(body);
+      break;
+    case OpCode::kGetChildren:
+      r = get_children(watcher, body, false);
+      break;
+    case OpCode::kGetChildren2:
+      r = get_children(watcher, body, true);
+      break;
+    case OpCode::kSync:
+      r = sync(body);
+      break;
+    case OpCode::kGetAllChildrenNumber:
+      r = all_children_number(body);
+      break;
+    default:
+      r = error(Error::kUnimplemented);
+      break;
+  }
+  r.zxid = last_zxid;
+  return r;
+}
+
+// The watch is set even when the node is missing: it then waits for NodeCreated.
+Response ReadProcessor::exists(WatcherId watcher, std::string_view body) const {
+  zk::wire::PathWatchRequest req;
+  if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
+  if (req.path.find('\0') != std::string::npos) return error(Error::kBadArguments);
+  if (req.watch) watches_.watch_data(req.path, watcher);
+  const Node* node = tree_.find(req.path);
+  if (node == nullptr) return error(Error::kNoNode);
+  return ok(client_stat(*node));
+}
+
+Response ReadProcessor::get_data(WatcherId watcher, std::string_view body) const {
+  zk::wire::PathWatchRequest req;
+  if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
+  const Node* node = tree_.find(req.path);
+  if (node == nullptr) return error(Error::kNoNode);
+  if (req.watch) watches_.watch_data(req.path, watcher);
+  return ok(zk::wire::GetDataResponse{node->data, client_stat(*node)});
+}
+
+Response ReadProcessor::get_acl(std::string_view body) const {
+  zk::wire::PathRecord req;
+  if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
+  const Node* node = tree_.find(req.path);
+  if (node == nullptr) return error(Error::kNoNode);
+  return ok(zk::wire::GetACLResponse{node->acl, client_stat(*node)});
+}
+
+Response ReadProcessor::get_children(WatcherId watcher, std::string_view body,
+                                     bool with_stat) const {
+  zk::wire::PathWatchRequest req;
+  if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
+  const Node* node = tree_.find(req.path);
+  if (node == nullptr) return error(Error::kNoNode);
+  if (req.watch) watches_.watch_children(req.path, watcher);
+  std::vector<std::string> children(node->children.begin(), node->children.end());
+  if (with_stat) return ok(zk::wire::GetChildren2Response{std::move(children), client_stat(*node)});
+  return ok(zk::wire::GetChildrenResponse{std::move(children)});
+}
+
+Response ReadProcessor::sync(std::string_view body) const {
+  zk::wire::PathRecord req;
+  if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
+  return ok(req);
+}
+
+// GetAllChildrenNumberResponse is a single int.
+Response ReadProcessor::all_children_number(std::string_view body) const {
+  zk::wire::PathRecord req;
+  if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
+  if (!tree_.exists(req.path)) return error(Error::kNoNode);
+  Response r;
+  zk::wire::Writer w(r.body);
+  w.int32(tree_.descendant_count(req.path));
+  return r;
+}
+
+}  // namespace zkd::tree
