@@ -36,6 +36,17 @@ sockaddr_in loopback(uint16_t port) {
   return addr;
 }
 
+// The zkd binary: env ZKD_BIN, else the one this build made (ZKD_BINARY).
+const char* zkd_binary() {
+  const char* env = std::getenv("ZKD_BIN");
+  if (env != nullptr && *env != '\0') return env;
+#ifdef ZKD_BINARY
+  return ZKD_BINARY;
+#else
+  return nullptr;
+#endif
+}
+
 }  // namespace
 
 std::string TestServer::kind() {
@@ -47,9 +58,9 @@ std::string TestServer::kind() {
 std::string TestServer::unavailable_reason() {
   std::string k = kind();
   if (k == "zkd") {
-    const char* bin = std::getenv("ZKD_BIN");
+    const char* bin = zkd_binary();
     if (bin == nullptr || access(bin, X_OK) != 0) {
-      return "ZK_TEST_SERVER=zkd but ZKD_BIN does not name an executable";
+      return "ZK_TEST_SERVER=zkd but neither ZKD_BIN nor the build names a zkd executable";
     }
     return {};
   }
@@ -124,7 +135,7 @@ bool TestServer::start(std::chrono::milliseconds deadline) {
   }
   std::vector<std::string> args;
   if (kind() == "zkd") {
-    args = {std::getenv("ZKD_BIN"), "--config", cfg};
+    args = {zkd_binary(), "--config", cfg};
   } else {
     args = {kJava,
             "-Xmx256m",

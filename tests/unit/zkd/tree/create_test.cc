@@ -150,8 +150,7 @@ TEST_F(TreeTest, TtlFlagsAreUnimplementedAndUnknownFlagsAreBadArguments) {
           << flags;
     }
     for (int32_t flags : {7, -1, 100}) {
-      EXPECT_EQ(create("/f", std::string(), flags, kSession, op).response.err,
-                Error::kBadArguments)
+      EXPECT_EQ(create("/f", std::string(), flags, kSession, op).response.err, Error::kBadArguments)
           << flags;
     }
   }

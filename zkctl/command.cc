@@ -1,0 +1,33 @@
+#include "zkctl/command.h"
+
+namespace zkctl {
+
+DataArgument data_argument_from_word(const std::string& word) {
+  if (word.starts_with("@@")) return {DataArgument::Source::kLiteral, word.substr(1)};
+  if (word.starts_with("@") && word.size() > 1)
+    return {DataArgument::Source::kFile, word.substr(1)};
+  return {DataArgument::Source::kLiteral, word};
+}
+
+namespace {
+struct NameOf {
+  const char* operator()(const CreateCommand&) const { return "create"; }
+  const char* operator()(const GetCommand&) const { return "get"; }
+  const char* operator()(const SetCommand&) const { return "set"; }
+  const char* operator()(const LsCommand&) const { return "ls"; }
+  const char* operator()(const StatCommand&) const { return "stat"; }
+  const char* operator()(const ExistsCommand&) const { return "exists"; }
+  const char* operator()(const DeleteCommand&) const { return "delete"; }
+  const char* operator()(const DeleteAllCommand&) const { return "deleteall"; }
+  const char* operator()(const WatchCommand&) const { return "watch"; }
+  const char* operator()(const SyncCommand&) const { return "sync"; }
+};
+}  // namespace
+
+const char* command_name(const Command& c) { return std::visit(NameOf{}, c); }
+
+const std::string& command_path(const Command& c) {
+  return std::visit([](const auto& cmd) -> const std::string& { return cmd.path; }, c);
+}
+
+}  // namespace zkctl

@@ -1,0 +1,104 @@
+// The commands zkctl runs, as parsed values (see command_parser.h for the
+// grammar). One struct per command; `Command` is their sum. Paths are kept as
+// typed: the server (or the client library) validates them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace zkctl {
+
+// Node data as given on the command line: a literal, or "@FILE" meaning the
+// contents of FILE ("@@x" is the literal "@x"). Resolved when the command runs.
+struct DataArgument {
+  enum class Source { kLiteral, kFile };
+  Source source = Source::kLiteral;
+  std::string value;  // the literal bytes, or the file name
+  bool operator==(const DataArgument&) const = default;
+};
+
+// Interprets one data word: "@FILE" -> file, "@@rest" -> literal "@rest".
+DataArgument data_argument_from_word(const std::string& word);
+
+inline constexpr int32_t kAnyVersion = -1;
+
+struct CreateCommand {
+  std::string path;
+  std::optional<DataArgument> data;  // omitted: the node gets null data, as with zkCli
+  bool ephemeral = false;
+  bool sequential = false;
+  bool operator==(const CreateCommand&) const = default;
+};
+
+struct GetCommand {
+  std::string path;
+  bool with_stat = false;
+  bool operator==(const GetCommand&) const = default;
+};
+
+struct SetCommand {
+  std::string path;
+  DataArgument data;
+  int32_t version = kAnyVersion;
+  bool with_stat = false;
+  bool operator==(const SetCommand&) const = default;
+};
+
+struct LsCommand {
+  std::string path;
+  bool with_stat = false;  // also the Stat of PATH itself
+  bool operator==(const LsCommand&) const = default;
+};
+
+struct StatCommand {
+  std::string path;
+  bool operator==(const StatCommand&) const = default;
+};
+
+struct ExistsCommand {
+  std::string path;
+  bool operator==(const ExistsCommand&) const = default;
+};
+
+struct DeleteCommand {
+  std::string path;
+  int32_t version = kAnyVersion;
+  bool operator==(const DeleteCommand&) const = default;
+};
+
+struct DeleteAllCommand {
+  std::string path;
+  bool operator==(const DeleteAllCommand&) const = default;
+};
+
+enum class WatchKind {
+  kData,      // getData watch: NodeDataChanged, NodeDeleted
+  kChildren,  // getChildren watch: NodeChildrenChanged, NodeDeleted
+  kExists,    // exists watch (the node may be missing): NodeCreated, NodeDataChanged, NodeDeleted
+};
+
+struct WatchCommand {
+  std::string path;
+  WatchKind kind = WatchKind::kData;
+  int count = 1;                      // events to print; the watch is re-armed in between
+  std::optional<int64_t> timeout_ms;  // per event; none = wait forever
+  bool operator==(const WatchCommand&) const = default;
+};
+
+struct SyncCommand {
+  std::string path;
+  bool operator==(const SyncCommand&) const = default;
+};
+
+using Command =
+    std::variant<CreateCommand, GetCommand, SetCommand, LsCommand, StatCommand, ExistsCommand,
+                 DeleteCommand, DeleteAllCommand, WatchCommand, SyncCommand>;
+
+// The command's name as typed ("create", "deleteall", ...).
+const char* command_name(const Command& c);
+// The PATH argument of any command.
+const std::string& command_path(const Command& c);
+
+}  // namespace zkctl

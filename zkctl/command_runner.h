@@ -1,0 +1,26 @@
+// The seam between "what to run" and "how it runs": the script runner and the
+// interactive shell hand parsed commands to a CommandRunner. The real one
+// (ZkCommandRunner, zk_command_runner.h) talks to a server; tests use fakes.
+#pragma once
+
+#include <functional>
+#include <optional>
+
+#include "zkctl/command.h"
+#include "zkctl/command_result.h"
+
+namespace zkctl {
+
+// Receives each result as soon as it exists (a watch yields several).
+using ResultSink = std::function<void(const CommandResult&)>;
+
+class CommandRunner {
+ public:
+  virtual ~CommandRunner() = default;
+  // Runs `command`, passing every result to `sink`. Returns the failure that
+  // ended it, or nullopt on success. Results already passed stay valid output
+  // even when a failure follows (e.g. a watch that re-arms on a deleted node).
+  virtual std::optional<CommandFailure> run(const Command& command, const ResultSink& sink) = 0;
+};
+
+}  // namespace zkctl

@@ -1,0 +1,17 @@
+// The interactive mode: a prompt with line editing and history (libedit),
+// every line run through the LineInterpreter; failures are printed and the
+// shell goes on. Ends on `quit`, `exit` or end of input (Ctrl-D).
+// History is kept in ~/.zkctl_history (last 1000 lines) when HOME is set.
+#pragma once
+
+#include <string>
+
+#include "zkctl/exit_code.h"
+#include "zkctl/line_interpreter.h"
+
+namespace zkctl {
+
+// Returns the exit code of the last command run (0 when none failed last).
+ExitCode run_interactive(LineInterpreter& interpreter, const std::string& prompt);
+
+}  // namespace zkctl

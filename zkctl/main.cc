@@ -1,0 +1,124 @@
+// zkctl: the process edge. Parses the command line, connects one session,
+// runs a command, a script or the interactive shell, closes the session and
+// exits with the code of exit_code.h.
+#include <unistd.h>
+
+#include <chrono>
+#include <exception>
+#include <fstream>
+#include <iostream>
+
+#include "libzk/client/sync_client.h"
+#include "zkctl/command_parser.h"
+#include "zkctl/global_options.h"
+#include "zkctl/interactive_shell.h"
+#include "zkctl/line_interpreter.h"
+#include "zkctl/printer.h"
+#include "zkctl/script_runner.h"
+#include "zkctl/zk_command_runner.h"
+
+namespace zkctl {
+namespace {
+
+CommandFailure connect_failure(const GlobalOptions& options, zk::wire::Error error) {
+  CommandFailure f;
+  if (error == zk::wire::Error::kBadArguments) {
+    f.exit_code = ExitCode::kUsage;
+    f.name = "BAD_SERVER";
+    f.message = "bad server address '" + options.server + "'";
+  } else if (error == zk::wire::Error::kSessionExpired) {
+    f.exit_code = ExitCode::kSessionExpired;
+    f.name = "SESSIONEXPIRED";
+    f.zk_error = error;
+    f.message = "session expired while connecting to " + options.server;
+  } else {
+    f.exit_code = ExitCode::kConnectionFailed;
+    f.name = "CONNECT_FAILED";
+    f.message = "cannot connect to " + options.server + " within " +
+                std::to_string(options.connect_timeout_ms) + " ms";
+  }
+  return f;
+}
+
+int run(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  auto parsed = parse_global_options(args, std::getenv("ZKCTL_SERVER"));
+  if (auto* early = std::get_if<EarlyExit>(&parsed)) {
+    std::cout << early->out;
+    std::cerr << early->err;
+    return to_int(early->code);
+  }
+  const GlobalOptions& options = std::get<GlobalOptions>(parsed);
+  const RunMode mode = run_mode(options, isatty(STDIN_FILENO) == 1);
+  Printer printer(options.json ? OutputMode::kJson : OutputMode::kHuman, std::cout, std::cerr);
+
+  // Everything that needs no server is checked before connecting.
+  std::optional<Command> one_shot;
+  if (mode == RunMode::kOneShot) {
+    if (options.command.size() == 1 && options.command[0] == "help") {
+      std::cout << full_help_text();
+      return to_int(ExitCode::kOk);
+    }
+    ParseResult command = parse_command(options.command);
+    if (auto* usage = std::get_if<UsageError>(&command)) {
+      std::cerr << "zkctl: " << usage->message << "\nRun 'zkctl --help' for usage.\n";
+      return to_int(ExitCode::kUsage);
+    }
+    one_shot = std::get<Command>(command);
+  }
+  std::ifstream script;
+  if (mode == RunMode::kScriptFile) {
+    script.open(options.script_file);
+    if (!script) {
+      std::cerr << "zkctl: cannot open script '" << options.script_file << "'\n";
+      return to_int(ExitCode::kUsage);
+    }
+  }
+
+  zk::client::ClientOptions client_options;
+  client_options.session_timeout = std::chrono::milliseconds(options.session_timeout_ms);
+  zk::client::SyncClient client(client_options);
+  const zk::client::Status connected =
+      client.connect(options.server, std::chrono::milliseconds(options.session_timeout_ms),
+                     std::chrono::milliseconds(options.connect_timeout_ms));
+  if (!connected) {
+    const CommandFailure failure = connect_failure(options, connected.error());
+    printer.print(failure, "zkctl");
+    return to_int(failure.exit_code);
+  }
+
+  ZkCommandRunner runner(client);
+  LineInterpreter interpreter(runner, printer);
+  ExitCode code = ExitCode::kOk;
+  switch (mode) {
+    case RunMode::kOneShot:
+      code = interpreter.run_command(*one_shot, "zkctl");
+      break;
+    case RunMode::kScriptFile:
+      code = run_script(script, interpreter, {options.script_file, options.keep_going});
+      break;
+    case RunMode::kScriptStdin:
+      code = run_script(std::cin, interpreter, {"-", options.keep_going});
+      break;
+    case RunMode::kInteractive:
+      std::cerr << "Connected to " << options.server
+                << ". Type 'help' for commands, 'quit' to leave.\n";
+      code = run_interactive(interpreter, "zk " + options.server + "> ");
+      break;
+  }
+  // Close the session so that its ephemeral nodes go at once, not at expiry.
+  (void)client.close();
+  return to_int(code);
+}
+
+}  // namespace
+}  // namespace zkctl
+
+int main(int argc, char** argv) {
+  try {
+    return zkctl::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "zkctl: internal error: " << e.what() << "\n";
+    return zkctl::to_int(zkctl::ExitCode::kError);
+  }
+}
