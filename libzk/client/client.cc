@@ -9,17 +9,10 @@ namespace zk::client {
 
 namespace asio = boost::asio;
 using zk::wire::CreateMode;
+using zk::wire::encode;
 using zk::wire::OpCode;
 
 namespace {
-
-template <typename Record>
-std::string encode(const Record& record) {
-  std::string out;
-  zk::wire::Writer w(out);
-  record.write(w);
-  return out;
-}
 
 bool valid(const std::string& path) { return zk::wire::path_error(path).empty(); }
 

@@ -216,6 +216,15 @@ struct WatcherEvent {
   void read(Reader& r);
 };
 
+// The jute encoding of one record, without a frame.
+template <typename Record>
+std::string encode(const Record& record) {
+  std::string out;
+  Writer w(out);
+  record.write(w);
+  return out;
+}
+
 // Decodes a whole record from `bytes`; false when it is truncated or invalid.
 // Trailing bytes are allowed, as Apache allows them.
 template <typename Record>

@@ -36,7 +36,15 @@ null and empty data stay distinct. Reply zxids must also be non-decreasing.
 On the first difference the seed, the step, the op, both normalized records
 and the previous steps are printed and the test fails. --minimize then
 shrinks the failing sequence (delta debugging, restarting both servers per
-trial) and prints a minimal reproduction, loadable with --ops-file.
+trial) and prints a minimal reproduction, loadable with --ops-file (one
+Python tuple per line, e.g. ('create', 0, 1, '/d', b'', 0, 'open') =
+(kind, session slot, opcode, path, data, flags, ACL name); see request_body).
+
+Exploration knobs (not used by CTest): --max-mismatches N reports up to N
+differences per seed instead of stopping at the first (later ones may be
+consequences of earlier ones); --friendly-acls generates only ACLs that grant
+everything to everyone and no writes to /zookeeper/config, to look past
+ACL-enforcement differences; -v prints op:err counts per seed.
 
 Exit code 77 (skip) when Apache ZooKeeper is not installed. Standard library only.
 """
@@ -106,6 +114,8 @@ INVALID_PATHS = (
     "/d/a b", "/d/\u00e9", "/d/zookeeper", "/d/a/b/c",
 )
 SEQUENTIAL_PARENTS = ("/d/", "/d/a/", "/d/b/", "/")
+OP_KINDS = ("create", "delete", "exists", "getData", "setData", "getChildren",
+            "getChildren2", "getACL", "setACL", "sync", "close")
 
 
 # -- operation generation -------------------------------------------------------
@@ -165,8 +175,7 @@ class Generator:
         rng = self.rng
         slot = rng.randrange(SLOTS)
         kind = rng.choices(
-            ("create", "delete", "exists", "getData", "setData", "getChildren",
-             "getChildren2", "getACL", "setACL", "sync", "close"),
+            OP_KINDS,
             weights=(26, 14, 10, 10, 10, 8, 6, 3, 4, 3, 2))[0]
         if kind == "create":
             opcode = rng.choice((w.OP_CREATE, OP_CREATE2))
@@ -562,6 +571,8 @@ def run_sequence(zkd_bin, seed=None, count=DEFAULT_OPS, ops=None, on_extra_misma
 def report(m, seed, out=sys.stdout):
     p = lambda *a: print(*a, file=out)  # noqa: E731
     p(f"MISMATCH seed={seed} step={m.step}")
+    if isinstance(seed, int):
+        p(f"reproduce: {os.path.basename(__file__)} --seed {seed} --ops {m.step + 1} [--minimize]")
     p(f"previous {len(m.history)} steps (Apache's answers):")
     for step, op, rec in m.history:
         p(f"  [{step}] {format_op(op)}")
@@ -647,7 +658,13 @@ def main():
     runs = []
     if args.ops_file:
         with open(args.ops_file) as f:
-            ops = [ast.literal_eval(line) for line in f if line.strip() and not line.startswith("#")]
+            ops = [ast.literal_eval(line.strip()) for line in f
+                   if line.strip() and not line.lstrip().startswith("#")]
+        for op in ops:
+            if op[0] not in OP_KINDS or not 0 <= op[1] < SLOTS:
+                print(f"ERROR: bad op {op!r} (kinds {OP_KINDS}, slots 0..{SLOTS - 1}; "
+                      "a closed slot is reopened with a new session)", file=sys.stderr)
+                return 2
         runs.append(("file", ops))
     else:
         for seed in args.seed or DEFAULT_SEEDS:

@@ -17,16 +17,9 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
+using zk::wire::encode;
 using zk::wire::Error;
 using zk::wire::OpCode;
-
-template <typename Record>
-std::string encode(const Record& r) {
-  std::string out;
-  zk::wire::Writer w(out);
-  r.write(w);
-  return out;
-}
 
 std::string create_body(const std::string& path, const std::string& data, int32_t flags = 0) {
   zk::wire::CreateRequest r;

@@ -6,16 +6,9 @@
 namespace zkd::tree {
 namespace {
 
+using zk::wire::encode;
 using zk::wire::Error;
 using zk::wire::OpCode;
-
-template <typename Record>
-std::string encode(const Record& record) {
-  std::string out;
-  zk::wire::Writer w(out);
-  record.write(w);
-  return out;
-}
 
 ApplyResult reply(const TxnHeader& header, Error err, std::string body = {}) {
   ApplyResult result;

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "libzk/wire/java_string.h"
 #include "libzk/wire/records.h"
 
 namespace zkd::tree {
@@ -99,6 +100,7 @@ Response ReadProcessor::get_children(WatcherId watcher, std::string_view body,
 Response ReadProcessor::sync(std::string_view body) const {
   zk::wire::PathRecord req;
   if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
+  req.path = zk::wire::java_string_round_trip(req.path);  // the echo Apache sends
   return ok(req);
 }
 

@@ -34,13 +34,4 @@ inline std::string to_hex(std::string_view bytes) {
   return out;
 }
 
-// Encodes `record` as a frame (length prefix included) with an optional header.
-template <typename Record>
-std::string encode(const Record& record) {
-  std::string out;
-  Writer w(out);
-  record.write(w);
-  return out;
-}
-
 }  // namespace zk::wire::testing

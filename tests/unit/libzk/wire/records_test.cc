@@ -9,7 +9,6 @@
 namespace zk::wire {
 namespace {
 
-using testing::encode;
 using testing::from_hex;
 using testing::to_hex;
 

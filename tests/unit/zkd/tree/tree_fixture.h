@@ -29,17 +29,10 @@ inline void PrintTo(const Stat& s, std::ostream* os) {
 
 namespace zkd::tree::testing {
 
+using zk::wire::encode;
 using zk::wire::Error;
 using zk::wire::EventType;
 using zk::wire::OpCode;
-
-template <typename Record>
-std::string encode(const Record& r) {
-  std::string out;
-  zk::wire::Writer w(out);
-  r.write(w);
-  return out;
-}
 
 template <typename Record>
 Record decode_as(const std::string& body) {
