@@ -92,6 +92,51 @@ class Database {
 
   Counts counts() const;
 
+  // --- durability (see docs/storage-format.md for where the bytes go) ---
+  //
+  // Pending txns: prepare() may be called again before earlier prepared txns
+  // are applied (they wait for fsync, or for a Zab quorum). Each prepare()
+  // validates against the applied state plus the effects of every txn
+  // prepared but not yet applied (Apache's outstandingChanges), so two
+  // creates of one path both prepared before either is applied give one
+  // success and one NODEEXISTS, and sequential names never repeat. apply()
+  // must then be called for those txns in the order they were prepared.
+  // Reads (read()) see only applied state.
+  //
+  // Dropping pending txns (a leader that lost its quorum): forgets every
+  // prepared-but-unapplied effect.
+  void discard_pending();
+
+  // Fuzzy snapshot: a cursor that walks the tree depth-first in chunks. The
+  // server calls next_chunk() on the state thread between applies; each call
+  // encodes up to `max_nodes` nodes and returns the bytes, and an empty string
+  // when the walk is done. The first chunk holds the session table and the
+  // zxid the snapshot is named by (last_zxid() when begin_snapshot() ran).
+  // Nodes changed after begin_snapshot() may appear in either state; replaying
+  // the log from that zxid on repairs them (txns are idempotent).
+  class SnapshotCursor {
+   public:
+    virtual ~SnapshotCursor() = default;
+    virtual int64_t zxid() const = 0;
+    virtual std::string next_chunk(size_t max_nodes) = 0;
+  };
+  std::unique_ptr<SnapshotCursor> begin_snapshot() const;
+
+  // Replaces the whole state (tree, sessions; no watches, nothing pending)
+  // with a snapshot's payload: the concatenated chunks of one walk. Returns
+  // an error message, empty on success; on error the state is unchanged.
+  std::string load_snapshot(std::string_view payload);
+
+  // Calls `visit` for each node in a snapshot payload, for `zkd dump-snapshot`
+  // (path, data, ACL, Stat as clients see it) and each session (id, timeout).
+  struct SnapshotVisitor {
+    virtual ~SnapshotVisitor() = default;
+    virtual void session(SessionId id, int32_t timeout_ms) = 0;
+    virtual void node(const std::string& path, const zk::wire::Buffer& data,
+                      const zk::wire::ACLs& acl, const zk::wire::Stat& stat) = 0;
+  };
+  static std::string visit_snapshot(std::string_view payload, SnapshotVisitor& visitor);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -1,0 +1,62 @@
+// Env: everything the storage layer needs from the operating system — files,
+// directories, fsync — behind one interface, so tests can run the same code
+// on an in-memory file system that loses unsynced writes and corrupts bytes
+// on purpose (memory_env.h), and production runs on POSIX (posix_env.h).
+//
+// Threading: an Env may be used from several threads at once; one
+// WritableFile is used by one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "zkd/storage/status.h"
+
+namespace zkd::storage {
+
+class WritableFile {
+ public:
+  virtual ~WritableFile() = default;
+  // Appends at the logical end (after the last append, not after the
+  // preallocated zeros).
+  virtual Status append(std::string_view bytes) = 0;
+  // Makes every byte appended so far durable (fdatasync).
+  virtual Status sync() = 0;
+  virtual Status close() = 0;
+  // Bytes appended so far (the logical size).
+  virtual uint64_t size() const = 0;
+};
+
+class Env {
+ public:
+  virtual ~Env() = default;
+
+  // Creates (or truncates) `path` for appending. With preallocate > 0 the file
+  // is extended with zeros to that many bytes first (fallocate), so appends do
+  // not change its size on disk; the zeros are visible to readers.
+  virtual StatusOr<std::unique_ptr<WritableFile>> new_writable_file(const std::string& path,
+                                                                     uint64_t preallocate) = 0;
+  // Opens an existing file for appending at `offset` (after recovery cut a
+  // torn tail back to `offset`); bytes after it are zeroed.
+  virtual StatusOr<std::unique_ptr<WritableFile>> reopen_writable_file(const std::string& path,
+                                                                        uint64_t offset) = 0;
+  // The whole content of a file.
+  virtual StatusOr<std::string> read_file(const std::string& path) = 0;
+  // Names (not paths) of the entries of a directory, sorted.
+  virtual StatusOr<std::vector<std::string>> list_dir(const std::string& dir) = 0;
+  virtual Status create_dirs(const std::string& dir) = 0;
+  virtual Status remove_file(const std::string& path) = 0;
+  // Atomically replaces `to` with `from`; durable once sync_dir(parent) returns.
+  virtual Status rename_file(const std::string& from, const std::string& to) = 0;
+  // Makes the directory's entries (creations, renames, removals) durable.
+  virtual Status sync_dir(const std::string& dir) = 0;
+  virtual bool file_exists(const std::string& path) = 0;
+};
+
+// The process's real file system.
+Env& posix_env();
+
+}  // namespace zkd::storage

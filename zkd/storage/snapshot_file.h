@@ -1,0 +1,68 @@
+// Snapshot files: `snapshot.<zxid, 16 lowercase hex digits>` in the data dir,
+// written under a temporary name and renamed when whole and synced, so a crash
+// never leaves a file with the final name half-written. The payload is opaque
+// here (zkd/tree encodes the tree and the sessions); this layer frames it,
+// checksums it (CRC32C) and finds the newest valid one. Byte format:
+// docs/storage-format.md.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "zkd/storage/env.h"
+#include "zkd/storage/status.h"
+
+namespace zkd::storage {
+
+// Writes one snapshot in pieces (the tree is walked in chunks between applied
+// txns, so the snapshot is fuzzy: replaying the log after `zxid` repairs it).
+// Used by one thread (the snapshot thread).
+class SnapshotWriter {
+ public:
+  static StatusOr<std::unique_ptr<SnapshotWriter>> create(Env& env, const std::string& dir,
+                                                          int64_t zxid);
+  virtual ~SnapshotWriter() = default;
+  virtual Status append(std::string_view chunk) = 0;
+  // Seals (checksum), syncs, renames to the final name, syncs the directory.
+  virtual Status finish() = 0;
+  // Drops the temporary file (a snapshot that will not be finished).
+  virtual void abandon() = 0;
+};
+
+struct Snapshot {
+  int64_t zxid = 0;
+  std::string name;     // file name
+  std::string payload;  // the chunks, concatenated
+};
+
+// The newest snapshot whose checksum and framing are intact; skips (and
+// reports in `skipped`) newer ones that are cut short or corrupt. nullopt when
+// there is no valid snapshot (a fresh data dir).
+struct LoadedSnapshot {
+  std::optional<Snapshot> snapshot;
+  std::vector<std::string> skipped;  // "snapshot.x: why", newest first
+};
+StatusOr<LoadedSnapshot> read_latest_snapshot(Env& env, const std::string& dir);
+
+// Snapshot file names in `dir`, newest first, with their zxids.
+struct SnapshotName {
+  std::string name;
+  int64_t zxid = 0;
+};
+StatusOr<std::vector<SnapshotName>> list_snapshots(Env& env, const std::string& dir);
+std::string snapshot_name(int64_t zxid);
+
+// Reads and validates one snapshot file (for `zkd dump-snapshot`).
+StatusOr<Snapshot> read_snapshot_file(Env& env, const std::string& path);
+
+// Autopurge: keeps the newest `retain` snapshots (at least 1) and the log
+// segments that hold any txn after the oldest kept snapshot; removes the rest.
+// Returns the removed file names.
+StatusOr<std::vector<std::string>> purge(Env& env, const std::string& snap_dir,
+                                         const std::string& log_dir, int retain);
+
+}  // namespace zkd::storage

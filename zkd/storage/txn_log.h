@@ -1,0 +1,91 @@
+// The transaction log: a directory of segment files `log.<zxid of first
+// record, 16 lowercase hex digits>`, each preallocated with zeros and filled
+// with records. Byte format: docs/storage-format.md.
+//
+// Every write txn (error txns and session create/close too) is appended here
+// and made durable before its effect is visible or acknowledged.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "zkd/storage/env.h"
+#include "zkd/storage/status.h"
+
+namespace zkd::storage {
+
+struct LogOptions {
+  std::string dir;                     // dataLogDir/version-2 (or as configured)
+  uint64_t preallocate = 64ull << 20;  // zoo.cfg preAllocSize (KiB there, bytes here)
+  bool force_sync = true;              // zoo.cfg forceSync=no makes sync() a no-op: UNSAFE
+};
+
+// Where writing resumes after recovery.
+struct LogTail {
+  std::string segment;  // file name of the last segment; empty when there is none
+  uint64_t offset = 0;  // end of its last whole record
+  int64_t last_zxid = 0;
+};
+
+// Appends records to the newest segment. Not thread-safe: one owner (the log
+// thread). append() buffers nothing itself: bytes reach the OS at once, and
+// are durable after sync().
+class TxnLogWriter {
+ public:
+  // Starts writing after the last record of a recovered log (`tail`, from
+  // read_txn_log) or, with tail.segment empty, in a new segment.
+  static StatusOr<std::unique_ptr<TxnLogWriter>> open(Env& env, const LogOptions& options,
+                                                       const LogTail& tail);
+  virtual ~TxnLogWriter() = default;
+
+  // zxids must increase. The first append after roll() starts a new segment
+  // named by that zxid.
+  virtual Status append(int64_t zxid, std::string_view txn) = 0;
+  virtual Status sync() = 0;
+  // Closes the current segment; the next append opens a new one.
+  virtual Status roll() = 0;
+  // Number of sync() calls that reached the disk (for stats: txns per fsync).
+  virtual uint64_t syncs() const = 0;
+};
+
+struct LogRecord {
+  int64_t zxid = 0;
+  std::string txn;  // the txn's bytes as appended
+};
+
+struct RecoveredLog {
+  std::vector<LogRecord> records;  // zxid > after_zxid, in order
+  LogTail tail;
+  // Non-empty when a torn last record was cut off: says which file, where, and
+  // how many bytes (start-up goes on).
+  std::string repaired;
+};
+
+// Reads every segment in order and returns the records with zxid > after_zxid.
+// A torn tail (a record cut short by a crash: a bad length or checksum followed
+// only by zeros, in the last segment) is cut back to the last whole record.
+// Any other bad record is corruption: the Status names the file and offset and
+// says what to do; nothing is changed on disk.
+StatusOr<RecoveredLog> read_txn_log(Env& env, const std::string& dir, int64_t after_zxid);
+
+// Reads one segment file on its own (for `zkd dump-log`), without repairing:
+// the records up to the first bad one, and a Status naming the offset of that
+// one (ok when the segment ends in zeros or at end of file).
+struct SegmentContents {
+  std::vector<LogRecord> records;
+  Status status;
+};
+StatusOr<SegmentContents> read_segment_file(Env& env, const std::string& path);
+
+// Log segment file names in `dir`, oldest first, with the first zxid of each.
+struct SegmentName {
+  std::string name;
+  int64_t first_zxid = 0;
+};
+StatusOr<std::vector<SegmentName>> list_segments(Env& env, const std::string& dir);
+std::string segment_name(int64_t first_zxid);
+
+}  // namespace zkd::storage
