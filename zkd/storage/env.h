@@ -1,7 +1,9 @@
 // Env: everything the storage layer needs from the operating system — files,
 // directories, fsync — behind one interface, so tests can run the same code
 // on an in-memory file system that loses unsynced writes and corrupts bytes
-// on purpose (memory_env.h), and production runs on POSIX (posix_env.h).
+// on purpose (memory_env.h), and production runs on POSIX (posix_env() below:
+// pwrite at the logical end, posix_fallocate, fdatasync, EINTR retried;
+// errors read "<operation> <path>: <strerror>").
 //
 // Threading: an Env may be used from several threads at once; one
 // WritableFile is used by one thread at a time.
@@ -38,11 +40,11 @@ class Env {
   // is extended with zeros to that many bytes first (fallocate), so appends do
   // not change its size on disk; the zeros are visible to readers.
   virtual StatusOr<std::unique_ptr<WritableFile>> new_writable_file(const std::string& path,
-                                                                     uint64_t preallocate) = 0;
+                                                                    uint64_t preallocate) = 0;
   // Opens an existing file for appending at `offset` (after recovery cut a
   // torn tail back to `offset`); bytes after it are zeroed.
   virtual StatusOr<std::unique_ptr<WritableFile>> reopen_writable_file(const std::string& path,
-                                                                        uint64_t offset) = 0;
+                                                                       uint64_t offset) = 0;
   // The whole content of a file.
   virtual StatusOr<std::string> read_file(const std::string& path) = 0;
   // Names (not paths) of the entries of a directory, sorted.

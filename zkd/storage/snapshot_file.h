@@ -26,6 +26,8 @@ class SnapshotWriter {
   static StatusOr<std::unique_ptr<SnapshotWriter>> create(Env& env, const std::string& dir,
                                                           int64_t zxid);
   virtual ~SnapshotWriter() = default;
+  // Creates `dir` if missing and writes the header to `snapshot.<zxid>.tmp`.
+  // Destroying an unfinished writer abandons it.
   virtual Status append(std::string_view chunk) = 0;
   // Seals (checksum), syncs, renames to the final name, syncs the directory.
   virtual Status finish() = 0;
@@ -62,6 +64,12 @@ StatusOr<Snapshot> read_snapshot_file(Env& env, const std::string& path);
 // Autopurge: keeps the newest `retain` snapshots (at least 1) and the log
 // segments that hold any txn after the oldest kept snapshot; removes the rest.
 // Returns the removed file names.
+// Only valid snapshots count as kept (each candidate is read and checked),
+// so a corrupt newest snapshot never costs the log needed by an older one;
+// with no valid snapshot nothing is removed. Also removes leftover
+// `snapshot.<zxid>.tmp` files older than the newest kept snapshot (never one
+// that may still be being written). Safe to run while the log writer appends:
+// the newest segment is never removed. Rule: docs/storage-format.md.
 StatusOr<std::vector<std::string>> purge(Env& env, const std::string& snap_dir,
                                          const std::string& log_dir, int retain);
 

@@ -26,17 +26,21 @@ class Status {
 template <typename T>
 class StatusOr {
  public:
-  StatusOr(T value) : v_(std::move(value)) {}                  // NOLINT: implicit by design
-  StatusOr(Status status) : v_(std::move(status)) {}           // NOLINT: must not be ok
+  StatusOr(T value) : v_(std::move(value)) {}         // NOLINT: implicit by design
+  StatusOr(Status status) : v_(std::move(status)) {}  // NOLINT: must not be ok
   bool ok() const { return std::holds_alternative<T>(v_); }
   const Status& status() const {
     static const Status kOk;
     return ok() ? kOk : std::get<Status>(v_);
   }
-  T& value() { return std::get<T>(v_); }
-  const T& value() const { return std::get<T>(v_); }
+  // On a temporary StatusOr the value is moved out, not referenced, so
+  // `for (auto& x : *read())` cannot dangle.
+  T& value() & { return std::get<T>(v_); }
+  const T& value() const& { return std::get<T>(v_); }
+  T value() && { return std::move(std::get<T>(v_)); }
   T* operator->() { return &value(); }
-  T& operator*() { return value(); }
+  T& operator*() & { return value(); }
+  T operator*() && { return std::move(std::get<T>(v_)); }
 
  private:
   std::variant<T, Status> v_;

@@ -33,16 +33,30 @@ struct LogTail {
 // Appends records to the newest segment. Not thread-safe: one owner (the log
 // thread). append() buffers nothing itself: bytes reach the OS at once, and
 // are durable after sync().
+//
+// Segments: a new one is started (named by the zxid being appended) when the
+// next record would end past `preallocate`; a record bigger than that gets a
+// segment of its own. Leaving a segment (roll() or a full one) syncs it first
+// when force_sync, so only the newest segment can hold unsynced bytes; the
+// first sync() after a new segment also syncs the directory. Those syncs are
+// not counted by syncs().
+//
+// After a failed write (append, sync or roll returned an I/O error) the
+// writer refuses everything with that error: restart and recover.
 class TxnLogWriter {
  public:
   // Starts writing after the last record of a recovered log (`tail`, from
-  // read_txn_log) or, with tail.segment empty, in a new segment.
+  // read_txn_log): continues in tail.segment at tail.offset. With
+  // tail.segment empty, the first append starts a new segment. Creates
+  // options.dir if missing. Refuses (at append) to overwrite an existing
+  // segment, so opening with an empty tail over an existing log fails
+  // instead of destroying it.
   static StatusOr<std::unique_ptr<TxnLogWriter>> open(Env& env, const LogOptions& options,
-                                                       const LogTail& tail);
+                                                      const LogTail& tail);
   virtual ~TxnLogWriter() = default;
 
-  // zxids must increase. The first append after roll() starts a new segment
-  // named by that zxid.
+  // zxids must increase (> tail.last_zxid, then > the previous append). The
+  // first append after roll() starts a new segment named by that zxid.
   virtual Status append(int64_t zxid, std::string_view txn) = 0;
   virtual Status sync() = 0;
   // Closes the current segment; the next append opens a new one.
@@ -69,6 +83,13 @@ struct RecoveredLog {
 // only by zeros, in the last segment) is cut back to the last whole record.
 // Any other bad record is corruption: the Status names the file and offset and
 // says what to do; nothing is changed on disk.
+// The repair zeroes the torn bytes (keeping the preallocation) and syncs; if
+// the last segment is left with no whole record it is removed and the tail
+// moves to the segment before. `repaired` then reads
+// "log.X: cut torn record at offset N (M bytes)" (M: bytes from N to the last
+// non-zero one). Segments that can only hold zxids <= after_zxid (the next
+// segment starts at or before after_zxid + 1) are not read, except the last
+// two. A missing `dir` is an empty log.
 StatusOr<RecoveredLog> read_txn_log(Env& env, const std::string& dir, int64_t after_zxid);
 
 // Reads one segment file on its own (for `zkd dump-log`), without repairing:

@@ -1,0 +1,130 @@
+// posix_env() against a real temporary directory.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "tests/unit/zkd/storage/storage_test_util.h"
+#include "zkd/storage/env.h"
+#include "zkd/storage/snapshot_file.h"
+#include "zkd/storage/txn_log.h"
+
+namespace zkd::storage {
+namespace {
+
+using testing::TempDir;
+
+TEST(PosixEnvTest, PreallocatedFileKeepsItsSizeAndShowsZeros) {
+  TempDir tmp;
+  const std::string path = tmp.path() + "/f";
+  auto file = posix_env().new_writable_file(path, 4096);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_TRUE((*file)->append("hello").ok());
+  ASSERT_TRUE((*file)->append(" world").ok());
+  ASSERT_TRUE((*file)->sync().ok());
+  EXPECT_EQ((*file)->size(), 11u);
+  EXPECT_EQ(std::filesystem::file_size(path), 4096u);
+  auto data = posix_env().read_file(path);
+  ASSERT_TRUE(data.ok());
+  EXPECT_EQ(*data, "hello world" + std::string(4096 - 11, '\0'));
+  ASSERT_TRUE((*file)->close().ok());
+}
+
+TEST(PosixEnvTest, ReopenZeroesTheTailAndKeepsThePreallocation) {
+  TempDir tmp;
+  const std::string path = tmp.path() + "/f";
+  {
+    auto file = posix_env().new_writable_file(path, 1000);
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE((*file)->append("abcdefgh").ok());
+  }
+  auto file = posix_env().reopen_writable_file(path, 3);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_TRUE((*file)->append("XY").ok());
+  ASSERT_TRUE((*file)->sync().ok());
+  EXPECT_EQ(std::filesystem::file_size(path), 1000u);
+  auto data = posix_env().read_file(path);
+  ASSERT_TRUE(data.ok());
+  EXPECT_EQ(*data, "abcXY" + std::string(995, '\0'));
+  EXPECT_FALSE(posix_env().reopen_writable_file(path, 1001).ok());
+}
+
+TEST(PosixEnvTest, DirectoryOperations) {
+  TempDir tmp;
+  Env& env = posix_env();
+  const std::string dir = tmp.path() + "/a/b/c";
+  ASSERT_TRUE(env.create_dirs(dir).ok());
+  ASSERT_TRUE(env.create_dirs(dir).ok());  // idempotent
+  for (const char* name : {"z", "y", "x"}) {
+    auto file = env.new_writable_file(dir + "/" + name, 0);
+    ASSERT_TRUE(file.ok());
+  }
+  ASSERT_TRUE(env.rename_file(dir + "/x", dir + "/w").ok());
+  ASSERT_TRUE(env.remove_file(dir + "/y").ok());
+  ASSERT_TRUE(env.sync_dir(dir).ok());
+  auto names = env.list_dir(dir);
+  ASSERT_TRUE(names.ok());
+  EXPECT_EQ(*names, (std::vector<std::string>{"w", "z"}));
+  EXPECT_TRUE(env.file_exists(dir + "/w"));
+  EXPECT_FALSE(env.file_exists(dir + "/x"));
+}
+
+TEST(PosixEnvTest, ErrorsNameThePathAndTheReason) {
+  TempDir tmp;
+  const std::string missing = tmp.path() + "/no/such/file";
+  auto data = posix_env().read_file(missing);
+  ASSERT_FALSE(data.ok());
+  EXPECT_NE(data.status().message().find(missing), std::string::npos);
+  EXPECT_NE(data.status().message().find("No such file or directory"), std::string::npos);
+  EXPECT_FALSE(posix_env().remove_file(missing).ok());
+  EXPECT_FALSE(posix_env().list_dir(missing).ok());
+}
+
+TEST(PosixEnvTest, TxnLogSurvivesATornTailOnRealFiles) {
+  TempDir tmp;
+  LogOptions options{tmp.path() + "/log", 4096, true};
+  auto records = testing::make_records(1, 200, 50);
+  testing::append_records(posix_env(), options, LogTail{}, records);
+
+  auto segments = list_segments(posix_env(), options.dir);
+  ASSERT_TRUE(segments.ok());
+  ASSERT_GT(segments->size(), 2u);
+  // Cut the last segment in the middle of its last record.
+  auto before = read_txn_log(posix_env(), options.dir, 0);
+  ASSERT_TRUE(before.ok()) << before.status().message();
+  const std::string last = options.dir + "/" + before->tail.segment;
+  std::filesystem::resize_file(last, before->tail.offset - 7);
+
+  auto recovered = read_txn_log(posix_env(), options.dir, 0);
+  ASSERT_TRUE(recovered.ok()) << recovered.status().message();
+  EXPECT_EQ(recovered->records.size(), 199u);
+  EXPECT_NE(recovered->repaired.find("cut torn record"), std::string::npos);
+
+  auto more = testing::make_records(200, 260, 50);
+  testing::append_records(posix_env(), options, recovered->tail, more);
+  auto again = read_txn_log(posix_env(), options.dir, 0);
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  EXPECT_EQ(again->repaired, "");
+  records.pop_back();
+  records.insert(records.end(), more.begin(), more.end());
+  EXPECT_TRUE(testing::same_records(again->records, records));
+}
+
+TEST(PosixEnvTest, SnapshotRoundTrip) {
+  TempDir tmp;
+  auto writer = SnapshotWriter::create(posix_env(), tmp.path(), 0x2a);
+  ASSERT_TRUE(writer.ok()) << writer.status().message();
+  ASSERT_TRUE((*writer)->append("tree;").ok());
+  ASSERT_TRUE((*writer)->append("sessions").ok());
+  ASSERT_TRUE((*writer)->finish().ok());
+  auto loaded = read_latest_snapshot(posix_env(), tmp.path());
+  ASSERT_TRUE(loaded.ok());
+  ASSERT_TRUE(loaded->snapshot.has_value());
+  EXPECT_EQ(loaded->snapshot->zxid, 0x2a);
+  EXPECT_EQ(loaded->snapshot->payload, "tree;sessions");
+  auto names = posix_env().list_dir(tmp.path());
+  ASSERT_TRUE(names.ok());
+  EXPECT_EQ(*names, (std::vector<std::string>{"snapshot.000000000000002a"}));
+}
+
+}  // namespace
+}  // namespace zkd::storage

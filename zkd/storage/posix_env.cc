@@ -1,0 +1,217 @@
+// posix_env(): the Env over the real file system (declared in env.h).
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "zkd/storage/env.h"
+
+namespace zkd::storage {
+namespace {
+
+Status posix_error(const char* op, const std::string& path, int err) {
+  char buf[256];
+  const char* text = strerror_r(err, buf, sizeof buf);  // GNU variant: returns the text
+  return Status::error(std::string(op) + " " + path + ": " + text);
+}
+
+// Retries on EINTR. Returns the result of the last call.
+template <typename F>
+auto retry(F f) {
+  decltype(f()) r;
+  do {
+    r = f();
+  } while (r == -1 && errno == EINTR);
+  return r;
+}
+
+Status write_all_at(int fd, const std::string& path, const char* data, size_t n, uint64_t offset) {
+  while (n > 0) {
+    ssize_t w = retry([&] { return ::pwrite(fd, data, n, static_cast<off_t>(offset)); });
+    if (w < 0) return posix_error("write", path, errno);
+    data += w;
+    n -= static_cast<size_t>(w);
+    offset += static_cast<uint64_t>(w);
+  }
+  return Status();
+}
+
+class PosixWritableFile final : public WritableFile {
+ public:
+  PosixWritableFile(std::string path, int fd, uint64_t offset)
+      : path_(std::move(path)), fd_(fd), offset_(offset) {}
+  ~PosixWritableFile() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  Status append(std::string_view bytes) override {
+    if (fd_ < 0) return Status::error("append to closed file " + path_);
+    Status s = write_all_at(fd_, path_, bytes.data(), bytes.size(), offset_);
+    if (!s.ok()) return s;
+    offset_ += bytes.size();
+    return Status();
+  }
+
+  Status sync() override {
+    if (fd_ < 0) return Status::error("sync of closed file " + path_);
+    if (retry([&] { return ::fdatasync(fd_); }) != 0) return posix_error("fdatasync", path_, errno);
+    return Status();
+  }
+
+  Status close() override {
+    if (fd_ < 0) return Status();
+    int fd = fd_;
+    fd_ = -1;
+    // No retry on EINTR: Linux releases the descriptor either way.
+    if (::close(fd) != 0 && errno != EINTR) return posix_error("close", path_, errno);
+    return Status();
+  }
+
+  uint64_t size() const override { return offset_; }
+
+ private:
+  std::string path_;
+  int fd_;
+  uint64_t offset_;
+};
+
+Status preallocate(int fd, const std::string& path, uint64_t from, uint64_t to) {
+  if (to <= from) return Status();
+  int err = ::posix_fallocate(fd, static_cast<off_t>(from), static_cast<off_t>(to - from));
+  if (err != 0) return posix_error("fallocate", path, err);
+  return Status();
+}
+
+class PosixEnv final : public Env {
+ public:
+  StatusOr<std::unique_ptr<WritableFile>> new_writable_file(const std::string& path,
+                                                            uint64_t prealloc) override {
+    int fd =
+        retry([&] { return ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644); });
+    if (fd < 0) return posix_error("open", path, errno);
+    auto file = std::make_unique<PosixWritableFile>(path, fd, 0);
+    Status s = preallocate(fd, path, 0, prealloc);
+    if (!s.ok()) return s;
+    return std::unique_ptr<WritableFile>(std::move(file));
+  }
+
+  StatusOr<std::unique_ptr<WritableFile>> reopen_writable_file(const std::string& path,
+                                                               uint64_t offset) override {
+    int fd = retry([&] { return ::open(path.c_str(), O_WRONLY | O_CLOEXEC); });
+    if (fd < 0) return posix_error("open", path, errno);
+    auto file = std::make_unique<PosixWritableFile>(path, fd, offset);
+    struct stat st;
+    if (::fstat(fd, &st) != 0) return posix_error("stat", path, errno);
+    auto size = static_cast<uint64_t>(st.st_size);
+    if (offset > size) {
+      return Status::error("reopen " + path + " at offset " + std::to_string(offset) +
+                           ": past its end (" + std::to_string(size) + " bytes)");
+    }
+    // Zero everything after `offset` but keep the preallocated size: cut, then
+    // allocate again (new blocks read as zeros).
+    if (offset < size) {
+      if (retry([&] { return ::ftruncate(fd, static_cast<off_t>(offset)); }) != 0) {
+        return posix_error("truncate", path, errno);
+      }
+      Status s = preallocate(fd, path, offset, size);
+      if (!s.ok()) return s;
+    }
+    return std::unique_ptr<WritableFile>(std::move(file));
+  }
+
+  StatusOr<std::string> read_file(const std::string& path) override {
+    int fd = retry([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
+    if (fd < 0) return posix_error("open", path, errno);
+    std::string data;
+    Status s;
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      s = posix_error("stat", path, errno);
+    } else {
+      data.resize(static_cast<size_t>(st.st_size));
+      size_t done = 0;
+      while (true) {
+        if (done == data.size()) data.resize(data.size() + 65536);  // file grew
+        ssize_t r = retry([&] { return ::read(fd, data.data() + done, data.size() - done); });
+        if (r < 0) {
+          s = posix_error("read", path, errno);
+          break;
+        }
+        if (r == 0) break;
+        done += static_cast<size_t>(r);
+      }
+      data.resize(done);
+    }
+    ::close(fd);
+    if (!s.ok()) return s;
+    return data;
+  }
+
+  StatusOr<std::vector<std::string>> list_dir(const std::string& dir) override {
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) return posix_error("list", dir, errno);
+    std::vector<std::string> names;
+    errno = 0;
+    while (struct dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name != "." && name != "..") names.push_back(std::move(name));
+    }
+    int err = errno;
+    ::closedir(d);
+    if (err != 0) return posix_error("list", dir, err);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  Status create_dirs(const std::string& dir) override {
+    if (dir.empty()) return Status();
+    size_t pos = 0;
+    while (pos != std::string::npos) {
+      pos = dir.find('/', pos + 1);
+      std::string prefix = dir.substr(0, pos);
+      if (::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) {
+        return posix_error("mkdir", prefix, errno);
+      }
+    }
+    struct stat st;
+    if (::stat(dir.c_str(), &st) != 0) return posix_error("stat", dir, errno);
+    if (!S_ISDIR(st.st_mode)) return Status::error("mkdir " + dir + ": not a directory");
+    return Status();
+  }
+
+  Status remove_file(const std::string& path) override {
+    if (::unlink(path.c_str()) != 0) return posix_error("remove", path, errno);
+    return Status();
+  }
+
+  Status rename_file(const std::string& from, const std::string& to) override {
+    if (::rename(from.c_str(), to.c_str()) != 0) {
+      return posix_error("rename", from + " to " + to, errno);
+    }
+    return Status();
+  }
+
+  Status sync_dir(const std::string& dir) override {
+    int fd = retry([&] { return ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); });
+    if (fd < 0) return posix_error("open", dir, errno);
+    Status s;
+    if (retry([&] { return ::fsync(fd); }) != 0) s = posix_error("fsync", dir, errno);
+    ::close(fd);
+    return s;
+  }
+
+  bool file_exists(const std::string& path) override { return ::access(path.c_str(), F_OK) == 0; }
+};
+
+}  // namespace
+
+Env& posix_env() {
+  static PosixEnv env;
+  return env;
+}
+
+}  // namespace zkd::storage
