@@ -43,9 +43,11 @@ ApplyResult Applier::create(const TxnHeader& h, const CreateTxn& t) {
   Error err = tree_.create(t.path, t.data, t.acl, t.ephemeral ? h.session_id : 0, t.parent_cversion,
                            h.zxid, h.time_ms);
   if (err != Error::kOk) {
-    // Apache repairs the parent when a replayed create (opcode 1 only) meets
-    // a node that a later session re-created (DataTree.processTxn).
-    if (err == Error::kNodeExists && h.type == OpCode::kCreate) {
+    // A replayed create meeting its node (the fuzzy snapshot caught it):
+    // repair the parent's counter, which the snapshot may hold from before
+    // the create (Apache's FileTxnSnapLog does this for opcode 1 only, which
+    // leaves create2 replays short; we do it for both).
+    if (err == Error::kNodeExists) {
       tree_.raise_cversion(apache_parent(t.path), t.parent_cversion, h.zxid);
     }
     return reply(h, err);
@@ -83,18 +85,21 @@ ApplyResult Applier::set_acl(const TxnHeader& h, const SetACLTxn& t) {
 }
 
 // Apache's killSession: the txn's paths in order, then any ephemeral of the
-// session the txn did not list (a missing node is skipped).
+// session the txn did not list. As in Apache, a listed path is deleted
+// whoever owns it now and, when missing, only its parent's pzxid moves (as a
+// delete txn's would). Live, prepare() lists only the session's own nodes; a
+// listed node owned by another session can only be met in a replay over a
+// fuzzy snapshot that caught a later incarnation, whose create comes later
+// in the log, so deleting it is what converges.
 ApplyResult Applier::close_session(const TxnHeader& h, const CloseSessionTxn& t) {
   ApplyResult result = reply(h, Error::kOk);
-  auto delete_owned = [&](const std::string& path) {
-    const Node* node = tree_.find(path);
-    if (node == nullptr || node->stat.ephemeral_owner != h.session_id) return;
+  auto delete_node = [&](const std::string& path) {
     if (tree_.remove(path, h.zxid) == Error::kOk) {
       watches_.node_deleted(path, result.notifications);
     }
   };
-  for (const std::string& path : t.paths_to_delete) delete_owned(path);
-  for (const std::string& path : tree_.ephemerals(h.session_id)) delete_owned(path);
+  for (const std::string& path : t.paths_to_delete) delete_node(path);
+  for (const std::string& path : tree_.ephemerals(h.session_id)) delete_node(path);
   sessions_.close(h.session_id);
   return result;
 }

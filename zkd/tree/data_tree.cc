@@ -132,8 +132,17 @@ Error DataTree::remove(std::string_view path, int64_t zxid) {
   }
   if (zxid > parent->stat.pzxid) parent->stat.pzxid = zxid;
 
+  if (path == "/" || !nodes_.contains(path)) return Error::kNoNode;
+  erase_subtree(path);
+  return Error::kOk;
+}
+
+void DataTree::erase_subtree(std::string_view path) {
   auto it = nodes_.find(path);
-  if (it == nodes_.end() || path == "/") return Error::kNoNode;
+  if (it == nodes_.end()) return;
+  for (const std::string& child : it->second.children) {
+    erase_subtree(std::string(path) + "/" + child);
+  }
   approximate_data_size_ -= node_size(path, it->second.data);
   if (SessionId owner = it->second.stat.ephemeral_owner; owner != 0) {
     auto owned = ephemerals_.find(owner);
@@ -146,7 +155,6 @@ Error DataTree::remove(std::string_view path, int64_t zxid) {
     }
   }
   nodes_.erase(it);
-  return Error::kOk;
 }
 
 Error DataTree::set_data(std::string_view path, zk::wire::Buffer data, int32_t version,
@@ -194,6 +202,51 @@ int32_t DataTree::descendant_count(std::string_view path) const {
     if (entry.first.starts_with(prefix)) ++n;
   }
   return n;
+}
+
+DataTreeLoader::DataTreeLoader(size_t expected_nodes) : tree_(DataTree::Empty{}) {
+  tree_.nodes_.reserve(expected_nodes);
+}
+
+bool DataTreeLoader::add(std::string path, zk::wire::Buffer data, zk::wire::ACLs acl,
+                         const StoredStat& stat) {
+  Node* parent = nullptr;
+  if (path != "/") {
+    size_t slash = path.rfind('/');
+    if (slash == std::string::npos || slash + 1 == path.size()) return false;
+    std::string_view parent_path = slash == 0 ? std::string_view("/") : apache_parent(path);
+    if (parent_ == nullptr || parent_path != parent_path_) {
+      parent_ = tree_.find_mutable(parent_path);
+      parent_path_ = parent_ == nullptr ? std::string() : std::string(parent_path);
+      if (parent_ == nullptr) return false;
+    }
+    parent = parent_;
+  } else if (!tree_.nodes_.empty()) {
+    return false;
+  }
+  auto [it, inserted] = tree_.nodes_.try_emplace(std::move(path));  // `path` stays if not
+  if (!inserted) return false;
+  tree_.approximate_data_size_ += node_size(it->first, data);
+  Node& node = it->second;
+  node.data = std::move(data);
+  node.acl = std::move(acl);
+  node.stat = stat;
+  if (parent != nullptr) {
+    parent->children.emplace_hint(parent->children.end(),
+                                  it->first.substr(it->first.rfind('/') + 1));
+  }
+  if (SessionId owner = stat.ephemeral_owner; owner != 0) {
+    if (tree_.ephemerals_[owner].emplace(it->first).second) ++tree_.ephemeral_count_;
+  }
+  return true;
+}
+
+std::optional<DataTree> DataTreeLoader::finish() && {
+  for (std::string_view path : {"/", "/zookeeper", "/zookeeper/quota", "/zookeeper/config"}) {
+    if (!tree_.exists(path)) return std::nullopt;
+  }
+  parent_ = nullptr;
+  return std::move(tree_);
 }
 
 }  // namespace zkd::tree

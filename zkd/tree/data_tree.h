@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -80,8 +81,11 @@ class DataTree {
   zk::wire::Error create(std::string_view path, zk::wire::Buffer data, zk::wire::ACLs acl,
                          SessionId ephemeral_owner, int32_t parent_cversion, int64_t zxid,
                          int64_t time_ms);
-  // Removes a node (which the caller has checked is childless). The parent's
-  // pzxid moves to `zxid` when larger, even if the node is missing (Apache).
+  // Removes a node. The parent's pzxid moves to `zxid` when larger, even if
+  // the node is missing (Apache). prepare() only deletes childless nodes; a
+  // node that still has children here is a replay over a fuzzy snapshot that
+  // caught descendants created after this delete, and they go with it (their
+  // creates come later in the log), so no node is ever left without a parent.
   zk::wire::Error remove(std::string_view path, int64_t zxid);
   // setData's effect: data, version (the new one), mzxid and mtime.
   zk::wire::Error set_data(std::string_view path, zk::wire::Buffer data, int32_t version,
@@ -108,16 +112,41 @@ class DataTree {
   int32_t descendant_count(std::string_view path) const;
 
  private:
+  friend class DataTreeLoader;
+  struct Empty {};
+  explicit DataTree(Empty) {}
   struct PathHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   Node* find_mutable(std::string_view path);
+  // Erases a node and its descendants from nodes_ and the ephemeral index
+  // (not from the parent's children).
+  void erase_subtree(std::string_view path);
 
   std::unordered_map<std::string, Node, PathHash, std::equal_to<>> nodes_;
   std::unordered_map<SessionId, std::set<std::string, std::less<>>> ephemerals_;
   int64_t ephemeral_count_ = 0;
   int64_t approximate_data_size_ = 0;
+};
+
+// Builds a tree from a snapshot's nodes, given in pre-order (the root "/"
+// first, every other node after its parent). Derived state (children sets,
+// ephemeral index, sizes) is rebuilt.
+class DataTreeLoader {
+ public:
+  // `expected_nodes` is a hint for reserving.
+  explicit DataTreeLoader(size_t expected_nodes);
+  // Adds one node; its children come in later calls. False, changing
+  // nothing, when `path` is malformed or loaded already, or its parent is not.
+  bool add(std::string path, zk::wire::Buffer data, zk::wire::ACLs acl, const StoredStat& stat);
+  // The tree; nullopt when a system node (is_special_path) is missing.
+  std::optional<DataTree> finish() &&;
+
+ private:
+  DataTree tree_;
+  Node* parent_ = nullptr;  // the last parent looked up (siblings come together)
+  std::string parent_path_;
 };
 
 }  // namespace zkd::tree

@@ -4,24 +4,34 @@
 
 #include "zkd/tree/applier.h"
 #include "zkd/tree/data_tree.h"
+#include "zkd/tree/pending_changes.h"
 #include "zkd/tree/preprocessor.h"
 #include "zkd/tree/read_processor.h"
 #include "zkd/tree/session_table.h"
 #include "zkd/tree/set_watches.h"
+#include "zkd/tree/snapshot.h"
 #include "zkd/tree/watch_manager.h"
 
 namespace zkd::tree {
 
-// Lives on the heap, so the processors' references stay valid when the
-// Database moves.
+// Lives on the heap, so the processors' (and snapshot cursors') references
+// stay valid when the Database moves. load_snapshot() assigns new contents to
+// these members; it never replaces them.
 struct Database::Impl {
   DataTree tree;
   SessionTable sessions;
   WatchManager watches;
+  PendingChanges pending;
   int64_t last_zxid = 0;
-  Preprocessor preprocessor{tree, sessions};
+  Preprocessor preprocessor{tree, sessions, pending};
   Applier applier{tree, sessions, watches};
   ReadProcessor reads{tree, watches};
+
+  // A txn just prepared: its effects are pending until applied.
+  Txn pending_txn(Txn txn) {
+    pending.add(txn, tree);
+    return txn;
+  }
 };
 
 Database::Database() : impl_(std::make_unique<Impl>()) {}
@@ -37,22 +47,62 @@ Response Database::read(WatcherId watcher, zk::wire::OpCode op, std::string_view
 
 Txn Database::prepare(SessionId session, int32_t xid, zk::wire::OpCode op, std::string_view body,
                       int64_t zxid, int64_t time_ms) {
-  return impl_->preprocessor.write(session, xid, op, body, zxid, time_ms);
+  return impl_->pending_txn(impl_->preprocessor.write(session, xid, op, body, zxid, time_ms));
 }
 
 Txn Database::prepare_create_session(SessionId session, int32_t timeout_ms, int64_t zxid,
                                      int64_t time_ms) {
-  return impl_->preprocessor.create_session(session, timeout_ms, zxid, time_ms);
+  return impl_->pending_txn(impl_->preprocessor.create_session(session, timeout_ms, zxid, time_ms));
 }
 
 Txn Database::prepare_close_session(SessionId session, int64_t zxid, int64_t time_ms) {
-  return impl_->preprocessor.close_session(session, 0, zxid, time_ms);
+  return impl_->pending_txn(impl_->preprocessor.close_session(session, 0, zxid, time_ms));
 }
 
 ApplyResult Database::apply(const Txn& txn) {
   ApplyResult result = impl_->applier.apply(txn);
+  impl_->pending.applied(txn.header.zxid);
   impl_->last_zxid = std::max(impl_->last_zxid, txn.header.zxid);
   return result;
+}
+
+void Database::discard_pending() { impl_->pending.clear(); }
+
+std::unique_ptr<Database::SnapshotCursor> Database::begin_snapshot() const {
+  return start_snapshot(impl_->tree, impl_->sessions, impl_->last_zxid);
+}
+
+std::string Database::load_snapshot(std::string_view payload) {
+  std::optional<LoadedSnapshot> loaded;
+  if (std::string err = read_snapshot(payload, loaded); !err.empty()) return err;
+  impl_->tree = std::move(loaded->tree);
+  impl_->sessions = std::move(loaded->sessions);
+  impl_->watches = WatchManager();
+  impl_->pending.clear();
+  impl_->last_zxid = loaded->zxid;
+  return {};
+}
+
+std::string Database::visit_snapshot(std::string_view payload, SnapshotVisitor& visitor) {
+  std::optional<LoadedSnapshot> loaded;
+  if (std::string err = read_snapshot(payload, loaded); !err.empty()) return err;
+  for (SessionId id : loaded->sessions.ids()) {
+    visitor.session(id, loaded->sessions.timeout(id).value_or(0));
+  }
+  // Pre-order, children by name, as the payload lists them.
+  const DataTree& tree = loaded->tree;
+  std::vector<std::string> stack{"/"};
+  while (!stack.empty()) {
+    std::string path = std::move(stack.back());
+    stack.pop_back();
+    const Node& node = *tree.find(path);
+    visitor.node(path, node.data, node.acl, client_stat(node));
+    std::string_view prefix = path == "/" ? std::string_view() : std::string_view(path);
+    for (auto child = node.children.rbegin(); child != node.children.rend(); ++child) {
+      stack.push_back(std::string(prefix) + "/" + *child);
+    }
+  }
+  return {};
 }
 
 bool Database::session_exists(SessionId session) const { return impl_->sessions.contains(session); }

@@ -103,6 +103,9 @@ class Database {
   // must then be called for those txns in the order they were prepared.
   // Reads (read()) see only applied state.
   //
+  // Pending effects are retired as apply() reaches their zxid. A prepared txn
+  // that will never be applied must be followed by discard_pending().
+  //
   // Dropping pending txns (a leader that lost its quorum): forgets every
   // prepared-but-unapplied effect.
   void discard_pending();
@@ -113,7 +116,10 @@ class Database {
   // when the walk is done. The first chunk holds the session table and the
   // zxid the snapshot is named by (last_zxid() when begin_snapshot() ran).
   // Nodes changed after begin_snapshot() may appear in either state; replaying
-  // the log from that zxid on repairs them (txns are idempotent).
+  // the log from that zxid on repairs them (txns are idempotent). A cursor
+  // holds no pointer into the tree between calls, but refers to this
+  // Database: it must not outlive it. max_nodes 0 counts as 1. Format:
+  // zkd/tree/snapshot.h.
   class SnapshotCursor {
    public:
     virtual ~SnapshotCursor() = default;

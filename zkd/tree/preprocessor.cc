@@ -97,7 +97,7 @@ Txn Preprocessor::create_session(SessionId session, int32_t timeout_ms, int64_t 
 Txn Preprocessor::close_session(SessionId session, int32_t xid, int64_t zxid,
                                 int64_t time_ms) const {
   return Txn{{session, xid, zxid, time_ms, OpCode::kCloseSession},
-             CloseSessionTxn{tree_.ephemerals(session)}};
+             CloseSessionTxn{pending_.ephemerals(session, tree_)}};
 }
 
 // Apache's order (PrepRequestProcessor.pRequest2TxnCreate, §6.3).
@@ -111,24 +111,24 @@ TxnBody Preprocessor::create(SessionId session, std::string_view body) const {
   if (req.flags == 5 || req.flags == 6) return fail(Error::kUnimplemented);
   if (req.flags < 0 || req.flags > 6) return fail(Error::kBadArguments);
   auto mode = static_cast<zk::wire::CreateMode>(req.flags);
-  if (!sessions_.contains(session)) return fail(Error::kSessionExpired);
+  if (!session_open(session)) return fail(Error::kSessionExpired);
   if (!has_slash_and_no_nul(req.path)) return fail(Error::kBadArguments);
   std::optional<zk::wire::ACLs> acl = fix_acl(req.acl);
   if (!acl) return fail(Error::kInvalidACL);
-  const Node* parent = tree_.find(apache_parent(req.path));
-  if (parent == nullptr) return fail(Error::kNoNode);
+  std::optional<NodeView> parent = node(apache_parent(req.path));
+  if (!parent) return fail(Error::kNoNode);
   std::string path = std::move(req.path);
-  if (zk::wire::is_sequential(mode)) path += sequence_suffix(parent->stat.cversion);
+  if (zk::wire::is_sequential(mode)) path += sequence_suffix(parent->cversion);
   if (!zk::wire::is_valid_path(path)) return fail(Error::kBadArguments);
-  if (tree_.exists(path)) return fail(Error::kNodeExists);
-  if (parent->stat.ephemeral_owner != 0) return fail(Error::kNoChildrenForEphemerals);
+  if (node(path)) return fail(Error::kNodeExists);
+  if (parent->ephemeral_owner != 0) return fail(Error::kNoChildrenForEphemerals);
 
   CreateTxn txn;
   txn.path = std::move(path);
   txn.data = std::move(req.data);
   txn.acl = std::move(*acl);
   txn.ephemeral = zk::wire::is_ephemeral(mode);
-  txn.parent_cversion = plus_one(parent->stat.cversion);
+  txn.parent_cversion = plus_one(parent->cversion);
   return txn;
 }
 
@@ -137,40 +137,40 @@ TxnBody Preprocessor::create(SessionId session, std::string_view body) const {
 TxnBody Preprocessor::remove(SessionId session, std::string_view body) const {
   zk::wire::DeleteRequest req;
   if (!zk::wire::decode(body, req)) return fail(Error::kMarshallingError);
-  if (!sessions_.contains(session)) return fail(Error::kSessionExpired);
+  if (!session_open(session)) return fail(Error::kSessionExpired);
   if (!has_slash_and_no_nul(req.path) || DataTree::is_special_path(req.path)) {
     return fail(Error::kBadArguments);
   }
-  if (!tree_.exists(apache_parent(req.path))) return fail(Error::kNoNode);
-  const Node* node = tree_.find(req.path);
-  if (node == nullptr) return fail(Error::kNoNode);
-  if (!version_matches(node->stat.version, req.version)) return fail(Error::kBadVersion);
-  if (!node->children.empty()) return fail(Error::kNotEmpty);
+  if (!node(apache_parent(req.path))) return fail(Error::kNoNode);
+  std::optional<NodeView> target = node(req.path);
+  if (!target) return fail(Error::kNoNode);
+  if (!version_matches(target->version, req.version)) return fail(Error::kBadVersion);
+  if (target->num_children != 0) return fail(Error::kNotEmpty);
   return DeleteTxn{std::move(req.path)};
 }
 
 TxnBody Preprocessor::set_data(SessionId session, std::string_view body) const {
   zk::wire::SetDataRequest req;
   if (!zk::wire::decode(body, req)) return fail(Error::kMarshallingError);
-  if (!sessions_.contains(session)) return fail(Error::kSessionExpired);
+  if (!session_open(session)) return fail(Error::kSessionExpired);
   if (!zk::wire::is_valid_path(req.path)) return fail(Error::kBadArguments);
-  const Node* node = tree_.find(req.path);
-  if (node == nullptr) return fail(Error::kNoNode);
-  if (!version_matches(node->stat.version, req.version)) return fail(Error::kBadVersion);
-  return SetDataTxn{std::move(req.path), std::move(req.data), plus_one(node->stat.version)};
+  std::optional<NodeView> target = node(req.path);
+  if (!target) return fail(Error::kNoNode);
+  if (!version_matches(target->version, req.version)) return fail(Error::kBadVersion);
+  return SetDataTxn{std::move(req.path), std::move(req.data), plus_one(target->version)};
 }
 
 TxnBody Preprocessor::set_acl(SessionId session, std::string_view body) const {
   zk::wire::SetACLRequest req;
   if (!zk::wire::decode(body, req)) return fail(Error::kMarshallingError);
-  if (!sessions_.contains(session)) return fail(Error::kSessionExpired);
+  if (!session_open(session)) return fail(Error::kSessionExpired);
   if (!zk::wire::is_valid_path(req.path)) return fail(Error::kBadArguments);
   std::optional<zk::wire::ACLs> acl = fix_acl(req.acl);
   if (!acl) return fail(Error::kInvalidACL);
-  const Node* node = tree_.find(req.path);
-  if (node == nullptr) return fail(Error::kNoNode);
-  if (!version_matches(node->stat.aversion, req.version)) return fail(Error::kBadVersion);
-  return SetACLTxn{std::move(req.path), std::move(*acl), plus_one(node->stat.aversion)};
+  std::optional<NodeView> target = node(req.path);
+  if (!target) return fail(Error::kNoNode);
+  if (!version_matches(target->aversion, req.version)) return fail(Error::kBadVersion);
+  return SetACLTxn{std::move(req.path), std::move(*acl), plus_one(target->aversion)};
 }
 
 }  // namespace zkd::tree

@@ -2,11 +2,9 @@
 // request, validates it against the current tree in Apache's order (§6.3,
 // §11.1 of the wire reference), computes versions and sequential names, and
 // yields either the real change or an ErrorTxn carrying the error code (which
-// still consumes its zxid). Reads the tree and the session table; changes
-// nothing.
-//
-// Contract: every txn prepared earlier has been applied already (standalone
-// mode). Pipelining under Zab will need an overlay of not-yet-applied changes.
+// still consumes its zxid). Reads the tree and the session table as they will
+// be once every pending txn is applied (the PendingChanges overlay); changes
+// nothing (the caller records the txn in the overlay).
 //
 // Not done yet (see the report of the issue that added this): ACL enforcement
 // (NOAUTH), auth-scheme ACL expansion and per-scheme ACL validation, quotas,
@@ -14,11 +12,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "libzk/wire/protocol.h"
 #include "zkd/tree/data_tree.h"
 #include "zkd/tree/ids.h"
+#include "zkd/tree/pending_changes.h"
 #include "zkd/tree/session_table.h"
 #include "zkd/tree/txn.h"
 
@@ -26,9 +26,9 @@ namespace zkd::tree {
 
 class Preprocessor {
  public:
-  // Both must outlive this object.
-  Preprocessor(const DataTree& tree, const SessionTable& sessions)
-      : tree_(tree), sessions_(sessions) {}
+  // All three must outlive this object.
+  Preprocessor(const DataTree& tree, const SessionTable& sessions, const PendingChanges& pending)
+      : tree_(tree), sessions_(sessions), pending_(pending) {}
 
   // create (1), create2 (15), delete (2), setData (5), setACL (7) and
   // closeSession (-11); createContainer (19), createTTL (21), multi (14),
@@ -46,9 +46,12 @@ class Preprocessor {
   TxnBody remove(SessionId session, std::string_view body) const;
   TxnBody set_data(SessionId session, std::string_view body) const;
   TxnBody set_acl(SessionId session, std::string_view body) const;
+  std::optional<NodeView> node(std::string_view path) const { return pending_.node(path, tree_); }
+  bool session_open(SessionId session) const { return pending_.session_open(session, sessions_); }
 
   const DataTree& tree_;
   const SessionTable& sessions_;
+  const PendingChanges& pending_;
 };
 
 }  // namespace zkd::tree

@@ -1,0 +1,272 @@
+// Snapshot codec: what a snapshot keeps, how a damaged payload is refused,
+// the dump visitor, and the time 1M nodes take.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+#include "tests/unit/zkd/tree/tree_fixture.h"
+#include "tests/unit/zkd/tree/workload.h"
+
+namespace zkd::tree::testing {
+namespace {
+
+using zk::wire::Stat;
+
+std::string snapshot_of(const Database& db, size_t chunk_nodes) {
+  auto cursor = db.begin_snapshot();
+  std::string payload;
+  for (std::string chunk; !(chunk = cursor->next_chunk(chunk_nodes)).empty();) payload += chunk;
+  return payload;
+}
+
+class SnapshotTest : public TreeTest {
+ protected:
+  // A tree with every kind of content a snapshot must keep.
+  void build() {
+    open_session(kOther, 12345);
+    must_create("/null");
+    set_data("/null", std::nullopt);
+    create("/empty", std::string());
+    create("/bin", std::string("a\0b\xff", 4));
+    must_create("/q");
+    must_create("/q/n-", 2);
+    must_create("/q/n-", 2);
+    remove("/q/n-0000000000");
+    create("/q/e", std::string("e"), 1, kOther);
+    create("/mine", std::string(), 3);
+    create("/acl", std::string("x"), 0, kSession, OpCode::kCreate,
+           {{31, {"digest", "u:h"}}, {1, {"world", "anyone"}}});
+    set_acl("/acl", zk::wire::read_acl_unsafe());
+    set_data("/acl", std::string("y"));
+    set_acl("/zookeeper/quota", zk::wire::read_acl_unsafe());
+    must_create("/deep");
+    must_create("/deep/a");
+    must_create("/deep/a/b");
+    set_data("/", std::string("root data"));
+  }
+};
+
+TEST_F(SnapshotTest, LoadGivesBackEveryNodeSessionAndCount) {
+  build();
+  for (size_t chunk : {1, 2, 1000}) {
+    Database restored;
+    ASSERT_EQ(restored.load_snapshot(snapshot_of(db, chunk)), "") << chunk;
+    EXPECT_EQ(dump(restored), dump(db)) << chunk;
+    EXPECT_EQ(restored.last_zxid(), db.last_zxid());
+    EXPECT_EQ(restored.session_timeout(kOther), 12345);
+    EXPECT_EQ(restored.ephemerals(kOther), std::vector<std::string>{"/q/e"});
+  }
+}
+
+TEST_F(SnapshotTest, NullAndEmptyDataStayDistinct) {
+  build();
+  Database restored;
+  ASSERT_EQ(restored.load_snapshot(snapshot_of(db, 3)), "");
+  auto data_of = [&](const std::string& path) {
+    Response r = restored.read(0, OpCode::kGetData, encode(zk::wire::PathWatchRequest{path}));
+    return decode_as<zk::wire::GetDataResponse>(r.body).data;
+  };
+  EXPECT_EQ(data_of("/null"), std::nullopt);
+  EXPECT_EQ(data_of("/empty"), std::string());
+  EXPECT_EQ(data_of("/bin"), std::string("a\0b\xff", 4));
+}
+
+TEST_F(SnapshotTest, FreshTreeKeepsTheSystemNodesOddStats) {
+  Database fresh;
+  Database restored;
+  ASSERT_EQ(restored.load_snapshot(snapshot_of(fresh, 1)), "");
+  EXPECT_EQ(dump(restored), dump(fresh));
+  Response r = restored.read(0, OpCode::kExists, encode(zk::wire::PathWatchRequest{"/zookeeper"}));
+  EXPECT_EQ(decode_as<Stat>(r.body).cversion, -2);
+}
+
+TEST_F(SnapshotTest, LoadedStateKeepsWorkingLikeTheOriginal) {
+  build();
+  Database restored;
+  ASSERT_EQ(restored.load_snapshot(snapshot_of(db, 4)), "");
+  std::vector<Request> requests;
+  auto create_req = [](const std::string& path, int32_t flags) {
+    Request r;
+    r.session = TreeTest::kSession;
+    r.op = OpCode::kCreate2;
+    r.body =
+        encode(zk::wire::CreateRequest{path, std::string("n"), zk::wire::open_acl_unsafe(), flags});
+    return r;
+  };
+  requests.push_back(create_req("/q/n-", 2));        // the sequence continues
+  requests.push_back(create_req("/deep/a/b/c", 0));  // children counts were rebuilt
+  requests.push_back(create_req("/q/e/x", 0));       // still ephemeral
+  Request close;
+  close.kind = Request::Kind::kCloseSession;
+  close.session = kOther;
+  requests.push_back(close);
+  for (const Request& req : requests) {
+    int64_t z = next_zxid();
+    Txn a = prepare(db, req, z);
+    Txn b = prepare(restored, req, z);
+    EXPECT_EQ(txn_bytes(b), txn_bytes(a));
+    ApplyResult ra = db.apply(a);
+    ApplyResult rb = restored.apply(b);
+    EXPECT_EQ(rb.response.err, ra.response.err);
+    EXPECT_EQ(rb.response.body, ra.response.body);
+  }
+  EXPECT_EQ(dump(restored), dump(db));
+}
+
+TEST_F(SnapshotTest, LoadDropsWatchesAndPendingTxns) {
+  build();
+  std::string payload = snapshot_of(db, 100);
+  read(OpCode::kGetData, "/empty", true, 5);
+  Txn pending = db.prepare(
+      kSession, 1, OpCode::kCreate,
+      encode(zk::wire::CreateRequest{"/p", std::string(), zk::wire::open_acl_unsafe(), 0}),
+      next_zxid(), 0);
+  ASSERT_EQ(db.load_snapshot(payload), "");
+  EXPECT_EQ(db.counts().data_watches, 0);
+  EXPECT_EQ(create("/p").response.err, Error::kOk);  // the pending create is forgotten
+}
+
+TEST_F(SnapshotTest, EveryTruncationIsRefusedAndLeavesStateAlone) {
+  build();
+  std::string payload = snapshot_of(db, 3);
+  Database target;
+  target.apply(target.prepare_create_session(77, 1000, 1, 0));
+  std::vector<std::string> before = dump(target);
+  for (size_t n = 0; n < payload.size(); ++n) {
+    std::string err = target.load_snapshot(std::string_view(payload).substr(0, n));
+    EXPECT_NE(err, "") << n;
+  }
+  EXPECT_EQ(dump(target), before);
+  EXPECT_EQ(target.last_zxid(), 1);
+}
+
+TEST_F(SnapshotTest, EveryFlippedByteIsRefused) {
+  build();
+  std::string payload = snapshot_of(db, 5);
+  Database target;
+  std::vector<std::string> before = dump(target);
+  for (size_t i = 0; i < payload.size(); ++i) {
+    std::string bad = payload;
+    bad[i] = static_cast<char>(bad[i] ^ 0x20);
+    EXPECT_NE(target.load_snapshot(bad), "") << i;
+  }
+  EXPECT_EQ(dump(target), before);
+}
+
+TEST_F(SnapshotTest, ExtraBytesOrATwiceConcatenatedPayloadAreRefused) {
+  build();
+  std::string payload = snapshot_of(db, 1000);
+  Database target;
+  EXPECT_NE(target.load_snapshot(payload + payload), "");
+  EXPECT_NE(target.load_snapshot(payload + std::string(1, '\0')), "");
+  EXPECT_NE(target.load_snapshot(""), "");
+  EXPECT_EQ(target.load_snapshot(payload), "");
+}
+
+TEST_F(SnapshotTest, CursorNamesItsZxidAndEndsWithEmptyChunks) {
+  build();
+  int64_t z = db.last_zxid();
+  auto cursor = db.begin_snapshot();
+  create("/later");  // after begin: the name stays
+  EXPECT_EQ(cursor->zxid(), z);
+  size_t chunks = 0;
+  while (!cursor->next_chunk(2).empty()) ++chunks;
+  EXPECT_GT(chunks, 5u);
+  EXPECT_EQ(cursor->next_chunk(2), "");
+  EXPECT_EQ(cursor->next_chunk(100), "");
+}
+
+struct Collector : Database::SnapshotVisitor {
+  void session(SessionId id, int32_t timeout_ms) override {
+    sessions.push_back(std::to_string(id) + ":" + std::to_string(timeout_ms));
+  }
+  void node(const std::string& path, const zk::wire::Buffer& data, const zk::wire::ACLs& acl,
+            const Stat& stat) override {
+    paths.push_back(path);
+    datas.push_back(data);
+    acls.push_back(acl);
+    stats.push_back(stat);
+  }
+  std::vector<std::string> sessions;
+  std::vector<std::string> paths;
+  std::vector<zk::wire::Buffer> datas;
+  std::vector<zk::wire::ACLs> acls;
+  std::vector<Stat> stats;
+};
+
+TEST_F(SnapshotTest, VisitShowsNodesAsClientsSeeThemInPreOrder) {
+  build();
+  Collector c;
+  ASSERT_EQ(Database::visit_snapshot(snapshot_of(db, 2), c), "");
+  EXPECT_EQ(c.sessions, (std::vector<std::string>{std::to_string(kSession) + ":30000",
+                                                  std::to_string(kOther) + ":12345"}));
+  ASSERT_GE(c.paths.size(), 3u);
+  EXPECT_EQ(c.paths[0], "/");
+  EXPECT_EQ(c.paths[1], "/acl");
+  EXPECT_EQ(c.paths.back(), "/zookeeper/quota");
+  EXPECT_EQ(static_cast<int64_t>(c.paths.size()) + 1, db.counts().znodes);
+  for (size_t i = 0; i < c.paths.size(); ++i) {
+    EXPECT_EQ(c.stats[i], stat(c.paths[i])) << c.paths[i];
+    EXPECT_EQ(c.datas[i], data(c.paths[i])) << c.paths[i];
+    Response r = read(OpCode::kGetACL, c.paths[i]);
+    EXPECT_EQ(c.acls[i], decode_as<zk::wire::GetACLResponse>(r.body).acl) << c.paths[i];
+  }
+  Collector bad;
+  EXPECT_NE(Database::visit_snapshot("garbage", bad), "");
+}
+
+// Prints how long a large snapshot takes; asserts only that it round-trips.
+// ZKD_SNAPSHOT_PERF_NODES sets the size (default 50000; the target is
+// 1000000 nodes of 100 bytes in an optimised build).
+TEST(SnapshotPerf, EncodeAndLoadTimes) {
+  const char* env = std::getenv("ZKD_SNAPSHOT_PERF_NODES");
+  const int64_t nodes = env != nullptr ? std::atoll(env) : 50000;
+  const int64_t fanout = 1000;
+  Database db;
+  int64_t zxid = 0;
+  auto apply_create = [&](std::string path) {
+    ++zxid;
+    db.apply(Txn{
+        {1, 0, zxid, zxid, OpCode::kCreate},
+        CreateTxn{std::move(path), std::string(100, 'v'), zk::wire::open_acl_unsafe(), false, -1}});
+  };
+  for (int64_t i = 0; i < nodes; ++i) {
+    if (i % fanout == 0) apply_create("/parent-" + std::to_string(i / fanout));
+    apply_create("/parent-" + std::to_string(i / fanout) + "/node-" + std::to_string(i));
+  }
+
+  // Wall and CPU time: the machine is shared, so wall time overstates.
+  using Clock = std::chrono::steady_clock;
+  auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  auto cpu = [](std::clock_t from, std::clock_t to) {
+    return static_cast<double>(to - from) / CLOCKS_PER_SEC;
+  };
+  Clock::time_point t0 = Clock::now();
+  std::clock_t c0 = std::clock();
+  auto cursor = db.begin_snapshot();
+  std::vector<std::string> chunks;
+  for (std::string chunk; !(chunk = cursor->next_chunk(10000)).empty();) {
+    chunks.push_back(std::move(chunk));
+  }
+  Clock::time_point t1 = Clock::now();
+  std::clock_t c1 = std::clock();
+  std::string payload;
+  for (const std::string& chunk : chunks) payload += chunk;
+  chunks.clear();
+  Database restored;
+  Clock::time_point t2 = Clock::now();
+  std::clock_t c2 = std::clock();
+  ASSERT_EQ(restored.load_snapshot(payload), "");
+  Clock::time_point t3 = Clock::now();
+  std::clock_t c3 = std::clock();
+  std::printf(
+      "snapshot of %lld znodes: %.1f MB; encode %.3f s (cpu %.3f s); load %.3f s (cpu %.3f s)\n",
+      static_cast<long long>(db.counts().znodes), payload.size() / 1e6, seconds(t1 - t0),
+      cpu(c0, c1), seconds(t3 - t2), cpu(c2, c3));
+  EXPECT_EQ(restored.counts().znodes, db.counts().znodes);
+  EXPECT_EQ(restored.counts().approximate_data_size, db.counts().approximate_data_size);
+}
+
+}  // namespace
+}  // namespace zkd::tree::testing

@@ -1,0 +1,84 @@
+// The effects of txns prepared but not applied yet (Apache's
+// outstandingChanges): while txns wait for fsync or a Zab quorum, prepare()
+// must see the tree as it will be once they are applied. This is an overlay
+// over the applied DataTree and SessionTable: a pending record per touched
+// path (the node's state after the last pending txn that touched it, or
+// "deleted") and per touched session ("open" / "closed").
+//
+// Records are added right after prepare() and retired when apply() reaches
+// their zxid (Apache's FinalRequestProcessor drops the changes whose zxid is
+// not above the applied one); a path's record goes only when its latest
+// pending txn is applied, since the tree holds that state from then on. Not
+// thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "zkd/tree/data_tree.h"
+#include "zkd/tree/ids.h"
+#include "zkd/tree/session_table.h"
+#include "zkd/tree/txn.h"
+
+namespace zkd::tree {
+
+// What prepare() needs to know about a node.
+struct NodeView {
+  int32_t version = 0;
+  int32_t aversion = 0;
+  int32_t cversion = 0;  // the stored child-creation counter (§5.2)
+  int32_t num_children = 0;
+  int64_t ephemeral_owner = 0;
+};
+
+class PendingChanges {
+ public:
+  // The node at `path` ("" is the root) once every pending txn is applied;
+  // nullopt when it will not exist.
+  std::optional<NodeView> node(std::string_view path, const DataTree& tree) const;
+  // Whether the session will be open once every pending txn is applied.
+  bool session_open(SessionId session, const SessionTable& sessions) const;
+  // The session's ephemeral nodes once every pending txn is applied, sorted.
+  std::vector<std::string> ephemerals(SessionId session, const DataTree& tree) const;
+
+  // Records the effects of `txn`, which was just prepared against this view.
+  void add(const Txn& txn, const DataTree& tree);
+  // Every txn up to `zxid` has been applied to the tree: retires its records.
+  void applied(int64_t zxid);
+  // Forgets every pending effect.
+  void clear();
+  bool empty() const { return nodes_.empty() && sessions_.empty(); }
+
+ private:
+  struct NodeRecord {
+    std::optional<NodeView> state;  // nullopt: pending deletion
+    int64_t zxid = 0;               // of the last pending txn that touched the node
+  };
+  struct SessionRecord {
+    bool open = false;
+    int64_t zxid = 0;
+  };
+  struct PathHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+
+  void set_node(std::string_view path, std::optional<NodeView> state, int64_t zxid);
+  void set_session(SessionId session, bool open, int64_t zxid);
+  // A delete's effect: the node goes, its parent loses a child.
+  void remove_node(std::string_view path, int64_t zxid, const DataTree& tree);
+
+  std::unordered_map<std::string, NodeRecord, PathHash, std::equal_to<>> nodes_;
+  std::unordered_map<SessionId, SessionRecord> sessions_;
+  // (zxid, key) per record written, in prepare order: what applied() retires.
+  std::deque<std::pair<int64_t, std::string>> node_order_;
+  std::deque<std::pair<int64_t, SessionId>> session_order_;
+};
+
+}  // namespace zkd::tree

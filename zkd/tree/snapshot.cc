@@ -1,0 +1,413 @@
+#include "zkd/tree/snapshot.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace zkd::tree {
+namespace {
+
+constexpr int32_t kMagic = 0x5a4b5453;  // "ZKTS"
+constexpr int32_t kVersion = 1;
+constexpr int32_t kSameAcl = -2;
+constexpr char kHeader = 'H';
+constexpr char kNode = 'N';
+constexpr char kEnd = 'E';
+constexpr size_t kChunkHeaderSize = 12;
+
+// A 64-bit checksum of a chunk body: the bytes taken as little-endian 64-bit
+// words (the tail zero-padded), each mixed in with a multiply and a shift,
+// even and odd words in two lanes that are combined at the end.
+// Not cryptographic; it catches garbled bytes, the storage layer's CRC does
+// the rest.
+uint64_t checksum(std::string_view s) {
+  auto mix = [](uint64_t h, uint64_t w) {
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 29);
+  };
+  auto load = [](const char* p, size_t n) {
+    unsigned char b[8] = {};
+    std::memcpy(b, p, n);
+    uint64_t w = 0;
+    for (int i = 7; i >= 0; --i) w = w << 8 | b[i];
+    return w;
+  };
+  // Two independent lanes (even and odd words) run in parallel.
+  uint64_t h0 = 0x9e3779b97f4a7c15ULL ^ s.size();
+  uint64_t h1 = 0xc2b2ae3d27d4eb4fULL;
+  size_t i = 0;
+  for (; i + 16 <= s.size(); i += 16) {
+    h0 = mix(h0, load(s.data() + i, 8));
+    h1 = mix(h1, load(s.data() + i + 8, 8));
+  }
+  for (; i < s.size(); i += 8) h0 = mix(h0, load(s.data() + i, std::min<size_t>(8, s.size() - i)));
+  return mix(h0, h1);
+}
+
+// --- encoding ---
+
+void put_u8(std::string& out, char v) { out.push_back(v); }
+void put_i32(std::string& out, int32_t v) {
+  auto u = static_cast<uint32_t>(v);
+  char b[4] = {static_cast<char>(u >> 24), static_cast<char>(u >> 16), static_cast<char>(u >> 8),
+               static_cast<char>(u)};
+  out.append(b, 4);
+}
+void put_i64(std::string& out, int64_t v) {
+  auto u = static_cast<uint64_t>(v);
+  char b[8];
+  for (int i = 0; i < 8; ++i) b[i] = static_cast<char>(u >> (56 - 8 * i));
+  out.append(b, 8);
+}
+void put_string(std::string& out, std::string_view s) {
+  put_i32(out, static_cast<int32_t>(s.size()));
+  out.append(s);
+}
+
+class TreeSnapshotCursor final : public Database::SnapshotCursor {
+ public:
+  TreeSnapshotCursor(const DataTree& tree, const SessionTable& sessions, int64_t zxid)
+      : tree_(tree), zxid_(zxid) {
+    put_u8(header_, kHeader);
+    put_i32(header_, kMagic);
+    put_i32(header_, kVersion);
+    put_i64(header_, zxid);
+    put_i64(header_, tree.node_count() - 1);  // node_count() counts the root twice
+    std::vector<SessionId> ids = sessions.ids();
+    put_i32(header_, static_cast<int32_t>(ids.size()));
+    for (SessionId id : ids) {
+      put_i64(header_, id);
+      put_i32(header_, sessions.timeout(id).value_or(0));
+    }
+  }
+
+  int64_t zxid() const override { return zxid_; }
+
+  std::string next_chunk(size_t max_nodes) override {
+    if (done_) return {};
+    max_nodes = std::max<size_t>(max_nodes, 1);
+    std::string chunk;
+    chunk.reserve(last_chunk_size_);
+    chunk.assign(kChunkHeaderSize, '\0');  // filled in at the end
+    size_t written = 0;
+    if (!started_) {
+      started_ = true;
+      chunk += header_;
+      header_ = std::string();
+      write_node(chunk, "/", *tree_.find("/"));
+      stack_.push_back(Level{"/", {}, false});
+      ++written;
+    }
+    // Positions in the tree as it is during this call; the tree does not
+    // change within a call, so these are safe until it returns.
+    struct Position {
+      const Node* node;
+      std::set<std::string, std::less<>>::const_iterator next;
+    };
+    std::vector<Position> positions;
+    std::string path;
+    while (written < max_nodes && !stack_.empty()) {
+      Level& level = stack_.back();
+      // `positions` holds the topmost levels visited in this call (a suffix
+      // of stack_): when it is empty, the top level is new to this call.
+      if (positions.empty()) {
+        const Node* node = tree_.find(level.path);
+        if (node == nullptr) {  // deleted (with its subtree) since the last call
+          stack_.pop_back();
+          continue;
+        }
+        const auto& children = node->children;
+        positions.push_back(
+            {node, level.started ? children.upper_bound(level.last) : children.begin()});
+      }
+      Position& at = positions.back();
+      if (at.next == at.node->children.end()) {
+        stack_.pop_back();
+        positions.pop_back();
+        continue;
+      }
+      const std::string& name = *at.next++;
+      level.last = name;
+      level.started = true;
+      path.assign(level.path == "/" ? std::string_view() : std::string_view(level.path));
+      path += '/';
+      path += name;
+      const Node* node = tree_.find(path);
+      if (node == nullptr) continue;  // cannot happen: children sets match the map
+      write_node(chunk, path, *node);
+      ++written;
+      if (!node->children.empty()) {
+        stack_.push_back(Level{path, {}, false});  // invalidates `level`
+        positions.push_back({node, node->children.begin()});
+      }
+    }
+    if (stack_.empty()) {
+      put_u8(chunk, kEnd);
+      put_i64(chunk, nodes_);
+      done_ = true;
+    }
+    std::string_view body = std::string_view(chunk).substr(kChunkHeaderSize);
+    std::string frame;
+    put_i32(frame, static_cast<int32_t>(body.size()));
+    put_i64(frame, static_cast<int64_t>(checksum(body)));
+    chunk.replace(0, kChunkHeaderSize, frame);
+    last_chunk_size_ = chunk.size();
+    return chunk;
+  }
+
+ private:
+  // One node on the path from the root to where the walk is. Only names are
+  // kept across calls: the tree may change in between.
+  struct Level {
+    std::string path;
+    std::string last;      // the child written last (children go in name order)
+    bool started = false;  // whether `last` is set
+  };
+
+  void write_node(std::string& out, std::string_view path, const Node& node) {
+    put_u8(out, kNode);
+    put_string(out, path);
+    if (node.data) {
+      put_string(out, *node.data);
+    } else {
+      put_i32(out, -1);
+    }
+    if (nodes_ > 0 && node.acl == previous_acl_) {
+      put_i32(out, kSameAcl);
+    } else {
+      put_i32(out, static_cast<int32_t>(node.acl.size()));
+      for (const zk::wire::ACL& acl : node.acl) {
+        put_i32(out, acl.perms);
+        put_string(out, acl.id.scheme);
+        put_string(out, acl.id.id);
+      }
+      previous_acl_ = node.acl;
+    }
+    const StoredStat& s = node.stat;
+    put_i64(out, s.czxid);
+    put_i64(out, s.mzxid);
+    put_i64(out, s.pzxid);
+    put_i64(out, s.ctime);
+    put_i64(out, s.mtime);
+    put_i32(out, s.version);
+    put_i32(out, s.cversion);
+    put_i32(out, s.aversion);
+    put_i64(out, s.ephemeral_owner);
+    ++nodes_;
+  }
+
+  const DataTree& tree_;
+  const int64_t zxid_;
+  std::string header_;
+  std::vector<Level> stack_;
+  zk::wire::ACLs previous_acl_;
+  int64_t nodes_ = 0;
+  size_t last_chunk_size_ = 0;
+  bool started_ = false;
+  bool done_ = false;
+};
+
+// --- decoding ---
+
+// Reads big-endian fields from a byte range; any read past the end, or a
+// length that does not fit, clears ok.
+class Input {
+ public:
+  explicit Input(std::string_view bytes) : p_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+
+  bool ok() const { return ok_; }
+  bool at_end() const { return p_ == end_; }
+  size_t remaining() const { return static_cast<size_t>(end_ - p_); }
+
+  char u8() { return take(1) ? p_[-1] : 0; }
+  int32_t i32() {
+    if (!take(4)) return 0;
+    auto b = reinterpret_cast<const unsigned char*>(p_ - 4);
+    return static_cast<int32_t>(uint32_t{b[0]} << 24 | uint32_t{b[1]} << 16 | uint32_t{b[2]} << 8 |
+                                uint32_t{b[3]});
+  }
+  int64_t i64() {
+    if (!take(8)) return 0;
+    auto b = reinterpret_cast<const unsigned char*>(p_ - 8);
+    uint64_t u = 0;
+    for (int i = 0; i < 8; ++i) u = u << 8 | b[i];
+    return static_cast<int64_t>(u);
+  }
+  std::string string() {
+    int32_t n = i32();
+    if (n < 0 || !take(static_cast<size_t>(n))) {
+      ok_ = false;
+      return {};
+    }
+    return std::string(p_ - n, static_cast<size_t>(n));
+  }
+  zk::wire::Buffer buffer() {
+    int32_t n = i32();
+    if (n == -1) return std::nullopt;
+    if (n < 0 || !take(static_cast<size_t>(n))) {
+      ok_ = false;
+      return std::nullopt;
+    }
+    return std::string(p_ - n, static_cast<size_t>(n));
+  }
+
+ private:
+  bool take(size_t n) {
+    if (!ok_ || remaining() < n) {
+      ok_ = false;
+      return false;
+    }
+    p_ += n;
+    return true;
+  }
+
+  const char* p_;
+  const char* end_;
+  bool ok_ = true;
+};
+
+class SnapshotDecoder {
+ public:
+  // `max_nodes`: the most node records the payload could hold.
+  explicit SnapshotDecoder(size_t max_nodes) : max_nodes_(max_nodes) {}
+
+  std::string decode(std::string_view payload) {
+    size_t offset = 0;
+    while (offset < payload.size()) {
+      if (ended_) return error("bytes after the end record", offset);
+      Input frame(payload.substr(offset));
+      auto length = static_cast<uint32_t>(frame.i32());
+      auto sum = static_cast<uint64_t>(frame.i64());
+      if (!frame.ok() || frame.remaining() < length) return error("truncated chunk", offset);
+      std::string_view body = payload.substr(offset + kChunkHeaderSize, length);
+      if (checksum(body) != sum) return error("chunk checksum mismatch", offset);
+      if (std::string err = records(body); !err.empty()) return error(err, offset);
+      offset += kChunkHeaderSize + length;
+    }
+    if (!header_) return "snapshot: empty payload";
+    if (!ended_) return "snapshot: truncated (no end record)";
+    std::optional<DataTree> tree = std::move(*loader_).finish();
+    if (!tree) return "snapshot: a system node is missing";
+    result_.emplace(LoadedSnapshot{zxid_, std::move(*tree), std::move(sessions_)});
+    return {};
+  }
+
+  std::optional<LoadedSnapshot>& result() { return result_; }
+
+ private:
+  static std::string error(std::string_view what, size_t offset) {
+    return "snapshot: " + std::string(what) + " in the chunk at offset " + std::to_string(offset);
+  }
+
+  std::string records(std::string_view body) {
+    Input in(body);
+    while (!in.at_end()) {
+      if (ended_) return "record after the end record";
+      char tag = in.u8();
+      if (!header_ && tag != kHeader) return "no header record";
+      switch (tag) {
+        case kHeader:
+          if (header_) return "second header record";
+          if (!read_header(in)) return "bad header record";
+          header_ = true;
+          break;
+        case kNode:
+          if (std::string err = read_node(in); !err.empty()) return err;
+          break;
+        case kEnd:
+          if (in.i64() != nodes_ || !in.ok()) return "node count mismatch";
+          ended_ = true;
+          break;
+        default:
+          return "unknown record";
+      }
+      if (!in.ok()) return "truncated record";
+    }
+    return {};
+  }
+
+  bool read_header(Input& in) {
+    if (in.i32() != kMagic || in.i32() != kVersion) return false;
+    zxid_ = in.i64();
+    int64_t hint = in.i64();
+    int32_t count = in.i32();
+    if (!in.ok() || count < 0 || static_cast<size_t>(count) > in.remaining() / 12) return false;
+    for (int32_t i = 0; i < count; ++i) {
+      SessionId id = in.i64();
+      sessions_.open(id, in.i32());
+    }
+    // A hint only; not trusted beyond what the payload could hold.
+    size_t expected = hint < 0 ? 0 : static_cast<size_t>(hint);
+    loader_.emplace(std::min(expected, max_nodes_));
+    return in.ok();
+  }
+
+  std::string read_node(Input& in) {
+    std::string path = in.string();
+    zk::wire::Buffer data = in.buffer();
+    int32_t acl_count = in.i32();
+    zk::wire::ACLs acl;
+    if (acl_count == kSameAcl) {
+      if (nodes_ == 0) return "no previous ACL";
+      acl = previous_acl_;
+    } else {
+      if (acl_count < 0 || static_cast<size_t>(acl_count) > in.remaining() / 12) {
+        return "bad ACL count";
+      }
+      acl.resize(static_cast<size_t>(acl_count));
+      for (zk::wire::ACL& entry : acl) {
+        entry.perms = in.i32();
+        entry.id.scheme = in.string();
+        entry.id.id = in.string();
+      }
+      previous_acl_ = acl;
+    }
+    StoredStat s;
+    s.czxid = in.i64();
+    s.mzxid = in.i64();
+    s.pzxid = in.i64();
+    s.ctime = in.i64();
+    s.mtime = in.i64();
+    s.version = in.i32();
+    s.cversion = in.i32();
+    s.aversion = in.i32();
+    s.ephemeral_owner = in.i64();
+    if (!in.ok()) return "truncated node record";
+    std::string shown = path.substr(0, 200);
+    if (!loader_->add(std::move(path), std::move(data), std::move(acl), s)) {
+      return "node " + shown + " out of place (no parent, duplicate or malformed)";
+    }
+    ++nodes_;
+    return {};
+  }
+
+  const size_t max_nodes_;
+  bool header_ = false;
+  bool ended_ = false;
+  int64_t zxid_ = 0;
+  int64_t nodes_ = 0;
+  SessionTable sessions_;
+  zk::wire::ACLs previous_acl_;
+  std::optional<DataTreeLoader> loader_;
+  std::optional<LoadedSnapshot> result_;
+};
+
+}  // namespace
+
+std::unique_ptr<Database::SnapshotCursor> start_snapshot(const DataTree& tree,
+                                                         const SessionTable& sessions,
+                                                         int64_t zxid) {
+  return std::make_unique<TreeSnapshotCursor>(tree, sessions, zxid);
+}
+
+std::string read_snapshot(std::string_view payload, std::optional<LoadedSnapshot>& out) {
+  // The smallest node record: tag, path "/x", null data, same ACL, the stat.
+  SnapshotDecoder decoder(payload.size() / (1 + 6 + 4 + 4 + 5 * 8 + 3 * 4 + 8));
+  if (std::string err = decoder.decode(payload); !err.empty()) return err;
+  out = std::move(decoder.result());
+  return {};
+}
+
+}  // namespace zkd::tree

@@ -1,0 +1,66 @@
+// Fuzzy snapshots of the replicated state (data tree + session table): the
+// chunked depth-first writer behind Database::begin_snapshot() and the reader
+// behind load_snapshot() and visit_snapshot().
+//
+// Payload format (integers big-endian; `string` = i32 length + bytes;
+// `buffer` = a string, or length -1 for null data):
+//
+//   payload = chunk*                      one chunk per next_chunk() call
+//   chunk   = u32 body length, u64 checksum of the body (see snapshot.cc), body
+//   body    = record*                     each record = u8 tag + fields
+//   'H' header: the first record of the payload, and only there
+//       i32 magic 0x5a4b5453 ("ZKTS"), i32 format version 1, i64 zxid,
+//       i64 number of nodes when the walk began (a hint for reserving),
+//       i32 session count, then per session: i64 id, i32 timeout ms
+//   'N' node, in depth-first pre-order (children by name), root "/" first
+//       string path, buffer data, acl,
+//       i64 czxid, mzxid, pzxid, ctime, mtime,
+//       i32 version, cversion (the stored child-creation counter), aversion,
+//       i64 ephemeralOwner
+//       acl = i32 count, then count x (i32 perms, string scheme, string id);
+//             count -2 means "the same ACL as the previous node"
+//   'E' end: the last record of the payload; i64 number of 'N' records
+//
+// numChildren and dataLength are not stored; the loader rebuilds them, the
+// ephemeral index and the sizes mntr reports.
+//
+// The walk is fuzzy: between next_chunk() calls the tree may change. Across
+// calls the cursor keeps only names: per level of the walk, the node's path
+// and the name of the child it wrote last; the next call looks the level up
+// again (dropping it when the node is gone) and goes on with the next child
+// by name, so it holds no pointer into the tree across calls. Each node is
+// written as it is when reached, and children created meanwhile may or may
+// not be; replaying the log after the header's zxid repairs the rest (see
+// Applier: a replayed create that meets its node raises the parent's
+// counter, a replayed delete takes any descendants the walk caught).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "zkd/tree/data_tree.h"
+#include "zkd/tree/database.h"
+#include "zkd/tree/session_table.h"
+
+namespace zkd::tree {
+
+// A cursor over `tree` (which must outlive it) named by `zxid`; the session
+// table is copied now.
+std::unique_ptr<Database::SnapshotCursor> start_snapshot(const DataTree& tree,
+                                                         const SessionTable& sessions,
+                                                         int64_t zxid);
+
+struct LoadedSnapshot {
+  int64_t zxid = 0;
+  DataTree tree;
+  SessionTable sessions;
+};
+
+// Decodes a whole payload. Returns an error message (empty on success); `out`
+// is set only on success.
+std::string read_snapshot(std::string_view payload, std::optional<LoadedSnapshot>& out);
+
+}  // namespace zkd::tree
