@@ -1,9 +1,16 @@
-// zkd: a ZooKeeper-compatible server. Standalone mode for now.
+// zkd: a ZooKeeper-compatible server. Standalone mode for now, durable.
 //
 //   zkd --config zoo.cfg      (or: zkd zoo.cfg, as Apache's zkServer.sh passes it)
+//   zkd dump-log FILE [--json]        print the records of one txn log segment
+//   zkd dump-snapshot FILE [--json]   print one snapshot: zxid, sessions, tree
 //
-// Exit status: 0 after a clean shutdown (SIGTERM/SIGINT), 1 when the
-// configuration or the client port is unusable, 2 for bad arguments.
+// Exit status of the server: 0 after a clean shutdown (SIGTERM/SIGINT), 1
+// when the configuration or the client port is unusable, 2 for bad
+// arguments, 3 when the data cannot be recovered at start-up (a corrupt txn
+// log or snapshot, an unreadable data dir: the message names the file and
+// offset and what to do), 4 when the txn log failed while serving (disk full,
+// I/O error). The dump commands exit 0, or 1 when the file is unreadable or
+// holds a bad record.
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
@@ -15,9 +22,13 @@
 #include "zkd/net/log.h"
 #include "zkd/server/config.h"
 #include "zkd/server/standalone_server.h"
+#include "zkd/server/storage_dump.h"
 #include "zkd/server/version.h"
+#include "zkd/storage/env.h"
 
 namespace {
+
+constexpr int kExitStorageUnrecoverable = 3;
 
 int serve(const std::string& config_path) {
   using zkd::net::log_error;
@@ -38,6 +49,10 @@ int serve(const std::string& config_path) {
 
   boost::asio::io_context io;
   zkd::server::StandaloneServer server(io, *loaded.config);
+  if (auto status = server.open_storage(); !status.ok()) {
+    log_error("cannot recover the data: ", status.message());
+    return kExitStorageUnrecoverable;
+  }
   if (auto ec = server.start()) {
     log_error("cannot listen on client port ", loaded.config->client_port, ": ", ec.message());
     return 1;
@@ -49,8 +64,9 @@ int serve(const std::string& config_path) {
     server.stop();
   });
   io.run();
+  server.stop();
   log_info("zkd stopped");
-  return 0;
+  return server.exit_status();
 }
 
 }  // namespace
@@ -64,9 +80,28 @@ int main(int argc, char** argv) {
   app.add_option("config", config_positional, "zoo.cfg to read (as zkServer.sh passes it)")
       ->check(CLI::ExistingFile);
   app.set_version_flag("--version", zkd::server::full_version());
+  app.require_subcommand(0, 1);
+
+  std::string dump_file;
+  bool dump_json = false;
+  auto* dump_log = app.add_subcommand("dump-log", "print the records of one txn log segment");
+  dump_log->add_option("file", dump_file, "a log.<zxid> file")
+      ->required()
+      ->check(CLI::ExistingFile);
+  dump_log->add_flag("--json", dump_json, "one JSON object per line");
+  auto* dump_snapshot =
+      app.add_subcommand("dump-snapshot", "print one snapshot: zxid, sessions, tree");
+  dump_snapshot->add_option("file", dump_file, "a snapshot.<zxid> file")
+      ->required()
+      ->check(CLI::ExistingFile);
+  dump_snapshot->add_flag("--json", dump_json, "one JSON object per line");
   try {
     app.parse(argc, argv);
-    if (config_option.empty() == config_positional.empty()) {
+    bool dumping = dump_log->parsed() || dump_snapshot->parsed();
+    if (dumping && (!config_option.empty() || !config_positional.empty())) {
+      throw CLI::ValidationError("the dump commands take no configuration file");
+    }
+    if (!dumping && config_option.empty() == config_positional.empty()) {
       throw CLI::ValidationError("give the configuration file once: --config FILE or FILE");
     }
   } catch (const CLI::CallForHelp& e) {
@@ -79,6 +114,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    auto& env = zkd::storage::posix_env();
+    if (dump_log->parsed()) {
+      return zkd::server::dump_log(env, dump_file, dump_json, std::cout, std::cerr);
+    }
+    if (dump_snapshot->parsed()) {
+      return zkd::server::dump_snapshot(env, dump_file, dump_json, std::cout, std::cerr);
+    }
     return serve(config_option.empty() ? config_positional : config_option);
   } catch (const std::exception& e) {
     zkd::net::log_error("fatal: ", e.what());

@@ -122,38 +122,47 @@ StartResult ZkdProcess::start(const ZkdOptions& options) {
     result.error = "cannot find a free loopback port";
     return result;
   }
-  auto cfg = p->dir_ / "zoo.cfg";
   {
-    std::ofstream out(cfg);
-    out << config_text(options, p->port_, p->dir_ / "data");
+    std::ofstream out(p->dir_ / "zoo.cfg");
+    out << config_text(options, p->port_, p->data_dir());
   }
-  p->pid_ = spawn({zkd_binary(), "--config", cfg.string()}, p->dir_ / "zkd.log");
-  if (p->pid_ < 0) {
-    result.error = "cannot start " + zkd_binary();
-    return result;
-  }
-  p->pidfd_ = open_pidfd(p->pid_);
-  auto until = Clock::now() + options.start_deadline;
+  p->start_deadline_ = options.start_deadline;
+  result.error = p->launch();
+  if (result.error.empty()) result.process = std::move(p);
+  return result;
+}
+
+std::string ZkdProcess::launch() {
+  ++runs_;
+  exit_status_.reset();
+  if (pidfd_ >= 0) ::close(pidfd_);
+  pidfd_ = -1;
+  pid_ = spawn({zkd_binary(), "--config", (dir_ / "zoo.cfg").string()}, log_path());
+  if (pid_ < 0) return "cannot start " + zkd_binary();
+  pidfd_ = open_pidfd(pid_);
+  auto until = Clock::now() + start_deadline_;
   while (Clock::now() < until) {
-    if (!p->running()) {
-      result.error = "zkd exited during start-up; its log:\n" + p->log();
-      return result;
-    }
-    auto text = four_letter_word(p->host_, p->port_, "srvr", std::chrono::seconds(1));
-    if (text && text->rfind("Zookeeper version: ", 0) == 0) {
-      result.process = std::move(p);
-      return result;
-    }
+    if (!running()) return "zkd exited during start-up; its log:\n" + log();
+    auto text = four_letter_word(host_, port_, "srvr", std::chrono::seconds(1));
+    if (text && text->rfind("Zookeeper version: ", 0) == 0) return {};
     // Not listening yet: wait (briefly) for the process to exit instead of
     // spinning; then ask again.
-    auto status = p->wait_for_exit(std::chrono::milliseconds(20));
-    if (status) {
-      result.error = "zkd exited during start-up; its log:\n" + p->log();
-      return result;
+    if (wait_for_exit(std::chrono::milliseconds(20))) {
+      return "zkd exited during start-up; its log:\n" + log();
     }
   }
-  result.error = "zkd did not answer srvr in time; its log:\n" + p->log();
-  return result;
+  return "zkd did not answer srvr in time; its log:\n" + log();
+}
+
+std::string ZkdProcess::restart() {
+  if (running()) return "zkd still runs: stop or kill it first";
+  return launch();
+}
+
+bool ZkdProcess::kill(std::chrono::milliseconds deadline) {
+  if (!running()) return true;
+  ::kill(pid_, SIGKILL);
+  return wait_for_exit(deadline).has_value();
 }
 
 ZkdProcess::~ZkdProcess() {
@@ -198,7 +207,11 @@ std::optional<int> ZkdProcess::wait_for_exit(std::chrono::milliseconds deadline)
   return exit_status_;
 }
 
-std::string ZkdProcess::log() const { return read_file(dir_ / "zkd.log"); }
+std::filesystem::path ZkdProcess::log_path() const {
+  return dir_ / (runs_ <= 1 ? std::string("zkd.log") : "zkd." + std::to_string(runs_) + ".log");
+}
+
+std::string ZkdProcess::log() const { return read_file(log_path()); }
 
 RunResult run_zkd(const std::vector<std::string>& args, std::chrono::milliseconds deadline) {
   RunResult result;

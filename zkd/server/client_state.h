@@ -15,6 +15,7 @@ namespace zkd::server {
 struct ClientState {
   enum class Phase {
     kHandshake,    // waiting for the ConnectRequest
+    kConnecting,   // createSession is on its way to the disk; later frames wait
     kEstablished,  // bound to session_id
     kClosing,      // answered for the last time; further frames are ignored
   };
@@ -22,7 +23,11 @@ struct ClientState {
   std::shared_ptr<net::ClientConnection> connection;
   Phase phase = Phase::kHandshake;
   int64_t session_id = 0;
-  int32_t timeout_ms = 0;  // negotiated on this connection
+  int32_t timeout_ms = 0;              // negotiated on this connection
+  bool connect_has_read_only = false;  // the ConnectRequest carried the readOnly byte
+  // closeSession was received: later frames are ignored; the ones before it
+  // are still answered, then the connection closes.
+  bool close_requested = false;
   int64_t opened_wall_ms = 0;
 
   // cons statistics (Apache's ServerCnxn), reset by crst.

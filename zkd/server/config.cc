@@ -146,6 +146,10 @@ bool apply(Parser& parser, const Property& p, ServerConfig& c, std::optional<int
     if (c.snap_count < 2) c.snap_count = 2;  // Apache's floor
   } else if (k == "preAllocSize") {
     if (!parser.number(p, c.pre_alloc_size_kb)) return false;
+    if (c.pre_alloc_size_kb <= 0) return parser.fail(p, "must be a positive number of KiB");
+  } else if (k == "forceSync") {
+    // Apache: zookeeper.forceSync; only "no" turns fsync off.
+    c.force_sync = p.value != "no";
   } else if (k == "globalOutstandingLimit") {
     if (!parser.number(p, c.global_outstanding_limit)) return false;
   } else if (k == "standaloneEnabled") {

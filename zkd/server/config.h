@@ -1,7 +1,8 @@
 // The configuration of one zkd server, read from Apache's zoo.cfg (§13 of the
-// wire reference). Only the keys that matter to a standalone server act;
-// ensemble, storage and purge keys are read, checked and stored for the
-// issues that will use them. Unknown keys produce a warning, never an error.
+// wire reference). The keys that matter to a standalone server act (storage
+// and purge keys included); ensemble keys are read, checked and stored for
+// the issues that will use them. Unknown keys produce a warning, never an
+// error.
 #pragma once
 
 #include <cstdint>
@@ -28,14 +29,19 @@ struct ServerConfig {
   std::string four_letter_whitelist = "srvr";
   bool reconfig_enabled = false;
 
+  // Storage. Unlike Apache, zkd purges after every snapshot by default,
+  // keeping autopurge.snapRetainCount snapshots (and the logs they need);
+  // autopurge.purgeInterval > 0 also purges every that many hours.
+  int32_t autopurge_snap_retain_count = 3;     // >= 3, as Apache forces
+  int32_t autopurge_purge_interval_hours = 0;  // 0: only after snapshots
+  int32_t snap_count = 100000;                 // >= 2, as Apache forces
+  int64_t pre_alloc_size_kb = 65536;           // txn log preallocation step, KiB (> 0)
+  bool force_sync = true;                      // forceSync=no: never fsync the log (UNSAFE)
+
   // Stored, not acted on yet.
   std::optional<int32_t> init_limit;
   std::optional<int32_t> sync_limit;
   std::map<int64_t, std::string> servers;  // server.N -> its value, verbatim
-  int32_t autopurge_snap_retain_count = 3;
-  int32_t autopurge_purge_interval_hours = 0;
-  int32_t snap_count = 100000;
-  int64_t pre_alloc_size_kb = 65536;
   int32_t global_outstanding_limit = 1000;
   bool standalone_enabled = true;
 

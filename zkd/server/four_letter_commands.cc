@@ -127,7 +127,7 @@ ServerSummary StandaloneServer::summary() const {
   s.packets_received = packets_received_;
   s.packets_sent = packets_sent_;
   s.connections = clients_.size();
-  s.outstanding = 0;  // requests are answered as they arrive
+  s.outstanding = pipeline_.writes_pending();  // writes waiting for the disk
   s.last_zxid = db_.last_zxid();
   s.mode = "standalone";
   s.node_count = db_.counts().znodes;
@@ -250,7 +250,7 @@ std::string StandaloneServer::run_four_letter_word(std::string_view word,
     add("packets_received", packets_received_);
     add("packets_sent", packets_sent_);
     add("num_alive_connections", clients_.size());
-    add("outstanding_requests", 0);
+    add("outstanding_requests", pipeline_.writes_pending());
     add("znode_count", counts.znodes);
     add("global_sessions", tracker_.size());
     add("local_sessions", 0);
@@ -267,6 +267,20 @@ std::string StandaloneServer::run_four_letter_word(std::string_view word,
     add("auth_failed_count", auth_failures_);
     add("non_mtls_remote_conn_count", 0);
     add("non_mtls_local_conn_count", 0);
+    // Apache's fsynctime and snapshottime summaries (ms), and our own
+    // txns_per_fsync (group commit: how many txns one fsync made durable).
+    auto summary = [&add](const std::string& name, const LatencyStats& stats) {
+      add("avg_" + name, java_double(stats.average()));
+      add("min_" + name, stats.min());
+      add("max_" + name, stats.max());
+      add("cnt_" + name, stats.count());
+      add("sum_" + name, stats.total());
+    };
+    summary("fsynctime", fsync_ms_);
+    summary("snapshottime", snapshot_ms_);
+    add("txns_per_fsync",
+        java_double(
+            fsyncs_ == 0 ? 0.0 : static_cast<double>(logged_txns_) / static_cast<double>(fsyncs_)));
     return format_mntr(v);
   }
   if (word == "hash") return "";  // no digest log kept yet

@@ -123,14 +123,8 @@ void StandaloneServer::deliver(const std::vector<tree::Notification>& notificati
   }
 }
 
-tree::ApplyResult StandaloneServer::commit(const tree::Txn& txn) {
-  tree::ApplyResult result = db_.apply(txn);
-  deliver(result.notifications);
-  return result;
-}
-
-void StandaloneServer::handle_request(ClientState& client, std::string_view payload) {
-  int64_t started = steady_clock_ms();
+void StandaloneServer::handle_request(ClientState& client, std::string_view payload,
+                                      Arrival arrival, int64_t started) {
   zk::wire::Reader r(payload);
   zk::wire::RequestHeader header;
   header.read(r);
@@ -142,21 +136,36 @@ void StandaloneServer::handle_request(ClientState& client, std::string_view payl
     return;
   }
   std::string_view body = r.rest();
-  tracker_.touch(client.session_id, started);
   const int32_t xid = header.xid;
   const OpCode op = header.type;
+  const net::ConnectionId id = client.connection->id();
+
+  if (arrival == Arrival::kNew) {
+    tracker_.touch(client.session_id, started);
+    // auth and sasl are answered outside the pipeline, so they may overtake
+    // earlier requests (§3.4); everything else waits its turn.
+    if (op != OpCode::kAuth && op != OpCode::kSasl && pipeline_.busy(id)) {
+      pipeline_.defer(id, PendingRequest{std::string(payload), started});
+      return;
+    }
+  }
 
   if (op == OpCode::kPing) {
     reply(client, zk::wire::kPingXid, db_.last_zxid(), Error::kOk, {}, op_tag(op), started);
   } else if (is_read(op)) {
-    tree::Response response = db_.read(client.connection->id(), op, body);
+    if (op == OpCode::kSync && arrival != Arrival::kReleased) {
+      // Answered once every txn prepared before it (any session) is applied.
+      auto now = pipeline_.add_barrier(id, PendingRequest{std::string(payload), started});
+      if (!now) return;
+    }
+    tree::Response response = db_.read(id, op, body);
     reply(client, xid, db_.last_zxid(), response.err, response.body, op_tag(op), started);
   } else if (is_tree_write(op)) {
-    answer_write(client, xid, op, body);
+    answer_write(client, xid, op, body, started);
   } else if (op == OpCode::kCloseSession) {
-    answer_close_session(client, xid);
+    answer_close_session(client, xid, started);
   } else if (op == OpCode::kSetWatches) {
-    answer_set_watches(client, xid, body);
+    answer_set_watches(client, xid, body, started);
   } else if (op == OpCode::kAuth) {
     answer_auth(client, xid, body);
   } else if (op == OpCode::kSasl) {
@@ -165,13 +174,14 @@ void StandaloneServer::handle_request(ClientState& client, std::string_view payl
     zk::wire::Writer(token).buffer(zk::wire::Buffer{});
     send(client, reply_frame(xid, 0, Error::kOk, token));
   } else if (op == OpCode::kGetEphemerals) {
-    answer_get_ephemerals(client, xid, body);
+    answer_get_ephemerals(client, xid, body, started);
   } else if (op == OpCode::kCreateTTL) {
-    answer_with_error_txn(client, xid, op, create_ttl_error(body));
+    answer_with_error_txn(client, xid, op, create_ttl_error(body), started);
   } else if (op == OpCode::kReconfig) {
-    answer_with_error_txn(client, xid, op, reconfig_error(body, config_.reconfig_enabled));
+    answer_with_error_txn(client, xid, op, reconfig_error(body, config_.reconfig_enabled), started);
   } else if (op == OpCode::kDeleteContainer) {
-    answer_with_error_txn(client, xid, op, Error::kBadArguments);  // server-internal (§4.1)
+    // server-internal (§4.1)
+    answer_with_error_txn(client, xid, op, Error::kBadArguments, started);
   } else {
     log_info("closing connection from ", client.connection->remote_text(), " (session ",
              hex(client.session_id), "): unsupported opcode ", static_cast<int32_t>(op));
@@ -182,40 +192,44 @@ void StandaloneServer::handle_request(ClientState& client, std::string_view payl
 }
 
 void StandaloneServer::answer_write(ClientState& client, int32_t xid, OpCode op,
-                                    std::string_view body) {
-  int64_t started = steady_clock_ms();
-  tree::Txn txn = db_.prepare(client.session_id, xid, op, body, next_zxid(), wall_clock_ms());
-  tree::ApplyResult result = commit(txn);
-  reply(client, xid, txn.header.zxid, result.response.err, result.response.body, op_tag(op),
-        started);
+                                    std::string_view body, int64_t started) {
+  PendingWrite write;
+  write.txn = db_.prepare(client.session_id, xid, op, body, next_zxid(), wall_clock_ms());
+  write.xid = xid;
+  write.op = op;
+  write.started_ms = started;
+  submit(client.connection->id(), std::move(write));
 }
 
-void StandaloneServer::answer_with_error_txn(ClientState& client, int32_t xid, OpCode op,
-                                             Error err) {
-  int64_t started = steady_clock_ms();
-  tree::Txn txn;
-  txn.header =
+void StandaloneServer::answer_with_error_txn(ClientState& client, int32_t xid, OpCode op, Error err,
+                                             int64_t started) {
+  PendingWrite write;
+  write.txn.header =
       tree::TxnHeader{client.session_id, xid, next_zxid(), wall_clock_ms(), OpCode::kError};
-  txn.body = tree::ErrorTxn{err};
-  commit(txn);
-  reply(client, xid, txn.header.zxid, err, {}, op_tag(op), started);
+  write.txn.body = tree::ErrorTxn{err};
+  write.xid = xid;
+  write.op = op;
+  write.err = err;
+  write.started_ms = started;
+  submit(client.connection->id(), std::move(write));
 }
 
-void StandaloneServer::answer_close_session(ClientState& client, int32_t xid) {
-  int64_t started = steady_clock_ms();
+void StandaloneServer::answer_close_session(ClientState& client, int32_t xid, int64_t started) {
   SessionId session = client.session_id;
   tracker_.remove(session);
   session_owner_.erase(session);
-  tree::Txn txn = db_.prepare_close_session(session, next_zxid(), wall_clock_ms());
-  commit(txn);
-  reply(client, xid, txn.header.zxid, Error::kOk, {}, op_tag(OpCode::kCloseSession), started);
-  log_info("session ", hex(session), " closed by ", client.connection->remote_text());
-  client.phase = ClientState::Phase::kClosing;
-  client.connection->close_after_flush();
+  client.close_requested = true;
+  PendingWrite write;
+  write.kind = PendingWrite::Kind::kCloseSession;
+  write.txn = db_.prepare_close_session(session, next_zxid(), wall_clock_ms());
+  write.xid = xid;
+  write.op = OpCode::kCloseSession;
+  write.started_ms = started;
+  submit(client.connection->id(), std::move(write));
 }
 
-void StandaloneServer::answer_set_watches(ClientState& client, int32_t xid, std::string_view body) {
-  int64_t started = steady_clock_ms();
+void StandaloneServer::answer_set_watches(ClientState& client, int32_t xid, std::string_view body,
+                                          int64_t started) {
   zk::wire::Reader r(body);
   zk::wire::SetWatches request;
   request.read(r, false);
@@ -254,8 +268,7 @@ void StandaloneServer::answer_auth(ClientState& client, int32_t xid, std::string
 }
 
 void StandaloneServer::answer_get_ephemerals(ClientState& client, int32_t xid,
-                                             std::string_view body) {
-  int64_t started = steady_clock_ms();
+                                             std::string_view body, int64_t started) {
   zk::wire::PathRecord request;
   if (!zk::wire::decode(body, request)) {
     reply(client, xid, db_.last_zxid(), Error::kMarshallingError, {},

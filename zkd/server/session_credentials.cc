@@ -69,10 +69,24 @@ uint64_t siphash24(const std::array<uint64_t, 2>& key, std::string_view message)
   return v0 ^ v1 ^ v2 ^ v3;
 }
 
-SessionPasswords SessionPasswords::with_random_key() {
+SessionPasswords::Key SessionPasswords::random_key() {
   std::random_device rd;
   auto draw = [&rd] { return (static_cast<uint64_t>(rd()) << 32) | rd(); };
-  return SessionPasswords(Key{draw(), draw()});
+  return Key{draw(), draw()};
+}
+
+std::string SessionPasswords::encode_key(const Key& key) {
+  std::string out;
+  for (uint64_t half : key) {
+    for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>(half >> (8 * i)));
+  }
+  return out;
+}
+
+std::optional<SessionPasswords::Key> SessionPasswords::decode_key(std::string_view bytes) {
+  if (bytes.size() != 16) return std::nullopt;
+  auto p = reinterpret_cast<const unsigned char*>(bytes.data());
+  return Key{load_le(p, 8), load_le(p + 8, 8)};
 }
 
 std::string SessionPasswords::password(int64_t session_id) const {

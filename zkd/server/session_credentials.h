@@ -7,12 +7,13 @@
 //
 // Passwords are not stored: a password is re-derived from the session id
 // with a keyed hash (SipHash-2-4, two 64-bit halves) under a secret chosen at
-// random when the process starts. Consequence: passwords do not survive a
-// restart; once sessions are persisted, the secret must be persisted with them.
+// random. The durable server keeps that secret in the data dir (see
+// recovery.h), so passwords stay valid across restarts, like the sessions.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -34,7 +35,12 @@ class SessionPasswords {
 
   explicit SessionPasswords(Key key) : key_(key) {}
   // A fresh key from the operating system's random source.
-  static SessionPasswords with_random_key();
+  static Key random_key();
+  static SessionPasswords with_random_key() { return SessionPasswords(random_key()); }
+  // The key as 16 bytes (little-endian halves) and back; nothing when
+  // `bytes` is not exactly 16 bytes long.
+  static std::string encode_key(const Key& key);
+  static std::optional<Key> decode_key(std::string_view bytes);
 
   std::string password(int64_t session_id) const;  // 16 bytes
   // Constant-time comparison with the session's password.

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <boost/asio/ip/address.hpp>
+#include <boost/asio/post.hpp>
 #include <chrono>
+#include <random>
 #include <utility>
 
 #include "libzk/wire/jute.h"
@@ -28,7 +30,7 @@ int64_t steady_clock_ms() {
       .count();
 }
 
-StandaloneServer::StandaloneServer(asio::io_context& io, ServerConfig config)
+StandaloneServer::StandaloneServer(asio::io_context& io, ServerConfig config, storage::Env& env)
     : io_(io),
       config_(std::move(config)),
       whitelist_(config_.four_letter_whitelist),
@@ -36,12 +38,68 @@ StandaloneServer::StandaloneServer(asio::io_context& io, ServerConfig config)
       session_ids_(1, steady_clock_ms()),
       passwords_(SessionPasswords::with_random_key()),
       tick_timer_(io),
+      env_(env),
+      layout_(storage_layout(config_)),
+      snapshot_schedule_(config_.snap_count, std::random_device{}()),
+      purge_timer_(io),
       started_steady_ms_(steady_clock_ms()) {
   listener_ = std::make_shared<net::ClientListener>(io_, *this, config_.max_client_cnxns,
                                                     net::ConnectionOptions{});
 }
 
-StandaloneServer::~StandaloneServer() = default;
+StandaloneServer::~StandaloneServer() { stop(); }
+
+storage::Status StandaloneServer::open_storage() {
+  auto recovered = recover(env_, layout_, db_);
+  if (!recovered.ok()) return recovered.status();
+  for (const auto& why : recovered->skipped_snapshots) {
+    log_warn("skipped snapshot ", why);
+  }
+  if (!recovered->repaired.empty()) log_warn("txn log repaired: ", recovered->repaired);
+  if (recovered->from_snapshot) {
+    log_info("loaded ", layout_.snap_dir, "/", recovered->snapshot_name, " and replayed ",
+             recovered->replayed, " txns from ", layout_.log_dir, "; last zxid ",
+             hex(db_.last_zxid()));
+  } else {
+    log_info("no snapshot in ", layout_.snap_dir, "; replayed ", recovered->replayed, " txns from ",
+             layout_.log_dir, "; last zxid ", hex(db_.last_zxid()));
+    // Like Apache's initial snapshot.0: recovery then always starts from one.
+    if (auto s = write_snapshot_now(env_, layout_.snap_dir, db_); !s.ok()) return s;
+  }
+  auto key = load_or_create_session_key(env_, layout_.snap_dir);
+  if (!key.ok()) return key.status();
+  passwords_ = SessionPasswords(*key);
+
+  last_prepared_zxid_ = std::max(db_.last_zxid(), recovered->tail.last_zxid);
+  durable_zxid_ = last_prepared_zxid_;
+  storage::LogOptions options;
+  options.dir = layout_.log_dir;
+  options.preallocate = static_cast<uint64_t>(config_.pre_alloc_size_kb) * 1024;
+  options.force_sync = config_.force_sync;
+  if (!config_.force_sync) {
+    log_warn("forceSync=no: the txn log is never fsynced; acknowledged writes MAY BE LOST if ",
+             "the machine loses power or crashes");
+  }
+  auto writer = storage::TxnLogWriter::open(env_, options, recovered->tail);
+  if (!writer.ok()) return writer.status();
+  log_ = std::make_unique<LogThread>(std::move(*writer), [this](const LogBatch& batch) {
+    asio::post(io_, [this, batch] { on_log_batch(batch); });
+  });
+  snapshot_thread_ = std::make_unique<asio::thread_pool>(1);
+
+  // Restored sessions get their whole timeout from now (Apache): a client
+  // that reconnects in time keeps its session and ephemerals.
+  int64_t now = steady_clock_ms();
+  for (SessionId session : db_.sessions()) {
+    tracker_.touch(session, db_.session_timeout(session).value_or(config_.max_session_timeout_ms),
+                   now);
+  }
+  if (!db_.sessions().empty()) {
+    log_info("restored ", db_.sessions().size(), " sessions; each expires unless resumed within ",
+             "its timeout");
+  }
+  return {};
+}
 
 boost::system::error_code StandaloneServer::start() {
   asio::ip::tcp::endpoint endpoint(asio::ip::tcp::v6(), config_.client_port);
@@ -62,6 +120,7 @@ boost::system::error_code StandaloneServer::start() {
   if (ec) return ec;
   listener_->start();
   schedule_tick();
+  schedule_purge();
   log_info("serving clients on ", listener_->local_endpoint(), " (tickTime ", config_.tick_time_ms,
            " ms, session timeout ", config_.min_session_timeout_ms, "..",
            config_.max_session_timeout_ms, " ms)");
@@ -75,10 +134,16 @@ void StandaloneServer::stop() {
   stopped_ = true;
   listener_->stop();
   tick_timer_.cancel();
+  purge_timer_.cancel();
   // Copy: close() does not call back synchronously, but keep iteration safe.
   std::vector<std::shared_ptr<net::ClientConnection>> open;
   for (auto& [id, client] : clients_) open.push_back(client.connection);
   for (auto& c : open) c->close();
+  // What was handed to the log becomes durable (and is replayed at the next
+  // start) but is not applied or answered any more.
+  if (log_) log_->stop();
+  if (snapshot_thread_) snapshot_thread_->join();
+  if (snapshot_job_) abandon_snapshot();
 }
 
 void StandaloneServer::opened(const std::shared_ptr<net::ClientConnection>& connection) {
@@ -91,6 +156,7 @@ void StandaloneServer::opened(const std::shared_ptr<net::ClientConnection>& conn
 void StandaloneServer::closed(net::ClientConnection& connection) {
   auto it = clients_.find(connection.id());
   if (it == clients_.end()) return;
+  pipeline_.forget(connection.id());
   db_.remove_watcher(connection.id());
   SessionId session = it->second.session_id;
   if (session != 0) {
@@ -118,8 +184,14 @@ void StandaloneServer::frame(net::ClientConnection& connection, std::string_view
     case ClientState::Phase::kHandshake:
       handle_connect(client, payload);
       break;
+    case ClientState::Phase::kConnecting:
+      // Apache stops reading until the session is settled: keep the frame.
+      pipeline_.defer(connection.id(), PendingRequest{std::string(payload), steady_clock_ms()});
+      break;
     case ClientState::Phase::kEstablished:
-      handle_request(client, payload);
+      if (!client.close_requested) {
+        handle_request(client, payload, Arrival::kNew, steady_clock_ms());
+      }
       break;
     case ClientState::Phase::kClosing:
       break;
@@ -161,19 +233,19 @@ void StandaloneServer::handle_connect(ClientState& client, std::string_view payl
 
   if (request.session_id == 0) {
     SessionId session = session_ids_.next();
-    auto txn = db_.prepare_create_session(session, timeout, next_zxid(), wall_clock_ms());
-    commit(txn);
-    tracker_.touch(session, timeout, steady_clock_ms());
-    client.last_operation = "SESS";
-    client.last_cxid = 0;
-    client.last_zxid = txn.header.zxid;
-    client.last_response_wall_ms = wall_clock_ms();
-    response.timeout_ms = timeout;
-    response.session_id = session;
-    response.passwd = passwords_.password(session);
+    // Ids restored from disk were drawn by an earlier process.
+    while (db_.session_exists(session)) session = session_ids_.next();
+    PendingWrite write;
+    write.kind = PendingWrite::Kind::kCreateSession;
+    write.txn = db_.prepare_create_session(session, timeout, next_zxid(), wall_clock_ms());
+    write.op = zk::wire::OpCode::kCreateSession;
+    write.started_ms = steady_clock_ms();
     client.session_id = session;
-    log_info("session ", hex(session), " created for ", conn.remote_text(), ", timeout ", timeout,
-             " ms");
+    client.timeout_ms = timeout;
+    client.connect_has_read_only = request.has_read_only;
+    client.phase = ClientState::Phase::kConnecting;
+    submit(conn.id(), std::move(write));
+    return;
   } else {
     SessionId session = request.session_id;
     bool alive = tracker_.contains(session) && db_.session_exists(session);
@@ -213,6 +285,31 @@ void StandaloneServer::handle_connect(ClientState& client, std::string_view payl
   send(client, connect_response_frame(response));
 }
 
+void StandaloneServer::complete_create_session(ClientState* client, const PendingWrite& write) {
+  SessionId session = write.txn.header.session_id;
+  const auto& body = std::get<tree::CreateSessionTxn>(write.txn.body);
+  // Tracked even when its client left meanwhile: it then expires as usual.
+  tracker_.touch(session, body.timeout_ms, steady_clock_ms());
+  if (client == nullptr || client->phase != ClientState::Phase::kConnecting) return;
+  auto& conn = *client->connection;
+  zk::wire::ConnectResponse response;
+  response.has_read_only = client->connect_has_read_only;
+  response.read_only = false;
+  response.timeout_ms = body.timeout_ms;
+  response.session_id = session;
+  response.passwd = passwords_.password(session);
+  client->last_operation = "SESS";
+  client->last_cxid = 0;
+  client->last_zxid = write.txn.header.zxid;
+  client->last_response_wall_ms = wall_clock_ms();
+  client->phase = ClientState::Phase::kEstablished;
+  session_owner_[session] = conn.id();
+  conn.mark_established();
+  send(*client, connect_response_frame(response));
+  log_info("session ", hex(session), " created for ", conn.remote_text(), ", timeout ",
+           body.timeout_ms, " ms");
+}
+
 void StandaloneServer::schedule_tick() {
   if (stopped_) return;
   tick_timer_.expires_after(std::chrono::milliseconds(config_.tick_time_ms));
@@ -244,7 +341,12 @@ void StandaloneServer::end_session(SessionId session) {
     session_owner_.erase(owner);
   }
   if (db_.session_exists(session)) {
-    commit(db_.prepare_close_session(session, next_zxid(), wall_clock_ms()));
+    PendingWrite write;
+    write.kind = PendingWrite::Kind::kExpiry;
+    write.txn = db_.prepare_close_session(session, next_zxid(), wall_clock_ms());
+    write.op = zk::wire::OpCode::kCloseSession;
+    write.started_ms = steady_clock_ms();
+    submit(Pipeline::kNoConnection, std::move(write));
   }
 }
 

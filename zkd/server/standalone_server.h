@@ -1,29 +1,46 @@
 // A standalone zkd: one replica with no ensemble, serving the ZooKeeper 3.8
-// client protocol on the configured client port.
+// client protocol on the configured client port, durably.
 //
-// It owns the state machine (zkd::tree::Database), the session tracker and
-// the client listener, and implements net::ConnectionHandler: the connect
-// handshake (§2.3 of the wire reference), every request (§3, §4), session
-// expiry on a tickTime timer (§2.4) and the four-letter words (§12).
-// Standalone means every write is prepared and applied at once: zxid = last
-// applied + 1, time = this machine's wall clock.
+// It owns the state machine (zkd::tree::Database), the session tracker, the
+// client listener and the storage threads, and implements
+// net::ConnectionHandler: the connect handshake (§2.3 of the wire reference),
+// every request (§3, §4), session expiry on a tickTime timer (§2.4) and the
+// four-letter words (§12).
 //
-// Ordering: everything runs on the io_context's single thread, each request
-// to completion before the next, so replies leave in request order per
-// connection, and a write's notifications are queued (on every connection)
-// before its reply.
+// The way of a write (DESIGN.md): the state thread prepares it (zxid = last
+// prepared + 1, time = this machine's wall clock), hands the encoded txn to
+// the log thread (log_thread.h: group commit) and parks the reply in the
+// ReplyPipeline. When the log thread reports "durable up to N", the state
+// thread applies the parked txns <= N in order, sends their notifications,
+// then their replies, then the requests that waited behind them. Nothing is
+// applied, so nothing is visible, before it is on disk; createSession,
+// closeSession (client's and expiry's) and error txns take the same way.
+// Replies leave in request order per connection; `sync` waits for every txn
+// prepared before it. Every `snapCount`-ish txns the log is rolled and a
+// fuzzy snapshot is walked in chunks on the state thread and written by the
+// snapshot thread, which then purges old files (autopurge, on by default).
 //
-// Threading and lifetime: construct, start(), stop() and destroy on the
-// io_context's thread; the server must outlive io_context::run(), because its
-// connections call back into it until they have ended.
+// Threads: the io_context's single thread is the state thread: it owns the
+// Database, the tracker, the pipeline and every connection. The log thread
+// owns the TxnLogWriter; the snapshot thread (a one-thread pool) owns the
+// SnapshotWriter of the snapshot in progress and runs purges. Both hand
+// results back with asio::post to the io_context.
+//
+// Threading and lifetime: construct, open_storage(), start(), stop() and
+// destroy on the io_context's thread (open_storage() before the io_context
+// runs); the server must outlive io_context::run(), because its connections
+// and storage threads call back into it until they have ended; stop() joins
+// the storage threads.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/system/error_code.hpp>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -35,26 +52,44 @@
 #include "zkd/server/four_letter_format.h"
 #include "zkd/server/four_letter_whitelist.h"
 #include "zkd/server/latency_stats.h"
+#include "zkd/server/log_thread.h"
+#include "zkd/server/recovery.h"
+#include "zkd/server/reply_pipeline.h"
 #include "zkd/server/session_credentials.h"
 #include "zkd/server/session_tracker.h"
+#include "zkd/server/snapshot_schedule.h"
+#include "zkd/storage/env.h"
+#include "zkd/storage/status.h"
 #include "zkd/tree/database.h"
 
 namespace zkd::server {
 
 class StandaloneServer final : public net::ConnectionHandler {
  public:
-  StandaloneServer(boost::asio::io_context& io, ServerConfig config);
+  // Exit status after the txn log failed while serving (disk full, I/O error).
+  static constexpr int kExitLogFailure = 4;
+
+  StandaloneServer(boost::asio::io_context& io, ServerConfig config,
+                   storage::Env& env = storage::posix_env());
   ~StandaloneServer() override;
   StandaloneServer(const StandaloneServer&) = delete;
   StandaloneServer& operator=(const StandaloneServer&) = delete;
 
+  // Recovers the state from dataDir/dataLogDir (snapshot + log replay), reads
+  // or creates the session key, opens the log and starts the storage threads.
+  // Must succeed before start(); an error (corrupt log, unreadable files)
+  // names the file and what to do.
+  storage::Status open_storage();
   // Binds the client port and starts serving; a bind error is returned.
   boost::system::error_code start();
   // The address the client port is bound to.
   boost::asio::ip::tcp::endpoint endpoint() const;
-  // Stops accepting, closes every connection and stops the session timer,
-  // so that io_context::run() can return.
+  // Stops accepting, closes every connection, stops the timers and the
+  // storage threads (txns already handed to the log are made durable first;
+  // a snapshot in progress is abandoned), so that io_context::run() can return.
   void stop();
+  // 0, or kExitLogFailure when the server stopped because the log failed.
+  int exit_status() const { return exit_status_; }
 
   // net::ConnectionHandler
   void opened(const std::shared_ptr<net::ClientConnection>& connection) override;
@@ -66,28 +101,80 @@ class StandaloneServer final : public net::ConnectionHandler {
  private:
   using SessionId = tree::SessionId;
 
+  // What finishes a prepared write once it is durable and applied.
+  struct PendingWrite {
+    enum class Kind {
+      kReply,          // a client's write (or an error txn): reply to it
+      kCreateSession,  // the connect handshake: send the ConnectResponse
+      kCloseSession,   // a client's closeSession: reply, then close
+      kExpiry,         // closeSession of an expired session: nobody to answer
+    };
+    Kind kind = Kind::kReply;
+    tree::Txn txn;
+    int32_t xid = 0;
+    zk::wire::OpCode op = zk::wire::OpCode::kError;
+    std::optional<zk::wire::Error> err;  // error txns made by the server: the reply's err
+    int64_t started_ms = 0;              // steady clock, for latency
+  };
+  // A request (RequestHeader + body) waiting behind earlier ones of its connection.
+  struct PendingRequest {
+    std::string payload;
+    int64_t started_ms = 0;
+  };
+  using Pipeline = ReplyPipeline<PendingWrite, PendingRequest>;
+  // How a request reaches handle_request().
+  enum class Arrival {
+    kNew,       // just read from the connection
+    kInTurn,    // it waited behind earlier requests of its connection and is next
+    kReleased,  // a sync whose barrier has passed: answer it now
+  };
+  struct SnapshotJob;
+
   // handshake and sessions (standalone_server.cc)
   void handle_connect(ClientState& client, std::string_view payload);
   void expire_due_sessions();
   void schedule_tick();
   void end_session(SessionId session);
 
+  void complete_create_session(ClientState* client, const PendingWrite& write);
+
+  // the durable write path (durable_writes.cc)
+  int64_t next_zxid() { return ++last_prepared_zxid_; }
+  // Hands a prepared txn to the log and parks what finishes it.
+  void submit(net::ConnectionId connection, PendingWrite write);
+  void on_log_batch(const LogBatch& batch);
+  // Applies and answers whatever the disk has released, in order.
+  void drain();
+  void finish_write(net::ConnectionId connection, PendingWrite& write);
+  ClientState* find_client(net::ConnectionId connection);
+
+  // snapshots and purging (snapshots.cc)
+  void start_snapshot();
+  void snapshot_step(const std::shared_ptr<SnapshotJob>& job);
+  void snapshot_done(const std::shared_ptr<SnapshotJob>& job, const storage::Status& status,
+                     const std::vector<std::string>& purged);
+  void abandon_snapshot();
+  void schedule_purge();
+  void purge_in_background();
+
   // requests (request_dispatch.cc)
-  void handle_request(ClientState& client, std::string_view payload);
-  void answer_write(ClientState& client, int32_t xid, zk::wire::OpCode op, std::string_view body);
+  void handle_request(ClientState& client, std::string_view payload, Arrival arrival,
+                      int64_t started_ms);
+  void answer_write(ClientState& client, int32_t xid, zk::wire::OpCode op, std::string_view body,
+                    int64_t started_ms);
   void answer_with_error_txn(ClientState& client, int32_t xid, zk::wire::OpCode op,
-                             zk::wire::Error err);
-  void answer_close_session(ClientState& client, int32_t xid);
-  void answer_set_watches(ClientState& client, int32_t xid, std::string_view body);
+                             zk::wire::Error err, int64_t started_ms);
+  void answer_close_session(ClientState& client, int32_t xid, int64_t started_ms);
+  void answer_set_watches(ClientState& client, int32_t xid, std::string_view body,
+                          int64_t started_ms);
   void answer_auth(ClientState& client, int32_t xid, std::string_view body);
-  void answer_get_ephemerals(ClientState& client, int32_t xid, std::string_view body);
+  void answer_get_ephemerals(ClientState& client, int32_t xid, std::string_view body,
+                             int64_t started_ms);
   // Sends ReplyHeader + body and records the cons statistics.
   void reply(ClientState& client, int32_t xid, int64_t zxid, zk::wire::Error err,
              std::string_view body, std::string_view op_tag, int64_t started_ms);
   void send(ClientState& client, std::string frame);
   void deliver(const std::vector<tree::Notification>& notifications);
-  tree::ApplyResult commit(const tree::Txn& txn);
-  int64_t next_zxid() const { return db_.last_zxid() + 1; }
 
   // four-letter words (four_letter_commands.cc)
   std::string run_four_letter_word(std::string_view word, std::string_view argument);
@@ -104,6 +191,22 @@ class StandaloneServer final : public net::ConnectionHandler {
   std::shared_ptr<net::ClientListener> listener_;
   boost::asio::steady_timer tick_timer_;
   bool stopped_ = false;
+  int exit_status_ = 0;
+
+  // Storage (owned by the state thread unless stated).
+  storage::Env& env_;
+  StorageLayout layout_;
+  std::unique_ptr<LogThread> log_;
+  int64_t last_prepared_zxid_ = 0;  // the last zxid handed to the log
+  int64_t durable_zxid_ = 0;        // the log thread's last report
+  Pipeline pipeline_;
+  SnapshotSchedule snapshot_schedule_;
+  std::unique_ptr<tree::Database::SnapshotCursor> snapshot_cursor_;  // set while a snapshot runs
+  std::shared_ptr<SnapshotJob> snapshot_job_;                        // likewise
+  // The snapshot thread: writes snapshot chunks and purges. Declared after
+  // everything its tasks use; stop() joins it.
+  std::unique_ptr<boost::asio::thread_pool> snapshot_thread_;
+  boost::asio::steady_timer purge_timer_;
 
   std::unordered_map<net::ConnectionId, ClientState> clients_;
   std::unordered_map<SessionId, net::ConnectionId> session_owner_;
@@ -115,6 +218,10 @@ class StandaloneServer final : public net::ConnectionHandler {
   uint64_t auth_failures_ = 0;
   int64_t trace_mask_ = 306;  // Apache's default (gtmk)
   int64_t started_steady_ms_ = 0;
+  LatencyStats fsync_ms_;     // zk_*_fsynctime
+  LatencyStats snapshot_ms_;  // zk_*_snapshottime
+  uint64_t logged_txns_ = 0;  // for zk_txns_per_fsync
+  uint64_t fsyncs_ = 0;
 };
 
 // Clocks the server reads: wall clock for txn times and cons, steady clock

@@ -81,6 +81,33 @@ TEST(Config, ReadsEveryStandaloneKey) {
   EXPECT_TRUE(r.warnings.empty());
 }
 
+TEST(Config, StorageDefaultsAreApaches) {
+  auto r = parse_config("dataDir=/d\nclientPort=1\n", "zoo.cfg");
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_EQ(r.config->data_log_dir, "/d");
+  EXPECT_EQ(r.config->snap_count, 100000);
+  EXPECT_EQ(r.config->pre_alloc_size_kb, 65536);
+  EXPECT_EQ(r.config->autopurge_snap_retain_count, 3);
+  EXPECT_EQ(r.config->autopurge_purge_interval_hours, 0);
+  EXPECT_TRUE(r.config->force_sync);
+}
+
+TEST(Config, ForceSyncIsOffOnlyForNo) {
+  auto off = parse_config("dataDir=/d\nclientPort=1\nforceSync=no\n", "zoo.cfg");
+  ASSERT_TRUE(off.config) << off.error;
+  EXPECT_FALSE(off.config->force_sync);
+  auto on = parse_config("dataDir=/d\nclientPort=1\nforceSync=yes\n", "zoo.cfg");
+  ASSERT_TRUE(on.config) << on.error;
+  EXPECT_TRUE(on.config->force_sync);
+  EXPECT_TRUE(on.warnings.empty());
+}
+
+TEST(Config, PreAllocSizeMustBePositive) {
+  auto r = parse_config("dataDir=/d\nclientPort=1\npreAllocSize=0\n", "zoo.cfg");
+  EXPECT_FALSE(r.config);
+  EXPECT_THAT(r.error, HasSubstr("preAllocSize"));
+}
+
 TEST(Config, UnknownKeyIsAWarningNotAnError) {
   auto r = parse_config("dataDir=/d\nclientPort=1\nfrobnicate=yes\n", "zoo.cfg");
   ASSERT_TRUE(r.config) << r.error;

@@ -1,0 +1,155 @@
+#include "zkd/server/recovery.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "libzk/wire/jute.h"
+#include "libzk/wire/records.h"
+#include "zkd/storage/memory_env.h"
+#include "zkd/storage/snapshot_file.h"
+
+namespace zkd::server {
+namespace {
+
+using ::testing::HasSubstr;
+using zk::wire::OpCode;
+
+const StorageLayout kLayout{"data/version-2", "logs/version-2"};
+
+std::string create_body(const std::string& path, const std::string& data, int32_t flags = 0) {
+  zk::wire::CreateRequest r;
+  r.path = path;
+  r.data = data;
+  r.acl = zk::wire::open_acl_unsafe();
+  r.flags = flags;
+  return zk::wire::encode(r);
+}
+
+std::string encode(const tree::Txn& txn) {
+  std::string out;
+  zk::wire::Writer w(out);
+  tree::write_txn(w, txn);
+  return out;
+}
+
+// A server's life in miniature: prepare, log, apply.
+class Writer {
+ public:
+  explicit Writer(storage::Env& env, tree::Database& db, storage::LogTail tail = {}) : db_(db) {
+    storage::LogOptions options;
+    options.dir = kLayout.log_dir;
+    options.preallocate = 1 << 16;
+    auto w = storage::TxnLogWriter::open(env, options, tail);
+    EXPECT_TRUE(w.ok()) << w.status().message();
+    log_ = std::move(*w);
+    zxid_ = db.last_zxid();
+  }
+  void write(tree::Txn txn) {
+    EXPECT_TRUE(log_->append(txn.header.zxid, encode(txn)).ok());
+    EXPECT_TRUE(log_->sync().ok());
+    db_.apply(txn);
+  }
+  void create_session(int64_t session) {
+    write(db_.prepare_create_session(session, 30000, ++zxid_, 1000));
+  }
+  void create(int64_t session, const std::string& path, int32_t flags = 0) {
+    write(db_.prepare(session, 1, OpCode::kCreate, create_body(path, "data:" + path, flags),
+                      ++zxid_, 2000));
+  }
+
+ private:
+  tree::Database& db_;
+  std::unique_ptr<storage::TxnLogWriter> log_;
+  int64_t zxid_ = 0;
+};
+
+TEST(Recovery, FreshDirectoriesRecoverAnEmptyTree) {
+  storage::MemoryEnv env;
+  tree::Database db;
+  auto r = recover(env, kLayout, db);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_FALSE(r->from_snapshot);
+  EXPECT_EQ(r->replayed, 0u);
+  EXPECT_EQ(db.last_zxid(), 0);
+}
+
+TEST(Recovery, SnapshotPlusLogGivesTheSameTreeAndSessions) {
+  storage::MemoryEnv env;
+  tree::Database live;
+  ASSERT_TRUE(recover(env, kLayout, live).ok());
+  {
+    Writer w(env, live);
+    w.create_session(0x100);
+    w.create(0x100, "/a");
+    w.create(0x100, "/a/eph", 1);  // ephemeral
+    ASSERT_TRUE(write_snapshot_now(env, kLayout.snap_dir, live).ok());
+    w.create(0x100, "/a/seq-", 2);  // sequential
+    w.create(0x100, "/b");
+  }
+  env.drop_unsynced();
+
+  tree::Database restored;
+  auto r = recover(env, kLayout, restored);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->from_snapshot);
+  EXPECT_EQ(r->snapshot_zxid, 3);
+  EXPECT_EQ(r->replayed, 2u);
+  EXPECT_EQ(restored.last_zxid(), live.last_zxid());
+  EXPECT_EQ(restored.counts().znodes, live.counts().znodes);
+  EXPECT_EQ(restored.counts().ephemerals, 1);
+  EXPECT_EQ(restored.ephemerals(0x100), std::vector<std::string>{"/a/eph"});
+  EXPECT_EQ(restored.session_timeout(0x100), 30000);
+  auto read = restored.read(1, OpCode::kGetChildren,
+                            zk::wire::encode(zk::wire::PathWatchRequest{"/a", false}));
+  EXPECT_EQ(read.err, zk::wire::Error::kOk);
+
+  // The log resumes after the last record.
+  EXPECT_EQ(r->tail.last_zxid, 5);
+}
+
+TEST(Recovery, BadRecordInTheMiddleOfTheLogStopsWithFileAndOffset) {
+  storage::MemoryEnv env;
+  tree::Database live;
+  ASSERT_TRUE(recover(env, kLayout, live).ok());
+  {
+    Writer w(env, live);
+    w.create_session(0x100);
+    for (int i = 0; i < 5; ++i) w.create(0x100, "/n" + std::to_string(i));
+  }
+  auto segments = storage::list_segments(env, kLayout.log_dir);
+  ASSERT_TRUE(segments.ok());
+  ASSERT_EQ(segments->size(), 1u);
+  std::string path = kLayout.log_dir + "/" + segments->front().name;
+  ASSERT_TRUE(env.corrupt(path, 16 + 20, 0x40).ok());  // inside the first record
+
+  tree::Database restored;
+  auto r = recover(env, kLayout, restored);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr(segments->front().name));
+  EXPECT_THAT(r.status().message(), HasSubstr("16"));
+}
+
+TEST(Recovery, SessionKeyIsCreatedOnceAndReadBack) {
+  storage::MemoryEnv env;
+  ASSERT_TRUE(env.create_dirs(kLayout.snap_dir).ok());
+  auto first = load_or_create_session_key(env, kLayout.snap_dir);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  env.drop_unsynced();  // durable before it is used
+  auto again = load_or_create_session_key(env, kLayout.snap_dir);
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  EXPECT_EQ(*first, *again);
+  EXPECT_EQ(SessionPasswords(*first).password(42), SessionPasswords(*again).password(42));
+}
+
+TEST(Recovery, DamagedSessionKeyIsAnErrorNotReplaced) {
+  storage::MemoryEnv env;
+  ASSERT_TRUE(env.create_dirs(kLayout.snap_dir).ok());
+  ASSERT_TRUE(env.write_file(kLayout.snap_dir + "/session.key", "short").ok());
+  auto key = load_or_create_session_key(env, kLayout.snap_dir);
+  ASSERT_FALSE(key.ok());
+  EXPECT_THAT(key.status().message(), HasSubstr("session.key"));
+  EXPECT_THAT(key.status().message(), HasSubstr("16 bytes"));
+}
+
+}  // namespace
+}  // namespace zkd::server

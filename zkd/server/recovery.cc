@@ -1,0 +1,99 @@
+#include "zkd/server/recovery.h"
+
+#include <memory>
+#include <utility>
+
+#include "zkd/net/log.h"
+#include "zkd/storage/snapshot_file.h"
+
+namespace zkd::server {
+
+using storage::Status;
+using storage::StatusOr;
+
+StorageLayout storage_layout(const ServerConfig& config) {
+  auto log_dir = config.data_log_dir.empty() ? config.data_dir : config.data_log_dir;
+  return StorageLayout{(config.data_dir / "version-2").string(), (log_dir / "version-2").string()};
+}
+
+StatusOr<SessionPasswords::Key> load_or_create_session_key(storage::Env& env,
+                                                           const std::string& snap_dir) {
+  const std::string path = snap_dir + "/session.key";
+  if (env.file_exists(path)) {
+    auto bytes = env.read_file(path);
+    if (!bytes.ok()) return bytes.status();
+    auto key = SessionPasswords::decode_key(*bytes);
+    if (!key) {
+      return Status::error(path + ": the session key must be exactly 16 bytes, found " +
+                           std::to_string(bytes->size()) +
+                           "; restore it from a backup, or remove it (every session "
+                           "password then becomes invalid)");
+    }
+    return *key;
+  }
+  auto key = SessionPasswords::random_key();
+  const std::string temporary = path + ".tmp";
+  auto file = env.new_writable_file(temporary, 0);
+  if (!file.ok()) return file.status();
+  Status s = (*file)->append(SessionPasswords::encode_key(key));
+  if (s.ok()) s = (*file)->sync();
+  if (s.ok()) s = (*file)->close();
+  if (s.ok()) s = env.rename_file(temporary, path);
+  if (s.ok()) s = env.sync_dir(snap_dir);
+  if (!s.ok()) return s;
+  return key;
+}
+
+StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree::Database& db) {
+  for (const auto& dir : {layout.snap_dir, layout.log_dir}) {
+    if (auto s = env.create_dirs(dir); !s.ok()) return s;
+  }
+  Recovered out;
+  auto loaded = storage::read_latest_snapshot(env, layout.snap_dir);
+  if (!loaded.ok()) return loaded.status();
+  out.skipped_snapshots = std::move(loaded->skipped);
+  if (loaded->snapshot) {
+    const auto& snapshot = *loaded->snapshot;
+    std::string why = db.load_snapshot(snapshot.payload);
+    if (!why.empty()) {
+      return Status::error(layout.snap_dir + "/" + snapshot.name +
+                           ": checksum intact but the tree refuses it: " + why +
+                           "; move the file aside to recover from an older snapshot");
+    }
+    out.from_snapshot = true;
+    out.snapshot_zxid = snapshot.zxid;
+    out.snapshot_name = snapshot.name;
+  }
+  auto log = storage::read_txn_log(env, layout.log_dir, out.snapshot_zxid);
+  if (!log.ok()) return log.status();
+  for (const auto& record : log->records) {
+    tree::Txn txn;
+    if (!tree::read_txn(record.txn, txn) || txn.header.zxid != record.zxid) {
+      return Status::error(layout.log_dir + ": the txn logged with zxid " + net::hex(record.zxid) +
+                           " does not decode; the log is damaged (inspect it with `zkd dump-log`)");
+    }
+    db.apply(txn);
+    ++out.replayed;
+  }
+  out.repaired = std::move(log->repaired);
+  out.tail = std::move(log->tail);
+  return out;
+}
+
+Status write_snapshot_now(storage::Env& env, const std::string& snap_dir,
+                          const tree::Database& db) {
+  auto cursor = db.begin_snapshot();
+  auto writer = storage::SnapshotWriter::create(env, snap_dir, cursor->zxid());
+  if (!writer.ok()) return writer.status();
+  for (;;) {
+    std::string chunk = cursor->next_chunk(4096);
+    if (chunk.empty()) break;
+    if (auto s = (*writer)->append(chunk); !s.ok()) {
+      (*writer)->abandon();
+      return s;
+    }
+  }
+  return (*writer)->finish();
+}
+
+}  // namespace zkd::server

@@ -1,0 +1,58 @@
+// Start-up of a durable server: where the files live, the session-password
+// key, and rebuilding the state machine from the newest valid snapshot plus
+// the txn log after it (DESIGN.md "Storage"). Runs on the main thread before
+// the server starts serving; nothing else touches the Database meanwhile.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "zkd/server/config.h"
+#include "zkd/server/session_credentials.h"
+#include "zkd/storage/env.h"
+#include "zkd/storage/status.h"
+#include "zkd/storage/txn_log.h"
+#include "zkd/tree/database.h"
+
+namespace zkd::server {
+
+// Apache's layout: snapshots in <dataDir>/version-2, logs in
+// <dataLogDir>/version-2 (dataLogDir defaults to dataDir).
+struct StorageLayout {
+  std::string snap_dir;
+  std::string log_dir;
+};
+StorageLayout storage_layout(const ServerConfig& config);
+
+// The secret session passwords are derived from, in <snap_dir>/session.key
+// (16 bytes). Created on the first start (temporary file, fsync, rename,
+// directory fsync), read on every later one; a file of the wrong size is an
+// error, never silently replaced (that would invalidate every password).
+storage::StatusOr<SessionPasswords::Key> load_or_create_session_key(storage::Env& env,
+                                                                    const std::string& snap_dir);
+
+struct Recovered {
+  bool from_snapshot = false;
+  int64_t snapshot_zxid = 0;
+  std::string snapshot_name;
+  std::vector<std::string> skipped_snapshots;  // "snapshot.x: why", newest first
+  size_t replayed = 0;                         // log records applied after the snapshot
+  std::string repaired;                        // torn-tail repair, empty when none
+  storage::LogTail tail;                       // where the log writer resumes
+};
+
+// Creates both directories, loads the newest valid snapshot into `db` (which
+// must be fresh) and applies every logged txn after it, in order. A log that
+// is corrupt in the middle, a record that does not decode and a snapshot
+// payload the tree refuses are errors whose message names the file (and
+// offset) and says what to do.
+storage::StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout,
+                                     tree::Database& db);
+
+// Writes a whole snapshot of `db` at once (start-up of a data dir that has
+// none yet, like Apache's initial snapshot.0). Nothing may apply meanwhile.
+storage::Status write_snapshot_now(storage::Env& env, const std::string& snap_dir,
+                                   const tree::Database& db);
+
+}  // namespace zkd::server
