@@ -39,9 +39,11 @@
 #include <boost/asio/use_future.hpp>
 
 #include "CLI/CLI.hpp"
-#include "bench/zkd_runner.h"
 #include "libzk/client/client.h"
 #include "libzk/client/sync_client.h"
+#include "zklab/four_letter_word.h"
+#include "zklab/proc_stats.h"
+#include "zklab/zkd_process.h"
 
 #ifndef ZKD_BINARY
 #error "ZKD_BINARY must name the default zkd executable"
@@ -56,6 +58,10 @@ using Clock = std::chrono::steady_clock;
 using zk::client::Client;
 using zk::client::Error;
 using zk::client::Task;
+using zk::lab::four_letter_word;
+using zk::lab::resident_kib;
+using zk::lab::ZkdOptions;
+using zk::lab::ZkdProcess;
 
 std::string error_text(Error e) { return std::string(zk::wire::error_name(e)); }
 
@@ -144,7 +150,7 @@ std::map<std::string, std::string> mntr(const std::string& hosts) {
   std::string host = first.substr(0, colon);
   if (host == "localhost") host = "127.0.0.1";
   auto port = static_cast<uint16_t>(std::stoi(first.substr(colon + 1)));
-  std::istringstream text(four_letter_word(host, port, "mntr", 5s));
+  std::istringstream text(four_letter_word(host, port, "mntr", 5s).value_or(""));
   std::string line;
   while (std::getline(text, line)) {
     auto tab = line.find('\t');
@@ -426,7 +432,7 @@ std::string pipelined_creates(asio::io_context& io, std::shared_ptr<Populate> po
   return pop->error;
 }
 
-RecoveryResult run_recovery(ZkdRunner& zkd, int64_t znodes) {
+RecoveryResult run_recovery(ZkdProcess& zkd, int64_t znodes) {
   RecoveryResult result;
   result.znodes = znodes;
   {
@@ -437,7 +443,7 @@ RecoveryResult run_recovery(ZkdRunner& zkd, int64_t znodes) {
     constexpr int kClients = 4;
     constexpr int kInFlight = 1024;
     auto connected =
-        asio::co_spawn(io, connect_populators(pop, zkd.hosts(), kClients), asio::use_future);
+        asio::co_spawn(io, connect_populators(pop, zkd.address(), kClients), asio::use_future);
     if (connected.wait_for(60s) != std::future_status::ready) {
       result.error = "populating clients did not connect";
     } else {
@@ -462,7 +468,7 @@ RecoveryResult run_recovery(ZkdRunner& zkd, int64_t znodes) {
   if (!result.error.empty()) return result;
 
   result.rss_before_kib = resident_kib(zkd.pid());
-  result.znode_count_before = mntr(zkd.hosts())["zk_znode_count"];
+  result.znode_count_before = mntr(zkd.address())["zk_znode_count"];
   std::error_code ec;
   for (auto it = std::filesystem::recursive_directory_iterator(zkd.data_dir(), ec);
        !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
@@ -471,7 +477,7 @@ RecoveryResult run_recovery(ZkdRunner& zkd, int64_t znodes) {
 
   zkd.kill();
   const auto spawned = Clock::now();
-  if (auto why = zkd.spawn(); !why.empty()) {
+  if (auto why = zkd.respawn(); !why.empty()) {
     result.error = why;
     return result;
   }
@@ -482,7 +488,7 @@ RecoveryResult run_recovery(ZkdRunner& zkd, int64_t znodes) {
     zk::client::ClientOptions options;
     options.reconnect_backoff = 5ms;
     zk::client::SyncClient client(options);
-    if (!client.connect(zkd.hosts(), 30s, 1s).ok()) continue;
+    if (!client.connect(zkd.address(), 30s, 1s).ok()) continue;
     auto r = client.get_data(last);
     if (r.ok() || r.error() == Error::kNoNode) {
       result.first_read_s = seconds_since(spawned);
@@ -496,7 +502,7 @@ RecoveryResult run_recovery(ZkdRunner& zkd, int64_t znodes) {
     return result;
   }
   result.rss_after_kib = resident_kib(zkd.pid());
-  result.znode_count_after = mntr(zkd.hosts())["zk_znode_count"];
+  result.znode_count_after = mntr(zkd.address())["zk_znode_count"];
   return result;
 }
 
@@ -622,19 +628,23 @@ int run(int argc, char** argv) {
   auto dir = make_work_dir(base_dir);
   std::cerr << "work dir: " << dir << "\n";
   auto fsync = measure_fsync(dir / "data");
-  std::unique_ptr<ZkdRunner> zkd;
+  std::unique_ptr<ZkdProcess> zkd;
   std::string target = hosts;
   if (hosts.empty()) {
-    zkd = std::make_unique<ZkdRunner>(zkd_path, dir, std::vector<std::string>{});
-    std::string why = zkd->spawn();
-    if (why.empty()) why = zkd->wait_serving(30s);
-    if (!why.empty()) {
-      std::cerr << "zkd: " << why << "\n";
+    ZkdOptions options;
+    options.binary = zkd_path;
+    options.dir = dir;  // zoo.cfg, data/ and zkd.log in the work dir
+    options.max_client_cnxns = 0;
+    options.start_deadline = 30s;
+    auto started = ZkdProcess::start(options);
+    if (!started.process) {
+      std::cerr << "zkd: " << started.error << "\n";
       return 1;
     }
-    target = "zkd " + zkd->hosts() + ", default config";
+    zkd = std::move(started.process);
+    target = "zkd " + zkd->address() + ", default config";
   }
-  const std::string connect = zkd ? zkd->hosts() : hosts;
+  const std::string connect = zkd ? zkd->address() : hosts;
   std::vector<LevelResult> levels;
   for (int n : writers) {
     std::cerr << "measuring " << n << " writers...\n";

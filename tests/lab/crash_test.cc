@@ -22,18 +22,10 @@
 // ZK_CRASH_ROUNDS (default 30), ZK_CRASH_SECONDS (time budget, default 60),
 // ZK_CRASH_KEEP=1 keeps the data directory (it is always kept on failure),
 // ZK_CRASH_ZKD runs another zkd binary than the one this tree built.
-//
-// The local ZkdOnDir helper restarts zkd on the same data dir and port; it
-// goes away once tests/lab/zkd_process.h offers restart-on-same-dir.
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <sys/inotify.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -43,7 +35,6 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -52,16 +43,13 @@
 #include <random>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "libzk/client/sync_client.h"
-#include "tests/lab/raw_client.h"
-#include "tests/lab/zkd_process.h"
-
-extern char** environ;
+#include "tests/lab/lab_test_util.h"
+#include "zklab/zkd_process.h"
 
 namespace zk::lab {
 namespace {
@@ -91,105 +79,18 @@ int env_int(const char* name, int fallback) {
 std::string error_text(Error e) { return std::string(zk::wire::error_name(e)); }
 
 // ---------------------------------------------------------------------------
-// A zkd process that can be killed and started again on the same data dir
-// and port.
-class ZkdOnDir {
- public:
-  ZkdOnDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "zkd_crash_XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) != nullptr) dir_ = tmpl;
-    port_ = pick_free_port();
-    std::ofstream cfg(dir_ / "zoo.cfg");
-    cfg << "tickTime=2000\n"
-        << "dataDir=" << data_dir().string() << "\n"
-        << "clientPort=" << port_ << "\n"
-        << "clientPortAddress=127.0.0.1\n"
-        << "maxClientCnxns=0\n"
-        << "snapCount=" << kSnapCount << "\n"
-        << "4lw.commands.whitelist=*\n";
-  }
-  ~ZkdOnDir() {
-    kill_and_reap();
-    if (pidfd_ >= 0) ::close(pidfd_);
-    if (!keep_ && !dir_.empty()) {
-      std::error_code ec;
-      std::filesystem::remove_all(dir_, ec);
-    }
-  }
-  ZkdOnDir(const ZkdOnDir&) = delete;
-  ZkdOnDir& operator=(const ZkdOnDir&) = delete;
-
-  // Starts zkd and waits (deadline) until it answers srvr. Empty on success,
-  // else why not, with the log's tail.
-  std::string start(std::chrono::milliseconds deadline = 20s) {
-    if (dir_.empty() || port_ == 0) return "no temporary directory or free port";
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, (dir_ / "zkd.log").c_str(),
-                                     O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    const char* override_binary = std::getenv("ZK_CRASH_ZKD");
-    std::string binary = override_binary && *override_binary ? override_binary : zkd_binary();
-    std::string flag = "--config";
-    std::string cfg = (dir_ / "zoo.cfg").string();
-    char* argv[] = {binary.data(), flag.data(), cfg.data(), nullptr};
-    int rc = ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) return "cannot start " + binary;
-    if (pidfd_ >= 0) ::close(pidfd_);
-    pidfd_ = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
-    auto until = Clock::now() + deadline;
-    while (Clock::now() < until) {
-      auto text = four_letter_word("127.0.0.1", port_, "srvr", 1s);
-      if (text && text->rfind("Zookeeper version: ", 0) == 0) return {};
-      if (exited_within(20ms)) return "zkd exited during start-up; log tail:\n" + log_tail();
-    }
-    return "zkd did not answer srvr in time; log tail:\n" + log_tail();
-  }
-
-  void kill_and_reap() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
-
-  std::string hosts() const { return "127.0.0.1:" + std::to_string(port_); }
-  std::filesystem::path data_dir() const { return dir_ / "data"; }
-  const std::filesystem::path& directory() const { return dir_; }
-  void keep() { keep_ = true; }
-
-  std::string log_tail(size_t bytes = 4000) const {
-    std::ifstream in(dir_ / "zkd.log", std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    std::string text = s.str();
-    return text.size() > bytes ? text.substr(text.size() - bytes) : text;
-  }
-
- private:
-  // True when the process exited within `wait` (waits on the pidfd event).
-  bool exited_within(std::chrono::milliseconds wait) {
-    if (pidfd_ >= 0) {
-      pollfd p{pidfd_, POLLIN, 0};
-      ::poll(&p, 1, static_cast<int>(wait.count()));
-    }
-    int status = 0;
-    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
-      return true;
-    }
-    return false;
-  }
-
-  std::filesystem::path dir_;
-  uint16_t port_ = 0;
-  pid_t pid_ = -1;
-  int pidfd_ = -1;
-  bool keep_ = false;
-};
+// A zkd on a temporary data dir: killed and started again on the same data
+// dir and port every round.
+ZkdOptions crash_zkd_options() {
+  ZkdOptions options = zkd_options();
+  const char* override_binary = std::getenv("ZK_CRASH_ZKD");
+  if (override_binary != nullptr && *override_binary != '\0') options.binary = override_binary;
+  options.temp_dir_prefix = "zkd_crash";
+  options.max_client_cnxns = 0;
+  options.extra_lines = {"snapCount=" + std::to_string(kSnapCount)};
+  options.start_deadline = 20s;
+  return options;
+}
 
 // Snapshot and log files under the data dir at one moment.
 struct DiskFiles {
@@ -558,15 +459,13 @@ TEST_F(CrashTest, AcknowledgedWritesSurviveSigkillAtRandomMoments) {
             << " writers, snapCount=" << kSnapCount << std::endl;
   std::mt19937 rng(seed);
 
-  ZkdOnDir zkd;
-  if (std::getenv("ZK_CRASH_KEEP") != nullptr) zkd.keep();
-  {
-    auto why = zkd.start();
-    ASSERT_TRUE(why.empty()) << why;
-  }
+  auto launched = ZkdProcess::start(crash_zkd_options());
+  ASSERT_TRUE(launched.process) << launched.error;
+  ZkdProcess& zkd = *launched.process;
+  if (std::getenv("ZK_CRASH_KEEP") != nullptr) zkd.keep_directory();
   {
     SyncClient setup;
-    auto st = setup.connect(zkd.hosts(), kSessionTimeout, kConnectDeadline);
+    auto st = setup.connect(zkd.address(), kSessionTimeout, kConnectDeadline);
     ASSERT_TRUE(st.ok()) << error_text(st.error());
     ASSERT_TRUE(setup.create("/seq", std::string("")).ok());
     ASSERT_TRUE(setup.create("/keys", std::string("")).ok());
@@ -609,7 +508,7 @@ TEST_F(CrashTest, AcknowledgedWritesSurviveSigkillAtRandomMoments) {
     std::vector<std::thread> threads;
     for (int i = 0; i < kWriters; ++i) {
       threads.emplace_back([&, i] {
-        connect_errors[i] = ensure_session(writers[i], zkd.hosts());
+        connect_errors[i] = ensure_session(writers[i], zkd.address());
         {
           std::unique_lock lock(shared.mu);
           ++shared.ready;
@@ -640,7 +539,7 @@ TEST_F(CrashTest, AcknowledgedWritesSurviveSigkillAtRandomMoments) {
       }
     }
     shared.kill_issued.store(true);
-    zkd.kill_and_reap();
+    zkd.kill();
     const int acks = [&] {
       std::lock_guard lock(shared.mu);
       return shared.acks;
@@ -669,7 +568,7 @@ TEST_F(CrashTest, AcknowledgedWritesSurviveSigkillAtRandomMoments) {
     }
 
     const auto restart_began = Clock::now();
-    auto why = zkd.start();
+    auto why = zkd.restart();
     const auto restart_ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - restart_began);
     int resumed = 0;
@@ -687,7 +586,7 @@ TEST_F(CrashTest, AcknowledgedWritesSurviveSigkillAtRandomMoments) {
       problem("restart after round " + std::to_string(round) + ": " + why);
       break;
     }
-    verify(round, zkd.hosts(), writers, max_suffix);
+    verify(round, zkd.address(), writers, max_suffix);
   }
 
   int present = 0;
@@ -698,7 +597,7 @@ TEST_F(CrashTest, AcknowledgedWritesSurviveSigkillAtRandomMoments) {
             << " sequential names (" << present << " present), kills with a snapshot being "
             << "written: " << snapshot_kills << ", seed " << seed << std::endl;
   if (!problems_.empty()) {
-    zkd.keep();
+    zkd.keep_directory();
     std::cout << "crash test FAILED with " << problems_.size() << " problems (seed " << seed
               << "); data kept in " << zkd.directory() << std::endl;
   }

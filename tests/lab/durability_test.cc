@@ -14,8 +14,9 @@
 
 #include "libzk/wire/jute.h"
 #include "libzk/wire/records.h"
+#include "tests/lab/lab_test_util.h"
 #include "tests/lab/raw_client.h"
-#include "tests/lab/zkd_process.h"
+#include "zklab/zkd_process.h"
 
 namespace zk::lab {
 namespace {
@@ -28,19 +29,6 @@ using zk::wire::OpCode;
 
 constexpr int32_t kSequential = 2;
 constexpr int32_t kEphemeral = 1;
-
-std::string create_body(const std::string& path, const std::string& data, int32_t flags = 0) {
-  zk::wire::CreateRequest r;
-  r.path = path;
-  r.data = data;
-  r.acl = zk::wire::open_acl_unsafe();
-  r.flags = flags;
-  return encode(r);
-}
-
-std::string path_body(const std::string& path, bool watch = false) {
-  return encode(zk::wire::PathWatchRequest{path, watch});
-}
 
 // Files in a directory whose names start with `prefix`, sorted.
 std::vector<std::string> files(const fs::path& dir, const std::string& prefix) {
@@ -67,7 +55,7 @@ void write_all(const fs::path& p, const std::string& bytes) {
 class DurabilityTest : public ::testing::Test {
  protected:
   void start(std::vector<std::string> extra = {}) {
-    ZkdOptions options;
+    ZkdOptions options = zkd_options();
     options.extra_lines = {"preAllocSize=256"};
     options.extra_lines.insert(options.extra_lines.end(), extra.begin(), extra.end());
     auto started = ZkdProcess::start(options);
@@ -87,25 +75,7 @@ class DurabilityTest : public ::testing::Test {
 
   fs::path version2() const { return zkd_->data_dir() / "version-2"; }
 
-  Session connect(int32_t timeout_ms = 30000) {
-    auto s = open_session(zkd_->host(), zkd_->port(), new_session_request(timeout_ms));
-    if (!s) throw std::runtime_error("handshake failed");
-    EXPECT_NE(s->response.session_id, 0);
-    return std::move(*s);
-  }
-
-  // Sends a request and returns its reply (the next frame must be it).
-  Reply call(RawConnection& c, int32_t xid, OpCode op, const std::string& body = {}) {
-    EXPECT_TRUE(c.send_request(xid, op, body));
-    auto frame = c.read_frame();
-    EXPECT_TRUE(frame) << "no reply to xid " << xid;
-    if (!frame) return Reply{{0, 0, Error::kConnectionLoss}, {}};
-    auto reply = parse_reply(*frame);
-    EXPECT_TRUE(reply);
-    if (!reply) return Reply{{0, 0, Error::kConnectionLoss}, {}};
-    EXPECT_EQ(reply->header.xid, xid);
-    return *reply;
-  }
+  Session connect(int32_t timeout_ms = 30000) { return connect_session(*zkd_, timeout_ms); }
 
   std::optional<zk::wire::GetDataResponse> get(RawConnection& c, const std::string& path) {
     auto r = call(c, ++xid_, OpCode::kGetData, path_body(path));

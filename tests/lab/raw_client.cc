@@ -184,12 +184,4 @@ std::optional<Reply> parse_reply(std::string_view payload) {
   return reply;
 }
 
-std::optional<std::string> four_letter_word(const std::string& host, uint16_t port,
-                                            std::string_view word,
-                                            std::chrono::milliseconds deadline) {
-  auto conn = RawConnection::connect(host, port, deadline);
-  if (!conn || !conn->send_bytes(word)) return std::nullopt;
-  return conn->read_to_end(deadline);
-}
-
 }  // namespace zk::lab

@@ -74,9 +74,4 @@ struct Reply {
 };
 std::optional<Reply> parse_reply(std::string_view payload);
 
-// Sends a four-letter word on a fresh connection and reads the answer.
-std::optional<std::string> four_letter_word(
-    const std::string& host, uint16_t port, std::string_view word,
-    std::chrono::milliseconds deadline = std::chrono::seconds(5));
-
 }  // namespace zk::lab

@@ -9,8 +9,10 @@
 
 #include "libzk/wire/jute.h"
 #include "libzk/wire/records.h"
+#include "tests/lab/lab_test_util.h"
 #include "tests/lab/raw_client.h"
-#include "tests/lab/zkd_process.h"
+#include "zklab/four_letter_word.h"
+#include "zklab/zkd_process.h"
 
 namespace zk::lab {
 namespace {
@@ -21,22 +23,9 @@ using zk::wire::encode;
 using zk::wire::Error;
 using zk::wire::OpCode;
 
-std::string create_body(const std::string& path, const std::string& data, int32_t flags = 0) {
-  zk::wire::CreateRequest r;
-  r.path = path;
-  r.data = data;
-  r.acl = zk::wire::open_acl_unsafe();
-  r.flags = flags;
-  return encode(r);
-}
-
-std::string path_watch_body(const std::string& path, bool watch) {
-  return encode(zk::wire::PathWatchRequest{path, watch});
-}
-
 class ZkdServerTest : public ::testing::Test {
  protected:
-  void start(const ZkdOptions& options = {}) {
+  void start(const ZkdOptions& options = zkd_options()) {
     auto started = ZkdProcess::start(options);
     ASSERT_TRUE(started.process) << started.error;
     zkd_ = std::move(started.process);
@@ -47,27 +36,7 @@ class ZkdServerTest : public ::testing::Test {
     if (HasFailure() && zkd_) std::cerr << "---- zkd log ----\n" << zkd_->log();
   }
 
-  Session connect(int32_t timeout_ms = 30000) {
-    auto s = open_session(zkd_->host(), zkd_->port(), new_session_request(timeout_ms));
-    EXPECT_TRUE(s) << "handshake failed";
-    if (!s) throw std::runtime_error("handshake failed");
-    EXPECT_NE(s->response.session_id, 0);
-    return std::move(*s);
-  }
-
-  // Sends a request and returns its reply (skipping nothing: the next frame
-  // must be the reply).
-  Reply call(RawConnection& c, int32_t xid, OpCode op, const std::string& body = {}) {
-    EXPECT_TRUE(c.send_request(xid, op, body));
-    auto frame = c.read_frame();
-    EXPECT_TRUE(frame) << "no reply to xid " << xid;
-    if (!frame) return Reply{{0, 0, Error::kConnectionLoss}, {}};
-    auto reply = parse_reply(*frame);
-    EXPECT_TRUE(reply);
-    if (!reply) return Reply{{0, 0, Error::kConnectionLoss}, {}};
-    EXPECT_EQ(reply->header.xid, xid);
-    return *reply;
-  }
+  Session connect(int32_t timeout_ms = 30000) { return connect_session(*zkd_, timeout_ms); }
 
   std::unique_ptr<ZkdProcess> zkd_;
 };
@@ -108,7 +77,7 @@ TEST_F(ZkdServerTest, CreateGetSetChildrenDeleteRoundTrip) {
   int64_t create_zxid = created.header.zxid;
   EXPECT_GT(create_zxid, 0);
 
-  auto got = call(c, 2, OpCode::kGetData, path_watch_body("/app", false));
+  auto got = call(c, 2, OpCode::kGetData, path_body("/app", false));
   ASSERT_EQ(got.header.err, Error::kOk);
   zk::wire::GetDataResponse data;
   ASSERT_TRUE(zk::wire::decode(got.body, data));
@@ -126,7 +95,7 @@ TEST_F(ZkdServerTest, CreateGetSetChildrenDeleteRoundTrip) {
 
   ASSERT_EQ(call(c, 5, OpCode::kCreate, create_body("/app/a", "")).header.err, Error::kOk);
   ASSERT_EQ(call(c, 6, OpCode::kCreate, create_body("/app/b", "")).header.err, Error::kOk);
-  auto children = call(c, 7, OpCode::kGetChildren, path_watch_body("/app", false));
+  auto children = call(c, 7, OpCode::kGetChildren, path_body("/app", false));
   ASSERT_EQ(children.header.err, Error::kOk);
   zk::wire::GetChildrenResponse names;
   ASSERT_TRUE(zk::wire::decode(children.body, names));
@@ -137,7 +106,7 @@ TEST_F(ZkdServerTest, CreateGetSetChildrenDeleteRoundTrip) {
             Error::kNotEmpty);
   EXPECT_EQ(call(c, 9, OpCode::kDelete, encode(zk::wire::DeleteRequest{"/app/a", -1})).header.err,
             Error::kOk);
-  auto exists = call(c, 10, OpCode::kExists, path_watch_body("/app/a", false));
+  auto exists = call(c, 10, OpCode::kExists, path_body("/app/a", false));
   EXPECT_EQ(exists.header.err, Error::kNoNode);
 
   // Reply zxids never go backwards and reads report the last zxid.
@@ -162,7 +131,7 @@ TEST_F(ZkdServerTest, CloseSessionRepliesThenClosesAndRemovesEphemerals) {
   auto observer = connect();
   ASSERT_EQ(call(owner.connection, 1, OpCode::kCreate, create_body("/eph", "", 1)).header.err,
             Error::kOk);
-  ASSERT_EQ(call(observer.connection, 1, OpCode::kExists, path_watch_body("/eph", true)).header.err,
+  ASSERT_EQ(call(observer.connection, 1, OpCode::kExists, path_body("/eph", true)).header.err,
             Error::kOk);
 
   auto closed = call(owner.connection, 2, OpCode::kCloseSession);
@@ -178,16 +147,15 @@ TEST_F(ZkdServerTest, CloseSessionRepliesThenClosesAndRemovesEphemerals) {
   ASSERT_TRUE(zk::wire::decode(event->body, e));
   EXPECT_EQ(e.type, zk::wire::EventType::kNodeDeleted);
   EXPECT_EQ(e.path, "/eph");
-  EXPECT_EQ(
-      call(observer.connection, 2, OpCode::kExists, path_watch_body("/eph", false)).header.err,
-      Error::kNoNode);
+  EXPECT_EQ(call(observer.connection, 2, OpCode::kExists, path_body("/eph", false)).header.err,
+            Error::kNoNode);
 }
 
 TEST_F(ZkdServerTest, NotificationPrecedesReplyToTheWriteThatFiredIt) {
   auto s = connect();
   auto& c = s.connection;
   ASSERT_EQ(call(c, 1, OpCode::kCreate, create_body("/w", "a")).header.err, Error::kOk);
-  ASSERT_EQ(call(c, 2, OpCode::kGetData, path_watch_body("/w", true)).header.err, Error::kOk);
+  ASSERT_EQ(call(c, 2, OpCode::kGetData, path_body("/w", true)).header.err, Error::kOk);
   ASSERT_TRUE(c.send_request(3, OpCode::kSetData, encode(zk::wire::SetDataRequest{"/w", "b", -1})));
   auto first = c.read_frame();
   auto second = c.read_frame();
@@ -205,7 +173,7 @@ TEST_F(ZkdServerTest, RepliesFollowRequestOrderWhenPipelined) {
     std::string payload;
     zk::wire::Writer w(payload);
     zk::wire::RequestHeader{xid, xid % 2 ? OpCode::kExists : OpCode::kCreate}.write(w);
-    payload += xid % 2 ? path_watch_body("/p" + std::to_string(xid - 1), false)
+    payload += xid % 2 ? path_body("/p" + std::to_string(xid - 1), false)
                        : create_body("/p" + std::to_string(xid), "");
     std::string frame;
     zk::wire::Writer fw(frame);
@@ -239,7 +207,7 @@ TEST_F(ZkdServerTest, ResumeWithPasswordKeepsSessionAndWrongPasswordGetsZeroAnsw
   // The session's previous connection is closed without a frame.
   EXPECT_TRUE(first.connection.closed_without_data());
   // The ephemeral still belongs to the live session.
-  EXPECT_EQ(call(again->connection, 1, OpCode::kExists, path_watch_body("/mine", false)).header.err,
+  EXPECT_EQ(call(again->connection, 1, OpCode::kExists, path_body("/mine", false)).header.err,
             Error::kOk);
 
   zk::wire::ConnectRequest wrong = resume;
@@ -303,7 +271,7 @@ TEST_F(ZkdServerTest, OversizeFrameClosesThatConnectionOnly) {
   ASSERT_TRUE(negative.connection.send_bytes(negative_length));
   EXPECT_TRUE(negative.connection.closed_without_data());
 
-  EXPECT_EQ(call(bystander.connection, 1, OpCode::kExists, path_watch_body("/", false)).header.err,
+  EXPECT_EQ(call(bystander.connection, 1, OpCode::kExists, path_body("/", false)).header.err,
             Error::kOk);
 }
 
@@ -342,8 +310,7 @@ TEST_F(ZkdServerTest, StatsFollowSessionsAndWatches) {
   auto s = connect();
   ASSERT_EQ(call(s.connection, 1, OpCode::kCreate, create_body("/e", "", 1)).header.err,
             Error::kOk);
-  ASSERT_EQ(call(s.connection, 2, OpCode::kGetData, path_watch_body("/e", true)).header.err,
-            Error::kOk);
+  ASSERT_EQ(call(s.connection, 2, OpCode::kGetData, path_body("/e", true)).header.err, Error::kOk);
   std::string sid = "0x" + [&] {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(s.response.session_id));
@@ -365,7 +332,7 @@ TEST_F(ZkdServerTest, StatsFollowSessionsAndWatches) {
 }
 
 TEST(ZkdWhitelist, WordsOutsideTheWhitelistAreRefused) {
-  ZkdOptions options;
+  ZkdOptions options = zkd_options();
   options.four_letter_whitelist = "ruok";
   auto started = ZkdProcess::start(options);
   ASSERT_TRUE(started.process) << started.error;
@@ -379,7 +346,7 @@ TEST(ZkdWhitelist, WordsOutsideTheWhitelistAreRefused) {
 }
 
 TEST(ZkdExpiry, ExpiredSessionLosesEphemeralsAndWatchersHearOfIt) {
-  ZkdOptions options;
+  ZkdOptions options = zkd_options();
   options.tick_time_ms = 200;  // sessions: [400, 4000] ms
   auto started = ZkdProcess::start(options);
   ASSERT_TRUE(started.process) << started.error;
@@ -396,8 +363,7 @@ TEST(ZkdExpiry, ExpiredSessionLosesEphemeralsAndWatchersHearOfIt) {
   ASSERT_TRUE(created);
   ASSERT_EQ(parse_reply(*created)->header.err, Error::kOk);
 
-  ASSERT_TRUE(
-      watcher->connection.send_request(1, OpCode::kExists, path_watch_body("/lease", true)));
+  ASSERT_TRUE(watcher->connection.send_request(1, OpCode::kExists, path_body("/lease", true)));
   auto exists = watcher->connection.read_frame();
   ASSERT_TRUE(exists);
   ASSERT_EQ(parse_reply(*exists)->header.err, Error::kOk);
@@ -426,7 +392,7 @@ TEST(ZkdExpiry, ExpiredSessionLosesEphemeralsAndWatchersHearOfIt) {
 }
 
 TEST(ZkdLimits, ConnectionsBeyondMaxClientCnxnsAreClosed) {
-  ZkdOptions options;
+  ZkdOptions options = zkd_options();
   options.max_client_cnxns = 2;
   auto started = ZkdProcess::start(options);
   ASSERT_TRUE(started.process) << started.error;
@@ -440,7 +406,7 @@ TEST(ZkdLimits, ConnectionsBeyondMaxClientCnxnsAreClosed) {
 }
 
 TEST(ZkdProcessLife, SigtermStopsCleanly) {
-  auto started = ZkdProcess::start();
+  auto started = ZkdProcess::start(zkd_options());
   ASSERT_TRUE(started.process) << started.error;
   auto& zkd = *started.process;
   auto s = open_session(zkd.host(), zkd.port(), new_session_request());
@@ -454,7 +420,7 @@ TEST(ZkdProcessLife, SigtermStopsCleanly) {
 }
 
 TEST(ZkdProcessLife, BadConfigurationFailsNamingTheKey) {
-  ZkdOptions options;
+  ZkdOptions options = zkd_options();
   options.raw_config = "dataDir={dataDir}\nclientPort={port}\ntickTime=soon\n";
   auto started = ZkdProcess::start(options);
   EXPECT_FALSE(started.process);

@@ -5,6 +5,7 @@
 
 #include "libzk/wire/jute.h"
 #include "libzk/wire/records.h"
+#include "tests/common/request_bodies.h"
 #include "zkd/storage/memory_env.h"
 #include "zkd/storage/snapshot_file.h"
 
@@ -16,14 +17,7 @@ using zk::wire::OpCode;
 
 const StorageLayout kLayout{"data/version-2", "logs/version-2"};
 
-std::string create_body(const std::string& path, const std::string& data, int32_t flags = 0) {
-  zk::wire::CreateRequest r;
-  r.path = path;
-  r.data = data;
-  r.acl = zk::wire::open_acl_unsafe();
-  r.flags = flags;
-  return zk::wire::encode(r);
-}
+using zk::test::create_body;
 
 std::string encode(const tree::Txn& txn) {
   std::string out;

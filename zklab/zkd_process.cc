@@ -1,4 +1,4 @@
-#include "tests/lab/zkd_process.h"
+#include "zklab/zkd_process.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -12,22 +12,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
-#include "tests/lab/raw_client.h"
+#include "zklab/four_letter_word.h"
 
 extern char** environ;
-
-#ifndef ZKD_BINARY
-#error "ZKD_BINARY must name the zkd executable under test"
-#endif
 
 namespace zk::lab {
 
 using Clock = std::chrono::steady_clock;
-
-std::string zkd_binary() { return ZKD_BINARY; }
 
 uint16_t pick_free_port() {
   int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -52,8 +47,8 @@ namespace {
 // Called through syscall(2): glibc 2.36's <sys/pidfd.h> lacks C++ linkage.
 int open_pidfd(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
-std::filesystem::path make_temp_dir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "zkd_lab_XXXXXX").string();
+std::filesystem::path make_temp_dir(const std::string& prefix) {
+  std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "_XXXXXX")).string();
   if (::mkdtemp(tmpl.data()) == nullptr) return {};
   return tmpl;
 }
@@ -83,12 +78,12 @@ std::string config_text(const ZkdOptions& o, uint16_t port, const std::filesyste
   return cfg.str();
 }
 
-// Starts `args` with stdout and stderr going to `log`; -1 on failure.
+// Starts `args` with stdout and stderr appended to `log`; -1 on failure.
 pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& log) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   std::vector<char*> argv;
@@ -100,8 +95,10 @@ pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& l
   return rc == 0 ? pid : -1;
 }
 
-std::string read_file(const std::filesystem::path& p) {
+// The bytes of a file from `offset` on (empty if it cannot be read).
+std::string read_file(const std::filesystem::path& p, uintmax_t offset = 0) {
   std::ifstream in(p, std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(offset));
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
@@ -111,36 +108,65 @@ std::string read_file(const std::filesystem::path& p) {
 
 StartResult ZkdProcess::start(const ZkdOptions& options) {
   StartResult result;
-  std::unique_ptr<ZkdProcess> p(new ZkdProcess());
-  p->dir_ = make_temp_dir();
-  if (p->dir_.empty()) {
-    result.error = "cannot create a temporary directory";
+  if (options.binary.empty()) {
+    result.error = "no zkd binary given";
     return result;
   }
-  p->port_ = pick_free_port();
+  std::unique_ptr<ZkdProcess> p(new ZkdProcess());
+  p->binary_ = options.binary;
+  p->start_deadline_ = options.start_deadline;
+  if (options.dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(*options.dir, ec);
+    if (ec) {
+      result.error = "cannot create " + options.dir->string() + ": " + ec.message();
+      return result;
+    }
+    p->dir_ = *options.dir;
+  } else {
+    p->dir_ = make_temp_dir(options.temp_dir_prefix);
+    if (p->dir_.empty()) {
+      result.error = "cannot create a temporary directory";
+      return result;
+    }
+    p->owns_dir_ = true;
+  }
+  p->port_ = options.port != 0 ? options.port : pick_free_port();
   if (p->port_ == 0) {
     result.error = "cannot find a free loopback port";
     return result;
   }
   {
-    std::ofstream out(p->dir_ / "zoo.cfg");
+    std::ofstream out(p->dir_ / "zoo.cfg", std::ios::trunc);
     out << config_text(options, p->port_, p->data_dir());
+    if (!out) {
+      result.error = "cannot write " + (p->dir_ / "zoo.cfg").string();
+      return result;
+    }
   }
-  p->start_deadline_ = options.start_deadline;
-  result.error = p->launch();
+  result.error = p->respawn();
+  if (result.error.empty()) result.error = p->wait_ready(p->start_deadline_);
   if (result.error.empty()) result.process = std::move(p);
   return result;
 }
 
-std::string ZkdProcess::launch() {
-  ++runs_;
+std::string ZkdProcess::respawn() {
+  if (running()) return "zkd still runs: stop or kill it first";
   exit_status_.reset();
   if (pidfd_ >= 0) ::close(pidfd_);
   pidfd_ = -1;
-  pid_ = spawn({zkd_binary(), "--config", (dir_ / "zoo.cfg").string()}, log_path());
-  if (pid_ < 0) return "cannot start " + zkd_binary();
+  std::error_code ec;
+  auto size = std::filesystem::file_size(log_path(), ec);
+  log_start_ = ec ? 0 : size;
+  pid_ = spawn({binary_, "--config", (dir_ / "zoo.cfg").string()}, log_path());
+  if (pid_ < 0) return "cannot start " + binary_;
   pidfd_ = open_pidfd(pid_);
-  auto until = Clock::now() + start_deadline_;
+  return {};
+}
+
+std::string ZkdProcess::wait_ready(std::chrono::milliseconds deadline) {
+  if (pid_ <= 0) return "zkd was not started";
+  auto until = Clock::now() + deadline;
   while (Clock::now() < until) {
     if (!running()) return "zkd exited during start-up; its log:\n" + log();
     auto text = four_letter_word(host_, port_, "srvr", std::chrono::seconds(1));
@@ -155,8 +181,8 @@ std::string ZkdProcess::launch() {
 }
 
 std::string ZkdProcess::restart() {
-  if (running()) return "zkd still runs: stop or kill it first";
-  return launch();
+  auto error = respawn();
+  return error.empty() ? wait_ready(start_deadline_) : error;
 }
 
 bool ZkdProcess::kill(std::chrono::milliseconds deadline) {
@@ -172,7 +198,7 @@ ZkdProcess::~ZkdProcess() {
     ::waitpid(pid_, &status, 0);
   }
   if (pidfd_ >= 0) ::close(pidfd_);
-  if (!dir_.empty()) {
+  if (owns_dir_ && !keep_dir_ && !dir_.empty()) {
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
   }
@@ -207,17 +233,19 @@ std::optional<int> ZkdProcess::wait_for_exit(std::chrono::milliseconds deadline)
   return exit_status_;
 }
 
-std::filesystem::path ZkdProcess::log_path() const {
-  return dir_ / (runs_ <= 1 ? std::string("zkd.log") : "zkd." + std::to_string(runs_) + ".log");
+std::string ZkdProcess::log() const { return read_file(log_path(), log_start_); }
+
+std::string ZkdProcess::log_tail(size_t bytes) const {
+  std::string text = log();
+  return text.size() > bytes ? text.substr(text.size() - bytes) : text;
 }
 
-std::string ZkdProcess::log() const { return read_file(log_path()); }
-
-RunResult run_zkd(const std::vector<std::string>& args, std::chrono::milliseconds deadline) {
+RunResult run_zkd(const std::string& binary, const std::vector<std::string>& args,
+                  std::chrono::milliseconds deadline) {
   RunResult result;
-  auto dir = make_temp_dir();
+  auto dir = make_temp_dir("zkd_run");
   if (dir.empty()) return result;
-  std::vector<std::string> argv{zkd_binary()};
+  std::vector<std::string> argv{binary};
   argv.insert(argv.end(), args.begin(), args.end());
   pid_t pid = spawn(argv, dir / "out.log");
   if (pid > 0) {

@@ -1,0 +1,45 @@
+#include "tests/lab/lab_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#ifndef ZKD_BINARY
+#error "ZKD_BINARY must name the zkd executable under test"
+#endif
+
+namespace zk::lab {
+
+std::string zkd_binary() { return ZKD_BINARY; }
+
+ZkdOptions zkd_options() {
+  ZkdOptions options;
+  options.binary = zkd_binary();
+  return options;
+}
+
+RunResult run_zkd(const std::vector<std::string>& args, std::chrono::milliseconds deadline) {
+  return run_zkd(zkd_binary(), args, deadline);
+}
+
+Session connect_session(const ZkdProcess& zkd, int32_t timeout_ms) {
+  auto s = open_session(zkd.host(), zkd.port(), new_session_request(timeout_ms));
+  EXPECT_TRUE(s) << "handshake failed";
+  if (!s) throw std::runtime_error("handshake failed");
+  EXPECT_NE(s->response.session_id, 0);
+  return std::move(*s);
+}
+
+Reply call(RawConnection& c, int32_t xid, zk::wire::OpCode op, const std::string& body) {
+  EXPECT_TRUE(c.send_request(xid, op, body));
+  auto frame = c.read_frame();
+  EXPECT_TRUE(frame) << "no reply to xid " << xid;
+  if (!frame) return Reply{{0, 0, zk::wire::Error::kConnectionLoss}, {}};
+  auto reply = parse_reply(*frame);
+  EXPECT_TRUE(reply);
+  if (!reply) return Reply{{0, 0, zk::wire::Error::kConnectionLoss}, {}};
+  EXPECT_EQ(reply->header.xid, xid);
+  return *reply;
+}
+
+}  // namespace zk::lab

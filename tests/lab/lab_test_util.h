@@ -1,0 +1,36 @@
+// What the process tests in tests/lab share: the zkd binary under test (its
+// path is compiled in as ZKD_BINARY), options that start it, and the raw
+// request/reply round trip with gtest expectations.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "libzk/wire/protocol.h"
+#include "tests/common/request_bodies.h"
+#include "tests/lab/raw_client.h"
+#include "zklab/zkd_process.h"
+
+namespace zk::lab {
+
+using zk::test::create_body;
+using zk::test::path_body;
+
+// Path of the zkd binary this tree built.
+std::string zkd_binary();
+// Default options, starting that binary.
+ZkdOptions zkd_options();
+// run_zkd with that binary.
+RunResult run_zkd(const std::vector<std::string>& args, std::chrono::milliseconds deadline);
+
+// Opens a session on `zkd` (expects the handshake to succeed and to give a
+// session id; throws when it fails, which fails the test).
+Session connect_session(const ZkdProcess& zkd, int32_t timeout_ms = 30000);
+
+// Sends a request and returns its reply, expecting the next frame to be that
+// reply (nothing is skipped). On failure the reply carries kConnectionLoss.
+Reply call(RawConnection& c, int32_t xid, zk::wire::OpCode op, const std::string& body = {});
+
+}  // namespace zk::lab

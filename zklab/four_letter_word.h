@@ -1,0 +1,22 @@
+// Four-letter words ("ruok", "srvr", "mntr", ...): the monitoring commands a
+// ZooKeeper server answers on its client port. The server writes the answer
+// and closes the connection, so an answer is complete only once it closed.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace zk::lab {
+
+// Connects to host:port (an IPv4 literal such as "127.0.0.1") on a fresh
+// connection, sends `word` and reads until the server closes. The deadline
+// covers all of it. Nothing when the server cannot be reached, or has not
+// closed the connection by the deadline.
+std::optional<std::string> four_letter_word(
+    const std::string& host, uint16_t port, std::string_view word,
+    std::chrono::milliseconds deadline = std::chrono::seconds(5));
+
+}  // namespace zk::lab
