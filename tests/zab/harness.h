@@ -1,0 +1,83 @@
+// A test harness for the Zab core: N replicas, each with an in-memory "disk"
+// (hard state, log, durable point) and "state machine" (the applied entries),
+// connected by FIFO links that can be cut. It runs one script command at a
+// time and returns what happened, then the state of every replica, and checks
+// the protocol invariants after every step (a violation is printed).
+//
+// Commands (one per line in testdata/*.txt):
+//   create N [down] [finalize=T] [resend=T] [init=T] [sync=T] [window=K] [max-counter=C]
+//   store ID accepted=E current=E [base=Z] [log=Z,Z,...] [applied=Z]   (down replicas)
+//   start ID... | restart ID... | crash ID...
+//   tick [K]                 tick every live replica K times (messages stay queued)
+//   deliver [ROUNDS]         deliver queued messages until none are left
+//   run K                    K times: tick, deliver
+//   propose ID PAYLOAD...    forward ID PAYLOAD    sync ID REQUEST_ID
+//   persist ID [ZXID]        autopersist ID on|off
+//   partition A B / C ...    heal
+//   log ID
+// Zxids are written epoch:counter. Pings are counted, not printed.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "zkd/zab/zab.h"
+
+namespace zkd::zab::test {
+
+class Harness {
+ public:
+  // Runs one command; the text to compare with the transcript.
+  std::string run(const std::string& line);
+  // Invariant violations seen so far.
+  const std::vector<std::string>& violations() const { return violations_; }
+
+ private:
+  struct Disk {
+    HardState hard;
+    Zxid base = 0;
+    std::vector<Entry> log;
+    Zxid durable = 0;
+    std::vector<Entry> snapshot;  // the state machine at `base`
+  };
+  struct Node {
+    std::unique_ptr<Zab> core;  // null while down
+    Disk disk;
+    std::vector<Entry> applied;  // the state machine
+    bool autopersist = true;
+    std::vector<Entry> incoming_snapshot;
+    uint32_t starts = 0;
+  };
+  struct InFlight {
+    Message m;
+    std::vector<Entry> snapshot;  // a Snap message's attachment
+  };
+
+  void create(const std::vector<std::string>& args);
+  void start(ServerId id);
+  void crash(ServerId id);
+  void handle_ready(ServerId id);
+  void settle();
+  void deliver(int max_rounds);
+  void tick_all();
+  void check_invariants();
+  void violation(const std::string& what);
+  std::string state() const;
+  Node& node(const std::string& id);
+
+  Config base_config_;
+  std::map<ServerId, Node> nodes_;
+  std::map<std::pair<ServerId, ServerId>, std::vector<InFlight>> links_;
+  std::set<std::pair<ServerId, ServerId>> cut_;
+  std::vector<std::string> out_;
+  int pings_ = 0;
+  int dropped_ = 0;
+  std::vector<Entry> history_;         // the longest applied sequence seen
+  std::map<Epoch, ServerId> leaders_;  // established leader per epoch
+  std::vector<std::string> violations_;
+};
+
+}  // namespace zkd::zab::test

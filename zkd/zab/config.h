@@ -1,0 +1,42 @@
+// Static configuration of one Zab replica. Times are in ticks: the host calls
+// tick() at a fixed period (Apache's tickTime) and the core never reads a clock.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "zkd/zab/types.h"
+
+namespace zkd::zab {
+
+struct Config {
+  ServerId id = 0;
+  std::vector<ServerId> voters;  // the ensemble, including `id`; no observers yet
+
+  // Election: after a quorum agrees with our vote, wait this many ticks for a
+  // better vote before deciding (Apache's finalizeWait). >= 1.
+  int finalize_ticks = 1;
+  // Election: re-broadcast our vote every this many ticks while undecided.
+  int vote_resend_ticks = 2;
+  // Discovery + synchronisation must finish within this many ticks, on the
+  // leader and on each learner (Apache's initLimit). >= 1.
+  int init_limit = 10;
+  // In broadcast, a learner that hears nothing from the leader for this many
+  // ticks goes back to election; a leader that hears from fewer than a quorum
+  // for this many ticks steps down (Apache's syncLimit). >= 1.
+  int sync_limit = 5;
+  // Committed entries kept in memory to bring a learner up to date by DIFF;
+  // a learner further behind gets SNAP. >= 1.
+  size_t commit_window = 1000;
+  // The largest zxid counter the leader may use; when the next proposal would
+  // pass it, the leader steps down so that a new epoch starts. Lower it in
+  // tests only.
+  uint32_t max_counter = kMaxCounter;
+};
+
+// Empty if `config` is usable; otherwise what is wrong with it.
+std::string validate(const Config& config);
+
+}  // namespace zkd::zab

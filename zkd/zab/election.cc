@@ -1,0 +1,158 @@
+// Leader election, after Apache's FastLeaderElection: every LOOKING replica
+// proposes the best vote it has seen in its round (ordered by current epoch,
+// last zxid, server id) and broadcasts it; when a quorum of the round agrees
+// with its vote it waits finalize_ticks for a better one, then decides.
+// Replicas that are FOLLOWING or LEADING answer LOOKING ones with their vote,
+// so a restarted replica joins an established leader.
+#include <algorithm>
+
+#include "zkd/zab/zab.h"
+
+namespace zkd::zab {
+
+namespace {
+
+PeerState peer_state(Role role) {
+  switch (role) {
+    case Role::kLooking:
+      return PeerState::kLooking;
+    case Role::kFollowing:
+      return PeerState::kFollowing;
+    case Role::kLeading:
+      return PeerState::kLeading;
+  }
+  return PeerState::kLooking;
+}
+
+}  // namespace
+
+Vote Zab::self_vote() const { return {cfg_.id, log_.last(), hard_.current_epoch}; }
+
+void Zab::become_looking() {
+  fail_syncs();
+  role_ = Role::kLooking;
+  leader_ = 0;
+  serving_ = false;
+  peers_.clear();
+  new_epoch_ = 0;
+  stage_ = LearnerStage::kDiscovery;
+  ack_new_leader_at_.reset();
+  ++round_;
+  vote_ = self_vote();
+  received_.clear();
+  received_[cfg_.id] = vote_;
+  out_of_election_.clear();
+  finalize_left_ = 0;
+  broadcast_vote();
+  if (quorum_agrees(received_, vote_)) finalize_left_ = cfg_.finalize_ticks;
+}
+
+void Zab::broadcast_vote() {
+  for (ServerId v : cfg_.voters) {
+    if (v != cfg_.id) send_vote(v);
+  }
+  resend_left_ = cfg_.vote_resend_ticks;
+}
+
+void Zab::send_vote(ServerId to) {
+  send({.type = MsgType::kVote,
+        .to = to,
+        .round = round_,
+        .vote = vote_,
+        .state = peer_state(role_)});
+}
+
+bool Zab::quorum_agrees(const std::map<ServerId, Vote>& votes, const Vote& v) const {
+  const auto n = std::count_if(votes.begin(), votes.end(), [&](const auto& kv) {
+    return kv.second == v && is_voter(kv.first);
+  });
+  return static_cast<size_t>(n) >= quorum();
+}
+
+// Apache's checkLeader: another replica may be followed only once it says it
+// is LEADING; we may lead only on a quorum of our own round.
+bool Zab::leader_confirmed(const Vote& v, uint64_t round) const {
+  if (v.leader == cfg_.id) return round == round_;
+  auto it = out_of_election_.find(v.leader);
+  return it != out_of_election_.end() && it->second.state == PeerState::kLeading &&
+         it->second.vote == v;
+}
+
+void Zab::on_vote(const Message& m) {
+  if (!is_voter(m.from)) return;
+  if (role_ != Role::kLooking) {
+    if (m.state != PeerState::kLooking) return;
+    // A peer that is LOOKING has left our epoch (Apache: its connection
+    // broke). Tell it whom we follow.
+    if (role_ == Role::kFollowing && m.from == leader_) {
+      become_looking();
+      return;
+    }
+    if (role_ == Role::kLeading) peers_.erase(m.from);
+    send_vote(m.from);
+    return;
+  }
+
+  if (m.state == PeerState::kLooking) {
+    if (m.round > round_) {
+      round_ = m.round;
+      received_.clear();
+      vote_ = vote_beats(m.vote, self_vote()) ? m.vote : self_vote();
+      finalize_left_ = 0;
+      broadcast_vote();
+    } else if (m.round < round_) {
+      send_vote(m.from);  // bring it to our round
+      return;
+    } else if (vote_beats(m.vote, vote_)) {
+      vote_ = m.vote;
+      finalize_left_ = 0;
+      broadcast_vote();
+    }
+    received_[m.from] = m.vote;
+    received_[cfg_.id] = vote_;
+    if (finalize_left_ == 0 && quorum_agrees(received_, vote_)) {
+      finalize_left_ = cfg_.finalize_ticks;
+    }
+    return;
+  }
+
+  // The sender is FOLLOWING or LEADING.
+  out_of_election_[m.from] = {m.vote, m.round, m.state};
+  if (m.round == round_) {
+    received_[m.from] = m.vote;
+    if (quorum_agrees(received_, m.vote) && leader_confirmed(m.vote, m.round)) {
+      decide(m.vote);
+      return;
+    }
+  }
+  std::map<ServerId, Vote> settled;
+  for (const auto& [id, o] : out_of_election_) settled[id] = o.vote;
+  if (quorum_agrees(settled, m.vote) && leader_confirmed(m.vote, m.round)) {
+    round_ = std::max(round_, m.round);
+    decide(m.vote);
+  }
+}
+
+void Zab::decide(const Vote& v) {
+  vote_ = v;
+  finalize_left_ = 0;
+  received_.clear();
+  out_of_election_.clear();
+  if (v.leader == cfg_.id) {
+    become_leader();
+  } else {
+    become_follower(v.leader);
+  }
+}
+
+void Zab::tick_looking() {
+  if (finalize_left_ > 0 && --finalize_left_ == 0) {
+    if (quorum_agrees(received_, vote_)) {
+      decide(vote_);
+      return;
+    }
+  }
+  if (--resend_left_ <= 0) broadcast_vote();
+}
+
+}  // namespace zkd::zab

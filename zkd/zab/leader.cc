@@ -1,0 +1,269 @@
+// The leader: discovery (choose a new epoch from a quorum's accepted epochs),
+// synchronisation (DIFF / TRUNC / SNAP then NEWLEADER per learner; the epoch
+// is established once a quorum acked NEWLEADER) and broadcast (PROPOSAL, ACK,
+// COMMIT, pipelined; commit in zxid order on a quorum of durable acks).
+#include <algorithm>
+
+#include "zkd/zab/zab.h"
+
+namespace zkd::zab {
+
+void Zab::become_leader() {
+  fail_syncs();
+  role_ = Role::kLeading;
+  leader_ = cfg_.id;
+  serving_ = false;
+  phase_ = LeaderPhase::kDiscovery;
+  new_epoch_ = 0;
+  phase_ticks_ = 0;
+  initial_last_ = log_.last();
+  peers_.clear();
+  maybe_choose_epoch();  // a single-voter ensemble needs no one else
+}
+
+size_t Zab::count_voters(Peer::Stage at_least) const {
+  size_t n = 0;
+  for (const auto& [id, p] : peers_) {
+    if (p.stage >= at_least && is_voter(id)) ++n;
+  }
+  return n;
+}
+
+void Zab::on_leader_message(const Message& m) {
+  if (m.type == MsgType::kFollowerInfo) {
+    on_follower_info(m);
+    return;
+  }
+  auto it = peers_.find(m.from);
+  if (it == peers_.end()) return;
+  Peer& p = it->second;
+  p.silent_ticks = 0;
+  const bool this_epoch = new_epoch_ != 0 && m.epoch == new_epoch_;
+  switch (m.type) {
+    case MsgType::kAckEpoch:
+      if (this_epoch && m.attempt == p.attempt && p.stage == Peer::Stage::kAwaitAckEpoch) {
+        on_ack_epoch(m.from, p, m);
+      }
+      return;
+    case MsgType::kAckNewLeader:
+      if (this_epoch && m.attempt == p.attempt && p.stage == Peer::Stage::kSyncing) {
+        on_ack_new_leader(p, m);
+      }
+      return;
+    case MsgType::kAck:
+      if (this_epoch && p.stage == Peer::Stage::kSynced) {
+        p.acked = std::max(p.acked, std::min(m.zxid, log_.last()));
+        maybe_commit();
+      }
+      return;
+    case MsgType::kRequest:
+      if (phase_ == LeaderPhase::kBroadcast && p.stage == Peer::Stage::kSynced) {
+        out_.requests.push_back({m.from, m.payload});
+      }
+      return;
+    case MsgType::kSync:
+      if (phase_ == LeaderPhase::kBroadcast && p.stage == Peer::Stage::kSynced) {
+        // Ordered behind every proposal made so far.
+        peer_syncs_.push_back({m.from, m.request_id, log_.last()});
+        answer_peer_syncs();
+      }
+      return;
+    default:
+      return;  // Ping (liveness only), or not for a leader
+  }
+}
+
+void Zab::on_follower_info(const Message& m) {
+  if (!is_voter(m.from)) return;
+  auto it = peers_.find(m.from);
+  if (it != peers_.end() && it->second.attempt == m.attempt) {
+    it->second.silent_ticks = 0;  // a resent FollowerInfo
+    return;
+  }
+  if (new_epoch_ != 0 && m.epoch > new_epoch_) {
+    // The voter already took a later epoch from a failed prospective leader
+    // and would refuse ours, rejoin, refuse again. Step down: the next
+    // election chooses an epoch above it.
+    become_looking();
+    return;
+  }
+  Peer& p = peers_[m.from];
+  p = Peer{.stage = Peer::Stage::kGotInfo, .attempt = m.attempt, .accepted_epoch = m.epoch};
+  if (new_epoch_ != 0) {
+    send_leader_info(m.from, p);
+  } else {
+    maybe_choose_epoch();
+  }
+}
+
+void Zab::send_leader_info(ServerId id, Peer& p) {
+  send({.type = MsgType::kLeaderInfo, .to = id, .epoch = new_epoch_, .attempt = p.attempt});
+  p.stage = Peer::Stage::kAwaitAckEpoch;
+}
+
+void Zab::maybe_choose_epoch() {
+  if (new_epoch_ != 0 || count_voters(Peer::Stage::kGotInfo) + 1 < quorum()) return;
+  Epoch e = hard_.accepted_epoch;
+  for (const auto& [id, p] : peers_) e = std::max(e, p.accepted_epoch);
+  if (e >= kMaxEpoch) return;  // out of epochs: stay here until init_limit
+  new_epoch_ = e + 1;
+  set_hard_state({.accepted_epoch = new_epoch_, .current_epoch = hard_.current_epoch});
+  for (auto& [id, p] : peers_) send_leader_info(id, p);
+  maybe_finish_discovery();
+}
+
+void Zab::on_ack_epoch(ServerId id, Peer& p, const Message& m) {
+  p.current_epoch = m.current_epoch;
+  p.last_zxid = m.zxid;
+  p.fresh = m.fresh;
+  if (phase_ != LeaderPhase::kDiscovery) {
+    sync_peer(id, p);
+    return;
+  }
+  // A quorum member with a more recent history than ours: we must not lead
+  // (Apache's waitForEpochAck).
+  if (p.current_epoch > hard_.current_epoch ||
+      (p.current_epoch == hard_.current_epoch && p.last_zxid > log_.last())) {
+    become_looking();
+    return;
+  }
+  p.stage = Peer::Stage::kAckedEpoch;
+  maybe_finish_discovery();
+}
+
+void Zab::maybe_finish_discovery() {
+  if (phase_ != LeaderPhase::kDiscovery || new_epoch_ == 0) return;
+  size_t fresh = 1;  // we took new_epoch_ ourselves when choosing it
+  for (const auto& [id, p] : peers_) {
+    if (p.stage == Peer::Stage::kAckedEpoch && p.fresh && is_voter(id)) ++fresh;
+  }
+  if (fresh < quorum()) return;
+  phase_ = LeaderPhase::kSync;
+  for (auto& [id, p] : peers_) {
+    if (p.stage == Peer::Stage::kAckedEpoch) sync_peer(id, p);
+  }
+  maybe_establish();
+}
+
+// Brings one learner from its last zxid to our history: Diff when its last
+// zxid is in our log, Trunc then Diff when it has entries we do not (only
+// within one epoch, where logs are prefixes of one sequence), Snap then Diff
+// otherwise. Then NewLeader; from now on it gets every proposal.
+void Zab::sync_peer(ServerId id, Peer& p) {
+  const Zxid peer_last = p.last_zxid;
+  Zxid from = peer_last;
+  if (!log_.contains(peer_last)) {
+    const auto t = log_.before(peer_last);
+    if (t && epoch_of(*t) == epoch_of(peer_last)) {
+      from = *t;
+      send({.type = MsgType::kTrunc, .to = id, .epoch = new_epoch_, .zxid = from});
+    } else {
+      // The host's state after applying this batch's committed entries.
+      from = snapshot_cut_.value_or(committed_);
+      snapshot_cut_ = from;
+      send({.type = MsgType::kSnap, .to = id, .epoch = new_epoch_, .zxid = from});
+    }
+  }
+  Message diff{.type = MsgType::kDiff, .to = id, .epoch = new_epoch_, .zxid = from};
+  diff.entries = log_.range(from, log_.last());
+  send(std::move(diff));
+  send({.type = MsgType::kNewLeader, .to = id, .epoch = new_epoch_, .zxid = log_.last()});
+  p.stage = Peer::Stage::kSyncing;
+  p.acked = 0;
+}
+
+void Zab::on_ack_new_leader(Peer& p, const Message& m) {
+  p.stage = Peer::Stage::kSynced;
+  p.acked = std::min(m.zxid, log_.last());
+  if (phase_ != LeaderPhase::kBroadcast) {
+    maybe_establish();
+    return;
+  }
+  send({.type = MsgType::kUpToDate, .to = m.from, .epoch = new_epoch_, .zxid = committed_});
+  maybe_commit();
+}
+
+// The epoch is established once a quorum acked NewLeader (we count once our
+// history is durable): our whole initial history is committed.
+void Zab::maybe_establish() {
+  if (role_ != Role::kLeading || phase_ != LeaderPhase::kSync) return;
+  // Like a learner, we take the epoch (currentEpoch) only once our history
+  // is durable, and only then count ourselves.
+  if (durable_ >= initial_last_ && hard_.current_epoch != new_epoch_) {
+    set_hard_state({.accepted_epoch = hard_.accepted_epoch, .current_epoch = new_epoch_});
+  }
+  const size_t self = hard_.current_epoch == new_epoch_ ? 1 : 0;
+  if (count_voters(Peer::Stage::kSynced) + self < quorum()) return;
+  phase_ = LeaderPhase::kBroadcast;
+  serving_ = true;
+  next_counter_ = 1;
+  advance_commit(initial_last_);
+  for (auto& [id, p] : peers_) {
+    if (p.stage == Peer::Stage::kSynced) {
+      send({.type = MsgType::kUpToDate, .to = id, .epoch = new_epoch_, .zxid = committed_});
+    }
+  }
+  maybe_commit();
+}
+
+void Zab::maybe_commit() {
+  if (role_ != Role::kLeading || phase_ != LeaderPhase::kBroadcast) return;
+  std::vector<Zxid> acked{durable_};
+  for (const auto& [id, p] : peers_) {
+    if (p.stage == Peer::Stage::kSynced && is_voter(id)) acked.push_back(p.acked);
+  }
+  const Zxid z = quorum_zxid(std::move(acked), cfg_.voters.size());
+  if (z <= committed_) return;
+  advance_commit(z);
+  for (const auto& [id, p] : peers_) {
+    if (p.stage >= Peer::Stage::kSyncing) {
+      send({.type = MsgType::kCommit, .to = id, .epoch = new_epoch_, .zxid = committed_});
+    }
+  }
+  answer_peer_syncs();
+}
+
+void Zab::answer_peer_syncs() {
+  std::erase_if(peer_syncs_, [&](const PeerSync& s) {
+    if (s.zxid > committed_) return false;
+    auto it = peers_.find(s.from);
+    if (it != peers_.end() && it->second.stage == Peer::Stage::kSynced) {
+      send({.type = MsgType::kSyncReply,
+            .to = s.from,
+            .epoch = new_epoch_,
+            .zxid = s.zxid,
+            .request_id = s.request_id});
+    }
+    return true;
+  });
+}
+
+void Zab::tick_leader() {
+  ++phase_ticks_;
+  for (auto it = peers_.begin(); it != peers_.end();) {
+    Peer& p = it->second;
+    ++p.silent_ticks;
+    bool drop = false;
+    if (p.stage == Peer::Stage::kSynced) {
+      drop = p.silent_ticks >= cfg_.sync_limit;
+    } else {
+      ++p.handshake_ticks;
+      drop = p.silent_ticks >= cfg_.init_limit || p.handshake_ticks >= cfg_.init_limit;
+    }
+    it = drop ? peers_.erase(it) : std::next(it);
+  }
+  if (phase_ != LeaderPhase::kBroadcast) {
+    if (phase_ticks_ >= cfg_.init_limit) {
+      become_looking();
+      return;
+    }
+  } else if (count_voters(Peer::Stage::kSynced) + 1 < quorum()) {
+    become_looking();  // lost the quorum of responsive, synced followers
+    return;
+  }
+  for (const auto& [id, p] : peers_) {
+    send({.type = MsgType::kPing, .to = id, .epoch = new_epoch_});
+  }
+}
+
+}  // namespace zkd::zab

@@ -1,0 +1,81 @@
+// Peer messages of the Zab core. The core fills them; the host serialises them
+// (zkd/net), sends them over a FIFO link, and steps them into the peer's core.
+// Which fields each type uses is listed beside it and in docs/zab.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "zkd/zab/types.h"
+
+namespace zkd::zab {
+
+enum class MsgType : uint8_t {
+  // Election (any -> any). vote, round, state.
+  kVote,
+  // Discovery. FollowerInfo (learner -> leader): epoch = acceptedEpoch,
+  // attempt. LeaderInfo (leader -> learner): epoch = the new epoch, attempt.
+  // AckEpoch (learner -> leader): epoch = the new epoch, current_epoch,
+  // zxid = last logged zxid, attempt, fresh = the learner took the epoch in
+  // this handshake (acceptedEpoch was lower). Only fresh acks count toward
+  // the leader's discovery quorum: a replica helps establish an epoch once.
+  kFollowerInfo,
+  kLeaderInfo,
+  kAckEpoch,
+  // Synchronisation (leader -> learner), in this order on the link:
+  // [Trunc: zxid = drop entries after it | Snap: zxid = the snapshot's zxid,
+  // the host attaches the leader's state at zxid], Diff: zxid = the learner's
+  // last zxid the entries follow, entries; NewLeader: epoch, zxid = the
+  // learner's last zxid after the Diff.
+  kTrunc,
+  kSnap,
+  kDiff,
+  kNewLeader,
+  // AckNewLeader (learner -> leader): epoch, zxid = durable up to, attempt.
+  kAckNewLeader,
+  // UpToDate (leader -> learner): epoch, zxid = committed up to. The learner
+  // now serves.
+  kUpToDate,
+  // Broadcast. Proposal: epoch, entries (one). Ack (learner -> leader):
+  // epoch, zxid = durable up to (cumulative). Commit: epoch, zxid =
+  // committed up to (cumulative).
+  kProposal,
+  kAck,
+  kCommit,
+  // Ping: epoch. Leader -> learner every tick; the learner answers.
+  kPing,
+  // Request (learner -> leader): payload, a forwarded write to preprocess.
+  kRequest,
+  // Sync (learner -> leader): request_id. SyncReply (leader -> learner):
+  // request_id, zxid = apply up to this before answering the sync.
+  kSync,
+  kSyncReply,
+};
+
+enum class PeerState : uint8_t { kLooking, kFollowing, kLeading };
+
+const char* to_string(MsgType type);
+const char* to_string(PeerState state);
+
+struct Message {
+  MsgType type = MsgType::kPing;
+  ServerId from = 0;
+  ServerId to = 0;
+  Epoch epoch = 0;
+  Epoch current_epoch = 0;  // AckEpoch only
+  Zxid zxid = 0;
+  uint64_t round = 0;    // Vote: the sender's election round (logical clock)
+  uint64_t attempt = 0;  // handshake: learner's incarnation << 32 | its count
+  uint64_t request_id = 0;
+  bool fresh = false;  // AckEpoch only
+  Vote vote{};
+  PeerState state = PeerState::kLooking;
+  std::vector<Entry> entries{};
+  std::string payload{};
+};
+
+// One line, for logs and transcripts: "Proposal e1 [1:3]".
+std::string describe(const Message& m);
+
+}  // namespace zkd::zab

@@ -1,0 +1,69 @@
+// Basic Zab vocabulary: zxids, epochs, server ids, log entries, election
+// votes and quorum arithmetic. Pure helpers, no state. Protocol: docs/zab.md.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace zkd::zab {
+
+using ServerId = int64_t;  // myid; > 0
+using Epoch = int64_t;     // 0 <= epoch <= kMaxEpoch
+using Zxid = int64_t;      // epoch << 32 | counter; 0 is "nothing"
+
+inline constexpr Epoch kMaxEpoch = 0x7fffffff;
+inline constexpr uint32_t kMaxCounter = 0xffffffff;
+
+constexpr Zxid make_zxid(Epoch epoch, uint32_t counter) {
+  return static_cast<Zxid>((static_cast<uint64_t>(epoch) << 32) | counter);
+}
+constexpr Epoch epoch_of(Zxid zxid) {
+  return static_cast<Epoch>(static_cast<uint64_t>(zxid) >> 32);
+}
+constexpr uint32_t counter_of(Zxid zxid) {
+  return static_cast<uint32_t>(static_cast<uint64_t>(zxid) & 0xffffffffu);
+}
+
+// "epoch:counter", e.g. "3:17"; "0:0" for zxid 0.
+std::string zxid_string(Zxid zxid);
+
+// One txn of the replicated log. The payload is opaque to the core.
+struct Entry {
+  Zxid zxid = 0;
+  std::string payload;
+  friend bool operator==(const Entry&, const Entry&) = default;
+};
+
+// A vote in leader election: who should lead, and the state that makes that
+// server a good leader: its current epoch and its last logged zxid.
+struct Vote {
+  ServerId leader = 0;
+  Zxid zxid = 0;
+  Epoch epoch = 0;
+  friend bool operator==(const Vote&, const Vote&) = default;
+};
+
+// The total order of FastLeaderElection: a higher epoch wins, then a higher
+// last zxid, then a higher server id. True if `a` beats `b`.
+constexpr bool vote_beats(const Vote& a, const Vote& b) {
+  if (a.epoch != b.epoch) return a.epoch > b.epoch;
+  if (a.zxid != b.zxid) return a.zxid > b.zxid;
+  return a.leader > b.leader;
+}
+
+// Majority of `voters`.
+constexpr size_t quorum_size(size_t voters) { return voters / 2 + 1; }
+
+// The largest zxid that at least a quorum of `voters` has acknowledged, given
+// one acknowledged zxid per voter (missing voters count as 0). Returns 0 when
+// fewer than a quorum of values is given.
+inline Zxid quorum_zxid(std::vector<Zxid> acked, size_t voters) {
+  const size_t q = quorum_size(voters);
+  if (acked.size() < q) return 0;
+  std::sort(acked.begin(), acked.end(), [](Zxid a, Zxid b) { return a > b; });
+  return acked[q - 1];
+}
+
+}  // namespace zkd::zab
