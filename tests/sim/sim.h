@@ -1,0 +1,43 @@
+// The deterministic simulator: N replicas of the real Zab core (zkd/zab) and
+// the real state machine (zkd/tree Database), each with an in-memory disk
+// (hard state, snapshot, log with a durable prefix), on a simulated network
+// (per-link FIFO, random delays, link breaks, partitions), with crashes,
+// restarts and random client writes and syncs. Everything is drawn from one
+// seed; invariants are checked after every step. See tests/sim/README.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace zk::sim {
+
+struct Options {
+  uint64_t seed = 0;
+  int fault_ticks = 250;  // ticks of random faults and client load
+  int heal_ticks = 250;   // then: no faults; all must converge within this
+  bool verbose = false;   // print every event
+  // Links may break for less than sync_limit and come back having silently
+  // lost messages (a reconnect the core is not told about). Off by default:
+  // the core does not always notice such losses (see README.md).
+  bool short_breaks = false;
+};
+
+struct Stats {
+  int64_t commits = 0;  // entries in the global committed sequence
+  int64_t crashes = 0;
+  int64_t snaps = 0;     // snapshots installed from a leader
+  int64_t rebuilds = 0;  // state machine rebuilt after a truncate
+  int64_t leaders = 0;   // established (epoch, leader) pairs
+  int64_t syncs_done = 0;
+};
+
+struct Result {
+  bool ok = true;
+  std::string failure;  // the violation, the seed and the last events
+  Stats stats;
+};
+
+// Runs one simulation; deterministic in `options`.
+Result run(const Options& options);
+
+}  // namespace zk::sim
