@@ -39,7 +39,11 @@
 //     listener gets kDisconnected, and the client reconnects across the host
 //     list (round-robin from a shuffled or given order, with a short backoff
 //     after each full round), resuming the session (id, password, last zxid
-//     seen) and re-registering outstanding watches with setWatches. Operations
+//     seen) and re-registering outstanding watches with setWatches. Each
+//     attempt (TCP connect and handshake) is abandoned after the session
+//     timeout / number of hosts (Java's connectTimeout), but at most a third
+//     of the session timeout and at least 1 s, so a server that accepts and
+//     never answers cannot use up the whole session. Operations
 //     called while disconnected are queued: they are sent if the next
 //     connection attempt succeeds and fail with kConnectionLoss if it fails
 //     (Java's behaviour).

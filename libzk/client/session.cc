@@ -1,5 +1,7 @@
 #include "libzk/client/session.h"
 
+#include <fcntl.h>
+
 #include <algorithm>
 #include <array>
 #include <exception>
@@ -44,6 +46,7 @@ constexpr std::chrono::milliseconds kMaxPingInterval{10000};
 // Java splits setWatches into packets of about this much path text.
 constexpr size_t kSetWatchesChunk = 128 * 1024;
 
+// The shortest budget for one TCP connect plus handshake.
 constexpr std::chrono::milliseconds kMinConnectTimeout{1000};
 
 }  // namespace
@@ -171,13 +174,22 @@ awaitable<Status> ClientSession::connect(std::string connect_string,
   co_return *result;
 }
 
-awaitable<Error> ClientSession::establish(const std::shared_ptr<Connection>& conn,
-                                          const HostPort& host) {
-  auto timeout = std::chrono::milliseconds(
+std::chrono::milliseconds ClientSession::connect_timeout() const {
+  const auto session = std::chrono::milliseconds(
       negotiated_timeout_ms_.load() > 0 ? negotiated_timeout_ms_.load()
                                         : static_cast<int32_t>(options_.session_timeout.count()));
-  timeout = std::max(kMinConnectTimeout, timeout / static_cast<int64_t>(hosts_.size()));
-  conn->watchdog.expires_after(timeout);
+  // Java's share per host (sessionTimeout / hosts), but never more than a
+  // third of the session: with one or two hosts Java's share is (nearly) the
+  // whole session, so one server that accepts TCP and never answers the
+  // handshake (Apache 3.8 does that to connections accepted while it starts
+  // up) leaves no time for a second attempt before the session expires.
+  const auto share = std::min(session / static_cast<int64_t>(hosts_.size()), session / 3);
+  return std::max(kMinConnectTimeout, share);
+}
+
+awaitable<Error> ClientSession::establish(const std::shared_ptr<Connection>& conn,
+                                          const HostPort& host) {
+  conn->watchdog.expires_after(connect_timeout());
   asio::co_spawn(
       executor_,
       [conn]() -> awaitable<void> {
@@ -197,6 +209,11 @@ awaitable<Error> ClientSession::establish(const std::shared_ptr<Connection>& con
   if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
   co_await asio::async_connect(conn->socket, endpoints, asio::redirect_error(use_awaitable, ec));
   if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
+  // Processes this one starts (tools, test servers) must not inherit the
+  // connection and keep it open after the client closes it.
+  if (::fcntl(conn->socket.native_handle(), F_SETFD, FD_CLOEXEC) != 0) {
+    co_return Error::kConnectionLoss;
+  }
   conn->socket.set_option(asio::ip::tcp::no_delay(true), ec);
   if (ec) co_return Error::kConnectionLoss;
 

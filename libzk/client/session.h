@@ -9,7 +9,8 @@
 // session, so it lives until they end; shutdown() ends them.
 //
 // Connection loop (run): pick the next host, TCP connect and handshake within
-// the connect timeout (session timeout / number of hosts); on success send
+// the connect timeout (session timeout / number of hosts, at most a third of
+// the session timeout, at least 1 s); on success send
 // the stored auth packets and setWatches ahead of queued requests, then read
 // until the connection fails. While connected a pinger sends a ping when
 // nothing was sent for readTimeout/2 (readTimeout = 2/3 of the negotiated
@@ -90,6 +91,8 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   Outgoing make_outgoing(int32_t xid, zk::wire::OpCode op, const std::string& record);
 
   boost::asio::awaitable<void> run();
+  // Budget for one TCP connect plus handshake (see session.cc).
+  std::chrono::milliseconds connect_timeout() const;
   boost::asio::awaitable<Error> establish(const std::shared_ptr<Connection>& conn,
                                           const HostPort& host);
   boost::asio::awaitable<void> read_loop(std::shared_ptr<Connection> conn);

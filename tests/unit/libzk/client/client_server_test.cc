@@ -27,6 +27,7 @@ using zk::wire::EventType;
 constexpr auto kDeadline = 20s;        // for anything that should happen promptly
 constexpr auto kSessionTimeout = 10s;  // ordinary tests
 constexpr auto kShortSession = 4s;     // Apache's minimum with tickTime 2000
+constexpr auto kLongSession = 30s;     // longer than kDeadline
 constexpr size_t kCount = 1000;        // pipelined requests
 
 class ClientServerTest : public ::testing::Test {
@@ -440,6 +441,31 @@ TEST_F(ClientServerTest, DroppedConnectionFailsInFlightAndReconnects) {
   proxy.drop_all();
   EXPECT_EQ(client.next_session_event(kDeadline), SessionState::kDisconnected);
   EXPECT_EQ(client.next_session_event(kDeadline), SessionState::kConnected);
+  EXPECT_TRUE(client.exists(root_).ok());
+}
+
+// A server that accepts TCP and never answers the handshake (Apache 3.8 does
+// that to connections accepted while it starts up) must not hold a
+// reconnecting client for the whole session timeout: with one host that is
+// Java's connect timeout, and then no second attempt fits in the session.
+TEST_F(ClientServerTest, SilentServerDoesNotStallReconnection) {
+  TcpProxy proxy(server_->port());
+  SyncClient client;
+  ASSERT_TRUE(client.connect(proxy.address(), kLongSession, kDeadline).ok());
+  ASSERT_EQ(client.next_session_event(0ms), SessionState::kConnected);
+  ASSERT_EQ(client.negotiated_timeout(), kLongSession);
+  int64_t session = client.session_id();
+
+  proxy.set_silent(true);
+  proxy.drop_all();
+  EXPECT_EQ(client.next_session_event(kDeadline), SessionState::kDisconnected);
+  // The reconnection attempt is accepted and then never answered.
+  ASSERT_TRUE(proxy.wait_for_held(1, kDeadline));
+  proxy.set_silent(false);
+  // The client gives that attempt up well within the session timeout and
+  // resumes the session through the proxy (kDeadline < kLongSession).
+  EXPECT_EQ(client.next_session_event(kDeadline), SessionState::kConnected);
+  EXPECT_EQ(client.session_id(), session);
   EXPECT_TRUE(client.exists(root_).ok());
 }
 

@@ -2,9 +2,11 @@
 
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <exception>
 #include <future>
 #include <list>
+#include <mutex>
 #include <thread>
 
 #include <boost/asio.hpp>
@@ -72,6 +74,15 @@ struct TcpProxy::Impl {
         link->close();
         continue;
       }
+      if (silent) {
+        held.push_back(link);
+        {
+          std::lock_guard lock(held_mu);
+          ++held_count;
+        }
+        held_cv.notify_all();
+        continue;
+      }
       co_await link->server.async_connect(
           tcp::endpoint(asio::ip::address_v4::loopback(), target_port),
           asio::redirect_error(use_awaitable, ec));
@@ -98,6 +109,11 @@ struct TcpProxy::Impl {
   tcp::acceptor acceptor{io, tcp::endpoint(asio::ip::address_v4::loopback(), 0)};
   std::list<std::weak_ptr<Link>> links;
   bool refusing = false;
+  bool silent = false;
+  std::list<std::shared_ptr<Link>> held;  // silent connections, closed by the destructor
+  std::mutex held_mu;                     // guards held_count for waiting threads
+  std::condition_variable held_cv;
+  int held_count = 0;
   std::atomic<int> forwarded{0};
   std::thread thread;
 };
@@ -112,6 +128,8 @@ TcpProxy::~TcpProxy() {
     boost::system::error_code ignored;
     impl->acceptor.close(ignored);
     impl->drop_all();
+    for (auto& link : impl->held) link->close();
+    impl->held.clear();
   });
   impl_->io.stop();
   impl_->thread.join();
@@ -128,6 +146,15 @@ void TcpProxy::set_refusing(bool refusing) {
     impl->refusing = refusing;
     if (refusing) impl->drop_all();
   });
+}
+
+void TcpProxy::set_silent(bool silent) {
+  impl_->apply([impl = impl_.get(), silent] { impl->silent = silent; });
+}
+
+bool TcpProxy::wait_for_held(int count, std::chrono::milliseconds deadline) {
+  std::unique_lock lock(impl_->held_mu);
+  return impl_->held_cv.wait_for(lock, deadline, [&] { return impl_->held_count >= count; });
 }
 
 int TcpProxy::forwarded_connections() const { return impl_->forwarded.load(); }

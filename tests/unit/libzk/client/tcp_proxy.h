@@ -4,6 +4,7 @@
 // and returns once the proxy has applied it.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -26,6 +27,14 @@ class TcpProxy {
   // While refusing, existing connections are dropped and new ones are closed
   // as soon as they are accepted.
   void set_refusing(bool refusing);
+  // While silent, new connections are accepted and then held open without
+  // forwarding or answering anything (a server that accepted TCP but never
+  // serves it). Held connections stay silent after set_silent(false), until
+  // the client closes them or the proxy is destroyed.
+  void set_silent(bool silent);
+  // Waits until at least `count` connections are held silently; false if that
+  // did not happen within `deadline`.
+  bool wait_for_held(int count, std::chrono::milliseconds deadline);
   // Number of client connections accepted and forwarded so far.
   int forwarded_connections() const;
 

@@ -1,12 +1,8 @@
 #include "tests/unit/libzk/client/test_server.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +11,9 @@
 #include <fstream>
 #include <thread>
 #include <vector>
+
+#include "zklab/four_letter_word.h"
+#include "zklab/zkd_process.h"
 
 extern char** environ;
 
@@ -27,14 +26,8 @@ namespace {
 
 constexpr const char* kApacheJar = "/usr/share/java/zookeeper.jar";
 constexpr const char* kJava = "/usr/bin/java";
-
-sockaddr_in loopback(uint16_t port) {
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  return addr;
-}
+constexpr const char* kTempPrefix = "zk-client-test";
+constexpr auto kStopDeadline = std::chrono::seconds(10);
 
 // The zkd binary: env ZKD_BIN, else the one this build made (ZKD_BINARY).
 const char* zkd_binary() {
@@ -46,6 +39,8 @@ const char* zkd_binary() {
   return nullptr;
 #endif
 }
+
+bool keep_dir() { return std::getenv("ZK_TEST_KEEP_DIR") != nullptr; }
 
 }  // namespace
 
@@ -71,49 +66,52 @@ std::string TestServer::unavailable_reason() {
   return {};
 }
 
-uint16_t unused_port() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return 0;
-  sockaddr_in addr = loopback(0);
-  uint16_t port = 0;
-  socklen_t len = sizeof(addr);
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    port = ntohs(addr.sin_port);
-  }
-  close(fd);
-  return port;
-}
+uint16_t unused_port() { return zk::lab::pick_free_port(); }
 
 std::string four_letter_word(uint16_t port, const std::string& word,
                              std::chrono::milliseconds timeout) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return {};
-  sockaddr_in addr = loopback(port);
-  std::string answer;
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
-      write(fd, word.data(), word.size()) == static_cast<ssize_t>(word.size())) {
-    auto deadline = Clock::now() + timeout;
-    char buf[4096];
-    for (;;) {
-      auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      if (left <= 0) break;
-      pollfd p{fd, POLLIN, 0};
-      if (poll(&p, 1, static_cast<int>(left)) <= 0) break;
-      ssize_t n = read(fd, buf, sizeof(buf));
-      if (n <= 0) break;
-      answer.append(buf, static_cast<size_t>(n));
-    }
-  }
-  close(fd);
-  return answer;
+  return zk::lab::four_letter_word("127.0.0.1", port, word, timeout).value_or("");
 }
+
+TestServer::TestServer() = default;
 
 TestServer::~TestServer() { stop(); }
 
 bool TestServer::start(std::chrono::milliseconds deadline) {
-  std::string tmpl = (fs::temp_directory_path() / "zk-client-test-XXXXXX").string();
+  if (kind() != "zkd") return start_apache(deadline);
+  const char* binary = zkd_binary();
+  if (binary == nullptr) {
+    error_ = "no zkd binary";
+    return false;
+  }
+  zk::lab::ZkdOptions options;
+  options.binary = binary;
+  options.temp_dir_prefix = kTempPrefix;
+  options.tick_time_ms = 2000;
+  options.extra_lines = {"admin.enableServer=false"};
+  options.start_deadline = deadline;
+  zk::lab::StartResult started = zk::lab::ZkdProcess::start(options);
+  if (!started.process) {
+    error_ = started.error;
+    return false;
+  }
+  zkd_ = std::move(started.process);
+  if (keep_dir()) zkd_->keep_directory();
+  port_ = zkd_->port();
+  return true;
+}
+
+void TestServer::stop() {
+  if (zkd_) {
+    // A clean stop first (as for Apache), SIGKILL when that takes too long.
+    if (zkd_->signal(SIGTERM) && !zkd_->wait_for_exit(kStopDeadline)) zkd_->kill();
+    zkd_.reset();  // removes the directory unless kept
+  }
+  stop_apache();
+}
+
+bool TestServer::start_apache(std::chrono::milliseconds deadline) {
+  std::string tmpl = (fs::temp_directory_path() / (std::string(kTempPrefix) + "-XXXXXX")).string();
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
   if (mkdtemp(buf.data()) == nullptr) {
@@ -133,21 +131,16 @@ bool TestServer::start(std::chrono::milliseconds deadline) {
         << "4lw.commands.whitelist=*\n"
         << "admin.enableServer=false\n";
   }
-  std::vector<std::string> args;
-  if (kind() == "zkd") {
-    args = {zkd_binary(), "--config", cfg};
-  } else {
-    args = {kJava,
-            "-Xmx256m",
-            "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1",
-            "-Dzookeeper.admin.enableServer=false",
-            "-Dzookeeper.log.dir=" + dir_,
-            "-cp",
-            std::string("/etc/zookeeper/conf:") + kApacheJar,
-            "org.apache.zookeeper.server.ZooKeeperServerMain",
-            cfg};
-  }
+  std::vector<std::string> args = {kJava,
+                                   "-Xmx256m",
+                                   "-XX:+UseSerialGC",
+                                   "-XX:TieredStopAtLevel=1",
+                                   "-Dzookeeper.admin.enableServer=false",
+                                   "-Dzookeeper.log.dir=" + dir_,
+                                   "-cp",
+                                   std::string("/etc/zookeeper/conf:") + kApacheJar,
+                                   "org.apache.zookeeper.server.ZooKeeperServerMain",
+                                   cfg};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -184,10 +177,10 @@ bool TestServer::start(std::chrono::milliseconds deadline) {
   return false;
 }
 
-void TestServer::stop() {
+void TestServer::stop_apache() {
   if (pid_ > 0) {
     kill(pid_, SIGTERM);
-    auto until = Clock::now() + std::chrono::seconds(10);
+    auto until = Clock::now() + kStopDeadline;
     int status = 0;
     while (waitpid(pid_, &status, WNOHANG) == 0) {
       if (Clock::now() > until) {
@@ -199,7 +192,7 @@ void TestServer::stop() {
     }
     pid_ = -1;
   }
-  if (!dir_.empty() && std::getenv("ZK_TEST_KEEP_DIR") == nullptr) {
+  if (!dir_.empty() && !keep_dir()) {
     std::error_code ec;
     fs::remove_all(dir_, ec);
   }

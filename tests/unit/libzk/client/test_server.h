@@ -3,27 +3,33 @@
 //
 // Which server: env ZK_TEST_SERVER = "apache" (Apache ZooKeeper 3.8 from the
 // Debian zookeeper package, run with java) or "zkd" (the binary named by env
-// ZKD_BIN, run as `$ZKD_BIN --config <zoo.cfg>`). Default: apache when
-// /usr/share/java/zookeeper.jar and java exist. Both get the same zoo.cfg:
-// tickTime=2000, dataDir, clientPort, clientPortAddress=127.0.0.1,
-// 4lw.commands.whitelist=*.
+// ZKD_BIN, else the one this build made). Default: apache. zkd is started by
+// zk::lab::ZkdProcess (zklab/zkd_process.h); Apache is started here. Both get
+// the same settings: tickTime=2000, dataDir, clientPort,
+// clientPortAddress=127.0.0.1, 4lw.commands.whitelist=*,
+// admin.enableServer=false.
 //
 // start() waits (with a deadline) until the `srvr` four-letter word answers.
 // Not thread-safe; the destructor stops the process it started (SIGTERM, then
-// SIGKILL) and removes the directory.
+// SIGKILL) and removes the directory (kept when env ZK_TEST_KEEP_DIR is set).
 #pragma once
 
 #include <sys/types.h>
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
+
+namespace zk::lab {
+class ZkdProcess;
+}
 
 namespace zk::client::testing {
 
 class TestServer {
  public:
-  TestServer() = default;
+  TestServer();
   ~TestServer();
   TestServer(const TestServer&) = delete;
   TestServer& operator=(const TestServer&) = delete;
@@ -43,9 +49,13 @@ class TestServer {
   static std::string kind();
 
  private:
-  std::string dir_;
+  bool start_apache(std::chrono::milliseconds deadline);
+  void stop_apache();
+
+  std::unique_ptr<zk::lab::ZkdProcess> zkd_;  // the zkd case
+  std::string dir_;                           // the Apache case
+  pid_t pid_ = -1;                            // the Apache case
   uint16_t port_ = 0;
-  pid_t pid_ = -1;
   std::string error_;
 };
 
