@@ -24,6 +24,7 @@ import signal
 import socket
 import subprocess
 import sys
+import unittest
 import tempfile
 import time
 
@@ -290,6 +291,17 @@ def server_from_args(args, **kwargs):
         print("ERROR: no zkd binary: set ZKD_BIN or pass --zkd-bin", file=sys.stderr)
         sys.exit(2)
     return Server("zkd", zkd_bin=args.zkd_bin, **kwargs)
+
+
+def run_tests(server, module_name, argv_rest):
+    """Runs a module's unittest cases with `server` started; on failure prints
+    the server's log tail. Returns the process exit code (0 or 1)."""
+    with server:
+        program = unittest.main(module=sys.modules[module_name], argv=[sys.argv[0]] + argv_rest,
+                                exit=False, verbosity=2)
+        if not program.result.wasSuccessful():
+            print(f"--- {server.kind} log tail ---\n{server.log_tail()}", file=sys.stderr)
+    return 0 if program.result.wasSuccessful() else 1
 
 
 def main(argv=None):

@@ -265,11 +265,7 @@ def main():
     servers.add_server_arguments(parser)
     ARGS, rest = parser.parse_known_args()
     SERVER = servers.server_from_args(ARGS)
-    with SERVER:
-        program = unittest.main(module=sys.modules[__name__], argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
-        if not program.result.wasSuccessful():
-            print(f"--- {SERVER.kind} log tail ---\n{SERVER.log_tail()}", file=sys.stderr)
-    return 0 if program.result.wasSuccessful() else 1
+    return servers.run_tests(SERVER, __name__, rest)
 
 
 if __name__ == "__main__":
