@@ -24,9 +24,9 @@ import signal
 import socket
 import subprocess
 import sys
-import unittest
 import tempfile
 import time
+import unittest
 
 # CTest treats this exit code as "skipped" (SKIP_RETURN_CODE property).
 SKIP_EXIT_CODE = 77
