@@ -69,13 +69,26 @@ bool Zab::quorum_agrees(const std::map<ServerId, Vote>& votes, const Vote& v) co
   return static_cast<size_t>(n) >= quorum();
 }
 
+// Apache's termPredicate for peers out of election (Vote.equals skips the
+// zxid and round of FOLLOWING / LEADING votes, ZOOKEEPER-1732): they agree
+// when they name the same leader. A follower's vote may be a stale copy of
+// its leader's (it joined on an older notification), so comparing votes whole
+// could keep a LOOKING replica out forever. Safety does not rest on this:
+// the leader still needs a quorum in discovery and synchronisation.
+bool Zab::quorum_names(const std::map<ServerId, Vote>& votes, ServerId leader) const {
+  const auto n = std::count_if(votes.begin(), votes.end(), [&](const auto& kv) {
+    return kv.second.leader == leader && is_voter(kv.first);
+  });
+  return static_cast<size_t>(n) >= quorum();
+}
+
 // Apache's checkLeader: another replica may be followed only once it says it
-// is LEADING; we may lead only on a quorum of our own round.
-bool Zab::leader_confirmed(const Vote& v, uint64_t round) const {
-  if (v.leader == cfg_.id) return round == round_;
-  auto it = out_of_election_.find(v.leader);
+// is LEADING (in its own name); we may lead only on a quorum of our own round.
+bool Zab::leader_confirmed(ServerId leader, uint64_t round) const {
+  if (leader == cfg_.id) return round == round_;
+  auto it = out_of_election_.find(leader);
   return it != out_of_election_.end() && it->second.state == PeerState::kLeading &&
-         it->second.vote == v;
+         it->second.vote.leader == leader;
 }
 
 void Zab::on_vote(const Message& m) {
@@ -118,19 +131,19 @@ void Zab::on_vote(const Message& m) {
 
   // The sender is FOLLOWING or LEADING.
   out_of_election_[m.from] = {m.vote, m.round, m.state};
-  if (m.round == round_) {
-    received_[m.from] = m.vote;
-    if (quorum_agrees(received_, m.vote) && leader_confirmed(m.vote, m.round)) {
-      decide(m.vote);
-      return;
-    }
+  if (m.round == round_) received_[m.from] = m.vote;
+  const ServerId leader = m.vote.leader;
+  if (!leader_confirmed(leader, m.round)) return;
+  bool agreed = m.round == round_ && quorum_names(received_, leader);
+  if (!agreed) {
+    std::map<ServerId, Vote> settled;
+    for (const auto& [id, o] : out_of_election_) settled[id] = o.vote;
+    agreed = quorum_names(settled, leader);
   }
-  std::map<ServerId, Vote> settled;
-  for (const auto& [id, o] : out_of_election_) settled[id] = o.vote;
-  if (quorum_agrees(settled, m.vote) && leader_confirmed(m.vote, m.round)) {
-    round_ = std::max(round_, m.round);
-    decide(m.vote);
-  }
+  if (!agreed) return;
+  round_ = std::max(round_, m.round);
+  // Take the leader's own vote, not a follower's possibly stale copy of it.
+  decide(leader == cfg_.id ? m.vote : out_of_election_.at(leader).vote);
 }
 
 void Zab::decide(const Vote& v) {

@@ -51,6 +51,7 @@ void Zab::on_leader_message(const Message& m) {
       }
       return;
     case MsgType::kAck:
+    case MsgType::kPing:  // carries the learner's last Ack again
       if (this_epoch && p.stage == Peer::Stage::kSynced) {
         p.acked = std::max(p.acked, std::min(m.zxid, log_.last()));
         maybe_commit();
@@ -69,7 +70,7 @@ void Zab::on_leader_message(const Message& m) {
       }
       return;
     default:
-      return;  // Ping (liveness only), or not for a leader
+      return;  // not for a leader
   }
 }
 
@@ -262,7 +263,13 @@ void Zab::tick_leader() {
     return;
   }
   for (const auto& [id, p] : peers_) {
-    send({.type = MsgType::kPing, .to = id, .epoch = new_epoch_});
+    send({.type = MsgType::kPing,
+          .to = id,
+          .epoch = new_epoch_,
+          .zxid = log_.last(),
+          // Before establishment our commit point may be a restart's
+          // replay of an uncommitted log: not evidence of a commit.
+          .committed = phase_ == LeaderPhase::kBroadcast ? committed_ : 0});
   }
 }
 

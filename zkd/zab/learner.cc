@@ -130,10 +130,25 @@ void Zab::on_learner_message(const Message& m) {
       learner_send_acks();
       return;
     case MsgType::kCommit:
-      if (accepting) advance_commit(m.zxid);
+      if (!accepting) return;
+      if (m.zxid > log_.last()) {
+        protocol_error();  // the link lost the Proposal: only a resync repairs it
+        return;
+      }
+      advance_commit(m.zxid);
       return;
     case MsgType::kPing:
-      send({.type = MsgType::kPing, .to = leader_, .epoch = hard_.accepted_epoch});
+      if (accepting) {
+        // Every proposal the leader made before this Ping was sent to us
+        // (FIFO): a log ending before its last one lost a Proposal. Its
+        // commit point repairs a lost Commit.
+        if (m.zxid > log_.last()) {
+          protocol_error();
+          return;
+        }
+        advance_commit(m.committed);
+      }
+      send({.type = MsgType::kPing, .to = leader_, .epoch = hard_.accepted_epoch, .zxid = acked_});
       return;
     case MsgType::kSyncReply:
       for (LocalSync& s : local_syncs_) {

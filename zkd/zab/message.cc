@@ -112,7 +112,8 @@ std::string describe(const Message& m) {
       s += e + " " + entries_string(m.entries);
       break;
     case MsgType::kPing:
-      s += e;
+      s += e + " " + zxid_string(m.zxid);
+      if (m.committed != 0) s += " commit=" + zxid_string(m.committed);
       break;
     case MsgType::kRequest:
       s += " " + m.payload;

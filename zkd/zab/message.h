@@ -43,7 +43,11 @@ enum class MsgType : uint8_t {
   kProposal,
   kAck,
   kCommit,
-  // Ping: epoch. Leader -> learner every tick; the learner answers.
+  // Ping: epoch. Leader -> learner every tick: zxid = the leader's last
+  // proposed zxid, committed = committed up to (0 until the leader is
+  // established); a learner whose log ends before zxid lost a proposal, and
+  // one that missed a Commit catches up. The learner answers with zxid =
+  // what it acked (a lost Ack is repaired).
   kPing,
   // Request (learner -> leader): payload, a forwarded write to preprocess.
   kRequest,
@@ -65,6 +69,7 @@ struct Message {
   Epoch epoch = 0;
   Epoch current_epoch = 0;  // AckEpoch only
   Zxid zxid = 0;
+  Zxid committed = 0;    // Ping (leader -> learner) only
   uint64_t round = 0;    // Vote: the sender's election round (logical clock)
   uint64_t attempt = 0;  // handshake: learner's incarnation << 32 | its count
   uint64_t request_id = 0;

@@ -144,7 +144,8 @@ class Zab {
   void send_vote(ServerId to);
   void on_vote(const Message& m);
   bool quorum_agrees(const std::map<ServerId, Vote>& votes, const Vote& v) const;
-  bool leader_confirmed(const Vote& v, uint64_t round) const;
+  bool quorum_names(const std::map<ServerId, Vote>& votes, ServerId leader) const;
+  bool leader_confirmed(ServerId leader, uint64_t round) const;
   void decide(const Vote& v);
   void tick_looking();
 
