@@ -146,7 +146,7 @@ void Zab::on_vote(const Message& m) {
   decide(leader == cfg_.id ? m.vote : out_of_election_.at(leader).vote);
 }
 
-void Zab::decide(const Vote& v) {
+void Zab::decide(Vote v) {
   vote_ = v;
   finalize_left_ = 0;
   received_.clear();

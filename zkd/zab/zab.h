@@ -146,7 +146,7 @@ class Zab {
   bool quorum_agrees(const std::map<ServerId, Vote>& votes, const Vote& v) const;
   bool quorum_names(const std::map<ServerId, Vote>& votes, ServerId leader) const;
   bool leader_confirmed(ServerId leader, uint64_t round) const;
-  void decide(const Vote& v);
+  void decide(Vote v);  // by value: callers pass votes held in maps it clears
   void tick_looking();
 
   // leader (leader.cc)
