@@ -213,15 +213,10 @@ TEST_F(DurabilityTest, EphemeralGoesWhenItsClientDoesNotComeBack) {
   auto& c = watcher.connection;
   auto r = call(c, ++xid_, OpCode::kExists, path_body("/gone", true));
   ASSERT_EQ(r.header.err, Error::kOk) << "the ephemeral must be restored first";
-  auto frame = c.read_frame(std::chrono::seconds(20));
-  ASSERT_TRUE(frame) << "the restored session did not expire";
-  auto event = parse_reply(*frame);
-  ASSERT_TRUE(event);
-  EXPECT_EQ(event->header.xid, zk::wire::kNotificationXid);
-  zk::wire::WatcherEvent e;
-  ASSERT_TRUE(zk::wire::decode(event->body, e));
-  EXPECT_EQ(e.type, zk::wire::EventType::kNodeDeleted);
-  EXPECT_EQ(e.path, "/gone");
+  auto e = read_notification(c, std::chrono::seconds(20));
+  ASSERT_TRUE(e) << "the restored session did not expire";
+  EXPECT_EQ(e->type, zk::wire::EventType::kNodeDeleted);
+  EXPECT_EQ(e->path, "/gone");
 }
 
 TEST_F(DurabilityTest, TornLastRecordIsRepairedAndStartUpGoesOn) {

@@ -42,4 +42,15 @@ Reply call(RawConnection& c, int32_t xid, zk::wire::OpCode op, const std::string
   return *reply;
 }
 
+std::optional<zk::wire::WatcherEvent> read_notification(RawConnection& c,
+                                                        std::chrono::milliseconds deadline) {
+  auto frame = c.read_frame(deadline);
+  if (!frame) return std::nullopt;
+  auto reply = parse_reply(*frame);
+  if (!reply || reply->header.xid != zk::wire::kNotificationXid) return std::nullopt;
+  zk::wire::WatcherEvent e;
+  if (!zk::wire::decode(reply->body, e)) return std::nullopt;
+  return e;
+}
+
 }  // namespace zk::lab

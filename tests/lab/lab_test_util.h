@@ -5,10 +5,12 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "libzk/wire/protocol.h"
+#include "libzk/wire/records.h"
 #include "tests/common/request_bodies.h"
 #include "tests/lab/raw_client.h"
 #include "zklab/zkd_process.h"
@@ -32,5 +34,10 @@ Session connect_session(const ZkdProcess& zkd, int32_t timeout_ms = 30000);
 // Sends a request and returns its reply, expecting the next frame to be that
 // reply (nothing is skipped). On failure the reply carries kConnectionLoss.
 Reply call(RawConnection& c, int32_t xid, zk::wire::OpCode op, const std::string& body = {});
+
+// The next frame, if it arrives within `deadline` and is a notification
+// (xid -1) whose WatcherEvent decodes; nothing otherwise.
+std::optional<zk::wire::WatcherEvent> read_notification(
+    RawConnection& c, std::chrono::milliseconds deadline = std::chrono::seconds(5));
 
 }  // namespace zk::lab

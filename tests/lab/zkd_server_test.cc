@@ -138,15 +138,10 @@ TEST_F(ZkdServerTest, CloseSessionRepliesThenClosesAndRemovesEphemerals) {
   EXPECT_EQ(closed.header.err, Error::kOk);
   EXPECT_TRUE(owner.connection.closed_without_data());
 
-  auto event_frame = observer.connection.read_frame();
-  ASSERT_TRUE(event_frame);
-  auto event = parse_reply(*event_frame);
-  ASSERT_TRUE(event);
-  EXPECT_EQ(event->header.xid, -1);
-  zk::wire::WatcherEvent e;
-  ASSERT_TRUE(zk::wire::decode(event->body, e));
-  EXPECT_EQ(e.type, zk::wire::EventType::kNodeDeleted);
-  EXPECT_EQ(e.path, "/eph");
+  auto e = read_notification(observer.connection);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->type, zk::wire::EventType::kNodeDeleted);
+  EXPECT_EQ(e->path, "/eph");
   EXPECT_EQ(call(observer.connection, 2, OpCode::kExists, path_body("/eph", false)).header.err,
             Error::kNoNode);
 }
@@ -370,15 +365,10 @@ TEST(ZkdExpiry, ExpiredSessionLosesEphemeralsAndWatchersHearOfIt) {
 
   // The doomed session now stays silent; the watcher waits for the event
   // (well within its own 4 s timeout).
-  auto event_frame = watcher->connection.read_frame(std::chrono::seconds(3));
-  ASSERT_TRUE(event_frame) << zkd.log();
-  auto event = parse_reply(*event_frame);
-  ASSERT_TRUE(event);
-  EXPECT_EQ(event->header.xid, -1);
-  zk::wire::WatcherEvent e;
-  ASSERT_TRUE(zk::wire::decode(event->body, e));
-  EXPECT_EQ(e.type, zk::wire::EventType::kNodeDeleted);
-  EXPECT_EQ(e.path, "/lease");
+  auto e = read_notification(watcher->connection, std::chrono::seconds(3));
+  ASSERT_TRUE(e) << zkd.log();
+  EXPECT_EQ(e->type, zk::wire::EventType::kNodeDeleted);
+  EXPECT_EQ(e->path, "/lease");
 
   // Its connection was closed with no frame, and resuming is refused.
   EXPECT_TRUE(doomed->connection.closed_without_data());
