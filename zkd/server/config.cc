@@ -1,10 +1,15 @@
 #include "zkd/server/config.h"
 
+#include <cctype>
 #include <charconv>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <system_error>
+#include <tuple>
+#include <vector>
 
 #include "zkd/server/properties.h"
 
@@ -17,7 +22,6 @@ const std::set<std::string, std::less<>>& quietly_accepted_keys() {
       "secureClientPort",
       "secureClientPortAddress",
       "clientPortListenBacklog",
-      "peerType",
       "dynamicConfigFile",
       "localSessionsEnabled",
       "localSessionsUpgradingEnabled",
@@ -41,6 +45,112 @@ const std::set<std::string, std::less<>>& quietly_accepted_keys() {
       "multiAddress.enabled",
       "DigestAuthenticationProvider.superDigest"};
   return keys;
+}
+
+size_t participants(const std::map<int64_t, QuorumServer>& servers) {
+  size_t n = 0;
+  for (const auto& [id, server] : servers) n += server.observer ? 0 : 1;
+  return n;
+}
+
+std::string lower_case(std::string_view s) {
+  std::string lower;
+  for (char c : s) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return lower;
+}
+
+std::vector<std::string_view> split(std::string_view s, char separator) {
+  std::vector<std::string_view> parts;
+  for (;;) {
+    size_t at = s.find(separator);
+    parts.push_back(s.substr(0, at));
+    if (at == std::string_view::npos) return parts;
+    s.remove_prefix(at + 1);
+  }
+}
+
+// Apache's ConfigUtils.getHostAndPort: "host:a:b" -> {host, a, b}, where the
+// host may be an IPv6 address in brackets ("[::1]:a:b" -> {::1, a, b}).
+// nullopt for an unclosed bracket or one followed by anything but ':'.
+std::optional<std::vector<std::string_view>> host_and_ports(std::string_view s) {
+  if (!s.starts_with('[')) return split(s, ':');
+  const size_t close = s.find(']');
+  if (close == std::string_view::npos) return std::nullopt;
+  std::vector<std::string_view> parts{s.substr(1, close - 1)};
+  std::string_view rest = s.substr(close + 1);
+  if (rest.empty()) return parts;
+  if (rest.front() != ':') return std::nullopt;
+  for (std::string_view part : split(rest.substr(1), ':')) parts.push_back(part);
+  return parts;
+}
+
+std::optional<uint16_t> tcp_port(std::string_view v) {
+  int32_t port = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), port);
+  if (v.empty() || ec != std::errc{} || end != v.data() + v.size() || port <= 0 || port > 65535) {
+    return std::nullopt;
+  }
+  return static_cast<uint16_t>(port);
+}
+
+constexpr std::string_view kServerLineForm =
+    "host:quorumPort:electionPort[:participant|:observer][;[clientAddress:]clientPort]";
+
+// Parses the value of a server.N line into `out` (id excluded). Empty on
+// success, else why not.
+std::string parse_server_line(std::string_view value, QuorumServer& out) {
+  const std::string quoted = "'" + std::string(value) + "'";
+  const std::string expected = " (expected " + std::string(kServerLineForm) + ")";
+  const std::vector<std::string_view> halves = split(value, ';');
+  if (halves.size() > 2) return quoted + ": more than one ';'" + expected;
+  if (halves[0].find('|') != std::string_view::npos) {
+    return quoted + ": several addresses for one server (separated by '|') are not supported";
+  }
+  auto parts = host_and_ports(halves[0]);
+  if (!parts) return quoted + ": bad IPv6 address in brackets" + expected;
+  if (parts->size() < 3) {
+    return quoted + (parts->size() == 1 ? ": no quorum and election ports" : ": no election port") +
+           expected;
+  }
+  if (parts->size() > 4) {
+    return quoted + ": too many ':'" + expected + "; write an IPv6 address in brackets";
+  }
+  if ((*parts)[0].empty()) return quoted + ": the host is empty" + expected;
+  out.host = std::string((*parts)[0]);
+  const auto quorum_port = tcp_port((*parts)[1]);
+  if (!quorum_port) return "'" + std::string((*parts)[1]) + "' is not a TCP port (the quorum port)";
+  const auto election_port = tcp_port((*parts)[2]);
+  if (!election_port) {
+    return "'" + std::string((*parts)[2]) + "' is not a TCP port (the election port)";
+  }
+  out.quorum_port = *quorum_port;
+  out.election_port = *election_port;
+  out.observer = false;
+  if (parts->size() == 4) {
+    const std::string type = lower_case((*parts)[3]);
+    if (type != "participant" && type != "observer") {
+      return "'" + std::string((*parts)[3]) + "' is not a peer type (participant or observer)";
+    }
+    out.observer = type == "observer";
+  }
+  out.client_address.clear();
+  out.client_port = 0;
+  if (halves.size() == 2) {
+    auto client = host_and_ports(halves[1]);
+    if (!client || client->size() > 2) {
+      return quoted + ": bad client address after ';'" + expected;
+    }
+    if (client->size() == 2) {
+      if ((*client)[0].empty()) return quoted + ": the client address is empty" + expected;
+      out.client_address = std::string((*client)[0]);
+    }
+    const auto client_port = tcp_port(client->back());
+    if (!client_port) {
+      return "'" + std::string(client->back()) + "' is not a TCP port (the client port)";
+    }
+    out.client_port = *client_port;
+  }
+  return {};
 }
 
 class Parser {
@@ -67,10 +177,7 @@ class Parser {
 
   bool boolean(const Property& p, bool& out) {
     // Java's Boolean.parseBoolean: "true" in any case is true, anything else false.
-    std::string lower;
-    for (char c : p.value)
-      lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    out = lower == "true";
+    out = lower_case(p.value) == "true";
     return true;
   }
 
@@ -83,9 +190,20 @@ class Parser {
   ConfigResult& result_;
 };
 
-bool apply(Parser& parser, const Property& p, ServerConfig& c, std::optional<int>& min_line,
-           std::optional<int32_t>& min_timeout, std::optional<int32_t>& max_timeout,
-           bool& has_client_port, bool& has_data_dir) {
+// What parse_config checks after the last line.
+struct Seen {
+  std::optional<int> min_line;
+  std::optional<int32_t> min_timeout;
+  std::optional<int32_t> max_timeout;
+  bool has_client_port = false;
+  bool has_data_dir = false;
+  std::optional<Property> client_port_address;
+  std::optional<Property> init_limit;
+  std::optional<Property> sync_limit;
+  std::map<int64_t, int> server_lines;  // id -> line
+};
+
+bool apply(Parser& parser, const Property& p, ServerConfig& c, Seen& seen) {
   const std::string& k = p.key;
   if (k == "tickTime") {
     if (!parser.number(p, c.tick_time_ms)) return false;
@@ -93,7 +211,7 @@ bool apply(Parser& parser, const Property& p, ServerConfig& c, std::optional<int
   } else if (k == "dataDir") {
     if (p.value.empty()) return parser.fail(p, "is empty");
     c.data_dir = p.value;
-    has_data_dir = true;
+    seen.has_data_dir = true;
   } else if (k == "dataLogDir") {
     c.data_log_dir = p.value;
   } else if (k == "clientPort") {
@@ -101,21 +219,22 @@ bool apply(Parser& parser, const Property& p, ServerConfig& c, std::optional<int
     if (!parser.number(p, port)) return false;
     if (port <= 0 || port > 65535) return parser.fail(p, "'" + p.value + "' is not a TCP port");
     c.client_port = static_cast<uint16_t>(port);
-    has_client_port = true;
+    seen.has_client_port = true;
   } else if (k == "clientPortAddress") {
     c.client_port_address = p.value;
+    seen.client_port_address = p;
   } else if (k == "maxClientCnxns") {
     if (!parser.number(p, c.max_client_cnxns)) return false;
     if (c.max_client_cnxns < 0) return parser.fail(p, "must not be negative");
   } else if (k == "minSessionTimeout") {
     int32_t v = 0;
     if (!parser.number(p, v)) return false;
-    min_timeout = v;
-    min_line = p.line;
+    seen.min_timeout = v;
+    seen.min_line = p.line;
   } else if (k == "maxSessionTimeout") {
     int32_t v = 0;
     if (!parser.number(p, v)) return false;
-    max_timeout = v;
+    seen.max_timeout = v;
   } else if (k == "4lw.commands.whitelist") {
     c.four_letter_whitelist = p.value;
   } else if (k == "reconfigEnabled") {
@@ -124,10 +243,18 @@ bool apply(Parser& parser, const Property& p, ServerConfig& c, std::optional<int
     int32_t v = 0;
     if (!parser.number(p, v)) return false;
     c.init_limit = v;
+    seen.init_limit = p;
   } else if (k == "syncLimit") {
     int32_t v = 0;
     if (!parser.number(p, v)) return false;
     c.sync_limit = v;
+    seen.sync_limit = p;
+  } else if (k == "peerType") {
+    const std::string type = lower_case(p.value);
+    if (type != "participant" && type != "observer") {
+      return parser.fail(p, "'" + p.value + "' is not a peer type (participant or observer)");
+    }
+    c.peer_type_observer = type == "observer";
   } else if (k.rfind("server.", 0) == 0) {
     int64_t id = 0;
     std::string_view digits = std::string_view(k).substr(7);
@@ -135,7 +262,22 @@ bool apply(Parser& parser, const Property& p, ServerConfig& c, std::optional<int
     if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size()) {
       return parser.fail(p, "the server id after 'server.' is not a number");
     }
+    if (id < 1 || id > 255) {
+      return parser.fail(p, "server id " + std::to_string(id) +
+                                " is out of range: zkd needs 1..255, because a session id "
+                                "carries its server's id in its top byte");
+    }
+    if (auto [it, added] = seen.server_lines.emplace(id, p.line); !added) {
+      return parser.fail(p, "server id " + std::to_string(id) + " is given twice (also on line " +
+                                std::to_string(it->second) + ")");
+    }
+    QuorumServer server;
+    if (std::string why = parse_server_line(p.value, server); !why.empty()) {
+      return parser.fail(p, why);
+    }
+    server.id = id;
     c.servers[id] = p.value;
+    c.quorum_servers[id] = std::move(server);
   } else if (k == "autopurge.snapRetainCount") {
     if (!parser.number(p, c.autopurge_snap_retain_count)) return false;
     if (c.autopurge_snap_retain_count < 3) c.autopurge_snap_retain_count = 3;  // Apache's floor
@@ -163,49 +305,104 @@ bool apply(Parser& parser, const Property& p, ServerConfig& c, std::optional<int
   return true;
 }
 
+// Checks the ensemble keys as a whole (after the last line): which
+// combinations of participants, observers and standaloneEnabled Apache
+// accepts, and initLimit/syncLimit in replicated mode.
+bool check_ensemble(Parser& parser, const ServerConfig& c, const Seen& seen,
+                    const std::string& file_name, ConfigResult& result) {
+  const size_t voters = participants(c.quorum_servers);
+  const size_t observers = c.quorum_servers.size() - voters;
+  if (c.quorum_servers.empty()) {
+    if (!c.standalone_enabled) {
+      result.error = file_name + ": standaloneEnabled=false needs server.N lines";
+      return false;
+    }
+    return true;
+  }
+  if (voters == 0) {
+    result.error =
+        file_name + ": every server.N line is an observer; an ensemble needs participants";
+    return false;
+  }
+  if (voters == 1 && c.standalone_enabled) {
+    if (observers > 0) {
+      result.error = file_name +
+                     ": observers need an ensemble: there is one participant and "
+                     "standaloneEnabled is not false";
+      return false;
+    }
+    result.warnings.push_back(file_name + ":" + std::to_string(seen.server_lines.begin()->second) +
+                              ": only one server.N line and standaloneEnabled is not false: "
+                              "running standalone, the line is ignored");
+    return true;
+  }
+  // Replicated from here on.
+  for (const auto& [key, property, limit] :
+       {std::tuple{"initLimit", &seen.init_limit, c.init_limit},
+        std::tuple{"syncLimit", &seen.sync_limit, c.sync_limit}}) {
+    if (!limit) {
+      result.error = file_name + ": " + key + " is not set";
+      return false;
+    }
+    if (*limit < 1) return parser.fail(**property, "must be at least 1 tick");
+  }
+  if (voters == 2) {
+    result.warnings.push_back(file_name +
+                              ": two participants: no server failure will be tolerated; "
+                              "you need at least 3 servers");
+  } else if (voters % 2 == 0) {
+    result.warnings.push_back(file_name + ": " + std::to_string(voters) +
+                              " participants: an even number tolerates no more failures than "
+                              "one fewer; consider an odd number of servers");
+  }
+  return true;
+}
+
 }  // namespace
+
+bool ServerConfig::replicated() const {
+  return !quorum_servers.empty() && (participants(quorum_servers) > 1 || !standalone_enabled);
+}
 
 ConfigResult parse_config(std::string_view text, const std::string& file_name) {
   ConfigResult result;
   Parser parser(file_name, result);
   ServerConfig c;
   c.text = std::string(text);
-  std::optional<int> min_line;
-  std::optional<int32_t> min_timeout;
-  std::optional<int32_t> max_timeout;
-  bool has_client_port = false;
-  bool has_data_dir = false;
-  std::optional<Property> client_port_address;
+  Seen seen;
   for (const Property& p : parse_properties(text)) {
-    if (p.key == "clientPortAddress") client_port_address = p;
-    if (!apply(parser, p, c, min_line, min_timeout, max_timeout, has_client_port, has_data_dir)) {
-      return result;
-    }
+    if (!apply(parser, p, c, seen)) return result;
   }
-  if (!has_data_dir) {
+  if (!seen.has_data_dir) {
     result.error = file_name + ": dataDir is not set";
     return result;
   }
-  if (!has_client_port) {
-    if (client_port_address) {
-      parser.fail(*client_port_address, "clientPortAddress is set but clientPort is not");
-    } else {
-      result.error = file_name + ": clientPort is not set";
+  if (!check_ensemble(parser, c, seen, file_name, result)) return result;
+  if (!seen.has_client_port) {
+    if (seen.client_port_address) {
+      parser.fail(*seen.client_port_address, "clientPortAddress is set but clientPort is not");
+      return result;
     }
-    return result;
+    // In an ensemble the port may come from this server's line (load_config).
+    bool lines_give_ports = false;
+    for (const auto& [id, server] : c.quorum_servers) lines_give_ports |= server.client_port != 0;
+    if (!c.replicated() || !lines_give_ports) {
+      result.error = file_name + ": clientPort is not set";
+      return result;
+    }
   }
   if (c.data_log_dir.empty()) c.data_log_dir = c.data_dir;
   // -1 (or absent) means the default, as in Apache.
   c.min_session_timeout_ms =
-      (!min_timeout || *min_timeout == -1) ? 2 * c.tick_time_ms : *min_timeout;
+      (!seen.min_timeout || *seen.min_timeout == -1) ? 2 * c.tick_time_ms : *seen.min_timeout;
   c.max_session_timeout_ms =
-      (!max_timeout || *max_timeout == -1) ? 20 * c.tick_time_ms : *max_timeout;
+      (!seen.max_timeout || *seen.max_timeout == -1) ? 20 * c.tick_time_ms : *seen.max_timeout;
   if (c.min_session_timeout_ms > c.max_session_timeout_ms) {
-    result.error = file_name + ":" + (min_line ? std::to_string(*min_line) : std::string("?")) +
-                   ": minSessionTimeout: " + std::to_string(c.min_session_timeout_ms) +
-                   " must not be larger than maxSessionTimeout " +
-                   std::to_string(c.max_session_timeout_ms);
-    if (!min_line) {
+    result.error =
+        file_name + ":" + (seen.min_line ? std::to_string(*seen.min_line) : std::string("?")) +
+        ": minSessionTimeout: " + std::to_string(c.min_session_timeout_ms) +
+        " must not be larger than maxSessionTimeout " + std::to_string(c.max_session_timeout_ms);
+    if (!seen.min_line) {
       result.error =
           file_name + ": maxSessionTimeout: " + std::to_string(c.max_session_timeout_ms) +
           " must not be smaller than minSessionTimeout " + std::to_string(c.min_session_timeout_ms);
@@ -215,6 +412,77 @@ ConfigResult parse_config(std::string_view text, const std::string& file_name) {
   result.config = std::move(c);
   return result;
 }
+
+std::optional<int64_t> parse_number_file(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\r\n\f\v";
+  const size_t first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return std::nullopt;
+  text = text.substr(first, text.find_last_not_of(kSpace) - first + 1);
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::string read_my_id(ServerConfig& config) {
+  const std::filesystem::path path = config.data_dir / "myid";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return path.string() +
+           ": cannot read this server's id (an ensemble member needs a myid file holding the N "
+           "of its server.N line)";
+  }
+  std::ostringstream content;
+  content << in.rdbuf();
+  const std::string text = content.str();
+  const std::optional<int64_t> id = parse_number_file(text);
+  if (!id) {
+    std::string shown = text.substr(0, 40);
+    while (!shown.empty() && std::isspace(static_cast<unsigned char>(shown.back()))) {
+      shown.pop_back();
+    }
+    return path.string() + ": '" + shown +
+           "' is not a server id (expected the N of this server's server.N line, in decimal)";
+  }
+  if (config.quorum_servers.count(*id) == 0) {
+    const std::string where = config.source.empty() ? "the configuration" : config.source.string();
+    return path.string() + ": server id " + std::to_string(*id) + " has no server." +
+           std::to_string(*id) + " line in " + where;
+  }
+  config.my_id = *id;
+  return {};
+}
+
+namespace {
+
+// After read_my_id: this server's line supplies or must agree with
+// clientPort, and decides its role over peerType.
+void apply_own_line(ConfigResult& result, const std::string& file_name) {
+  ServerConfig& c = *result.config;
+  const QuorumServer& me = c.quorum_servers.at(c.my_id);
+  const std::string line = "server." + std::to_string(c.my_id) + " (this server, per myid)";
+  if (c.client_port == 0) {
+    if (me.client_port == 0) {
+      result.error = file_name + ": clientPort is not set, and " + line + " gives no client port";
+      return;
+    }
+    c.client_port = me.client_port;
+    c.client_port_address = me.client_address;
+  } else if (me.client_port != 0 && me.client_port != c.client_port) {
+    result.error = file_name + ": clientPort " + std::to_string(c.client_port) +
+                   " differs from the client port " + std::to_string(me.client_port) + " of " +
+                   line;
+    return;
+  }
+  if (c.peer_type_observer != me.observer) {
+    result.warnings.push_back(
+        file_name + ": peerType=" + (c.peer_type_observer ? "observer" : "participant") +
+        " does not match " + line + ", which makes it " +
+        (me.observer ? "an observer" : "a participant") + "; the server.N line wins");
+  }
+}
+
+}  // namespace
 
 ConfigResult load_config(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -226,7 +494,13 @@ ConfigResult load_config(const std::filesystem::path& file) {
   std::ostringstream text;
   text << in.rdbuf();
   ConfigResult result = parse_config(text.str(), file.string());
-  if (result.config) result.config->source = file;
+  if (!result.config) return result;
+  result.config->source = file;
+  if (result.config->replicated()) {
+    result.error = read_my_id(*result.config);
+    if (result.error.empty()) apply_own_line(result, file.string());
+    if (!result.error.empty()) result.config.reset();
+  }
   return result;
 }
 

@@ -1,8 +1,8 @@
 // The configuration of one zkd server, read from Apache's zoo.cfg (§13 of the
-// wire reference). The keys that matter to a standalone server act (storage
-// and purge keys included); ensemble keys are read, checked and stored for
-// the issues that will use them. Unknown keys produce a warning, never an
-// error.
+// wire reference) and, in an ensemble, <dataDir>/myid. The keys that matter
+// to a standalone server act (storage and purge keys included); ensemble keys
+// (server.N, initLimit, syncLimit, peerType) are parsed and checked. Unknown
+// keys produce a warning, never an error.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,19 @@
 #include <vector>
 
 namespace zkd::server {
+
+// One `server.N` line: host:quorumPort:electionPort[:participant|:observer]
+// [;[clientAddress:]clientPort] (Apache 3.8; a host may be an IPv6 address in
+// brackets).
+struct QuorumServer {
+  int64_t id = 0;  // N: 1..255
+  std::string host;
+  uint16_t quorum_port = 0;
+  uint16_t election_port = 0;
+  bool observer = false;       // ":observer"; participants vote
+  std::string client_address;  // "" when the line gives none
+  uint16_t client_port = 0;    // 0 when the line gives none
+};
 
 struct ServerConfig {
   std::filesystem::path source;  // the file it was read from ("" when parsed from text)
@@ -38,15 +51,29 @@ struct ServerConfig {
   int64_t pre_alloc_size_kb = 65536;           // txn log preallocation step, KiB (> 0)
   bool force_sync = true;                      // forceSync=no: never fsync the log (UNSAFE)
 
-  // Stored, not acted on yet.
+  // Ensemble. initLimit and syncLimit (in ticks, >= 1) are required when
+  // replicated().
   std::optional<int32_t> init_limit;
   std::optional<int32_t> sync_limit;
-  std::map<int64_t, std::string> servers;  // server.N -> its value, verbatim
-  int32_t global_outstanding_limit = 1000;
+  std::map<int64_t, std::string> servers;          // server.N -> its value, verbatim
+  std::map<int64_t, QuorumServer> quorum_servers;  // server.N, parsed
   bool standalone_enabled = true;
+  bool peer_type_observer = false;  // peerType=observer (the server.N line decides)
+  // This server's N, from <dataDir>/myid; set by load_config() (read_my_id())
+  // when replicated(), else 0.
+  int64_t my_id = 0;
+
+  // Stored, not acted on yet.
+  int32_t global_outstanding_limit = 1000;
 
   // The whole file as read (Apache's icfg), for later use.
   std::string text;
+
+  // Apache's rule (QuorumPeerConfig.isDistributed): server.N lines exist and
+  // either more than one of them is a participant or standaloneEnabled=false.
+  // (parse_config refuses the other combinations with observers.) A single
+  // server line with standaloneEnabled left true runs standalone.
+  bool replicated() const;
 };
 
 struct ConfigResult {
@@ -55,10 +82,25 @@ struct ConfigResult {
   std::vector<std::string> warnings;   // unknown keys and the like
 };
 
-// Parses zoo.cfg text; `file_name` is only used in messages.
+// Parses zoo.cfg text; `file_name` is only used in messages. Reads no other
+// file: my_id stays 0, and in an ensemble whose clientPort is absent but
+// whose server lines give client ports, client_port stays 0 (load_config
+// takes it from this server's line).
 ConfigResult parse_config(std::string_view text, const std::string& file_name);
-// Reads and parses a file.
+// Reads and parses a file; when replicated(), also reads myid (read_my_id())
+// and, if clientPort was absent, takes the client address and port of this
+// server's line.
 ConfigResult load_config(const std::filesystem::path& file);
+
+// The number in a small text file such as myid or currentEpoch (Apache
+// writes and reads them as decimal text): surrounding whitespace and line
+// ends ignored; nullopt when the rest is not exactly one decimal int64.
+std::optional<int64_t> parse_number_file(std::string_view text);
+
+// Sets config.my_id from <dataDir>/myid (Apache: the id as decimal text,
+// surrounding whitespace ignored). Empty on success; else the error, naming
+// the file: missing or unreadable, not a number, or no server.N line for it.
+std::string read_my_id(ServerConfig& config);
 
 // Creates dataDir (and dataLogDir) when missing. Empty on success, else why not.
 std::string prepare_directories(const ServerConfig& config);

@@ -13,20 +13,34 @@ LogThread::LogThread(std::unique_ptr<storage::TxnLogWriter> writer,
 
 LogThread::~LogThread() { stop(); }
 
-void LogThread::append(int64_t zxid, std::string txn) {
+void LogThread::push(Item item) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(Item{zxid, std::move(txn)});
+    queue_.push_back(std::move(item));
   }
   wakeup_.notify_one();
 }
 
-void LogThread::roll() {
+void LogThread::append(int64_t zxid, std::string txn) {
+  push(Item{Item::Kind::kAppend, zxid, std::move(txn), {}});
+}
+
+void LogThread::roll() { push(Item{Item::Kind::kRoll, 0, {}, {}}); }
+
+storage::Status LogThread::truncate_after(int64_t zxid) {
+  std::future<storage::Status> done;
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(Item{0, {}});
+    if (stopping_) {
+      return storage::Status::error("txn log truncation after zxid " + std::to_string(zxid) +
+                                    ": the log thread has stopped");
+    }
+    Item item{Item::Kind::kTruncate, zxid, {}, {}};
+    done = item.done.get_future();
+    queue_.push_back(std::move(item));
   }
   wakeup_.notify_one();
+  return done.get();
 }
 
 void LogThread::stop() {
@@ -38,23 +52,45 @@ void LogThread::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+void LogThread::fail_truncations(std::deque<Item>& items, const storage::Status& why) {
+  for (auto& item : items) {
+    if (item.kind == Item::Kind::kTruncate) item.done.set_value(why);
+  }
+  items.clear();
+}
+
 storage::Status LogThread::write_batch(std::deque<Item>& batch, int64_t& last_zxid,
                                        uint64_t& txns) {
-  for (auto& item : batch) {
-    if (item.zxid == 0) {
-      if (auto s = writer_->roll(); !s.ok()) return s;
-      continue;
+  while (!batch.empty()) {
+    Item item = std::move(batch.front());
+    batch.pop_front();
+    switch (item.kind) {
+      case Item::Kind::kAppend:
+        if (auto s = writer_->append(item.zxid, item.txn); !s.ok()) return s;
+        last_zxid = item.zxid;
+        ++txns;
+        break;
+      case Item::Kind::kRoll:
+        if (auto s = writer_->roll(); !s.ok()) return s;
+        break;
+      case Item::Kind::kTruncate: {
+        storage::Status s = writer_->truncate_after(item.zxid);
+        if (s.ok()) ++truncations_;
+        item.done.set_value(s);
+        if (!s.ok()) return s;
+        // What this batch appended up to the cut is durable now (the
+        // truncation synced the cut segment); nothing above it is logged.
+        if (last_zxid > item.zxid) last_zxid = item.zxid;
+        break;
+      }
     }
-    if (auto s = writer_->append(item.zxid, item.txn); !s.ok()) return s;
-    last_zxid = item.zxid;
-    ++txns;
   }
   return {};
 }
 
 void LogThread::run() {
   std::deque<Item> batch;
-  bool failed = false;
+  storage::Status failure;  // the first failure; nothing reaches the disk after it
   for (;;) {
     bool stopping = false;
     {
@@ -64,15 +100,15 @@ void LogThread::run() {
       batch.swap(queue_);
     }
     if (batch.empty() && stopping) break;
-    if (failed) {  // nothing more reaches the disk after a failure
-      batch.clear();
+    if (!failure.ok()) {
+      fail_truncations(batch, failure);
       if (stopping) break;
       continue;
     }
     LogBatch result;
     int64_t last_zxid = 0;
     result.status = write_batch(batch, last_zxid, result.txns);
-    batch.clear();
+    if (!result.status.ok()) fail_truncations(batch, result.status);  // those not carried out
     if (result.status.ok() && result.txns > 0) {
       auto started = std::chrono::steady_clock::now();
       result.status = writer_->sync();
@@ -81,9 +117,10 @@ void LogThread::run() {
                            .count();
     }
     result.durable_zxid = last_zxid;
-    if (!result.status.ok()) failed = true;
+    result.truncations = truncations_;
+    if (!result.status.ok()) failure = result.status;
     // After stop() nobody listens: the txns are on disk and will be replayed.
-    if (!stopping && (result.txns > 0 || failed)) report_(result);
+    if (!stopping && (result.txns > 0 || !failure.ok())) report_(result);
   }
 }
 

@@ -4,18 +4,19 @@
 // while that fsync runs, new txns queue up and go into the next batch. So the
 // batch size follows the load, and a lone writer waits for exactly one fsync.
 //
-// Threading: the constructor starts the thread; append(), roll() and stop()
-// are called from one other thread (the state thread). `report` runs on the
-// log thread, once per batch, in order; it must only hand the result over
-// (e.g. asio::post to the state thread). After a failed append or sync the
-// thread reports the error once and takes nothing more: the server must stop.
-// The destructor calls stop().
+// Threading: the constructor starts the thread; append(), roll(),
+// truncate_after() and stop() are called from one other thread (the state
+// thread). `report` runs on the log thread, once per batch, in order; it must
+// only hand the result over (e.g. asio::post to the state thread). After a
+// failed append, sync or truncation the thread reports the error once and
+// takes nothing more: the server must stop. The destructor calls stop().
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -31,6 +32,10 @@ struct LogBatch {
   uint64_t txns = 0;         // txns in this batch
   int64_t sync_us = 0;       // time spent in sync()
   storage::Status status;    // not ok: the log failed, nothing more will be durable
+  // truncate_after() calls carried out before this report. A report still on
+  // its way to the state thread when a truncation returns carries a smaller
+  // count than the caller has made, and may name txns the truncation removed.
+  uint64_t truncations = 0;
 };
 
 class LogThread {
@@ -45,20 +50,38 @@ class LogThread {
   void append(int64_t zxid, std::string txn);
   // The next txn appended after this call starts a new segment.
   void roll();
+  // Drops every logged txn with a zxid above `zxid` (TxnLogWriter::
+  // truncate_after): blocks the caller until every txn queued before this call
+  // has been written, the log thread (which owns the writer) has truncated,
+  // and the removal is durable; returns the truncation's status. A failure
+  // also breaks the thread (reported once, as for a failed sync). Txns
+  // appended afterwards must have zxids above `zxid`. No batch reported after
+  // the truncation names a durable_zxid above `zxid` unless txns appended
+  // after it made that true; a batch that held txns on both sides of the cut
+  // reports at most `zxid` (those up to the cut are durable then). After
+  // stop() it returns an error without touching the log.
+  storage::Status truncate_after(int64_t zxid);
   // Makes everything queued durable (without reporting it), then ends the
   // thread. Idempotent.
   void stop();
 
  private:
   struct Item {
-    int64_t zxid = 0;  // 0: roll
-    std::string txn;
+    enum class Kind { kAppend, kRoll, kTruncate };
+    Kind kind = Kind::kAppend;
+    int64_t zxid = 0;
+    std::string txn;                     // kAppend
+    std::promise<storage::Status> done;  // kTruncate: the caller waits on it
   };
+  void push(Item item);
+  // Answers every truncate_after() waiting in `items` with `why`; clears them.
+  static void fail_truncations(std::deque<Item>& items, const storage::Status& why);
   void run();
   storage::Status write_batch(std::deque<Item>& batch, int64_t& last_zxid, uint64_t& txns);
 
   std::unique_ptr<storage::TxnLogWriter> writer_;  // used by the log thread only
   std::function<void(const LogBatch&)> report_;
+  uint64_t truncations_ = 0;  // log thread only
 
   std::mutex mutex_;
   std::condition_variable wakeup_;

@@ -1,15 +1,21 @@
 #include "zkd/server/recovery.h"
 
 #include <memory>
+#include <string_view>
 #include <utility>
 
 #include "zkd/net/log.h"
+#include "zkd/storage/durable_file.h"
 #include "zkd/storage/snapshot_file.h"
 
 namespace zkd::server {
 
 using storage::Status;
 using storage::StatusOr;
+
+namespace {
+constexpr std::string_view kSessionKeyName = "session.key";
+}  // namespace
 
 StorageLayout storage_layout(const ServerConfig& config) {
   auto log_dir = config.data_log_dir.empty() ? config.data_dir : config.data_log_dir;
@@ -18,7 +24,7 @@ StorageLayout storage_layout(const ServerConfig& config) {
 
 StatusOr<SessionPasswords::Key> load_or_create_session_key(storage::Env& env,
                                                            const std::string& snap_dir) {
-  const std::string path = snap_dir + "/session.key";
+  const std::string path = snap_dir + "/" + std::string(kSessionKeyName);
   if (env.file_exists(path)) {
     auto bytes = env.read_file(path);
     if (!bytes.ok()) return bytes.status();
@@ -32,19 +38,17 @@ StatusOr<SessionPasswords::Key> load_or_create_session_key(storage::Env& env,
     return *key;
   }
   auto key = SessionPasswords::random_key();
-  const std::string temporary = path + ".tmp";
-  auto file = env.new_writable_file(temporary, 0);
-  if (!file.ok()) return file.status();
-  Status s = (*file)->append(SessionPasswords::encode_key(key));
-  if (s.ok()) s = (*file)->sync();
-  if (s.ok()) s = (*file)->close();
-  if (s.ok()) s = env.rename_file(temporary, path);
-  if (s.ok()) s = env.sync_dir(snap_dir);
-  if (!s.ok()) return s;
+  if (Status s = storage::write_file_durably(env, snap_dir, kSessionKeyName,
+                                             SessionPasswords::encode_key(key));
+      !s.ok()) {
+    return s;
+  }
   return key;
 }
 
-StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree::Database& db) {
+StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree::Database& db,
+                            std::vector<storage::LogRecord>* replayed_records) {
+  if (replayed_records != nullptr) replayed_records->clear();
   for (const auto& dir : {layout.snap_dir, layout.log_dir}) {
     if (auto s = env.create_dirs(dir); !s.ok()) return s;
   }
@@ -77,6 +81,7 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
   }
   out.repaired = std::move(log->repaired);
   out.tail = std::move(log->tail);
+  if (replayed_records != nullptr) *replayed_records = std::move(log->records);
   return out;
 }
 

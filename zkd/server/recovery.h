@@ -47,8 +47,12 @@ struct Recovered {
 // is corrupt in the middle, a record that does not decode and a snapshot
 // payload the tree refuses are errors whose message names the file (and
 // offset) and says what to do.
+// With `replayed_records`, it is set to the log records applied after the
+// snapshot, in zxid order (exactly `Recovered::replayed` of them; what a
+// replica hands its protocol core as its log). Left empty on error.
 storage::StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout,
-                                     tree::Database& db);
+                                     tree::Database& db,
+                                     std::vector<storage::LogRecord>* replayed_records = nullptr);
 
 // Writes a whole snapshot of `db` at once (start-up of a data dir that has
 // none yet, like Apache's initial snapshot.0). Nothing may apply meanwhile.

@@ -161,6 +161,19 @@ StatusOr<std::vector<SnapshotName>> list_snapshots(Env& env, const std::string& 
   return snapshots;
 }
 
+Status remove_snapshots_after(Env& env, const std::string& dir, int64_t zxid) {
+  if (!env.file_exists(dir)) return Status();
+  auto snapshots = list_snapshots(env, dir);
+  if (!snapshots.ok()) return snapshots.status();
+  bool removed = false;
+  for (const SnapshotName& snapshot : *snapshots) {  // newest first
+    if (snapshot.zxid <= zxid) break;
+    if (Status s = env.remove_file(file_names::join(dir, snapshot.name)); !s.ok()) return s;
+    removed = true;
+  }
+  return removed ? env.sync_dir(dir) : Status();
+}
+
 StatusOr<Snapshot> read_snapshot_file(Env& env, const std::string& path) {
   return read_snapshot(env, path, true);
 }

@@ -58,6 +58,13 @@ struct SnapshotName {
 StatusOr<std::vector<SnapshotName>> list_snapshots(Env& env, const std::string& dir);
 std::string snapshot_name(int64_t zxid);
 
+// Removes every `snapshot.<z>` in `dir` with z > `zxid`, valid or not (a
+// replica whose log was truncated must not recover from state past the cut),
+// then syncs the directory when it removed any: durable when it returns ok.
+// A missing `dir` holds none. The caller makes sure no snapshot above `zxid`
+// is being written meanwhile (its `.tmp` is left alone).
+Status remove_snapshots_after(Env& env, const std::string& dir, int64_t zxid);
+
 // Reads and validates one snapshot file (for `zkd dump-snapshot`).
 StatusOr<Snapshot> read_snapshot_file(Env& env, const std::string& path);
 

@@ -41,8 +41,8 @@ struct LogTail {
 // first sync() after a new segment also syncs the directory. Those syncs are
 // not counted by syncs().
 //
-// After a failed write (append, sync or roll returned an I/O error) the
-// writer refuses everything with that error: restart and recover.
+// After a failed write (append, sync, roll or truncate_after returned an
+// error) the writer refuses everything with that error: restart and recover.
 class TxnLogWriter {
  public:
   // Starts writing after the last record of a recovered log (`tail`, from
@@ -61,6 +61,20 @@ class TxnLogWriter {
   virtual Status sync() = 0;
   // Closes the current segment; the next append opens a new one.
   virtual Status roll() = 0;
+  // Drops every record with a zxid above `zxid` (Zab's TRUNC, or discarding
+  // the log under an installed snapshot with zxid 0). Afterwards the log holds
+  // exactly the records <= `zxid`: segments whose records all lie above it are
+  // removed, and the segment holding the cut is zeroed from the end of its
+  // last kept record (its preallocated size is kept), which read_txn_log
+  // reads as the end of the log. The removal is durable when it returns ok,
+  // even with force_sync off: segment removals and the directory are synced
+  // first, then the cut segment, so a crash at any point leaves a prefix of
+  // the old log. Appending goes on after the cut, in the cut segment (or,
+  // when nothing is left, in a new segment named by the next zxid); the next
+  // zxid must be greater than `zxid`. With `zxid` at or above the last
+  // record nothing changes on disk. A log that cannot be read back (a bad
+  // record before the cut) is an error, and any error breaks the writer.
+  virtual Status truncate_after(int64_t zxid) = 0;
   // Number of sync() calls that reached the disk (for stats: txns per fsync).
   virtual uint64_t syncs() const = 0;
 };

@@ -1,5 +1,7 @@
 // TxnLogWriter and the record encoding (docs/storage-format.md).
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "zkd/storage/coding.h"
 #include "zkd/storage/crc32c.h"
@@ -102,7 +104,72 @@ class Writer final : public TxnLogWriter {
 
   uint64_t syncs() const override { return syncs_; }
 
+  Status truncate_after(int64_t zxid) override {
+    if (!broken_.ok()) return broken_;
+    if (zxid < last_zxid_) {
+      if (Status s = cut_after(zxid); !s.ok()) return broken_ = s;
+    }
+    last_zxid_ = zxid;
+    return Status();
+  }
+
  private:
+  // truncate_after() when records above `zxid` may exist.
+  Status cut_after(int64_t zxid) {
+    if (file_ != nullptr) {
+      Status closed = file_->close();
+      file_.reset();
+      if (!closed.ok()) return closed;
+    }
+    auto listed = list_segments(env_, options_.dir);
+    if (!listed.ok()) return listed.status();
+    std::vector<SegmentName>& segments = *listed;
+    // Newest first: whole segments above the cut go; the first one that
+    // keeps a record is cut after it.
+    std::optional<std::pair<std::string, uint64_t>> cut;  // path, end of the last kept record
+    while (!segments.empty() && !cut) {
+      const std::string path = file_names::join(options_.dir, segments.back().name);
+      if (segments.back().first_zxid <= zxid) {
+        auto kept_end = end_of_records_upto(path, zxid);
+        if (!kept_end.ok()) return kept_end.status();
+        if (*kept_end > log_format::kFileHeaderSize) cut.emplace(path, *kept_end);
+      }
+      if (!cut) {
+        if (Status s = env_.remove_file(path); !s.ok()) return s;
+        segments.pop_back();
+      }
+    }
+    // The removals are durable before the cut, and the cut segment's own
+    // entry is (it may have been created since the last directory sync).
+    if (Status s = env_.sync_dir(options_.dir); !s.ok()) return s;
+    dir_dirty_ = false;
+    if (!cut) return Status();  // the next append starts a new segment
+    auto file = env_.reopen_writable_file(cut->first, cut->second);  // zeroes after the cut
+    if (!file.ok()) return file.status();
+    if (Status s = (*file)->sync(); !s.ok()) return s;
+    file_ = std::move(*file);
+    return Status();
+  }
+
+  // Offset just after the last record with zxid <= `zxid` in the segment at
+  // `path` (the header size when there is none).
+  StatusOr<uint64_t> end_of_records_upto(const std::string& path, int64_t zxid) {
+    auto contents = read_segment_file(env_, path);
+    if (!contents.ok()) return contents.status();
+    uint64_t end = log_format::kFileHeaderSize;
+    size_t kept = 0;
+    for (const LogRecord& record : contents->records) {
+      if (record.zxid > zxid) break;
+      end += log_format::kRecordHeaderSize + log_format::kZxidSize + record.txn.size();
+      ++kept;
+    }
+    if (!contents->status.ok() && kept == contents->records.size()) {
+      return Status::error("txn log: cannot truncate after zxid " + std::to_string(zxid) + ": " +
+                           contents->status.message());
+    }
+    return end;
+  }
+
   Status sync_segment() {
     if (Status s = file_->sync(); !s.ok()) return s;
     if (dir_dirty_) {

@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "zkd/storage/memory_env.h"
@@ -29,6 +32,24 @@ struct Reports {
     std::unique_lock lock(mutex);
     return changed.wait_for(
         lock, 10s, [&] { return !batches.empty() && batches.back().durable_zxid >= zxid; });
+  }
+  // Waits (deadline) until a batch reported after `truncations` truncations
+  // made `zxid` durable.
+  bool wait_durable_after_truncations(int64_t zxid, uint64_t truncations) {
+    std::unique_lock lock(mutex);
+    return changed.wait_for(lock, 10s, [&] {
+      return !batches.empty() && batches.back().truncations >= truncations &&
+             batches.back().durable_zxid >= zxid;
+    });
+  }
+  // Waits (deadline) until `n` batches have been reported.
+  bool wait_batches(size_t n) {
+    std::unique_lock lock(mutex);
+    return changed.wait_for(lock, 10s, [&] { return batches.size() >= n; });
+  }
+  std::vector<LogBatch> copy() {
+    std::lock_guard lock(mutex);
+    return batches;
   }
 };
 
@@ -94,11 +115,30 @@ TEST(LogThread, StopMakesQueuedTxnsDurableWithoutReporting) {
 
 // A log whose sync() blocks until the test lets it finish, so the test can
 // queue txns while an fsync is running, deterministically.
+// It also records the appends and truncations it is asked for, in order, and
+// fails truncations when told to.
 class GatedLog final : public storage::TxnLogWriter {
  public:
-  storage::Status append(int64_t, std::string_view) override { return {}; }
+  storage::Status append(int64_t zxid, std::string_view) override {
+    std::lock_guard lock(mutex_);
+    calls_.push_back("append " + std::to_string(zxid));
+    return {};
+  }
   storage::Status roll() override { return {}; }
   uint64_t syncs() const override { return 0; }
+  storage::Status truncate_after(int64_t zxid) override {
+    std::lock_guard lock(mutex_);
+    calls_.push_back("truncate " + std::to_string(zxid));
+    return truncate_error_.empty() ? storage::Status() : storage::Status::error(truncate_error_);
+  }
+  void fail_truncations(std::string why) {
+    std::lock_guard lock(mutex_);
+    truncate_error_ = std::move(why);
+  }
+  std::vector<std::string> calls() {
+    std::lock_guard lock(mutex_);
+    return calls_;
+  }
   storage::Status sync() override {
     std::unique_lock lock(mutex_);
     ++in_sync_;
@@ -127,6 +167,8 @@ class GatedLog final : public storage::TxnLogWriter {
   std::condition_variable changed_;
   int in_sync_ = 0;
   int released_ = 0;
+  std::vector<std::string> calls_;
+  std::string truncate_error_;
 };
 
 TEST(LogThread, TxnsQueuedDuringAnFsyncShareTheNextOne) {
@@ -147,6 +189,106 @@ TEST(LogThread, TxnsQueuedDuringAnFsyncShareTheNextOne) {
   EXPECT_EQ(reports.batches[0].durable_zxid, 1);
   EXPECT_EQ(reports.batches[1].txns, 49u);  // one fsync for all of them
   EXPECT_EQ(reports.batches[1].durable_zxid, 50);
+}
+
+TEST(LogThread, TruncateAfterWaitsForEarlierTxnsAndCutsTheLog) {
+  storage::MemoryEnv env;
+  Reports reports;
+  std::atomic<bool> appending_again{false};
+  std::vector<LogBatch> before_new_appends;  // reported after the cut, before new appends
+  LogThread log(open_writer(env), [&](const LogBatch& b) {
+    if (b.truncations > 0 && !appending_again) before_new_appends.push_back(b);
+    reports.add(b);
+  });
+  for (int64_t zxid = 1; zxid <= 100; ++zxid) log.append(zxid, "old " + std::to_string(zxid));
+  storage::Status s = log.truncate_after(50);  // returns once all 100 were written and cut
+  ASSERT_TRUE(s.ok()) << s.message();
+
+  auto check_log = [&](size_t size, int64_t last_old) {
+    auto read = storage::read_txn_log(env, "log", 0);
+    ASSERT_TRUE(read.ok()) << read.status().message();
+    ASSERT_EQ(read->records.size(), size);
+    for (size_t i = 0; i < size; ++i) {
+      const int64_t zxid = static_cast<int64_t>(i) + 1;
+      EXPECT_EQ(read->records[i].zxid, zxid);
+      EXPECT_EQ(read->records[i].txn, (zxid <= last_old ? "old " : "new ") + std::to_string(zxid));
+    }
+  };
+  check_log(50, 50);
+
+  appending_again = true;
+  for (int64_t zxid = 51; zxid <= 60; ++zxid) log.append(zxid, "new " + std::to_string(zxid));
+  ASSERT_TRUE(reports.wait_durable_after_truncations(60, 1));
+  log.stop();
+  for (const LogBatch& b : before_new_appends) {
+    EXPECT_LE(b.durable_zxid, 50) << "a report after the cut names a removed txn";
+  }
+  for (const LogBatch& b : reports.copy()) EXPECT_TRUE(b.status.ok()) << b.status.message();
+  env.drop_unsynced();  // the cut was durable, and so is what was reported
+  check_log(60, 50);
+}
+
+TEST(LogThread, TruncationRunsAfterEverythingQueuedBeforeIt) {
+  auto gated = std::make_unique<GatedLog>();
+  GatedLog& log_file = *gated;
+  Reports reports;
+  LogThread log(std::move(gated), [&](const LogBatch& b) { reports.add(b); });
+  log.append(1, "first");
+  ASSERT_TRUE(log_file.wait_sync_started(1));  // the first fsync hangs
+  for (int64_t zxid = 2; zxid <= 20; ++zxid) log.append(zxid, "queued");
+  // Released by another thread: this one (the state thread) blocks in truncate_after.
+  std::thread releaser([&] { log_file.release_all(); });
+  storage::Status s = log.truncate_after(10);
+  releaser.join();
+  ASSERT_TRUE(s.ok()) << s.message();
+
+  std::vector<std::string> expected;
+  for (int zxid = 1; zxid <= 20; ++zxid) expected.push_back("append " + std::to_string(zxid));
+  expected.push_back("truncate 10");
+  EXPECT_EQ(log_file.calls(), expected);
+  log.stop();
+  // Whichever batches formed, none reported after the cut names a txn above it.
+  for (const LogBatch& b : reports.copy()) {
+    if (b.truncations > 0) {
+      EXPECT_LE(b.durable_zxid, 10);
+    }
+  }
+}
+
+TEST(LogThread, FailedTruncationIsReturnedReportedOnceAndStopsTheLog) {
+  auto gated = std::make_unique<GatedLog>();
+  GatedLog& log_file = *gated;
+  log_file.release_all();
+  log_file.fail_truncations("truncate failed: disk on fire");
+  Reports reports;
+  LogThread log(std::move(gated), [&](const LogBatch& b) { reports.add(b); });
+  log.append(1, "a");
+  ASSERT_TRUE(reports.wait_durable(1));
+  storage::Status s = log.truncate_after(0);
+  EXPECT_EQ(s.message(), "truncate failed: disk on fire");
+  ASSERT_TRUE(reports.wait_batches(2));
+  EXPECT_EQ(reports.copy()[1].status.message(), "truncate failed: disk on fire");
+
+  // Nothing more reaches the log; later truncations get the same error.
+  log.append(2, "b");
+  storage::Status again = log.truncate_after(1);
+  EXPECT_EQ(again.message(), "truncate failed: disk on fire");
+  log.stop();
+  EXPECT_EQ(log_file.calls(), (std::vector<std::string>{"append 1", "truncate 0"}));
+  EXPECT_EQ(reports.copy().size(), 2u);
+}
+
+TEST(LogThread, TruncateAfterStopIsAnError) {
+  storage::MemoryEnv env;
+  LogThread log(open_writer(env), [](const LogBatch&) {});
+  log.append(1, "a");
+  log.stop();
+  storage::Status s = log.truncate_after(0);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("stopped"), std::string::npos) << s.message();
+  auto read = storage::read_txn_log(env, "log", 0);
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(read->records.size(), 1u);  // untouched
 }
 
 }  // namespace

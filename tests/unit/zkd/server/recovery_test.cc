@@ -145,5 +145,66 @@ TEST(Recovery, DamagedSessionKeyIsAnErrorNotReplaced) {
   EXPECT_THAT(key.status().message(), HasSubstr("16 bytes"));
 }
 
+std::vector<int64_t> zxids_of(const std::vector<storage::LogRecord>& records) {
+  std::vector<int64_t> zxids;
+  for (const auto& r : records) zxids.push_back(r.zxid);
+  return zxids;
+}
+
+TEST(Recovery, ReplayedRecordsAreTheLogRecordsAfterTheSnapshotInOrder) {
+  storage::MemoryEnv env;
+  tree::Database live;
+  ASSERT_TRUE(recover(env, kLayout, live).ok());
+  {
+    Writer w(env, live);
+    w.create_session(0x100);
+    w.create(0x100, "/a");
+    ASSERT_TRUE(write_snapshot_now(env, kLayout.snap_dir, live).ok());  // at zxid 2
+    w.create(0x100, "/b");
+    w.create(0x100, "/c");
+    w.create(0x100, "/d");
+  }
+  auto log = storage::read_txn_log(env, kLayout.log_dir, 0);
+  ASSERT_TRUE(log.ok());
+  ASSERT_EQ(log->records.size(), 5u);
+
+  tree::Database restored;
+  std::vector<storage::LogRecord> records{{99, "stale"}};  // replaced, not appended to
+  auto r = recover(env, kLayout, restored, &records);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->snapshot_zxid, 2);
+  ASSERT_EQ(records.size(), r->replayed);
+  ASSERT_EQ(records.size(), 3u);
+  for (size_t i = 0; i < records.size(); ++i) {
+    EXPECT_EQ(records[i].zxid, static_cast<int64_t>(i) + 3);
+    EXPECT_EQ(records[i].txn, log->records[i + 2].txn);
+  }
+  EXPECT_EQ(restored.last_zxid(), 5);
+
+  // Without a snapshot every record is replayed.
+  tree::Database from_log;
+  ASSERT_TRUE(storage::remove_snapshots_after(env, kLayout.snap_dir, 0).ok());
+  ASSERT_TRUE(recover(env, kLayout, from_log, &records).ok());
+  EXPECT_EQ(zxids_of(records), (std::vector<int64_t>{1, 2, 3, 4, 5}));
+}
+
+TEST(Recovery, ReplayedRecordsAreEmptyOnError) {
+  storage::MemoryEnv env;
+  tree::Database live;
+  ASSERT_TRUE(recover(env, kLayout, live).ok());
+  {
+    Writer w(env, live);
+    w.create_session(0x100);
+    w.create(0x100, "/a");
+  }
+  auto segments = storage::list_segments(env, kLayout.log_dir);
+  ASSERT_TRUE(segments.ok());
+  ASSERT_TRUE(env.corrupt(kLayout.log_dir + "/" + segments->front().name, 16 + 20, 0x40).ok());
+  tree::Database restored;
+  std::vector<storage::LogRecord> records{{99, "stale"}};
+  ASSERT_FALSE(recover(env, kLayout, restored, &records).ok());
+  EXPECT_TRUE(records.empty());
+}
+
 }  // namespace
 }  // namespace zkd::server

@@ -155,5 +155,25 @@ TEST_F(SnapshotFileTest, NoValidSnapshotReportsEverySkippedOne) {
             std::string::npos);
 }
 
+TEST_F(SnapshotFileTest, RemoveSnapshotsAfterKeepsThoseAtOrBelowTheZxidDurably) {
+  for (int64_t zxid : {5, 10, 15, 20}) write_snapshot(zxid, {"at " + std::to_string(zxid)});
+  ASSERT_TRUE(env_.corrupt(path(20), 30, 1).ok());  // invalid ones go too
+  const std::string in_progress = dir_ + "/snapshot.0000000000000019.tmp";
+  ASSERT_TRUE(env_.write_file(in_progress, "partial").ok());
+
+  ASSERT_TRUE(remove_snapshots_after(env_, dir_, 10).ok());
+  env_.drop_unsynced();  // the removal was durable
+  EXPECT_EQ(env_.files(), (std::vector<std::string>{path(5), path(10), in_progress}));
+  EXPECT_EQ(latest().snapshot->zxid, 10);
+
+  ASSERT_TRUE(remove_snapshots_after(env_, dir_, 7).ok());
+  EXPECT_EQ(latest().snapshot->zxid, 5);
+  ASSERT_TRUE(remove_snapshots_after(env_, dir_, 5).ok());  // nothing above 5 left
+  EXPECT_EQ(latest().snapshot->zxid, 5);
+  ASSERT_TRUE(remove_snapshots_after(env_, dir_, 0).ok());
+  EXPECT_FALSE(latest().snapshot.has_value());
+  EXPECT_TRUE(remove_snapshots_after(env_, "/nowhere", 0).ok());
+}
+
 }  // namespace
 }  // namespace zkd::storage

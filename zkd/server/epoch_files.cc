@@ -1,0 +1,70 @@
+#include "zkd/server/epoch_files.h"
+
+#include <optional>
+#include <string_view>
+
+#include "zkd/server/config.h"
+#include "zkd/storage/durable_file.h"
+
+namespace zkd::server {
+namespace {
+
+using storage::Status;
+using storage::StatusOr;
+
+std::string path_of(const std::string& dir, std::string_view name) {
+  return dir + "/" + std::string(name);
+}
+
+// The file's epoch; nullopt when it does not exist.
+StatusOr<std::optional<int64_t>> read_one(storage::Env& env, const std::string& dir,
+                                          std::string_view name) {
+  const std::string path = path_of(dir, name);
+  if (!env.file_exists(path)) return std::optional<int64_t>();
+  auto text = env.read_file(path);
+  if (!text.ok()) return text.status();
+  auto epoch = parse_number_file(*text);
+  if (!epoch || *epoch < 0) {
+    std::string shown = text->substr(0, 40);
+    return Status::error(path + ": expected an epoch (a non-negative decimal number), found '" +
+                         shown + (text->size() > shown.size() ? "...'" : "'") +
+                         "; restore it from a backup (it must not go back: it records the "
+                         "newest epoch this replica took part in)");
+  }
+  return std::optional<int64_t>(*epoch);
+}
+
+Status write_if_changed(storage::Env& env, const std::string& dir, std::string_view name,
+                        int64_t epoch) {
+  const std::string path = path_of(dir, name);
+  const std::string text = std::to_string(epoch);
+  if (env.file_exists(path)) {
+    auto current = env.read_file(path);
+    if (current.ok() && *current == text) return Status();
+  }
+  return storage::write_file_durably(env, dir, name, text);
+}
+
+}  // namespace
+
+StatusOr<EpochFiles> read_epoch_files(storage::Env& env, const std::string& snap_dir) {
+  EpochFiles epochs;
+  auto accepted = read_one(env, snap_dir, kAcceptedEpochFile);
+  if (!accepted.ok()) return accepted.status();
+  auto current = read_one(env, snap_dir, kCurrentEpochFile);
+  if (!current.ok()) return current.status();
+  epochs.accepted_epoch = accepted->value_or(0);
+  epochs.current_epoch = current->value_or(0);
+  return epochs;
+}
+
+Status write_epoch_files(storage::Env& env, const std::string& snap_dir, const EpochFiles& epochs) {
+  if (Status s = env.create_dirs(snap_dir); !s.ok()) return s;
+  if (Status s = write_if_changed(env, snap_dir, kAcceptedEpochFile, epochs.accepted_epoch);
+      !s.ok()) {
+    return s;
+  }
+  return write_if_changed(env, snap_dir, kCurrentEpochFile, epochs.current_epoch);
+}
+
+}  // namespace zkd::server
