@@ -15,6 +15,7 @@
 #include "libzk/wire/jute.h"
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
+#include "tests/zab/observer_rules.h"
 #include "zkd/tree/database.h"
 #include "zkd/tree/txn.h"
 #include "zkd/zab/zab.h"
@@ -182,6 +183,7 @@ class Sim {
   void compact(Node& n);
   void mark_committed(Node& n, Zxid upto);
   void check_step();
+  bool is_observer(ServerId id) const { return zkd::zab::test::is_observer(config_, id); }
   void check_tick();
   bool converged();
   Zxid committed_max() const { return committed_.empty() ? 0 : committed_.rbegin()->first; }
@@ -442,6 +444,10 @@ bool Sim::link_usable(ServerId a, ServerId b) const {
 
 void Sim::send(Node& from, const Message& m) {
   if (m.to == from.id) fail(std::to_string(from.id) + ": message to self");
+  if (const std::string broken = zkd::zab::test::broken_observer_rule(config_, from.id, m);
+      !broken.empty()) {
+    fail(std::to_string(from.id) + ": " + broken);
+  }
   InFlight f{0, m, {}};
   if (m.type == MsgType::kSnap) {
     if (from.db.last_zxid() != m.zxid) {
@@ -450,7 +456,9 @@ void Sim::send(Node& from, const Message& m) {
     }
     f.snap = full_snapshot(from.db);
   }
-  if (m.type != MsgType::kPing) event(std::to_string(from.id) + "->" + describe(m));
+  if (m.type != MsgType::kPing) {
+    event(std::to_string(from.id) + "->" + std::to_string(m.to) + " " + describe(m));
+  }
   if (!link_usable(from.id, m.to)) return;
   Link& link = links_[{from.id, m.to}];
   const int64_t delay = chance(10) ? kStepsPerTick * 3 : static_cast<int64_t>(rnd(3));
@@ -480,6 +488,7 @@ void Sim::deliver_due() {
           to.incoming_snap = std::move(f.snap);
           to.incoming_snap_zxid = f.m.zxid;
         }
+        if (f.m.type == MsgType::kInform) ++stats_.informs;
         to.core->step(f.m);
         settle();
         check_step();
@@ -584,6 +593,9 @@ void Sim::check_step() {
   for (Node& n : nodes_) {
     if (!n.core) continue;
     const Status s = n.core->status();
+    if (is_observer(n.id) && s.role != Role::kLooking && s.role != Role::kObserving) {
+      fail("observer " + std::to_string(n.id) + " is " + to_string(s.role));
+    }
     // A serving replica's commit point is real (after a restart the core's
     // starts at what the host replayed, which may not be committed).
     if (s.serving) mark_committed(n, std::min(n.core->committed_zxid(), n.db.last_zxid()));
@@ -614,11 +626,12 @@ void Sim::check_step() {
 
 // Costlier checks, once per tick.
 void Sim::check_tick() {
-  // A committed entry is durable on a quorum.
+  // A committed entry is durable on a quorum of voters (observers never count).
   const Zxid top = committed_max();
   if (top != 0) {
     size_t holders = 0;
     for (const Node& n : nodes_) {
+      if (is_observer(n.id)) continue;
       const Disk& d = n.disk;
       if (d.snap_zxid >= top) {
         ++holders;
@@ -628,8 +641,8 @@ void Sim::check_tick() {
                                  [](const Entry& e, Zxid x) { return e.zxid < x; });
       if (it != d.log.end() && it->zxid == top && top <= d.durable) ++holders;
     }
-    if (holders < quorum_size(nodes_.size())) {
-      fail("committed " + z(top) + " is durable on " + std::to_string(holders) + " replicas only");
+    if (holders < quorum_size(config_.voters.size())) {
+      fail("committed " + z(top) + " is durable on " + std::to_string(holders) + " voters only");
     }
   }
   // An established leader holds every committed entry after its snapshot.
@@ -664,20 +677,29 @@ bool Sim::converged() {
 }
 
 Result Sim::run() {
-  const size_t n_nodes = rnd(3) == 0 ? 5 : 3;
+  const size_t n_voters = rnd(3) == 0 ? 5 : 3;
+  // One seed in four adds one or two observers (ids after the voters). Drawn
+  // from the seed, not the RNG, so that the other seeds run as they did
+  // before observers existed.
+  const size_t n_observers = opt_.seed % 4 == 1 ? 1 + (opt_.seed / 4) % 2 : 0;
+  const size_t n_nodes = n_voters + n_observers;
   config_.finalize_ticks = 1 + static_cast<int>(rnd(2));
   config_.vote_resend_ticks = 2;
   config_.init_limit = 10;
   config_.sync_limit = 5;
   config_.commit_window = rnd(2) == 0 ? 4 + rnd(8) : 1000;
   config_.max_counter = rnd(4) == 0 ? 3 + static_cast<uint32_t>(rnd(20)) : kMaxCounter;
-  for (size_t i = 1; i <= n_nodes; ++i) config_.voters.push_back(static_cast<ServerId>(i));
+  for (size_t i = 1; i <= n_nodes; ++i) {
+    (i <= n_voters ? config_.voters : config_.observers).push_back(static_cast<ServerId>(i));
+  }
   nodes_.resize(n_nodes);
+  stats_.observers = static_cast<int64_t>(n_observers);
   group_.assign(n_nodes, 0);
   Result result;
   try {
-    event("seed " + std::to_string(opt_.seed) + ": " + std::to_string(n_nodes) +
-          " replicas, window " + std::to_string(config_.commit_window) + ", max counter " +
+    event("seed " + std::to_string(opt_.seed) + ": " + std::to_string(n_voters) + " voters, " +
+          std::to_string(n_observers) + " observers, window " +
+          std::to_string(config_.commit_window) + ", max counter " +
           std::to_string(config_.max_counter));
     for (size_t i = 0; i < n_nodes; ++i) {
       nodes_[i].id = static_cast<ServerId>(i + 1);

@@ -29,6 +29,8 @@ struct Stats {
   int64_t rebuilds = 0;  // state machine rebuilt after a truncate
   int64_t leaders = 0;   // established (epoch, leader) pairs
   int64_t syncs_done = 0;
+  int64_t observers = 0;  // observer replicas in the ensemble
+  int64_t informs = 0;    // Inform messages delivered to observers
 };
 
 struct Result {

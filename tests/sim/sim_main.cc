@@ -52,6 +52,8 @@ int main(int argc, char** argv) {
     total.rebuilds += r.stats.rebuilds;
     total.leaders += r.stats.leaders;
     total.syncs_done += r.stats.syncs_done;
+    total.observers += r.stats.observers;
+    total.informs += r.stats.informs;
     if (!r.ok) {
       std::fprintf(stderr, "%s", r.failure.c_str());
       return 1;
@@ -60,10 +62,11 @@ int main(int argc, char** argv) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf(
       "zk_sim: seeds %llu..%llu ok in %.1fs: %lld commits, %lld leaders, %lld crashes, "
-      "%lld snapshots installed, %lld rebuilds, %lld syncs\n",
+      "%lld snapshots installed, %lld rebuilds, %lld syncs, %lld observers, %lld informs\n",
       static_cast<unsigned long long>(first), static_cast<unsigned long long>(first + seeds - 1),
       secs, static_cast<long long>(total.commits), static_cast<long long>(total.leaders),
       static_cast<long long>(total.crashes), static_cast<long long>(total.snaps),
-      static_cast<long long>(total.rebuilds), static_cast<long long>(total.syncs_done));
+      static_cast<long long>(total.rebuilds), static_cast<long long>(total.syncs_done),
+      static_cast<long long>(total.observers), static_cast<long long>(total.informs));
   return 0;
 }

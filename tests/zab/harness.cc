@@ -4,6 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "tests/zab/observer_rules.h"
+
 namespace zkd::zab::test {
 
 namespace {
@@ -110,6 +112,11 @@ std::string Harness::run(const std::string& line) {
       out_.push_back(args[1] + ": persisted " + zxid_str(upto));
       n.core->persisted(upto);
       settle();
+    } else if (cmd == "linkdown") {
+      // linkdown A B: A's host saw its connection to B close.
+      node(args.at(1)).core->link_down(std::stoll(args.at(2)));
+      out_.push_back(args[1] + ": link to " + args[2] + " down");
+      settle();
     } else if (cmd == "autopersist") {
       node(args.at(1)).autopersist = args.at(2) == "on";
     } else if (cmd == "partition") {
@@ -157,6 +164,7 @@ std::string Harness::run(const std::string& line) {
 void Harness::create(const std::vector<std::string>& args) {
   const int n = std::stoi(args.at(1));
   bool down = false;
+  base_config_.observers.clear();
   for (size_t i = 2; i < args.size(); ++i) {
     if (args[i] == "down") {
       down = true;
@@ -164,6 +172,12 @@ void Harness::create(const std::vector<std::string>& args) {
     }
     const auto eq = args[i].find('=');
     const std::string k = args[i].substr(0, eq);
+    if (k == "observers") {
+      for (const auto& id : split(args[i].substr(eq + 1), ',')) {
+        base_config_.observers.push_back(std::stoll(id));
+      }
+      continue;
+    }
     const long v = std::stol(args[i].substr(eq + 1));
     if (k == "finalize") base_config_.finalize_ticks = static_cast<int>(v);
     if (k == "resend") base_config_.vote_resend_ticks = static_cast<int>(v);
@@ -175,10 +189,26 @@ void Harness::create(const std::vector<std::string>& args) {
   base_config_.voters.clear();
   for (int i = 1; i <= n; ++i) base_config_.voters.push_back(i);
   for (int i = 1; i <= n; ++i) nodes_[i] = Node{};
+  for (ServerId o : base_config_.observers) nodes_[o] = Node{};
   if (!down) {
-    for (int i = 1; i <= n; ++i) start(i);
+    for (auto& [id, node] : nodes_) start(id);
     settle();
   }
+}
+
+bool Harness::is_observer(ServerId id) const { return test::is_observer(base_config_, id); }
+
+// A committed entry is durable on a quorum of voters (observers never count).
+bool Harness::durable_on_voter_quorum(const Entry& e) const {
+  size_t holders = 0;
+  for (ServerId v : base_config_.voters) {
+    const Disk& d = nodes_.at(v).disk;
+    const bool has = e.zxid <= d.base ||
+                     (e.zxid <= d.durable && std::any_of(d.log.begin(), d.log.end(),
+                                                         [&](const Entry& l) { return l == e; }));
+    if (has) ++holders;
+  }
+  return holders >= quorum_size(base_config_.voters.size());
 }
 
 void Harness::start(ServerId id) {
@@ -259,12 +289,18 @@ void Harness::handle_ready(ServerId id) {
       if (!n.applied.empty() && e.zxid <= n.applied.back().zxid) {
         violation(who + "apply " + zxid_str(e.zxid) + " out of order");
       }
+      if (!durable_on_voter_quorum(e)) {
+        violation(who + "apply " + zxid_str(e.zxid) + " not durable on a quorum of voters");
+      }
       n.applied.push_back(e);
     }
     out_.push_back(who + "apply " + zxids(r.committed));
   }
   for (const Message& m : r.messages) {
     if (m.to == id) violation(who + "message to self");
+    if (const std::string broken = broken_observer_rule(base_config_, id, m); !broken.empty()) {
+      violation(who + broken);
+    }
     if (m.type == MsgType::kPing) {
       ++pings_;
     } else {
@@ -344,9 +380,10 @@ void Harness::violation(const std::string& what) {
   violations_.push_back(what);
 }
 
-// After every step: every replica applied a prefix of one sequence; at most
-// one leader is established per epoch; an established leader holds every
-// entry any replica applied.
+// After every step: every replica (observers too) applied a prefix of one
+// sequence; an observer never leads; at most one leader is established per
+// epoch; an established leader holds every entry any replica applied. (When
+// applied, each entry was durable on a quorum of voters: handle_ready.)
 void Harness::check_invariants() {
   for (auto& [id, n] : nodes_) {
     const auto& a = n.applied;
@@ -360,6 +397,9 @@ void Harness::check_invariants() {
   for (auto& [id, n] : nodes_) {
     if (!n.core) continue;
     const Status s = n.core->status();
+    if (is_observer(id) && s.role != Role::kLooking && s.role != Role::kObserving) {
+      violation("observer " + std::to_string(id) + " is " + to_string(s.role));
+    }
     if (s.role != Role::kLeading || !s.serving) continue;
     auto [it, fresh] = leaders_.emplace(s.epoch, id);
     if (!fresh && it->second != id) {

@@ -2,10 +2,12 @@
 // (hard state, log, durable point) and "state machine" (the applied entries),
 // connected by FIFO links that can be cut. It runs one script command at a
 // time and returns what happened, then the state of every replica, and checks
-// the protocol invariants after every step (a violation is printed).
+// the protocol invariants after every step (a violation is printed), for
+// observers too, plus the observers' message rules (observer_rules.h).
 //
 // Commands (one per line in testdata/*.txt):
-//   create N [down] [finalize=T] [resend=T] [init=T] [sync=T] [window=K] [max-counter=C]
+//   create N [down] [observers=ID,ID...] [finalize=T] [resend=T] [init=T] [sync=T]
+//          [window=K] [max-counter=C]      voters 1..N; observers with ids > N
 //   store ID accepted=E current=E [base=Z] [log=Z,Z,...] [applied=Z]   (down replicas)
 //   start ID... | restart ID... | crash ID...
 //   tick [K]                 tick every live replica K times (messages stay queued)
@@ -13,6 +15,7 @@
 //   run K                    K times: tick, deliver
 //   propose ID PAYLOAD...    forward ID PAYLOAD    sync ID REQUEST_ID
 //   persist ID [ZXID]        autopersist ID on|off
+//   linkdown A B             A's host saw its connection to B close
 //   partition A B / C ...    heal
 //   log ID
 // Zxids are written epoch:counter. Pings are counted, not printed.
@@ -64,6 +67,8 @@ class Harness {
   void deliver(int max_rounds);
   void tick_all();
   void check_invariants();
+  bool is_observer(ServerId id) const;
+  bool durable_on_voter_quorum(const Entry& e) const;
   void violation(const std::string& what);
   std::string state() const;
   Node& node(const std::string& id);

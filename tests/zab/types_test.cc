@@ -100,5 +100,22 @@ TEST(Config, Validate) {
   EXPECT_NE(validate(c), "");
 }
 
+TEST(Config, ObserversAreDisjointFromVoters) {
+  Config c{.id = 4, .voters = {1, 2, 3}, .observers = {4, 5}};
+  EXPECT_EQ(validate(c), "");
+  c.id = 2;  // a voter of an ensemble with observers
+  EXPECT_EQ(validate(c), "");
+  c.id = 6;
+  EXPECT_NE(validate(c), "");
+  c = Config{.id = 4, .voters = {1, 2, 3}, .observers = {3, 4}};
+  EXPECT_NE(validate(c), "");
+  c = Config{.id = 4, .voters = {1, 2, 3}, .observers = {4, 4}};
+  EXPECT_NE(validate(c), "");
+  c = Config{.id = 4, .voters = {}, .observers = {4}};
+  EXPECT_NE(validate(c), "");
+  c = Config{.id = 4, .voters = {1}, .observers = {4, 0}};
+  EXPECT_NE(validate(c), "");
+}
+
 }  // namespace
 }  // namespace zkd::zab

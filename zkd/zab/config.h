@@ -13,7 +13,13 @@ namespace zkd::zab {
 
 struct Config {
   ServerId id = 0;
-  std::vector<ServerId> voters;  // the ensemble, including `id`; no observers yet
+  // The voting members: only they elect, and only they count toward a quorum
+  // (election, discovery, NewLeader, commit, the leader's liveness).
+  std::vector<ServerId> voters;
+  // Non-voting learners (Apache's observers): they take committed txns from
+  // the leader (Inform) and serve clients, never vote and never count toward
+  // any quorum. Disjoint from `voters`; `id` is in exactly one of the two.
+  std::vector<ServerId> observers{};
 
   // Election: after a quorum agrees with our vote, wait this many ticks for a
   // better vote before deciding (Apache's finalizeWait). >= 1.

@@ -3,7 +3,9 @@
 // last zxid, server id) and broadcasts it; when a quorum of the round agrees
 // with its vote it waits finalize_ticks for a better one, then decides.
 // Replicas that are FOLLOWING or LEADING answer LOOKING ones with their vote,
-// so a restarted replica joins an established leader.
+// so a restarted replica joins an established leader. Observers only ask:
+// they vote for no one, are never counted, and join a leader that a quorum of
+// voters' answers name.
 #include <algorithm>
 
 #include "zkd/zab/zab.h"
@@ -20,13 +22,17 @@ PeerState peer_state(Role role) {
       return PeerState::kFollowing;
     case Role::kLeading:
       return PeerState::kLeading;
+    case Role::kObserving:
+      // Never sent: an observer sends votes only while LOOKING.
+      return PeerState::kFollowing;
   }
   return PeerState::kLooking;
 }
 
 }  // namespace
 
-Vote Zab::self_vote() const { return {cfg_.id, log_.last(), hard_.current_epoch}; }
+// An observer's notification names no leader (0): it only asks.
+Vote Zab::self_vote() const { return {observer_ ? 0 : cfg_.id, log_.last(), hard_.current_epoch}; }
 
 void Zab::become_looking() {
   fail_syncs();
@@ -85,28 +91,38 @@ bool Zab::quorum_names(const std::map<ServerId, Vote>& votes, ServerId leader) c
 // Apache's checkLeader: another replica may be followed only once it says it
 // is LEADING (in its own name); we may lead only on a quorum of our own round.
 bool Zab::leader_confirmed(ServerId leader, uint64_t round) const {
-  if (leader == cfg_.id) return round == round_;
+  if (leader == cfg_.id) return !observer_ && round == round_;
   auto it = out_of_election_.find(leader);
   return it != out_of_election_.end() && it->second.state == PeerState::kLeading &&
          it->second.vote.leader == leader;
 }
 
 void Zab::on_vote(const Message& m) {
+  if (is_observer(m.from)) {
+    // An observer asks for the leader. Answer it, never count it; a voter
+    // still LOOKING has no leader to name, and observers do not ask observers.
+    if (observer_ || role_ == Role::kLooking || m.state != PeerState::kLooking) return;
+    if (role_ == Role::kLeading) peers_.erase(m.from);  // it left our epoch
+    send_vote(m.from);
+    return;
+  }
   if (!is_voter(m.from)) return;
   if (role_ != Role::kLooking) {
     if (m.state != PeerState::kLooking) return;
     // A peer that is LOOKING has left our epoch (Apache: its connection
     // broke). Tell it whom we follow.
-    if (role_ == Role::kFollowing && m.from == leader_) {
+    if (learning() && m.from == leader_) {
       become_looking();
       return;
     }
+    if (observer_) return;  // voters never count an observer's answer
     if (role_ == Role::kLeading) peers_.erase(m.from);
     send_vote(m.from);
     return;
   }
 
   if (m.state == PeerState::kLooking) {
+    if (observer_) return;  // observers take no part in rounds
     if (m.round > round_) {
       round_ = m.round;
       received_.clear();
@@ -131,10 +147,10 @@ void Zab::on_vote(const Message& m) {
 
   // The sender is FOLLOWING or LEADING.
   out_of_election_[m.from] = {m.vote, m.round, m.state};
-  if (m.round == round_) received_[m.from] = m.vote;
+  if (m.round == round_ && !observer_) received_[m.from] = m.vote;
   const ServerId leader = m.vote.leader;
   if (!leader_confirmed(leader, m.round)) return;
-  bool agreed = m.round == round_ && quorum_names(received_, leader);
+  bool agreed = !observer_ && m.round == round_ && quorum_names(received_, leader);
   if (!agreed) {
     std::map<ServerId, Vote> settled;
     for (const auto& [id, o] : out_of_election_) settled[id] = o.vote;

@@ -2,6 +2,8 @@
 // synchronisation (DIFF / TRUNC / SNAP then NEWLEADER per learner; the epoch
 // is established once a quorum acked NEWLEADER) and broadcast (PROPOSAL, ACK,
 // COMMIT, pipelined; commit in zxid order on a quorum of durable acks).
+// Observers are synced the same way but never counted; in broadcast they get
+// committed entries by INFORM instead of PROPOSAL and COMMIT.
 #include <algorithm>
 
 #include "zkd/zab/zab.h"
@@ -52,7 +54,7 @@ void Zab::on_leader_message(const Message& m) {
       return;
     case MsgType::kAck:
     case MsgType::kPing:  // carries the learner's last Ack again
-      if (this_epoch && p.stage == Peer::Stage::kSynced) {
+      if (this_epoch && p.stage == Peer::Stage::kSynced && is_voter(m.from)) {
         p.acked = std::max(p.acked, std::min(m.zxid, log_.last()));
         maybe_commit();
       }
@@ -75,17 +77,22 @@ void Zab::on_leader_message(const Message& m) {
 }
 
 void Zab::on_follower_info(const Message& m) {
-  if (!is_voter(m.from)) return;
+  if (!is_voter(m.from) && !is_observer(m.from)) return;
   auto it = peers_.find(m.from);
   if (it != peers_.end() && it->second.attempt == m.attempt) {
     it->second.silent_ticks = 0;  // a resent FollowerInfo
     return;
   }
   if (new_epoch_ != 0 && m.epoch > new_epoch_) {
-    // The voter already took a later epoch from a failed prospective leader
-    // and would refuse ours, rejoin, refuse again. Step down: the next
-    // election chooses an epoch above it.
-    become_looking();
+    // The learner already took a later epoch from a failed prospective
+    // leader and would refuse ours, rejoin, refuse again. A voter makes us
+    // step down: the next election chooses an epoch above it. An observer
+    // does not count: it is left out (it times out and retries) until then.
+    if (is_voter(m.from)) {
+      become_looking();
+    } else {
+      peers_.erase(m.from);
+    }
     return;
   }
   Peer& p = peers_[m.from];
@@ -102,13 +109,20 @@ void Zab::send_leader_info(ServerId id, Peer& p) {
   p.stage = Peer::Stage::kAwaitAckEpoch;
 }
 
+// Only voters' accepted epochs count: observers take no part in establishing
+// epochs. An observer that accepted a later one would refuse ours: left out.
 void Zab::maybe_choose_epoch() {
   if (new_epoch_ != 0 || count_voters(Peer::Stage::kGotInfo) + 1 < quorum()) return;
   Epoch e = hard_.accepted_epoch;
-  for (const auto& [id, p] : peers_) e = std::max(e, p.accepted_epoch);
+  for (const auto& [id, p] : peers_) {
+    if (is_voter(id)) e = std::max(e, p.accepted_epoch);
+  }
   if (e >= kMaxEpoch) return;  // out of epochs: stay here until init_limit
   new_epoch_ = e + 1;
   set_hard_state({.accepted_epoch = new_epoch_, .current_epoch = hard_.current_epoch});
+  std::erase_if(peers_, [&](const auto& kv) {
+    return !is_voter(kv.first) && kv.second.accepted_epoch > new_epoch_;
+  });
   for (auto& [id, p] : peers_) send_leader_info(id, p);
   maybe_finish_discovery();
 }
@@ -122,9 +136,11 @@ void Zab::on_ack_epoch(ServerId id, Peer& p, const Message& m) {
     return;
   }
   // A quorum member with a more recent history than ours: we must not lead
-  // (Apache's waitForEpochAck).
-  if (p.current_epoch > hard_.current_epoch ||
-      (p.current_epoch == hard_.current_epoch && p.last_zxid > log_.last())) {
+  // (Apache's waitForEpochAck). An observer's history never decides this: it
+  // holds no committed entry we lack (docs/zab.md, Discovery); sync
+  // truncates what else it has.
+  if (is_voter(id) && (p.current_epoch > hard_.current_epoch ||
+                       (p.current_epoch == hard_.current_epoch && p.last_zxid > log_.last()))) {
     become_looking();
     return;
   }
@@ -149,13 +165,17 @@ void Zab::maybe_finish_discovery() {
 // Brings one learner from its last zxid to our history: Diff when its last
 // zxid is in our log, Trunc then Diff when it has entries we do not (only
 // within one epoch, where logs are prefixes of one sequence), Snap then Diff
-// otherwise. Then NewLeader; from now on it gets every proposal.
+// otherwise. Then NewLeader; from now on a follower gets every proposal.
+// An observer is brought only to what it may apply once told UpToDate: our
+// whole history while the epoch is being established (all of it is committed
+// at establishment), the committed prefix later; Informs carry the rest.
 void Zab::sync_peer(ServerId id, Peer& p) {
   const Zxid peer_last = p.last_zxid;
+  const Zxid upto = is_voter(id) || phase_ != LeaderPhase::kBroadcast ? log_.last() : committed_;
   Zxid from = peer_last;
-  if (!log_.contains(peer_last)) {
+  if (!log_.contains(peer_last) || peer_last > upto) {
     const auto t = log_.before(peer_last);
-    if (t && epoch_of(*t) == epoch_of(peer_last)) {
+    if (t && epoch_of(*t) == epoch_of(peer_last) && *t <= upto) {
       from = *t;
       send({.type = MsgType::kTrunc, .to = id, .epoch = new_epoch_, .zxid = from});
     } else {
@@ -166,11 +186,12 @@ void Zab::sync_peer(ServerId id, Peer& p) {
     }
   }
   Message diff{.type = MsgType::kDiff, .to = id, .epoch = new_epoch_, .zxid = from};
-  diff.entries = log_.range(from, log_.last());
+  diff.entries = log_.range(from, upto);
   send(std::move(diff));
-  send({.type = MsgType::kNewLeader, .to = id, .epoch = new_epoch_, .zxid = log_.last()});
+  send({.type = MsgType::kNewLeader, .to = id, .epoch = new_epoch_, .zxid = upto});
   p.stage = Peer::Stage::kSyncing;
   p.acked = 0;
+  p.informed = upto;
 }
 
 void Zab::on_ack_new_leader(Peer& p, const Message& m) {
@@ -199,6 +220,7 @@ void Zab::maybe_establish() {
   serving_ = true;
   next_counter_ = 1;
   advance_commit(initial_last_);
+  inform_observers();
   for (auto& [id, p] : peers_) {
     if (p.stage == Peer::Stage::kSynced) {
       send({.type = MsgType::kUpToDate, .to = id, .epoch = new_epoch_, .zxid = committed_});
@@ -217,11 +239,24 @@ void Zab::maybe_commit() {
   if (z <= committed_) return;
   advance_commit(z);
   for (const auto& [id, p] : peers_) {
-    if (p.stage >= Peer::Stage::kSyncing) {
+    if (p.stage >= Peer::Stage::kSyncing && is_voter(id)) {
       send({.type = MsgType::kCommit, .to = id, .epoch = new_epoch_, .zxid = committed_});
     }
   }
+  inform_observers();
   answer_peer_syncs();
+}
+
+// Sends each observer being synced or synced the committed entries after
+// what it was sent already (its sync, earlier Informs), in order.
+void Zab::inform_observers() {
+  for (auto& [id, p] : peers_) {
+    if (p.stage < Peer::Stage::kSyncing || is_voter(id) || p.informed >= committed_) continue;
+    Message m{.type = MsgType::kInform, .to = id, .epoch = new_epoch_, .zxid = p.informed};
+    m.entries = log_.range(p.informed, committed_);
+    p.informed = committed_;
+    send(std::move(m));
+  }
 }
 
 void Zab::answer_peer_syncs() {
@@ -266,7 +301,8 @@ void Zab::tick_leader() {
     send({.type = MsgType::kPing,
           .to = id,
           .epoch = new_epoch_,
-          .zxid = log_.last(),
+          // Every proposal (observer: Inform) sent to it so far.
+          .zxid = is_voter(id) ? log_.last() : p.informed,
           // Before establishment our commit point may be a restart's
           // replay of an uncommitted log: not evidence of a commit.
           .committed = phase_ == LeaderPhase::kBroadcast ? committed_ : 0});

@@ -1,7 +1,8 @@
-// The follower: discovery (FollowerInfo, then accept the leader's new epoch),
-// synchronisation (Trunc / Snap, Diff, NewLeader: take the leader's history,
-// then ack it once durable) and broadcast (log proposals, ack them once
-// durable, apply on Commit).
+// The learner, follower or observer: discovery (FollowerInfo, then accept
+// the leader's new epoch), synchronisation (Trunc / Snap, Diff, NewLeader:
+// take the leader's history, then ack it once durable) and broadcast (a
+// follower logs proposals, acks them once durable, applies on Commit; an
+// observer logs and applies Informs, and never acks them).
 #include <algorithm>
 
 #include "zkd/zab/zab.h"
@@ -10,7 +11,7 @@ namespace zkd::zab {
 
 void Zab::become_follower(ServerId leader) {
   fail_syncs();
-  role_ = Role::kFollowing;
+  role_ = observer_ ? Role::kObserving : Role::kFollowing;
   leader_ = leader;
   serving_ = false;
   stage_ = LearnerStage::kDiscovery;
@@ -30,6 +31,10 @@ void Zab::send_follower_info() {
 }
 
 void Zab::protocol_error() { become_looking(); }
+
+void Zab::link_down(ServerId peer) {
+  if (learning() && peer == leader_) become_looking();
+}
 
 void Zab::on_learner_message(const Message& m) {
   if (m.from != leader_) return;
@@ -116,7 +121,7 @@ void Zab::on_learner_message(const Message& m) {
       advance_commit(m.zxid);
       return;
     case MsgType::kProposal:
-      if (!accepting) return;
+      if (!accepting || observer_) return;
       for (const Entry& e : m.entries) {
         // Proposals of one epoch have consecutive counters: a gap means the
         // link lost messages, and only a new handshake can repair that.
@@ -130,12 +135,28 @@ void Zab::on_learner_message(const Message& m) {
       learner_send_acks();
       return;
     case MsgType::kCommit:
-      if (!accepting) return;
+      if (!accepting || observer_) return;
       if (m.zxid > log_.last()) {
         protocol_error();  // the link lost the Proposal: only a resync repairs it
         return;
       }
       advance_commit(m.zxid);
+      return;
+    case MsgType::kInform:
+      if (!accepting || !observer_) return;
+      // The leader sends an observer each committed entry once, in order: a
+      // log that does not end where this Inform starts lost one.
+      if (m.zxid != log_.last()) {
+        protocol_error();
+        return;
+      }
+      for (const Entry& e : m.entries) {
+        if (!append(e)) {
+          protocol_error();
+          return;
+        }
+      }
+      if (!m.entries.empty()) advance_commit(m.entries.back().zxid);
       return;
     case MsgType::kPing:
       if (accepting) {
@@ -165,9 +186,9 @@ void Zab::on_learner_message(const Message& m) {
 
 // Acks only what is durable: first the history taken at NewLeader (with
 // currentEpoch, persisted before the ack leaves), then proposals
-// (cumulatively).
+// (cumulatively; observers ack only NewLeader).
 void Zab::learner_send_acks() {
-  if (role_ != Role::kFollowing || pending_snapshot_) return;
+  if (!learning() || pending_snapshot_) return;
   if (stage_ != LearnerStage::kAwaitUpToDate && stage_ != LearnerStage::kBroadcast) return;
   if (ack_new_leader_at_) {
     if (durable_ < *ack_new_leader_at_) return;
@@ -180,7 +201,7 @@ void Zab::learner_send_acks() {
     acked_ = *ack_new_leader_at_;
     ack_new_leader_at_.reset();
   }
-  if (durable_ > acked_) {
+  if (durable_ > acked_ && !observer_) {
     send({.type = MsgType::kAck, .to = leader_, .epoch = hard_.accepted_epoch, .zxid = durable_});
     acked_ = durable_;
   }

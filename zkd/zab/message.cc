@@ -44,6 +44,8 @@ const char* to_string(MsgType type) {
       return "Sync";
     case MsgType::kSyncReply:
       return "SyncReply";
+    case MsgType::kInform:
+      return "Inform";
   }
   return "?";
 }
@@ -106,6 +108,7 @@ std::string describe(const Message& m) {
       s += e + " " + zxid_string(m.zxid);
       break;
     case MsgType::kDiff:
+    case MsgType::kInform:
       s += e + " after " + zxid_string(m.zxid) + " " + entries_string(m.entries);
       break;
     case MsgType::kProposal:

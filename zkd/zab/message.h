@@ -44,10 +44,12 @@ enum class MsgType : uint8_t {
   kAck,
   kCommit,
   // Ping: epoch. Leader -> learner every tick: zxid = the leader's last
-  // proposed zxid, committed = committed up to (0 until the leader is
-  // established); a learner whose log ends before zxid lost a proposal, and
-  // one that missed a Commit catches up. The learner answers with zxid =
-  // what it acked (a lost Ack is repaired).
+  // proposed zxid (to an observer: the last zxid it sent that observer),
+  // committed = committed up to (0 until the leader is established); a
+  // learner whose log ends before zxid lost a proposal (an observer: an
+  // Inform), and one that missed a Commit catches up. The learner answers
+  // with zxid = what it acked (a lost Ack is repaired; an observer's answer
+  // only shows it is alive).
   kPing,
   // Request (learner -> leader): payload, a forwarded write to preprocess.
   kRequest,
@@ -55,6 +57,11 @@ enum class MsgType : uint8_t {
   // request_id, zxid = apply up to this before answering the sync.
   kSync,
   kSyncReply,
+  // Inform (leader -> observer): epoch, zxid = the observer's last zxid the
+  // entries follow, entries = committed txns, in order. Observers get Inform
+  // instead of Proposal and Commit, and never Ack. Last in the enum so that
+  // the wire numbers of the older types stay.
+  kInform,
 };
 
 enum class PeerState : uint8_t { kLooking, kFollowing, kLeading };

@@ -20,12 +20,14 @@ struct HardState {
   friend bool operator==(const HardState&, const HardState&) = default;
 };
 
-enum class Role : uint8_t { kLooking, kFollowing, kLeading };
+// kObserving: an observer (Config::observers) that chose its leader. An
+// observer is kLooking while it has none, and is never kFollowing or kLeading.
+enum class Role : uint8_t { kLooking, kFollowing, kLeading, kObserving };
 const char* to_string(Role role);
 
 // Where the replica stands. `serving` is true once it may serve clients: a
-// leader whose epoch is established (a quorum acked NewLeader), a follower
-// that received UpToDate.
+// leader whose epoch is established (a quorum acked NewLeader), a follower or
+// observer that received UpToDate.
 struct Status {
   Role role = Role::kLooking;
   ServerId leader = 0;  // 0 when unknown

@@ -17,6 +17,8 @@ const char* to_string(Role role) {
       return "FOLLOWING";
     case Role::kLeading:
       return "LEADING";
+    case Role::kObserving:
+      return "OBSERVING";
   }
   return "?";
 }
@@ -38,6 +40,7 @@ const char* to_string(Error error) {
 Zab::Zab(Config config, Bootstrap boot)
     : cfg_(std::move(config)), hard_(boot.hard_state), log_(boot.base, std::move(boot.entries)) {
   assert(validate(cfg_).empty());
+  observer_ = is_observer(cfg_.id);
   durable_ = log_.last();
   reported_durable_ = durable_;
   applied_ = std::clamp(boot.applied, log_.base(), log_.last());
@@ -61,6 +64,7 @@ void Zab::step(const Message& m) {
       on_leader_message(m);
       return;
     case Role::kFollowing:
+    case Role::kObserving:
       on_learner_message(m);
       return;
   }
@@ -75,6 +79,7 @@ void Zab::tick() {
       tick_leader();
       return;
     case Role::kFollowing:
+    case Role::kObserving:
       tick_learner();
       return;
   }
@@ -92,7 +97,8 @@ Proposed Zab::propose(std::string payload) {
   const Zxid zxid = e.zxid;
   append(e);
   for (auto& [id, p] : peers_) {
-    if (p.stage < Peer::Stage::kSyncing) continue;
+    // Observers get the entry in an Inform once it is committed.
+    if (p.stage < Peer::Stage::kSyncing || !is_voter(id)) continue;
     Message m{.type = MsgType::kProposal, .to = id, .epoch = new_epoch_};
     m.entries.push_back(e);
     send(std::move(m));
@@ -102,7 +108,7 @@ Proposed Zab::propose(std::string payload) {
 }
 
 Error Zab::forward(std::string payload) {
-  if (role_ != Role::kFollowing || stage_ != LearnerStage::kBroadcast) return Error::kNotServing;
+  if (!learning() || stage_ != LearnerStage::kBroadcast) return Error::kNotServing;
   send({.type = MsgType::kRequest,
         .to = leader_,
         .epoch = hard_.accepted_epoch,
@@ -115,7 +121,7 @@ Error Zab::sync(uint64_t request_id) {
     local_syncs_.push_back({request_id, log_.last()});
     return Error::kOk;
   }
-  if (role_ == Role::kFollowing && stage_ == LearnerStage::kBroadcast) {
+  if (learning() && stage_ == LearnerStage::kBroadcast) {
     local_syncs_.push_back({request_id, std::nullopt});
     send({.type = MsgType::kSync,
           .to = leader_,
@@ -133,7 +139,7 @@ void Zab::persisted(Zxid zxid) {
   if (role_ == Role::kLeading) {
     maybe_establish();
     maybe_commit();
-  } else if (role_ == Role::kFollowing) {
+  } else if (learning()) {
     learner_send_acks();
   }
 }
@@ -142,7 +148,7 @@ void Zab::snapshot_installed(Zxid zxid) {
   if (pending_snapshot_ != zxid) return;
   pending_snapshot_.reset();
   durable_ = std::max(zxid, std::min(reported_durable_, log_.last()));
-  if (role_ == Role::kFollowing) learner_send_acks();
+  if (learning()) learner_send_acks();
 }
 
 // --- output ---
@@ -189,8 +195,7 @@ void Zab::advance() {
 Status Zab::status() const {
   Status s{.role = role_, .leader = leader_, .serving = serving_};
   if (role_ == Role::kLeading) s.epoch = new_epoch_;
-  if (role_ == Role::kFollowing && stage_ != LearnerStage::kDiscovery)
-    s.epoch = hard_.accepted_epoch;
+  if (learning() && stage_ != LearnerStage::kDiscovery) s.epoch = hard_.accepted_epoch;
   return s;
 }
 
@@ -221,10 +226,25 @@ bool Zab::is_voter(ServerId id) const {
   return std::find(cfg_.voters.begin(), cfg_.voters.end(), id) != cfg_.voters.end();
 }
 
+bool Zab::is_observer(ServerId id) const {
+  return std::find(cfg_.observers.begin(), cfg_.observers.end(), id) != cfg_.observers.end();
+}
+
 void Zab::fail_syncs() {
   for (const LocalSync& s : local_syncs_) out_.syncs_failed.push_back(s.request_id);
   local_syncs_.clear();
   peer_syncs_.clear();
+}
+
+size_t Zab::synced_learners() const {
+  return role_ == Role::kLeading ? count_voters(Peer::Stage::kSynced) : 0;
+}
+
+size_t Zab::synced_observers() const {
+  if (role_ != Role::kLeading) return 0;
+  return static_cast<size_t>(std::count_if(peers_.begin(), peers_.end(), [&](const auto& p) {
+    return p.second.stage == Peer::Stage::kSynced && is_observer(p.first);
+  }));
 }
 
 }  // namespace zkd::zab

@@ -68,13 +68,19 @@ class Zab {
   void tick();
   // Leader, serving: appends a txn with the next zxid and broadcasts it.
   Proposed propose(std::string payload);
-  // Learner, serving: sends a write to the leader (surfaces there in
-  // Ready::requests). Delivery is not guaranteed: the client retries.
+  // Learner (follower or observer), serving: sends a write to the leader
+  // (surfaces there in Ready::requests). Delivery is not guaranteed: the
+  // client retries.
   Error forward(std::string payload);
   // Serving replica: request_id shows up in Ready::syncs_done once this
   // replica applied everything the leader had proposed when it saw the sync,
   // or in Ready::syncs_failed if the replica loses its leader first.
   Error sync(uint64_t request_id);
+  // The host's link to `peer` broke (its connection closed). A follower or
+  // observer whose leader that is goes back to election at once, as Apache's
+  // learners do when their socket to the leader closes; anything else waits
+  // for the tick-based limits (a leader counts silent learners).
+  void link_down(ServerId peer);
   // The host's log is durable up to zxid (every entry <= zxid it was given).
   void persisted(Zxid zxid);
   // The snapshot of Ready::install_snapshot is installed, durably.
@@ -98,6 +104,10 @@ class Zab {
   Zxid log_base() const { return log_.base(); }
   const Vote& vote() const { return vote_; }
   uint64_t round() const { return round_; }
+  // Leader: followers (voters) that are in sync (past NewLeader); 0 otherwise.
+  size_t synced_learners() const;
+  // Leader: observers that are in sync (past NewLeader); 0 otherwise.
+  size_t synced_observers() const;
 
  private:
   enum class LeaderPhase : uint8_t { kDiscovery, kSync, kBroadcast };
@@ -112,6 +122,7 @@ class Zab {
     Zxid last_zxid = 0;
     bool fresh = false;  // its AckEpoch counts toward the discovery quorum
     Zxid acked = 0;      // durable on the learner, from AckNewLeader / Ack
+    Zxid informed = 0;   // observer: its log ends here once it has all we sent
     int silent_ticks = 0;
     int handshake_ticks = 0;
   };
@@ -134,6 +145,9 @@ class Zab {
   bool append(Entry entry);
   void advance_commit(Zxid zxid);
   bool is_voter(ServerId id) const;
+  bool is_observer(ServerId id) const;
+  // Following or observing: a learner of leader_.
+  bool learning() const { return role_ == Role::kFollowing || role_ == Role::kObserving; }
   size_t quorum() const { return quorum_size(cfg_.voters.size()); }
   void fail_syncs();
 
@@ -162,6 +176,7 @@ class Zab {
   void on_ack_new_leader(Peer& p, const Message& m);
   void maybe_establish();
   void maybe_commit();
+  void inform_observers();
   void tick_leader();
   void answer_peer_syncs();
 
@@ -174,6 +189,7 @@ class Zab {
   void protocol_error();
 
   Config cfg_;
+  bool observer_ = false;  // cfg_.id is an observer: never votes, never leads
   HardState hard_;
   MemoryLog log_;
   Zxid durable_ = 0;    // the host's log is durable up to here (<= log_.last())

@@ -1,0 +1,39 @@
+// The observers' message rules, checked on every message sent by the
+// transcript harness (tests/zab) and the simulator (tests/sim): observers
+// never vote for themselves, never ack, propose, commit, inform or lead; the
+// leader sends them Inform and never Proposal or Commit, and sends voters no
+// Inform.
+#pragma once
+
+#include <algorithm>
+#include <string>
+
+#include "zkd/zab/config.h"
+#include "zkd/zab/message.h"
+
+namespace zkd::zab::test {
+
+inline bool is_observer(const Config& config, ServerId id) {
+  return std::find(config.observers.begin(), config.observers.end(), id) != config.observers.end();
+}
+
+// Empty if `m`, sent by `from`, keeps the rules; otherwise the broken rule.
+inline std::string broken_observer_rule(const Config& config, ServerId from, const Message& m) {
+  if (is_observer(config, from)) {
+    if (m.type == MsgType::kVote && m.vote.leader == from) return "observer votes for itself";
+    if (m.type == MsgType::kAck || m.type == MsgType::kProposal || m.type == MsgType::kCommit ||
+        m.type == MsgType::kInform || m.type == MsgType::kLeaderInfo) {
+      return "observer sends " + describe(m);
+    }
+  }
+  const bool to_observer = is_observer(config, m.to);
+  if (to_observer && (m.type == MsgType::kProposal || m.type == MsgType::kCommit)) {
+    return describe(m) + " to observer " + std::to_string(m.to);
+  }
+  if (!to_observer && m.type == MsgType::kInform) {
+    return describe(m) + " to voter " + std::to_string(m.to);
+  }
+  return {};
+}
+
+}  // namespace zkd::zab::test
