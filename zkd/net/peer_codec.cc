@@ -1,0 +1,127 @@
+#include "zkd/net/peer_codec.h"
+
+#include <utility>
+
+#include "libzk/wire/jute.h"
+
+namespace zkd::net {
+
+namespace {
+
+using zk::wire::Reader;
+using zk::wire::Writer;
+
+constexpr int32_t kPacketVersion = 1;
+// The smallest encoded entry: its zxid and an empty payload's length.
+constexpr uint64_t kMinEntrySize = 16;
+
+void write_blob(Writer& out, std::string_view bytes) {
+  out.int64(static_cast<int64_t>(bytes.size()));
+  out.bytes().append(bytes);
+}
+
+// jute's buffer() caps fields at 2 MiB; a snapshot attachment is far larger.
+// On success the reader moves past the blob.
+bool read_blob(Reader& in, std::string& out) {
+  int64_t size = in.int64();
+  if (!in.ok() || size < 0 || static_cast<uint64_t>(size) > in.remaining()) return false;
+  std::string_view rest = in.rest();
+  out.assign(rest.substr(0, static_cast<size_t>(size)));
+  in = Reader(rest.substr(static_cast<size_t>(size)));
+  return true;
+}
+
+}  // namespace
+
+void append_peer_packet(const PeerPacket& packet, std::string& bytes) {
+  const zab::Message& m = packet.message;
+  Writer out(bytes);
+  out.int32(kPacketVersion);
+  out.int32(static_cast<int32_t>(m.type));
+  out.int64(m.from);
+  out.int64(m.to);
+  out.int64(m.epoch);
+  out.int64(m.current_epoch);
+  out.int64(m.zxid);
+  out.int64(m.committed);
+  out.int64(static_cast<int64_t>(m.round));
+  out.int64(static_cast<int64_t>(m.attempt));
+  out.int64(static_cast<int64_t>(m.request_id));
+  out.boolean(m.fresh);
+  out.int64(m.vote.leader);
+  out.int64(m.vote.zxid);
+  out.int64(m.vote.epoch);
+  out.int32(static_cast<int32_t>(m.state));
+  out.int32(static_cast<int32_t>(m.entries.size()));
+  for (const zab::Entry& e : m.entries) {
+    out.int64(e.zxid);
+    write_blob(out, e.payload);
+  }
+  write_blob(out, m.payload);
+  write_blob(out, packet.attachment);
+}
+
+std::string encode_peer_packet(const PeerPacket& packet) {
+  std::string bytes;
+  append_peer_packet(packet, bytes);
+  return bytes;
+}
+
+bool decode_peer_packet(std::string_view bytes, PeerPacket& packet) {
+  Reader in(bytes);
+  zab::Message& m = packet.message;
+  if (in.int32() != kPacketVersion) return false;
+  int32_t type = in.int32();
+  if (type < 0 || type > static_cast<int32_t>(zab::MsgType::kInform)) return false;
+  m.type = static_cast<zab::MsgType>(type);
+  m.from = in.int64();
+  m.to = in.int64();
+  m.epoch = in.int64();
+  m.current_epoch = in.int64();
+  m.zxid = in.int64();
+  m.committed = in.int64();
+  m.round = static_cast<uint64_t>(in.int64());
+  m.attempt = static_cast<uint64_t>(in.int64());
+  m.request_id = static_cast<uint64_t>(in.int64());
+  m.fresh = in.boolean();
+  m.vote.leader = in.int64();
+  m.vote.zxid = in.int64();
+  m.vote.epoch = in.int64();
+  int32_t state = in.int32();
+  if (state < 0 || state > static_cast<int32_t>(zab::PeerState::kLeading)) return false;
+  m.state = static_cast<zab::PeerState>(state);
+  int32_t count = in.int32();
+  if (!in.ok() || count < 0 || static_cast<uint64_t>(count) * kMinEntrySize > in.remaining()) {
+    return false;
+  }
+  m.entries.clear();
+  m.entries.reserve(static_cast<size_t>(count));
+  for (int32_t i = 0; i < count; ++i) {
+    zab::Entry& e = m.entries.emplace_back();
+    e.zxid = in.int64();
+    if (!read_blob(in, e.payload)) return false;
+  }
+  if (!read_blob(in, m.payload)) return false;
+  if (!read_blob(in, packet.attachment)) return false;
+  return in.at_end();
+}
+
+std::string encode_peer_hello(zab::ServerId id) {
+  std::string bytes;
+  Writer out(bytes);
+  out.int32(static_cast<int32_t>(kPeerMagic));
+  out.int32(static_cast<int32_t>(kPeerProtocolVersion));
+  out.int64(id);
+  return bytes;
+}
+
+bool decode_peer_hello(std::string_view bytes, zab::ServerId& id) {
+  if (bytes.size() != kPeerHelloSize) return false;
+  Reader in(bytes);
+  if (static_cast<uint32_t>(in.int32()) != kPeerMagic) return false;
+  if (static_cast<uint32_t>(in.int32()) != kPeerProtocolVersion) return false;
+  id = in.int64();
+  return in.at_end();
+}
+
+}  // namespace zkd::net

@@ -1,0 +1,525 @@
+#include "zkd/net/peer_transport.h"
+
+#include <algorithm>
+#include <array>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/system/errc.hpp>
+#include <deque>
+#include <exception>
+#include <limits>
+#include <set>
+#include <utility>
+
+#include "libzk/wire/jute.h"
+#include "zkd/net/log.h"
+
+namespace zkd::net {
+
+namespace asio = boost::asio;
+using asio::as_tuple;
+using asio::use_awaitable;
+using tcp = asio::ip::tcp;
+using zab::ServerId;
+
+namespace {
+
+// How long a dial may take to connect, and a new connection to exchange hellos.
+constexpr std::chrono::seconds kHandshakeTimeout{10};
+constexpr size_t kFrameHeaderSize = 4;
+
+std::string endpoint_text(const tcp::endpoint& endpoint) {
+  auto address = endpoint.address();
+  if (address.is_v6() && address.to_v6().is_v4_mapped()) {
+    address = asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
+  }
+  return address.to_string() + ":" + std::to_string(endpoint.port());
+}
+
+std::string describe_exception(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown error";
+  }
+}
+
+// One TCP connection to a peer. A dialed link knows its peer from the start;
+// an accepted one learns it from the hello. Either carries packets only once
+// `up` (hellos exchanged).
+struct Link {
+  Link(tcp::socket s, ServerId peer_id, bool was_dialed)
+      : socket(std::move(s)),
+        peer(peer_id),
+        dialed(was_dialed),
+        writer_wakeup(socket.get_executor()),
+        hello_timer(socket.get_executor()) {}
+
+  tcp::socket socket;
+  ServerId peer;  // 0 until an accepted link's hello
+  bool dialed;
+  bool open = true;
+  bool up = false;  // stays true after close: the link did carry packets
+  std::string remote;
+  std::string close_reason;
+  std::deque<std::string> queue;  // whole frames, the hello first
+  uint64_t queued_bytes = 0;      // queued or being written
+  asio::steady_timer writer_wakeup;
+  asio::steady_timer hello_timer;
+};
+
+// Reconnects to one peer with a smaller id.
+struct Dialer {
+  Dialer(asio::io_context& io, PeerAddress peer_address)
+      : address(std::move(peer_address)),
+        resolver(io),
+        socket(io),
+        backoff_timer(io),
+        connect_timer(io),
+        link_closed(io) {}
+
+  PeerAddress address;
+  tcp::resolver resolver;
+  tcp::socket socket;  // while connecting
+  asio::steady_timer backoff_timer;
+  asio::steady_timer connect_timer;
+  asio::steady_timer link_closed;  // cancelled when the dialed link closes
+  uint64_t connect_attempt = 0;    // tells a late connect timeout it is stale
+  bool connect_timed_out = false;
+};
+
+}  // namespace
+
+struct PeerTransport::Impl : std::enable_shared_from_this<Impl> {
+  Impl(asio::io_context& io_context, ServerId self_id, std::vector<PeerAddress> addresses,
+       Receive receive_fn, PeerTransportOptions opts)
+      : io(io_context),
+        self(self_id),
+        receive(std::move(receive_fn)),
+        options(opts),
+        acceptor(io_context),
+        accept_retry_timer(io_context) {
+    for (auto& a : addresses) peers[a.id] = std::move(a);
+  }
+
+  boost::system::error_code start();
+  void send(PeerPacket packet);
+  void stop();
+
+  asio::awaitable<void> accept_loop();
+  asio::awaitable<void> dial_loop(std::shared_ptr<Dialer> dialer);
+  asio::awaitable<void> read_loop(std::shared_ptr<Link> link);
+  asio::awaitable<void> write_loop(std::shared_ptr<Link> link);
+
+  void start_link(const std::shared_ptr<Link>& link);
+  void queue_frame(Link& link, std::string frame);
+  // Handles the buffered input: the hello, then whole frames. False once the
+  // link is closed.
+  bool consume(const std::shared_ptr<Link>& link, std::string& input);
+  bool accept_hello(const std::shared_ptr<Link>& link, std::string_view hello);
+  bool deliver(const std::shared_ptr<Link>& link, std::string_view payload);
+  // Idempotent. Logs "down" when the link was the peer's current one.
+  void close_link(const std::shared_ptr<Link>& link, const std::string& reason);
+  void spawn(asio::awaitable<void> coroutine, std::shared_ptr<Link> link, const char* what);
+
+  asio::io_context& io;
+  const ServerId self;
+  std::map<ServerId, PeerAddress> peers;
+  Receive receive;
+  std::function<void(ServerId)> link_down;
+  const PeerTransportOptions options;
+  tcp::acceptor acceptor;
+  asio::steady_timer accept_retry_timer;
+  bool started = false;
+  bool stopped = false;
+  std::map<ServerId, std::shared_ptr<Dialer>> dialers;
+  std::set<std::shared_ptr<Link>> all_links;           // open, up or not
+  std::map<ServerId, std::shared_ptr<Link>> up_links;  // the current link per peer
+};
+
+boost::system::error_code PeerTransport::Impl::start() {
+  namespace errc = boost::system::errc;
+  if (started || stopped) return asio::error::already_started;
+  auto own = peers.find(self);
+  if (own == peers.end()) return errc::make_error_code(errc::invalid_argument);
+  boost::system::error_code ec;
+  tcp::resolver resolver(io);
+  auto results = resolver.resolve(own->second.host, std::to_string(own->second.port), ec);
+  if (ec) return ec;
+  if (results.empty()) return asio::error::host_not_found;
+  tcp::endpoint endpoint = results.begin()->endpoint();
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    boost::system::error_code ignored;
+    acceptor.close(ignored);
+    return ec;
+  }
+  started = true;
+  log_info("peer transport of server ", self, " listening on ", endpoint_text(endpoint));
+  spawn(accept_loop(), nullptr, "acceptor");
+  for (const auto& [id, address] : peers) {
+    if (id >= self) continue;
+    auto dialer = std::make_shared<Dialer>(io, address);
+    dialers[id] = dialer;
+    spawn(dial_loop(dialer), nullptr, "dialer");
+  }
+  return {};
+}
+
+void PeerTransport::Impl::spawn(asio::awaitable<void> coroutine, std::shared_ptr<Link> link,
+                                const char* what) {
+  // The handler keeps the Impl alive until the coroutine is over.
+  asio::co_spawn(io, std::move(coroutine),
+                 [impl = shared_from_this(), link = std::move(link), what](std::exception_ptr e) {
+                   if (!e) return;
+                   std::string text = describe_exception(e);
+                   log_error("peer transport ", what, " failed: ", text);
+                   if (link) impl->close_link(link, std::string(what) + " failed: " + text);
+                 });
+}
+
+asio::awaitable<void> PeerTransport::Impl::accept_loop() {
+  while (!stopped) {
+    auto [ec, socket] = co_await acceptor.async_accept(as_tuple(use_awaitable));
+    if (stopped) break;
+    if (ec) {
+      // Out of descriptors and the like: keep the links we have, try again soon.
+      log_warn("peer accept failed: ", ec.message());
+      accept_retry_timer.expires_after(options.min_backoff);
+      co_await accept_retry_timer.async_wait(as_tuple(use_awaitable));
+      continue;
+    }
+    auto link = std::make_shared<Link>(std::move(socket), 0, false);
+    start_link(link);
+  }
+}
+
+asio::awaitable<void> PeerTransport::Impl::dial_loop(std::shared_ptr<Dialer> d) {
+  const PeerAddress& peer = d->address;
+  const std::string target = peer.host + ":" + std::to_string(peer.port);
+  auto backoff = options.min_backoff;
+  bool failure_reported = false;
+  while (!stopped) {
+    std::string failure;
+    auto [resolve_ec, results] = co_await d->resolver.async_resolve(
+        peer.host, std::to_string(peer.port), as_tuple(use_awaitable));
+    if (stopped) break;
+    if (resolve_ec) {
+      failure = "cannot resolve " + peer.host + ": " + resolve_ec.message();
+    } else {
+      d->socket = tcp::socket(io);
+      d->connect_timed_out = false;
+      d->connect_timer.expires_after(kHandshakeTimeout);
+      d->connect_timer.async_wait(
+          [d, attempt = ++d->connect_attempt](const boost::system::error_code& ec) {
+            // Cancelled, or expired as the connect finished: nothing to do.
+            if (ec || d->connect_attempt != attempt) return;
+            d->connect_timed_out = true;
+            boost::system::error_code ignored;
+            d->socket.close(ignored);
+          });
+      auto [connect_ec, endpoint] =
+          co_await asio::async_connect(d->socket, results, as_tuple(use_awaitable));
+      ++d->connect_attempt;
+      d->connect_timer.cancel();
+      if (stopped) break;
+      if (connect_ec) {
+        failure = "cannot connect to " + target + ": " +
+                  (d->connect_timed_out ? std::string("timed out") : connect_ec.message());
+      } else {
+        auto link = std::make_shared<Link>(std::move(d->socket), peer.id, true);
+        queue_frame(*link, encode_peer_hello(self));
+        start_link(link);
+        while (link->open) {
+          d->link_closed.expires_at(asio::steady_timer::time_point::max());
+          co_await d->link_closed.async_wait(as_tuple(use_awaitable));
+        }
+        if (link->up) {
+          backoff = options.min_backoff;
+          failure_reported = false;
+        } else {
+          failure = "connected to " + target + ", then " + link->close_reason;
+        }
+      }
+    }
+    if (stopped) break;
+    if (!failure.empty() && !failure_reported) {
+      // Once per outage, not per attempt.
+      log_info("peer ", peer.id, ": ", failure, "; retrying every ", options.min_backoff.count(),
+               "..", options.max_backoff.count(), " ms");
+      failure_reported = true;
+    }
+    d->backoff_timer.expires_after(backoff);
+    co_await d->backoff_timer.async_wait(as_tuple(use_awaitable));
+    backoff = std::min(backoff * 2, options.max_backoff);
+  }
+}
+
+void PeerTransport::Impl::start_link(const std::shared_ptr<Link>& link) {
+  boost::system::error_code ec;
+  auto remote = link->socket.remote_endpoint(ec);
+  link->remote = ec ? std::string("(unknown address)") : endpoint_text(remote);
+  link->socket.set_option(tcp::no_delay(true), ec);
+  if (ec) log_warn("peer connection ", link->remote, ": cannot set TCP_NODELAY: ", ec.message());
+  all_links.insert(link);
+  link->hello_timer.expires_after(kHandshakeTimeout);
+  link->hello_timer.async_wait(
+      [impl = shared_from_this(), link](const boost::system::error_code& ec) {
+        if (ec || !link->open || link->up) return;
+        if (!link->dialed) {
+          log_warn("closing peer connection from ", link->remote, ": no hello within ",
+                   kHandshakeTimeout.count(), " s");
+        }
+        impl->close_link(link, "no hello within the timeout");
+      });
+  spawn(read_loop(link), link, "reader");
+  spawn(write_loop(link), link, "writer");
+}
+
+void PeerTransport::Impl::queue_frame(Link& link, std::string frame) {
+  link.queued_bytes += frame.size();
+  link.queue.push_back(std::move(frame));
+  link.writer_wakeup.cancel();
+}
+
+void PeerTransport::Impl::send(PeerPacket packet) {
+  if (stopped) return;
+  const ServerId to = packet.message.to;
+  auto it = up_links.find(to);
+  if (it == up_links.end()) return;  // down (or self, or unknown): dropped
+  std::shared_ptr<Link> link = it->second;
+
+  std::string frame;
+  zk::wire::Writer out(frame);
+  size_t start = out.begin_frame();
+  append_peer_packet(packet, frame);
+  const uint64_t size = frame.size() - kFrameHeaderSize;
+  if (size > options.max_packet_bytes || size > std::numeric_limits<uint32_t>::max()) {
+    log_warn("dropping a ", zab::to_string(packet.message.type), " of ", size, " bytes for peer ",
+             to, ": larger than max_packet_bytes (", options.max_packet_bytes, ")");
+    return;
+  }
+  out.end_frame(start);
+  // One packet always fits an empty queue; max_packet_bytes bounds it.
+  if (link->queued_bytes > 0 && link->queued_bytes + frame.size() > options.max_queued_bytes) {
+    log_warn("link to peer ", to, ": ", link->queued_bytes,
+             " bytes not yet written and the peer is not reading (max_queued_bytes ",
+             options.max_queued_bytes, "); closing the link");
+    close_link(link, "send queue full");
+    return;
+  }
+  queue_frame(*link, std::move(frame));
+}
+
+asio::awaitable<void> PeerTransport::Impl::write_loop(std::shared_ptr<Link> link) {
+  std::vector<std::string> batch;
+  std::vector<asio::const_buffer> buffers;
+  while (link->open) {
+    if (link->queue.empty()) {
+      link->writer_wakeup.expires_at(asio::steady_timer::time_point::max());
+      // operation_aborted is the wake-up signal; the loop re-checks.
+      co_await link->writer_wakeup.async_wait(as_tuple(use_awaitable));
+      continue;
+    }
+    batch.clear();
+    buffers.clear();
+    uint64_t batch_bytes = 0;
+    while (!link->queue.empty()) {
+      batch_bytes += link->queue.front().size();
+      batch.push_back(std::move(link->queue.front()));
+      link->queue.pop_front();
+    }
+    for (const auto& frame : batch) buffers.emplace_back(asio::buffer(frame));
+    auto [ec, n] = co_await asio::async_write(link->socket, buffers, as_tuple(use_awaitable));
+    if (ec) {
+      close_link(link, "write failed: " + ec.message());
+      break;
+    }
+    if (link->open) link->queued_bytes -= batch_bytes;
+  }
+}
+
+asio::awaitable<void> PeerTransport::Impl::read_loop(std::shared_ptr<Link> link) {
+  std::array<char, 64 * 1024> chunk;
+  std::string input;
+  while (link->open) {
+    auto [ec, n] =
+        co_await link->socket.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
+    if (ec) {
+      close_link(link, ec == asio::error::eof ? "closed by the peer" : ec.message());
+      break;
+    }
+    if (!link->open) break;
+    input.append(chunk.data(), n);
+    if (!consume(link, input)) break;
+  }
+}
+
+bool PeerTransport::Impl::consume(const std::shared_ptr<Link>& link, std::string& input) {
+  size_t offset = 0;
+  if (!link->up) {
+    if (input.size() < kPeerHelloSize) return true;
+    if (!accept_hello(link, std::string_view(input).substr(0, kPeerHelloSize))) return false;
+    offset = kPeerHelloSize;
+  }
+  while (link->open && !stopped) {
+    std::string_view rest = std::string_view(input).substr(offset);
+    if (rest.size() < kFrameHeaderSize) break;
+    zk::wire::Reader header(rest.substr(0, kFrameHeaderSize));
+    const uint64_t length = static_cast<uint32_t>(header.int32());
+    if (length > options.max_packet_bytes) {
+      log_warn("link to peer ", link->peer, ": a frame of ", length,
+               " bytes exceeds max_packet_bytes (", options.max_packet_bytes, ")");
+      close_link(link, "oversized frame");
+      return false;
+    }
+    if (rest.size() - kFrameHeaderSize < length) break;
+    offset += kFrameHeaderSize + length;
+    if (!deliver(link, rest.substr(kFrameHeaderSize, length))) return false;
+  }
+  input.erase(0, offset);
+  return link->open && !stopped;
+}
+
+bool PeerTransport::Impl::deliver(const std::shared_ptr<Link>& link, std::string_view payload) {
+  PeerPacket packet;
+  if (!decode_peer_packet(payload, packet)) {
+    log_warn("link to peer ", link->peer, ": a frame of ", payload.size(),
+             " bytes is not a peer packet of this version");
+    close_link(link, "undecodable frame");
+    return false;
+  }
+  if (packet.message.from != link->peer || packet.message.to != self) {
+    log_warn("link to peer ", link->peer, ": a packet (", zab::to_string(packet.message.type),
+             ") claims to be from ", packet.message.from, " to ", packet.message.to);
+    close_link(link, "misaddressed packet");
+    return false;
+  }
+  receive(std::move(packet));
+  return true;
+}
+
+bool PeerTransport::Impl::accept_hello(const std::shared_ptr<Link>& link, std::string_view hello) {
+  ServerId id = 0;
+  if (!decode_peer_hello(hello, id)) {
+    log_warn("closing peer connection ", link->dialed ? "to " : "from ", link->remote,
+             ": not a zkd peer hello (wrong magic or protocol version)");
+    close_link(link, "no valid hello");
+    return false;
+  }
+  if (link->dialed) {
+    if (id != link->peer) {
+      log_warn("closing peer connection to ", link->remote, ": expected server ", link->peer,
+               ", it says it is server ", id);
+      close_link(link, "wrong server");
+      return false;
+    }
+  } else {
+    if (id == self) {
+      log_warn("closing peer connection from ", link->remote, ": it claims this server's id ", id);
+      close_link(link, "own id");
+      return false;
+    }
+    if (!peers.contains(id)) {
+      log_warn("closing peer connection from ", link->remote, ": server ", id,
+               " is not in the configuration");
+      close_link(link, "unknown server");
+      return false;
+    }
+    if (id < self) {
+      log_warn("closing peer connection from ", link->remote, ": server ", id,
+               " has a smaller id than this server (", self,
+               ") and must not dial it; check the configuration");
+      close_link(link, "dialed by a smaller id");
+      return false;
+    }
+    link->peer = id;
+    queue_frame(*link, encode_peer_hello(self));
+  }
+  link->up = true;
+  link->hello_timer.cancel();
+  std::shared_ptr<Link>& current = up_links[id];
+  std::shared_ptr<Link> old = std::exchange(current, link);
+  log_info("link to peer ", id, " up (", link->dialed ? "connected to " : "accepted from ",
+           link->remote, old ? ", replacing the previous connection)" : ")");
+  if (old) close_link(old, "replaced");
+  return true;
+}
+
+void PeerTransport::Impl::close_link(const std::shared_ptr<Link>& link, const std::string& reason) {
+  if (!link->open) return;
+  link->open = false;
+  link->close_reason = reason;
+  link->queue.clear();
+  link->queued_bytes = 0;
+  link->writer_wakeup.cancel();
+  link->hello_timer.cancel();
+  boost::system::error_code ec;
+  link->socket.shutdown(tcp::socket::shutdown_both, ec);  // fails harmlessly if already gone
+  link->socket.close(ec);
+  all_links.erase(link);
+  if (link->up) {
+    auto it = up_links.find(link->peer);
+    if (it != up_links.end() && it->second == link) {
+      up_links.erase(it);
+      log_info("link to peer ", link->peer, " down: ", reason);
+      if (link_down && !stopped) {
+        asio::post(io, [self = shared_from_this(), peer = link->peer] {
+          if (!self->stopped && self->link_down) self->link_down(peer);
+        });
+      }
+    }
+  }
+  if (link->dialed) {
+    auto it = dialers.find(link->peer);
+    if (it != dialers.end()) it->second->link_closed.cancel();
+  }
+}
+
+void PeerTransport::Impl::stop() {
+  if (stopped) return;
+  stopped = true;
+  boost::system::error_code ec;
+  acceptor.close(ec);
+  accept_retry_timer.cancel();
+  for (auto& [id, d] : dialers) {
+    d->resolver.cancel();
+    d->socket.close(ec);
+    d->backoff_timer.cancel();
+    d->connect_timer.cancel();
+    d->link_closed.cancel();
+  }
+  auto links = all_links;  // close_link() erases from all_links
+  for (const auto& link : links) close_link(link, "stopping");
+}
+
+PeerTransport::PeerTransport(asio::io_context& io, ServerId self, std::vector<PeerAddress> peers,
+                             Receive receive, PeerTransportOptions options)
+    : impl_(std::make_shared<Impl>(io, self, std::move(peers), std::move(receive), options)) {}
+
+PeerTransport::~PeerTransport() { impl_->stop(); }
+
+boost::system::error_code PeerTransport::start() { return impl_->start(); }
+
+void PeerTransport::send(PeerPacket packet) { impl_->send(std::move(packet)); }
+
+void PeerTransport::stop() { impl_->stop(); }
+
+void PeerTransport::on_link_down(std::function<void(ServerId peer)> down) {
+  impl_->link_down = std::move(down);
+}
+
+bool PeerTransport::connected(ServerId peer) const { return impl_->up_links.contains(peer); }
+
+}  // namespace zkd::net

@@ -1,0 +1,105 @@
+// The links between the replicas of an ensemble: one TCP connection per pair
+// of servers, carrying Zab core messages (zkd/zab/message.h) FIFO.
+//
+// Who dials: the server with the larger id connects to the smaller one (as
+// Apache's QuorumCnxManager keeps the connection the larger id opened); the
+// smaller one only accepts. So each pair has exactly one connection, and a
+// restarted server re-establishes its links by itself. A connection begins
+// with a hello (magic, protocol version, the dialer's id); the acceptor drops
+// connections from ids not in the configuration, and a new connection from an
+// id replaces the old one. An accepted hello is answered with the acceptor's
+// own (the dialer checks it reached the server it meant); the link is up, and
+// carries packets, once both hellos are through (peer_codec.h has the bytes).
+// A connection that sends no hello within 10 s is closed.
+//
+// Delivery: send() queues the packet on that peer's connection and returns at
+// once. Packets to a peer whose link is down are dropped (the core repairs
+// what it needs: docs/zab.md "Links"), as are the packets still queued when a
+// link breaks. A link whose queue exceeds max_queued_bytes (a paused peer) is
+// closed; one packet alone on an empty queue is always taken. A packet whose
+// encoding exceeds max_packet_bytes is dropped (logged) at the sender. Packets
+// on one link arrive in order, whole, or not at all.
+//
+// Reconnects: a dialer that loses its link, or cannot connect, tries again
+// after a backoff that doubles from min_backoff to max_backoff and resets once
+// connected.
+//
+// Framing on the wire: 4-byte big-endian length, then the packet encoded by
+// encode_peer_packet(). A frame longer than max_packet_bytes, one that does
+// not decode, or a packet whose `from` is not the link's peer or whose `to` is
+// not this server, closes that link (logged) and no other.
+//
+// Threading: everything runs on the io_context's thread (zkd's state thread);
+// construct, start(), send() and stop() there. `receive` is called on that
+// thread, one packet at a time, in arrival order per link.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/system/error_code.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "zkd/net/peer_codec.h"
+#include "zkd/zab/message.h"
+
+namespace zkd::net {
+
+// PeerPacket, encode_peer_packet() and decode_peer_packet() are in
+// peer_codec.h, with the byte formats.
+
+struct PeerAddress {
+  zab::ServerId id = 0;
+  std::string host;  // a name or an address literal
+  uint16_t port = 0;
+};
+
+struct PeerTransportOptions {
+  std::chrono::milliseconds min_backoff{50};
+  std::chrono::milliseconds max_backoff{1000};
+  uint64_t max_packet_bytes = 1ull << 30;    // a snapshot travels as one packet
+  uint64_t max_queued_bytes = 256ull << 20;  // per link
+};
+
+class PeerTransport {
+ public:
+  using Receive = std::function<void(PeerPacket packet)>;
+
+  // `peers` is the whole ensemble, this server (`self`) included: its entry
+  // says where to listen.
+  PeerTransport(boost::asio::io_context& io, zab::ServerId self, std::vector<PeerAddress> peers,
+                Receive receive, PeerTransportOptions options = {});
+  ~PeerTransport();
+  PeerTransport(const PeerTransport&) = delete;
+  PeerTransport& operator=(const PeerTransport&) = delete;
+
+  // Binds this server's peer port and starts accepting and dialing. A bind
+  // error is returned (nothing started), as is a failure to resolve this
+  // server's host, invalid_argument when `self` is not in `peers`, and
+  // already_started on a second call or after stop().
+  boost::system::error_code start();
+  // Queues packet.message for packet.message.to (see "Delivery"). Sending to
+  // self or to an unknown id is a no-op.
+  void send(PeerPacket packet);
+  // Closes every link and stops dialing; receive is not called afterwards.
+  void stop();
+
+  // `down` is called (posted to the io_context, never from inside send() or
+  // stop()) each time the link to a peer that was up goes down, except by
+  // stop(). A replacement connection is not a down. Set before start().
+  void on_link_down(std::function<void(zab::ServerId peer)> down);
+
+  // Whether the link to `peer` is up now (for 4lw and logs).
+  bool connected(zab::ServerId peer) const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace zkd::net
