@@ -1,4 +1,5 @@
-// zkd: a ZooKeeper-compatible server. Standalone mode for now, durable.
+// zkd: a ZooKeeper-compatible server, standalone or one replica of an ensemble
+// (zoo.cfg with server.N lines and dataDir/myid, as Apache), durable.
 //
 //   zkd --config zoo.cfg      (or: zkd zoo.cfg, as Apache's zkServer.sh passes it)
 //   zkd dump-log FILE [--json]        print the records of one txn log segment
@@ -21,7 +22,7 @@
 #include "CLI/CLI.hpp"
 #include "zkd/net/log.h"
 #include "zkd/server/config.h"
-#include "zkd/server/standalone_server.h"
+#include "zkd/server/server.h"
 #include "zkd/server/storage_dump.h"
 #include "zkd/server/version.h"
 #include "zkd/storage/env.h"
@@ -45,16 +46,20 @@ int serve(const std::string& config_path) {
     log_error(why);
     return 1;
   }
-  log_info("zkd ", zkd::server::full_version(), " starting (standalone) with ", config_path);
+  log_info("zkd ", zkd::server::full_version(), " starting (",
+           loaded.config->replicated() ? "replica " + std::to_string(loaded.config->my_id)
+                                       : std::string("standalone"),
+           ") with ", config_path);
 
   boost::asio::io_context io;
-  zkd::server::StandaloneServer server(io, *loaded.config);
+  zkd::server::Server server(io, *loaded.config);
   if (auto status = server.open_storage(); !status.ok()) {
     log_error("cannot recover the data: ", status.message());
     return kExitStorageUnrecoverable;
   }
   if (auto ec = server.start()) {
-    log_error("cannot listen on client port ", loaded.config->client_port, ": ", ec.message());
+    log_error("cannot listen on client port ", loaded.config->client_port,
+              " (or the peer port): ", ec.message());
     return 1;
   }
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
@@ -73,7 +78,7 @@ int serve(const std::string& config_path) {
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
-  CLI::App app{"zkd: a ZooKeeper-compatible coordination server (standalone mode)", "zkd"};
+  CLI::App app{"zkd: a ZooKeeper-compatible coordination server", "zkd"};
   std::string config_option;
   std::string config_positional;
   app.add_option("-c,--config", config_option, "zoo.cfg to read")->check(CLI::ExistingFile);

@@ -1,13 +1,14 @@
-// StandaloneServer: the durable write path. Prepared txns go to the log
+// Server: the durable write path. Prepared txns go to the log
 // thread; when it reports them durable they are applied, in order, and the
-// requests that waited for them are answered (see standalone_server.h).
+// requests that waited for them are answered (see server.h).
 #include <boost/asio/post.hpp>
 #include <utility>
 
 #include "libzk/wire/jute.h"
 #include "zkd/net/log.h"
 #include "zkd/server/op_tags.h"
-#include "zkd/server/standalone_server.h"
+#include "zkd/server/replication.h"
+#include "zkd/server/server.h"
 
 namespace zkd::server {
 
@@ -15,12 +16,22 @@ using net::hex;
 using net::log_error;
 using net::log_info;
 
-ClientState* StandaloneServer::find_client(net::ConnectionId connection) {
+ClientState* Server::find_client(net::ConnectionId connection) {
   auto it = clients_.find(connection);
   return it == clients_.end() ? nullptr : &it->second;
 }
 
-void StandaloneServer::submit(net::ConnectionId connection, PendingWrite write) {
+void Server::submit_write(net::ConnectionId connection, PendingWrite write,
+                          const WriteRequest& request) {
+  if (replicated()) {
+    replicate_write(connection, std::move(write), request);
+    return;
+  }
+  write.txn = prepare_write(db_, request, next_zxid(), wall_clock_ms());
+  submit(connection, std::move(write));
+}
+
+void Server::submit(net::ConnectionId connection, PendingWrite write) {
   std::string bytes;
   zk::wire::Writer w(bytes);
   tree::write_txn(w, write.txn);
@@ -30,8 +41,10 @@ void StandaloneServer::submit(net::ConnectionId connection, PendingWrite write) 
   if (snapshot_schedule_.logged() && !snapshot_job_) start_snapshot();
 }
 
-void StandaloneServer::on_log_batch(const LogBatch& batch) {
+void Server::on_log_batch(const LogBatch& batch) {
   if (stopped_) return;
+  // Posted before a truncation this thread has since made: stale.
+  if (batch.status.ok() && batch.truncations < log_truncations_) return;
   if (!batch.status.ok()) {
     log_error("the txn log failed: ", batch.status.message(),
               "; stopping (writes already acknowledged are safe, pending ones are not)");
@@ -43,15 +56,34 @@ void StandaloneServer::on_log_batch(const LogBatch& batch) {
   logged_txns_ += batch.txns;
   fsync_ms_.record(batch.sync_us / 1000);
   durable_zxid_ = batch.durable_zxid;
+  if (replicated()) {
+    replication_->core.persisted(durable_zxid_);
+    process_ready();
+    return;
+  }
   drain();
 }
 
-void StandaloneServer::drain() {
-  while (auto step = pipeline_.next(durable_zxid_)) {
+void Server::drain() {
+  // Standalone: writes are released by zxid once durable; in an ensemble by
+  // ticket once committed and applied (replication.cc).
+  auto released = [this] {
+    return replicated() ? static_cast<int64_t>(replication_->done_upto) : durable_zxid_;
+  };
+  while (auto step = pipeline_.next(released())) {
     switch (step->kind) {
-      case Pipeline::Step::Kind::kWrite:
-        finish_write(step->connection, *step->write);
+      case Pipeline::Step::Kind::kWrite: {
+        if (replicated()) {
+          finish_replicated_write(step->connection, static_cast<uint64_t>(step->zxid),
+                                  *step->write);
+          break;
+        }
+        tree::ApplyResult result = db_.apply(step->write->txn);
+        // Notifications first: on the writer's own connection they precede its reply.
+        deliver(result.notifications);
+        finish_write(step->connection, *step->write, result.response);
         break;
+      }
       case Pipeline::Step::Kind::kBarrier:
       case Pipeline::Step::Kind::kRequest: {
         ClientState* client = find_client(step->connection);
@@ -66,16 +98,14 @@ void StandaloneServer::drain() {
   }
 }
 
-void StandaloneServer::finish_write(net::ConnectionId connection, PendingWrite& write) {
-  tree::ApplyResult result = db_.apply(write.txn);
-  // Notifications first: on the writer's own connection they precede its reply.
-  deliver(result.notifications);
+void Server::finish_write(net::ConnectionId connection, PendingWrite& write,
+                          const tree::Response& response) {
   ClientState* client = find_client(connection);
   const int64_t zxid = write.txn.header.zxid;
   switch (write.kind) {
     case PendingWrite::Kind::kReply:
       if (client == nullptr) return;
-      reply(*client, write.xid, zxid, write.err.value_or(result.response.err), result.response.body,
+      reply(*client, write.xid, zxid, write.err.value_or(response.err), response.body,
             op_tag(write.op), write.started_ms);
       return;
     case PendingWrite::Kind::kCreateSession:
@@ -90,6 +120,10 @@ void StandaloneServer::finish_write(net::ConnectionId connection, PendingWrite& 
       client->connection->close_after_flush();
       return;
     case PendingWrite::Kind::kExpiry:
+      return;
+    case PendingWrite::Kind::kSync:
+      if (client == nullptr || client->phase != ClientState::Phase::kEstablished) return;
+      handle_request(*client, write.payload, Arrival::kReleased, write.started_ms);
       return;
   }
 }

@@ -1,4 +1,4 @@
-// StandaloneServer: running the four-letter words (§12 of the wire reference).
+// Server: running the four-letter words (§12 of the wire reference).
 // The data is gathered here; the text comes from four_letter_format.h.
 #include <sys/resource.h>
 #include <sys/utsname.h>
@@ -12,7 +12,8 @@
 
 #include "libzk/wire/jute.h"
 #include "zkd/server/four_letter_format.h"
-#include "zkd/server/standalone_server.h"
+#include "zkd/server/replication.h"
+#include "zkd/server/server.h"
 #include "zkd/server/version.h"
 
 namespace zkd::server {
@@ -95,7 +96,7 @@ std::string absolute_text(const std::filesystem::path& p) {
 
 }  // namespace
 
-std::vector<ConnectionSnapshot> StandaloneServer::connection_snapshots() const {
+std::vector<ConnectionSnapshot> Server::connection_snapshots() const {
   std::vector<ConnectionSnapshot> out;
   for (const auto& [id, c] : clients_) {
     ConnectionSnapshot s;
@@ -120,7 +121,7 @@ std::vector<ConnectionSnapshot> StandaloneServer::connection_snapshots() const {
   return out;
 }
 
-ServerSummary StandaloneServer::summary() const {
+ServerSummary Server::summary() const {
   ServerSummary s;
   s.version = full_version();
   s.latency = latency_;
@@ -129,21 +130,23 @@ ServerSummary StandaloneServer::summary() const {
   s.connections = clients_.size();
   s.outstanding = pipeline_.writes_pending();  // writes waiting for the disk
   s.last_zxid = db_.last_zxid();
-  s.mode = "standalone";
+  s.mode = replicated() ? replica_mode(replication_->status.role) : "standalone";
   s.node_count = db_.counts().znodes;
   return s;
 }
 
-std::string StandaloneServer::four_letter_word(net::ClientConnection& /*connection*/,
-                                               std::string_view word, std::string_view argument) {
+std::string Server::four_letter_word(net::ClientConnection& /*connection*/, std::string_view word,
+                                     std::string_view argument) {
   if (!whitelist_.allows(word)) return not_whitelisted_message(word);
   return run_four_letter_word(word, argument);
 }
 
-std::string StandaloneServer::run_four_letter_word(std::string_view word,
-                                                   std::string_view argument) {
+std::string Server::run_four_letter_word(std::string_view word, std::string_view argument) {
   if (word == "ruok") return "imok";
   if (word == "isro") return "rw";
+  if (!serving() && word != "envi" && word != "gtmk" && word != "stmk") {
+    return "This ZooKeeper instance is not currently serving requests\n";
+  }
   if (word == "srvr") return format_srvr(summary());
   if (word == "stat") return format_stat(summary(), connection_snapshots());
   if (word == "cons") return format_cons(connection_snapshots());
@@ -178,7 +181,7 @@ std::string StandaloneServer::run_four_letter_word(std::string_view word,
     c.max_client_cnxns = config_.max_client_cnxns;
     c.min_session_timeout_ms = config_.min_session_timeout_ms;
     c.max_session_timeout_ms = config_.max_session_timeout_ms;
-    c.server_id = 0;
+    c.server_id = replicated() ? config_.my_id : 0;
     return format_conf(c);
   }
   if (word == "envi") return format_envi(environment());
@@ -242,7 +245,7 @@ std::string StandaloneServer::run_four_letter_word(std::string_view word,
       }
     };
     add("version", full_version());
-    add("server_state", "standalone");
+    add("server_state", summary().mode);
     add("ephemerals_count", counts.ephemerals);
     add("min_latency", latency_.min());
     add("avg_latency", java_double(latency_.average()));
@@ -258,6 +261,13 @@ std::string StandaloneServer::run_four_letter_word(std::string_view word,
     add("approximate_data_size", counts.approximate_data_size);
     add("open_file_descriptor_count", open_file_descriptors());
     add("max_file_descriptor_count", max_file_descriptors());
+    if (replicated() && replication_->status.role == zab::Role::kLeading) {
+      const auto& core = replication_->core;
+      add("learners", core.synced_learners() + core.synced_observers());
+      add("synced_followers", core.synced_learners());
+      add("synced_observers", core.synced_observers());
+      add("pending_syncs", 0);
+    }
     add("uptime", steady_clock_ms() - started_steady_ms_);
     add("connection_drop_probability", "0.0");
     add("last_client_response_size", -1);

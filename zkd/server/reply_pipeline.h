@@ -83,6 +83,15 @@ class ReplyPipeline {
     if (draining_ == c) draining_ = kNoConnection;
   }
 
+  // Drops everything: writes, barriers and deferred requests (an ensemble
+  // replica that left its quorum closes every connection).
+  void clear() {
+    global_.clear();
+    queues_.clear();
+    draining_ = kNoConnection;
+    writes_pending_ = 0;
+  }
+
   // The next step now that every write with zxid <= durable_zxid is on disk,
   // or nothing when the rest must wait for the disk.
   std::optional<Step> next(int64_t durable_zxid) {

@@ -1,4 +1,4 @@
-// StandaloneServer: answering requests on an established session (§3, §4 of
+// Server: answering requests on an established session (§3, §4 of
 // the wire reference).
 #include <string>
 #include <vector>
@@ -7,7 +7,8 @@
 #include "libzk/wire/records.h"
 #include "zkd/net/log.h"
 #include "zkd/server/op_tags.h"
-#include "zkd/server/standalone_server.h"
+#include "zkd/server/replication.h"
+#include "zkd/server/server.h"
 
 namespace zkd::server {
 
@@ -97,14 +98,14 @@ Error reconfig_error(std::string_view body, bool enabled) {
 
 }  // namespace
 
-void StandaloneServer::send(ClientState& client, std::string frame) {
+void Server::send(ClientState& client, std::string frame) {
   if (!client.connection->accepting_sends()) return;
   ++packets_sent_;
   client.connection->send(std::move(frame));
 }
 
-void StandaloneServer::reply(ClientState& client, int32_t xid, int64_t zxid, Error err,
-                             std::string_view body, std::string_view op_tag, int64_t started_ms) {
+void Server::reply(ClientState& client, int32_t xid, int64_t zxid, Error err, std::string_view body,
+                   std::string_view op_tag, int64_t started_ms) {
   send(client, reply_frame(xid, zxid, err, body));
   int64_t latency = steady_clock_ms() - started_ms;
   latency_.record(latency);
@@ -115,7 +116,7 @@ void StandaloneServer::reply(ClientState& client, int32_t xid, int64_t zxid, Err
   client.last_response_wall_ms = wall_clock_ms();
 }
 
-void StandaloneServer::deliver(const std::vector<tree::Notification>& notifications) {
+void Server::deliver(const std::vector<tree::Notification>& notifications) {
   for (const auto& n : notifications) {
     auto it = clients_.find(n.watcher);
     if (it == clients_.end()) continue;  // the watching connection is gone
@@ -123,8 +124,8 @@ void StandaloneServer::deliver(const std::vector<tree::Notification>& notificati
   }
 }
 
-void StandaloneServer::handle_request(ClientState& client, std::string_view payload,
-                                      Arrival arrival, int64_t started) {
+void Server::handle_request(ClientState& client, std::string_view payload, Arrival arrival,
+                            int64_t started) {
   zk::wire::Reader r(payload);
   zk::wire::RequestHeader header;
   header.read(r);
@@ -142,6 +143,7 @@ void StandaloneServer::handle_request(ClientState& client, std::string_view payl
 
   if (arrival == Arrival::kNew) {
     tracker_.touch(client.session_id, started);
+    if (replicated()) replication_->touched[client.session_id] = client.timeout_ms;
     // auth and sasl are answered outside the pipeline, so they may overtake
     // earlier requests (§3.4); everything else waits its turn.
     if (op != OpCode::kAuth && op != OpCode::kSasl && pipeline_.busy(id)) {
@@ -153,6 +155,11 @@ void StandaloneServer::handle_request(ClientState& client, std::string_view payl
   if (op == OpCode::kPing) {
     reply(client, zk::wire::kPingXid, db_.last_zxid(), Error::kOk, {}, op_tag(op), started);
   } else if (is_read(op)) {
+    if (op == OpCode::kSync && arrival != Arrival::kReleased && replicated()) {
+      // Answered once this replica applied what the leader had when it saw it.
+      replicate_sync(client, std::string(payload), started);
+      return;
+    }
     if (op == OpCode::kSync && arrival != Arrival::kReleased) {
       // Answered once every txn prepared before it (any session) is applied.
       auto now = pipeline_.add_barrier(id, PendingRequest{std::string(payload), started});
@@ -191,45 +198,54 @@ void StandaloneServer::handle_request(ClientState& client, std::string_view payl
   }
 }
 
-void StandaloneServer::answer_write(ClientState& client, int32_t xid, OpCode op,
-                                    std::string_view body, int64_t started) {
+void Server::answer_write(ClientState& client, int32_t xid, OpCode op, std::string_view body,
+                          int64_t started) {
+  WriteRequest request;
+  request.session = client.session_id;
+  request.xid = xid;
+  request.op = op;
+  request.body = std::string(body);
   PendingWrite write;
-  write.txn = db_.prepare(client.session_id, xid, op, body, next_zxid(), wall_clock_ms());
   write.xid = xid;
   write.op = op;
   write.started_ms = started;
-  submit(client.connection->id(), std::move(write));
+  submit_write(client.connection->id(), std::move(write), request);
 }
 
-void StandaloneServer::answer_with_error_txn(ClientState& client, int32_t xid, OpCode op, Error err,
-                                             int64_t started) {
+void Server::answer_with_error_txn(ClientState& client, int32_t xid, OpCode op, Error err,
+                                   int64_t started) {
+  WriteRequest request;
+  request.kind = WriteRequest::Kind::kError;
+  request.session = client.session_id;
+  request.xid = xid;
+  request.err = err;
   PendingWrite write;
-  write.txn.header =
-      tree::TxnHeader{client.session_id, xid, next_zxid(), wall_clock_ms(), OpCode::kError};
-  write.txn.body = tree::ErrorTxn{err};
   write.xid = xid;
   write.op = op;
   write.err = err;
   write.started_ms = started;
-  submit(client.connection->id(), std::move(write));
+  submit_write(client.connection->id(), std::move(write), request);
 }
 
-void StandaloneServer::answer_close_session(ClientState& client, int32_t xid, int64_t started) {
+void Server::answer_close_session(ClientState& client, int32_t xid, int64_t started) {
   SessionId session = client.session_id;
   tracker_.remove(session);
   session_owner_.erase(session);
   client.close_requested = true;
+  WriteRequest request;
+  request.kind = WriteRequest::Kind::kCloseSession;
+  request.session = session;
+  request.xid = xid;
   PendingWrite write;
   write.kind = PendingWrite::Kind::kCloseSession;
-  write.txn = db_.prepare_close_session(session, next_zxid(), wall_clock_ms());
   write.xid = xid;
   write.op = OpCode::kCloseSession;
   write.started_ms = started;
-  submit(client.connection->id(), std::move(write));
+  submit_write(client.connection->id(), std::move(write), request);
 }
 
-void StandaloneServer::answer_set_watches(ClientState& client, int32_t xid, std::string_view body,
-                                          int64_t started) {
+void Server::answer_set_watches(ClientState& client, int32_t xid, std::string_view body,
+                                int64_t started) {
   zk::wire::Reader r(body);
   zk::wire::SetWatches request;
   request.read(r, false);
@@ -244,7 +260,7 @@ void StandaloneServer::answer_set_watches(ClientState& client, int32_t xid, std:
   reply(client, xid, db_.last_zxid(), Error::kOk, {}, op_tag(OpCode::kSetWatches), started);
 }
 
-void StandaloneServer::answer_auth(ClientState& client, int32_t xid, std::string_view body) {
+void Server::answer_auth(ClientState& client, int32_t xid, std::string_view body) {
   zk::wire::AuthPacket packet;
   if (!zk::wire::decode(body, packet)) {
     log_warn("closing connection from ", client.connection->remote_text(),
@@ -267,8 +283,8 @@ void StandaloneServer::answer_auth(ClientState& client, int32_t xid, std::string
   client.connection->close_after_flush();
 }
 
-void StandaloneServer::answer_get_ephemerals(ClientState& client, int32_t xid,
-                                             std::string_view body, int64_t started) {
+void Server::answer_get_ephemerals(ClientState& client, int32_t xid, std::string_view body,
+                                   int64_t started) {
   zk::wire::PathRecord request;
   if (!zk::wire::decode(body, request)) {
     reply(client, xid, db_.last_zxid(), Error::kMarshallingError, {},

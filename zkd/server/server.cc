@@ -1,4 +1,4 @@
-#include "zkd/server/standalone_server.h"
+#include "zkd/server/server.h"
 
 #include <algorithm>
 #include <boost/asio/ip/address.hpp>
@@ -10,6 +10,7 @@
 #include "libzk/wire/jute.h"
 #include "libzk/wire/records.h"
 #include "zkd/net/log.h"
+#include "zkd/server/replication.h"
 
 namespace zkd::server {
 
@@ -30,12 +31,13 @@ int64_t steady_clock_ms() {
       .count();
 }
 
-StandaloneServer::StandaloneServer(asio::io_context& io, ServerConfig config, storage::Env& env)
+Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
     : io_(io),
       config_(std::move(config)),
       whitelist_(config_.four_letter_whitelist),
       tracker_(config_.tick_time_ms),
-      session_ids_(1, steady_clock_ms()),
+      session_ids_(config_.replicated() ? static_cast<uint8_t>(config_.my_id) : 1,
+                   steady_clock_ms()),
       passwords_(SessionPasswords::with_random_key()),
       tick_timer_(io),
       env_(env),
@@ -47,10 +49,11 @@ StandaloneServer::StandaloneServer(asio::io_context& io, ServerConfig config, st
                                                     net::ConnectionOptions{});
 }
 
-StandaloneServer::~StandaloneServer() { stop(); }
+Server::~Server() { stop(); }
 
-storage::Status StandaloneServer::open_storage() {
-  auto recovered = recover(env_, layout_, db_);
+storage::Status Server::open_storage() {
+  std::vector<storage::LogRecord> records;
+  auto recovered = recover(env_, layout_, db_, config_.replicated() ? &records : nullptr);
   if (!recovered.ok()) return recovered.status();
   for (const auto& why : recovered->skipped_snapshots) {
     log_warn("skipped snapshot ", why);
@@ -66,9 +69,14 @@ storage::Status StandaloneServer::open_storage() {
     // Like Apache's initial snapshot.0: recovery then always starts from one.
     if (auto s = write_snapshot_now(env_, layout_.snap_dir, db_); !s.ok()) return s;
   }
-  auto key = load_or_create_session_key(env_, layout_.snap_dir);
-  if (!key.ok()) return key.status();
-  passwords_ = SessionPasswords(*key);
+  if (config_.replicated() && !env_.file_exists(layout_.snap_dir + "/session.key")) {
+    // Every replica must derive the same passwords; see ensemble_session_key().
+    passwords_ = SessionPasswords(ensemble_session_key(config_));
+  } else {
+    auto key = load_or_create_session_key(env_, layout_.snap_dir);
+    if (!key.ok()) return key.status();
+    passwords_ = SessionPasswords(*key);
+  }
 
   last_prepared_zxid_ = std::max(db_.last_zxid(), recovered->tail.last_zxid);
   durable_zxid_ = last_prepared_zxid_;
@@ -86,6 +94,10 @@ storage::Status StandaloneServer::open_storage() {
     asio::post(io_, [this, batch] { on_log_batch(batch); });
   });
   snapshot_thread_ = std::make_unique<asio::thread_pool>(1);
+  if (config_.replicated()) {
+    if (auto status = open_replica(std::move(records), recovered->snapshot_zxid); !status.ok())
+      return status;
+  }
 
   // Restored sessions get their whole timeout from now (Apache): a client
   // that reconnects in time keeps its session and ephemerals.
@@ -101,7 +113,7 @@ storage::Status StandaloneServer::open_storage() {
   return {};
 }
 
-boost::system::error_code StandaloneServer::start() {
+boost::system::error_code Server::start() {
   asio::ip::tcp::endpoint endpoint(asio::ip::tcp::v6(), config_.client_port);
   if (!config_.client_port_address.empty()) {
     boost::system::error_code ec;
@@ -118,6 +130,9 @@ boost::system::error_code StandaloneServer::start() {
     ec = listener_->listen(endpoint);
   }
   if (ec) return ec;
+  if (replicated()) {
+    if (auto replica_ec = start_replica()) return replica_ec;
+  }
   listener_->start();
   schedule_tick();
   schedule_purge();
@@ -127,18 +142,16 @@ boost::system::error_code StandaloneServer::start() {
   return {};
 }
 
-asio::ip::tcp::endpoint StandaloneServer::endpoint() const { return listener_->local_endpoint(); }
+asio::ip::tcp::endpoint Server::endpoint() const { return listener_->local_endpoint(); }
 
-void StandaloneServer::stop() {
+void Server::stop() {
   if (stopped_) return;
   stopped_ = true;
   listener_->stop();
   tick_timer_.cancel();
   purge_timer_.cancel();
-  // Copy: close() does not call back synchronously, but keep iteration safe.
-  std::vector<std::shared_ptr<net::ClientConnection>> open;
-  for (auto& [id, client] : clients_) open.push_back(client.connection);
-  for (auto& c : open) c->close();
+  if (replicated()) stop_replica();
+  close_all_clients();
   // What was handed to the log becomes durable (and is replayed at the next
   // start) but is not applied or answered any more.
   if (log_) log_->stop();
@@ -146,14 +159,24 @@ void StandaloneServer::stop() {
   if (snapshot_job_) abandon_snapshot();
 }
 
-void StandaloneServer::opened(const std::shared_ptr<net::ClientConnection>& connection) {
+void Server::close_all_clients() {
+  // Copy: close() does not call back synchronously, but keep iteration safe.
+  std::vector<std::shared_ptr<net::ClientConnection>> open;
+  for (auto& [id, client] : clients_) {
+    client.phase = ClientState::Phase::kClosing;
+    open.push_back(client.connection);
+  }
+  for (auto& c : open) c->close();
+}
+
+void Server::opened(const std::shared_ptr<net::ClientConnection>& connection) {
   ClientState state;
   state.connection = connection;
   state.opened_wall_ms = wall_clock_ms();
   clients_.emplace(connection->id(), std::move(state));
 }
 
-void StandaloneServer::closed(net::ClientConnection& connection) {
+void Server::closed(net::ClientConnection& connection) {
   auto it = clients_.find(connection.id());
   if (it == clients_.end()) return;
   pipeline_.forget(connection.id());
@@ -172,7 +195,7 @@ void StandaloneServer::closed(net::ClientConnection& connection) {
   clients_.erase(it);
 }
 
-void StandaloneServer::frame(net::ClientConnection& connection, std::string_view payload) {
+void Server::frame(net::ClientConnection& connection, std::string_view payload) {
   auto it = clients_.find(connection.id());
   if (it == clients_.end()) {
     connection.close();
@@ -182,6 +205,14 @@ void StandaloneServer::frame(net::ClientConnection& connection, std::string_view
   ++packets_received_;
   switch (client.phase) {
     case ClientState::Phase::kHandshake:
+      if (!serving()) {
+        // Apache: "ZooKeeperServer not running"; the client tries another server.
+        log_info("closing connection from ", connection.remote_text(),
+                 ": this replica is not serving (no quorum)");
+        client.phase = ClientState::Phase::kClosing;
+        connection.close();
+        break;
+      }
       handle_connect(client, payload);
       break;
     case ClientState::Phase::kConnecting:
@@ -211,7 +242,7 @@ std::string connect_response_frame(const zk::wire::ConnectResponse& response) {
 
 }  // namespace
 
-void StandaloneServer::handle_connect(ClientState& client, std::string_view payload) {
+void Server::handle_connect(ClientState& client, std::string_view payload) {
   auto& conn = *client.connection;
   zk::wire::ConnectRequest request;
   if (!zk::wire::decode(payload, request)) {
@@ -235,16 +266,19 @@ void StandaloneServer::handle_connect(ClientState& client, std::string_view payl
     SessionId session = session_ids_.next();
     // Ids restored from disk were drawn by an earlier process.
     while (db_.session_exists(session)) session = session_ids_.next();
+    WriteRequest create;
+    create.kind = WriteRequest::Kind::kCreateSession;
+    create.session = session;
+    create.timeout_ms = timeout;
     PendingWrite write;
     write.kind = PendingWrite::Kind::kCreateSession;
-    write.txn = db_.prepare_create_session(session, timeout, next_zxid(), wall_clock_ms());
     write.op = zk::wire::OpCode::kCreateSession;
     write.started_ms = steady_clock_ms();
     client.session_id = session;
     client.timeout_ms = timeout;
     client.connect_has_read_only = request.has_read_only;
     client.phase = ClientState::Phase::kConnecting;
-    submit(conn.id(), std::move(write));
+    submit_write(conn.id(), std::move(write), create);
     return;
   } else {
     SessionId session = request.session_id;
@@ -271,6 +305,7 @@ void StandaloneServer::handle_connect(ClientState& client, std::string_view payl
       }
     }
     tracker_.touch(session, timeout, steady_clock_ms());
+    if (replicated()) replication_->touched[session] = timeout;
     response.timeout_ms = timeout;
     response.session_id = session;
     response.passwd = passwords_.password(session);
@@ -285,7 +320,7 @@ void StandaloneServer::handle_connect(ClientState& client, std::string_view payl
   send(client, connect_response_frame(response));
 }
 
-void StandaloneServer::complete_create_session(ClientState* client, const PendingWrite& write) {
+void Server::complete_create_session(ClientState* client, const PendingWrite& write) {
   SessionId session = write.txn.header.session_id;
   const auto& body = std::get<tree::CreateSessionTxn>(write.txn.body);
   // Tracked even when its client left meanwhile: it then expires as usual.
@@ -310,7 +345,7 @@ void StandaloneServer::complete_create_session(ClientState* client, const Pendin
            body.timeout_ms, " ms");
 }
 
-void StandaloneServer::schedule_tick() {
+void Server::schedule_tick() {
   if (stopped_) return;
   tick_timer_.expires_after(std::chrono::milliseconds(config_.tick_time_ms));
   tick_timer_.async_wait([this](const boost::system::error_code& ec) {
@@ -320,14 +355,16 @@ void StandaloneServer::schedule_tick() {
   });
 }
 
-void StandaloneServer::expire_due_sessions() {
+void Server::expire_due_sessions() {
+  // In an ensemble only the serving leader decides expiry.
+  if (replicated() && !(serving() && replication_->status.role == zab::Role::kLeading)) return;
   for (SessionId session : tracker_.expire(steady_clock_ms())) {
     log_info("session ", hex(session), " expired");
     end_session(session);
   }
 }
 
-void StandaloneServer::end_session(SessionId session) {
+void Server::end_session(SessionId session) {
   tracker_.remove(session);
   // The session's own connection gets no frame (§2.4): close it before the
   // closeSession txn fires watches.
@@ -341,12 +378,14 @@ void StandaloneServer::end_session(SessionId session) {
     session_owner_.erase(owner);
   }
   if (db_.session_exists(session)) {
+    WriteRequest close;
+    close.kind = WriteRequest::Kind::kCloseSession;
+    close.session = session;
     PendingWrite write;
     write.kind = PendingWrite::Kind::kExpiry;
-    write.txn = db_.prepare_close_session(session, next_zxid(), wall_clock_ms());
     write.op = zk::wire::OpCode::kCloseSession;
     write.started_ms = steady_clock_ms();
-    submit(Pipeline::kNoConnection, std::move(write));
+    submit_write(Pipeline::kNoConnection, std::move(write), close);
   }
 }
 

@@ -1,5 +1,6 @@
-// A standalone zkd: one replica with no ensemble, serving the ZooKeeper 3.8
-// client protocol on the configured client port, durably.
+// A zkd server: serves the ZooKeeper 3.8 client protocol on the configured
+// client port, durably, either standalone or as one replica of a Zab
+// ensemble (zoo.cfg with server.N lines; replication.cc, below).
 //
 // It owns the state machine (zkd::tree::Database), the session tracker, the
 // client listener and the storage threads, and implements
@@ -20,6 +21,19 @@
 // fuzzy snapshot is walked in chunks on the state thread and written by the
 // snapshot thread, which then purges old files (autopurge, on by default).
 //
+// In an ensemble (config.replicated()), writes are ordered by the leader: a
+// client's write becomes a WriteRequest (write_request.h) that this server
+// proposes if it leads, or forwards to the leader through the Zab core
+// (zkd/zab, docs/zab.md) otherwise. Every replica applies the txns the core
+// hands out as committed, in order; the server a request came from finds its
+// own requests among them (session and xid, FIFO per server) and answers.
+// The ReplyPipeline then orders by "tickets" (this server's writes and syncs
+// numbered as they arrive) instead of zxids. Sessions are global: created and
+// closed by txns; the leader expires them from its own clients' activity and
+// the touches followers report every tick. A replica that is not part of a
+// serving quorum closes its client connections and refuses new ones; 4lw
+// still answer.
+//
 // Threads: the io_context's single thread is the state thread: it owns the
 // Database, the tracker, the pipeline and every connection. The log thread
 // owns the TxnLogWriter; the snapshot thread (a one-thread pool) owns the
@@ -33,6 +47,7 @@
 // the storage threads.
 #pragma once
 
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -44,9 +59,11 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "zkd/net/client_connection.h"
 #include "zkd/net/client_listener.h"
+#include "zkd/net/peer_transport.h"
 #include "zkd/server/client_state.h"
 #include "zkd/server/config.h"
 #include "zkd/server/four_letter_format.h"
@@ -58,22 +75,25 @@
 #include "zkd/server/session_credentials.h"
 #include "zkd/server/session_tracker.h"
 #include "zkd/server/snapshot_schedule.h"
+#include "zkd/server/write_request.h"
 #include "zkd/storage/env.h"
 #include "zkd/storage/status.h"
+#include "zkd/storage/txn_log.h"
 #include "zkd/tree/database.h"
+#include "zkd/zab/zab.h"
 
 namespace zkd::server {
 
-class StandaloneServer final : public net::ConnectionHandler {
+class Server final : public net::ConnectionHandler {
  public:
   // Exit status after the txn log failed while serving (disk full, I/O error).
   static constexpr int kExitLogFailure = 4;
 
-  StandaloneServer(boost::asio::io_context& io, ServerConfig config,
-                   storage::Env& env = storage::posix_env());
-  ~StandaloneServer() override;
-  StandaloneServer(const StandaloneServer&) = delete;
-  StandaloneServer& operator=(const StandaloneServer&) = delete;
+  Server(boost::asio::io_context& io, ServerConfig config,
+         storage::Env& env = storage::posix_env());
+  ~Server() override;
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
 
   // Recovers the state from dataDir/dataLogDir (snapshot + log replay), reads
   // or creates the session key, opens the log and starts the storage threads.
@@ -108,6 +128,7 @@ class StandaloneServer final : public net::ConnectionHandler {
       kCreateSession,  // the connect handshake: send the ConnectResponse
       kCloseSession,   // a client's closeSession: reply, then close
       kExpiry,         // closeSession of an expired session: nobody to answer
+      kSync,           // ensemble: a sync, answered once the leader's point is applied
     };
     Kind kind = Kind::kReply;
     tree::Txn txn;
@@ -115,6 +136,7 @@ class StandaloneServer final : public net::ConnectionHandler {
     zk::wire::OpCode op = zk::wire::OpCode::kError;
     std::optional<zk::wire::Error> err;  // error txns made by the server: the reply's err
     int64_t started_ms = 0;              // steady clock, for latency
+    std::string payload;                 // kSync: the request, answered when released
   };
   // A request (RequestHeader + body) waiting behind earlier ones of its connection.
   struct PendingRequest {
@@ -129,8 +151,9 @@ class StandaloneServer final : public net::ConnectionHandler {
     kReleased,  // a sync whose barrier has passed: answer it now
   };
   struct SnapshotJob;
+  struct Replication;
 
-  // handshake and sessions (standalone_server.cc)
+  // handshake and sessions (server.cc)
   void handle_connect(ClientState& client, std::string_view payload);
   void expire_due_sessions();
   void schedule_tick();
@@ -140,13 +163,42 @@ class StandaloneServer final : public net::ConnectionHandler {
 
   // the durable write path (durable_writes.cc)
   int64_t next_zxid() { return ++last_prepared_zxid_; }
+  // A client's write (or the server's own: expiry) on its way: standalone,
+  // prepared here and handed to the log; in an ensemble, proposed or
+  // forwarded (replication.cc). `write` parks what finishes it.
+  void submit_write(net::ConnectionId connection, PendingWrite write, const WriteRequest& request);
   // Hands a prepared txn to the log and parks what finishes it.
   void submit(net::ConnectionId connection, PendingWrite write);
   void on_log_batch(const LogBatch& batch);
   // Applies and answers whatever the disk has released, in order.
   void drain();
-  void finish_write(net::ConnectionId connection, PendingWrite& write);
+  // Answers a write whose txn is applied (`response`: its result).
+  void finish_write(net::ConnectionId connection, PendingWrite& write,
+                    const tree::Response& response);
   ClientState* find_client(net::ConnectionId connection);
+  // Closes every client connection (shutdown, or a replica leaving its quorum).
+  void close_all_clients();
+
+  // the ensemble (replication.cc); used only when config_.replicated()
+  bool replicated() const { return replication_ != nullptr; }
+  // `records`: the log after the snapshot at `snapshot_zxid`, replayed.
+  storage::Status open_replica(std::vector<storage::LogRecord> records, int64_t snapshot_zxid);
+  boost::system::error_code start_replica();
+  void stop_replica();
+  bool serving() const;
+  void replicate_write(net::ConnectionId connection, PendingWrite write,
+                       const WriteRequest& request);
+  void replicate_sync(ClientState& client, std::string payload, int64_t started_ms);
+  void propose_request(const WriteRequest& request);
+  void on_peer_packet(net::PeerPacket packet);
+  void on_replica_tick();
+  void process_ready();
+  void carry_out_ready(zab::Ready& ready);
+  void apply_committed(const zab::Entry& entry);
+  void on_status(const zab::Status& status);
+  void ticket_done(uint64_t ticket);
+  void finish_replicated_write(net::ConnectionId connection, uint64_t ticket, PendingWrite& write);
+  void fail_replica(const std::string& why);
 
   // snapshots and purging (snapshots.cc)
   void start_snapshot();
@@ -197,6 +249,9 @@ class StandaloneServer final : public net::ConnectionHandler {
   storage::Env& env_;
   StorageLayout layout_;
   std::unique_ptr<LogThread> log_;
+  // Truncations this server asked of the log thread (ensemble): a report
+  // with fewer (LogBatch::truncations) describes a log that is gone.
+  uint64_t log_truncations_ = 0;
   int64_t last_prepared_zxid_ = 0;  // the last zxid handed to the log
   int64_t durable_zxid_ = 0;        // the log thread's last report
   Pipeline pipeline_;
@@ -207,6 +262,8 @@ class StandaloneServer final : public net::ConnectionHandler {
   // everything its tasks use; stop() joins it.
   std::unique_ptr<boost::asio::thread_pool> snapshot_thread_;
   boost::asio::steady_timer purge_timer_;
+
+  std::unique_ptr<Replication> replication_;  // set in an ensemble
 
   std::unordered_map<net::ConnectionId, ClientState> clients_;
   std::unordered_map<SessionId, net::ConnectionId> session_owner_;

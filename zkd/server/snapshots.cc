@@ -1,4 +1,4 @@
-// StandaloneServer: fuzzy snapshots and autopurge. The state thread walks the
+// Server: fuzzy snapshots and autopurge. The state thread walks the
 // tree in chunks between applies (one chunk per turn, so reads and writes
 // wait at most one chunk); the snapshot thread appends each chunk, then
 // finishes the file and purges old files. One chunk is in flight at a time,
@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "zkd/net/log.h"
-#include "zkd/server/standalone_server.h"
+#include "zkd/server/server.h"
 #include "zkd/storage/snapshot_file.h"
 
 namespace zkd::server {
@@ -26,13 +26,13 @@ constexpr size_t kSnapshotNodesPerTurn = 2000;
 
 // The snapshot in progress. `writer` is used on the snapshot thread only
 // (and by stop() after that thread has been joined).
-struct StandaloneServer::SnapshotJob {
+struct Server::SnapshotJob {
   int64_t zxid = 0;
   int64_t started_ms = 0;  // steady clock
   std::unique_ptr<storage::SnapshotWriter> writer;
 };
 
-void StandaloneServer::start_snapshot() {
+void Server::start_snapshot() {
   snapshot_schedule_.started();
   // Txns after this point go to a new segment, so purging can drop the old.
   log_->roll();
@@ -57,7 +57,7 @@ void StandaloneServer::start_snapshot() {
   });
 }
 
-void StandaloneServer::snapshot_step(const std::shared_ptr<SnapshotJob>& job) {
+void Server::snapshot_step(const std::shared_ptr<SnapshotJob>& job) {
   std::string chunk = snapshot_cursor_->next_chunk(kSnapshotNodesPerTurn);
   const bool last = chunk.empty();
   asio::post(*snapshot_thread_, [this, job, chunk = std::move(chunk), last] {
@@ -90,9 +90,8 @@ void StandaloneServer::snapshot_step(const std::shared_ptr<SnapshotJob>& job) {
   });
 }
 
-void StandaloneServer::snapshot_done(const std::shared_ptr<SnapshotJob>& job,
-                                     const storage::Status& status,
-                                     const std::vector<std::string>& purged) {
+void Server::snapshot_done(const std::shared_ptr<SnapshotJob>& job, const storage::Status& status,
+                           const std::vector<std::string>& purged) {
   snapshot_cursor_.reset();
   snapshot_job_.reset();
   if (!status.ok()) {
@@ -106,7 +105,7 @@ void StandaloneServer::snapshot_done(const std::shared_ptr<SnapshotJob>& job,
   for (const auto& name : purged) log_info("autopurge removed ", name);
 }
 
-void StandaloneServer::abandon_snapshot() {
+void Server::abandon_snapshot() {
   // Called by stop() after the snapshot thread was joined.
   if (snapshot_job_ && snapshot_job_->writer) {
     snapshot_job_->writer->abandon();
@@ -116,7 +115,7 @@ void StandaloneServer::abandon_snapshot() {
   snapshot_cursor_.reset();
 }
 
-void StandaloneServer::schedule_purge() {
+void Server::schedule_purge() {
   if (stopped_ || config_.autopurge_purge_interval_hours <= 0) return;
   purge_timer_.expires_after(std::chrono::hours(config_.autopurge_purge_interval_hours));
   purge_timer_.async_wait([this](const boost::system::error_code& ec) {
@@ -126,7 +125,7 @@ void StandaloneServer::schedule_purge() {
   });
 }
 
-void StandaloneServer::purge_in_background() {
+void Server::purge_in_background() {
   asio::post(*snapshot_thread_, [this] {
     auto removed = storage::purge(env_, layout_.snap_dir, layout_.log_dir,
                                   config_.autopurge_snap_retain_count);

@@ -1,0 +1,78 @@
+#include "zkd/server/write_request.h"
+
+#include "libzk/wire/jute.h"
+
+namespace zkd::server {
+
+namespace {
+constexpr int32_t kVersion = 1;
+}  // namespace
+
+std::string encode_write_request(const WriteRequest& request) {
+  std::string out;
+  zk::wire::Writer w(out);
+  w.int32(kVersion);
+  w.int32(static_cast<int32_t>(request.kind));
+  w.int64(request.session);
+  w.int32(request.xid);
+  w.int32(static_cast<int32_t>(request.op));
+  w.buffer(std::string_view(request.body));
+  w.int32(request.timeout_ms);
+  w.int32(static_cast<int32_t>(request.err));
+  w.int32(static_cast<int32_t>(request.touches.size()));
+  for (const auto& [session, timeout] : request.touches) {
+    w.int64(session);
+    w.int32(timeout);
+  }
+  return out;
+}
+
+std::optional<WriteRequest> decode_write_request(std::string_view bytes) {
+  zk::wire::Reader r(bytes);
+  WriteRequest request;
+  if (r.int32() != kVersion) return std::nullopt;
+  const int32_t kind = r.int32();
+  if (kind < 0 || kind > static_cast<int32_t>(WriteRequest::Kind::kTouch)) return std::nullopt;
+  request.kind = static_cast<WriteRequest::Kind>(kind);
+  request.session = r.int64();
+  request.xid = r.int32();
+  request.op = static_cast<zk::wire::OpCode>(r.int32());
+  auto body = r.buffer();
+  if (body) request.body = std::move(*body);
+  request.timeout_ms = r.int32();
+  request.err = static_cast<zk::wire::Error>(r.int32());
+  const int32_t touches = r.int32();
+  if (!r.ok() || touches < 0 || static_cast<size_t>(touches) > bytes.size() / 12) {
+    return std::nullopt;
+  }
+  for (int32_t i = 0; i < touches; ++i) {
+    const int64_t session = r.int64();
+    const int32_t timeout = r.int32();
+    request.touches.emplace_back(session, timeout);
+  }
+  if (!r.at_end()) return std::nullopt;
+  return request;
+}
+
+tree::Txn prepare_write(tree::Database& db, const WriteRequest& request, int64_t zxid,
+                        int64_t time_ms) {
+  switch (request.kind) {
+    case WriteRequest::Kind::kCreateSession:
+      return db.prepare_create_session(request.session, request.timeout_ms, zxid, time_ms);
+    case WriteRequest::Kind::kCloseSession:
+      return db.prepare_close_session(request.session, zxid, time_ms);
+    case WriteRequest::Kind::kError: {
+      tree::Txn txn;
+      txn.header =
+          tree::TxnHeader{request.session, request.xid, zxid, time_ms, zk::wire::OpCode::kError};
+      txn.body = tree::ErrorTxn{request.err};
+      return txn;
+    }
+    case WriteRequest::Kind::kOp:
+    case WriteRequest::Kind::kTouch:
+      break;
+  }
+  return db.prepare(request.session, request.xid, request.op, request.body, zxid, time_ms);
+}
+
+}  // namespace zkd::server

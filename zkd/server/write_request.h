@@ -1,0 +1,54 @@
+// A client write on its way to the server that orders writes: in standalone
+// mode this server, in an ensemble the leader (a follower forwards it through
+// the Zab core's forward(), as the opaque payload of a Request message).
+//
+// prepare_write() is the one place where a WriteRequest becomes a txn
+// (validation, version checks, sequential names, error txns): the standalone
+// server calls it for its own clients, a leader for every server's clients.
+//
+// A follower also reports the sessions its clients kept alive since its last
+// report (kTouch): the leader decides expiry for the whole ensemble from its
+// own clients' activity and these reports (Apache's LearnerSessionTracker).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "libzk/wire/protocol.h"
+#include "zkd/tree/database.h"
+#include "zkd/tree/txn.h"
+
+namespace zkd::server {
+
+struct WriteRequest {
+  enum class Kind : uint8_t {
+    kOp,             // create, delete, setData, setACL: session, xid, op, body
+    kCreateSession,  // session (chosen by the server the client is on), timeout_ms
+    kCloseSession,   // session, xid (0 for expiry)
+    kError,          // a request refused with `err`, which still takes a zxid
+    kTouch,          // not a write: `touches` keep sessions alive on the leader
+  };
+  Kind kind = Kind::kOp;
+  int64_t session = 0;
+  int32_t xid = 0;
+  zk::wire::OpCode op = zk::wire::OpCode::kError;
+  std::string body;
+  int32_t timeout_ms = 0;
+  zk::wire::Error err = zk::wire::Error::kOk;
+  std::vector<std::pair<int64_t, int32_t>> touches;  // session, timeout_ms
+};
+
+std::string encode_write_request(const WriteRequest& request);
+// Nothing when `bytes` is not a whole WriteRequest.
+std::optional<WriteRequest> decode_write_request(std::string_view bytes);
+
+// The txn for `request` at `zxid` (`time_ms`: the orderer's wall clock),
+// validated against `db` and its pending txns. Precondition: kind != kTouch.
+tree::Txn prepare_write(tree::Database& db, const WriteRequest& request, int64_t zxid,
+                        int64_t time_ms);
+
+}  // namespace zkd::server
