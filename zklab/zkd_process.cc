@@ -41,17 +41,17 @@ uint16_t pick_free_port() {
   return port;
 }
 
-namespace {
-
-// A descriptor that becomes readable when `pid` exits (-1 if unsupported).
-// Called through syscall(2): glibc 2.36's <sys/pidfd.h> lacks C++ linkage.
-int open_pidfd(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
-
 std::filesystem::path make_temp_dir(const std::string& prefix) {
   std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "_XXXXXX")).string();
   if (::mkdtemp(tmpl.data()) == nullptr) return {};
   return tmpl;
 }
+
+namespace {
+
+// A descriptor that becomes readable when `pid` exits (-1 if unsupported).
+// Called through syscall(2): glibc 2.36's <sys/pidfd.h> lacks C++ linkage.
+int open_pidfd(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
   for (size_t pos = 0; (pos = text.find(from, pos)) != std::string::npos; pos += to.size()) {
@@ -108,12 +108,11 @@ std::string read_file(const std::filesystem::path& p, uintmax_t offset = 0) {
 
 StartResult ZkdProcess::start(const ZkdOptions& options) {
   StartResult result;
-  if (options.binary.empty()) {
+  if (options.binary.empty() && options.command.empty()) {
     result.error = "no zkd binary given";
     return result;
   }
   std::unique_ptr<ZkdProcess> p(new ZkdProcess());
-  p->binary_ = options.binary;
   p->start_deadline_ = options.start_deadline;
   if (options.dir) {
     std::error_code ec;
@@ -144,8 +143,16 @@ StartResult ZkdProcess::start(const ZkdOptions& options) {
       return result;
     }
   }
+  const std::string config = (p->dir_ / "zoo.cfg").string();
+  p->command_ = options.command;
+  if (p->command_.empty()) p->command_ = {options.binary, "--config", "{config}"};
+  for (auto& arg : p->command_) {
+    if (arg == "{config}") arg = config;
+  }
   result.error = p->respawn();
-  if (result.error.empty()) result.error = p->wait_ready(p->start_deadline_);
+  if (result.error.empty() && options.wait_until_ready) {
+    result.error = p->wait_ready(p->start_deadline_);
+  }
   if (result.error.empty()) result.process = std::move(p);
   return result;
 }
@@ -158,8 +165,8 @@ std::string ZkdProcess::respawn() {
   std::error_code ec;
   auto size = std::filesystem::file_size(log_path(), ec);
   log_start_ = ec ? 0 : size;
-  pid_ = spawn({binary_, "--config", (dir_ / "zoo.cfg").string()}, log_path());
-  if (pid_ < 0) return "cannot start " + binary_;
+  pid_ = spawn(command_, log_path());
+  if (pid_ < 0) return "cannot start " + command_.front();
   pidfd_ = open_pidfd(pid_);
   return {};
 }

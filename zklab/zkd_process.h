@@ -1,9 +1,10 @@
 // ZkdProcess: one zkd process on this machine, for process tests, benchmarks
 // and zklab. Writes a zoo.cfg into a directory (a fresh temporary one, or one
 // the caller names), picks a free loopback port, starts the zkd binary the
-// caller names and waits, with a deadline, until it answers `srvr`. It can be
-// signalled (SIGKILL, SIGTERM, SIGSTOP/SIGCONT), waited for, and started again
-// on the same zoo.cfg, data dir and port.
+// caller names (or another command reading that zoo.cfg, e.g. Apache
+// ZooKeeper under java) and waits, with a deadline, until it answers `srvr`.
+// It can be signalled (SIGKILL, SIGTERM, SIGSTOP/SIGCONT), waited for, and
+// started again on the same zoo.cfg, data dir and port.
 //
 // Ownership: the destructor SIGKILLs the process if it still runs and reaps
 // it. A temporary directory is removed then (unless keep_directory() was
@@ -28,7 +29,11 @@
 namespace zk::lab {
 
 struct ZkdOptions {
-  std::string binary;  // the zkd executable to start; required
+  std::string binary;  // the zkd executable to start; required unless `command` is set
+  // When set, run this instead of `binary --config <dir>/zoo.cfg`: command[0]
+  // is the executable's path (no PATH lookup), and every argument equal to
+  // "{config}" is replaced by the zoo.cfg path.
+  std::vector<std::string> command;
   // Where zoo.cfg, data/ and zkd.log go. Unset: a fresh directory
   // <temp>/<temp_dir_prefix>_XXXXXX, removed by the destructor. Set: created
   // if missing and kept; the data in data/ from an earlier run is reused.
@@ -45,6 +50,10 @@ struct ZkdOptions {
   // {dataDir} are replaced); the process is then not required to come up.
   std::optional<std::string> raw_config;
   std::chrono::milliseconds start_deadline{15000};  // for start() and restart()
+  // start() waits until srvr answers "Zookeeper version: ..."; false: start()
+  // returns once the process is spawned (a quorum member cannot answer so
+  // before its peers run; the caller waits for what it needs).
+  bool wait_until_ready = true;
 };
 
 class ZkdProcess;
@@ -57,7 +66,7 @@ struct StartResult {
 class ZkdProcess {
  public:
   // Writes zoo.cfg, starts zkd and waits (options.start_deadline) until it
-  // answers srvr.
+  // answers srvr (unless options.wait_until_ready is false).
   static StartResult start(const ZkdOptions& options);
 
   ~ZkdProcess();
@@ -109,7 +118,7 @@ class ZkdProcess {
  private:
   ZkdProcess() = default;
 
-  std::string binary_;
+  std::vector<std::string> command_;  // argv of every run
   std::filesystem::path dir_;
   bool owns_dir_ = false;
   bool keep_dir_ = false;
@@ -124,6 +133,9 @@ class ZkdProcess {
 
 // A free loopback TCP port: bind port 0, read it, close.
 uint16_t pick_free_port();
+
+// A fresh directory <temp>/<prefix>_XXXXXX (mkdtemp); empty path on failure.
+std::filesystem::path make_temp_dir(const std::string& prefix);
 
 // Runs `binary` with exactly these arguments (argv[0] added), waits for it to
 // exit and returns its wait status and output; for command-line tests. At the

@@ -1,0 +1,315 @@
+#include "zklab/ensemble.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace zk::lab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Between two rounds of srvr questions. A poll interval, not a means of
+// synchronisation: every wait is bounded by its deadline.
+constexpr auto kPollInterval = std::chrono::milliseconds(25);
+constexpr auto kSrvrDeadline = std::chrono::milliseconds(1000);
+
+constexpr const char* kDebianZookeeperJar = "/usr/share/java/zookeeper.jar";
+constexpr const char* kDebianSlf4jSimpleJar = "/usr/share/java/slf4j-simple.jar";
+
+// `name` on PATH (an executable file), or `fallback`.
+std::string find_on_path(const std::string& name, const std::string& fallback) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (dir.empty()) continue;
+    std::filesystem::path candidate = std::filesystem::path(dir) / name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  return fallback;
+}
+
+// The argv of an Apache node (see ZkdOptions::command for "{config}").
+std::vector<std::string> apache_command(const EnsembleOptions& o) {
+  std::string classpath = o.apache_classpath;
+  if (classpath.empty()) {
+    classpath = kDebianZookeeperJar;
+    if (std::filesystem::exists(kDebianSlf4jSimpleJar)) {
+      classpath += std::string(":") + kDebianSlf4jSimpleJar;
+    }
+  }
+  std::vector<std::string> argv{o.java.empty() ? find_on_path("java", "/usr/bin/java") : o.java};
+  argv.insert(argv.end(), o.java_flags.begin(), o.java_flags.end());
+  argv.insert(argv.end(),
+              {"-cp", classpath, "org.apache.zookeeper.server.quorum.QuorumPeerMain", "{config}"});
+  return argv;
+}
+
+struct NodePorts {
+  uint16_t client = 0;
+  uint16_t quorum = 0;
+  uint16_t election = 0;
+};
+
+// Distinct free loopback ports for every node; empty when there are none.
+std::vector<NodePorts> pick_ports(int nodes) {
+  std::set<uint16_t> taken;
+  auto next = [&taken]() -> uint16_t {
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      uint16_t port = pick_free_port();
+      if (port != 0 && taken.insert(port).second) return port;
+    }
+    return 0;
+  };
+  std::vector<NodePorts> ports(static_cast<size_t>(nodes));
+  for (auto& p : ports) {
+    p.client = next();
+    p.quorum = next();
+    p.election = next();
+    if (p.client == 0 || p.quorum == 0 || p.election == 0) return {};
+  }
+  return ports;
+}
+
+}  // namespace
+
+std::string_view flavour_name(Flavour flavour) {
+  return flavour == Flavour::kApache ? "apache" : "zkd";
+}
+
+std::optional<Flavour> parse_flavour(std::string_view name) {
+  if (name == "zkd") return Flavour::kZkd;
+  if (name == "apache") return Flavour::kApache;
+  return std::nullopt;
+}
+
+EnsembleStart Ensemble::start(const EnsembleOptions& options) {
+  EnsembleStart result;
+  if (options.voters < 1 || options.observers < 0) {
+    result.error = "an ensemble needs at least one voter";
+    return result;
+  }
+  if (options.flavour == Flavour::kZkd && options.zkd_binary.empty()) {
+    result.error = "no zkd binary given";
+    return result;
+  }
+  if (options.flavour == Flavour::kApache && options.apache_classpath.empty() &&
+      !std::filesystem::exists(kDebianZookeeperJar)) {
+    result.error =
+        std::string("Apache ZooKeeper is not installed (no ") + kDebianZookeeperJar + ")";
+    return result;
+  }
+  std::unique_ptr<Ensemble> e(new Ensemble());
+  e->flavour_ = options.flavour;
+  e->voters_ = options.voters;
+  e->dir_ = make_temp_dir(options.temp_dir_prefix);
+  if (e->dir_.empty()) {
+    result.error = "cannot create a temporary directory";
+    return result;
+  }
+  const int nodes = options.voters + options.observers;
+  const auto ports = pick_ports(nodes);
+  if (ports.empty()) {
+    result.error = "cannot find free loopback ports";
+    return result;
+  }
+
+  std::vector<std::string> common = {"initLimit=" + std::to_string(options.init_limit),
+                                     "syncLimit=" + std::to_string(options.sync_limit)};
+  if (!options.force_sync) common.push_back("forceSync=no");
+  for (int id = 1; id <= nodes; ++id) {
+    const NodePorts& p = ports[static_cast<size_t>(id - 1)];
+    common.push_back("server." + std::to_string(id) + "=127.0.0.1:" + std::to_string(p.quorum) +
+                     ":" + std::to_string(p.election) + (id > options.voters ? ":observer" : "") +
+                     ";127.0.0.1:" + std::to_string(p.client));
+  }
+  common.insert(common.end(), options.extra_lines.begin(), options.extra_lines.end());
+
+  for (int id = 1; id <= nodes; ++id) {
+    const std::filesystem::path node_dir = e->dir_ / ("node" + std::to_string(id));
+    std::error_code ec;
+    std::filesystem::create_directories(node_dir / "data", ec);
+    std::ofstream myid(node_dir / "data" / "myid", std::ios::trunc);
+    myid << id << "\n";
+    myid.close();
+    if (ec || !myid) {
+      result.error = "cannot write " + (node_dir / "data" / "myid").string();
+      return result;
+    }
+    ZkdOptions node;
+    node.binary = options.zkd_binary;
+    if (options.flavour == Flavour::kApache) node.command = apache_command(options);
+    node.dir = node_dir;
+    node.port = ports[static_cast<size_t>(id - 1)].client;
+    node.tick_time_ms = options.tick_time_ms;
+    node.max_session_timeout_ms = options.max_session_timeout_ms;
+    node.extra_lines = common;
+    if (id > options.voters) node.extra_lines.push_back("peerType=observer");
+    node.wait_until_ready = false;
+    auto started = ZkdProcess::start(node);
+    if (!started.process) {
+      result.error = "node " + std::to_string(id) + ": " + started.error;
+      return result;
+    }
+    e->nodes_.push_back(std::move(started.process));
+  }
+  result.error = e->wait_all_serving(options.start_deadline);
+  if (!result.error.empty()) {
+    result.error = flavour_name(options.flavour).data() + std::string(" ensemble of ") +
+                   std::to_string(nodes) + " did not come up: " + result.error + "\n" + e->logs();
+    return result;
+  }
+  result.ensemble = std::move(e);
+  return result;
+}
+
+Ensemble::~Ensemble() {
+  nodes_.clear();  // each node's destructor SIGKILLs and reaps it
+  if (!keep_dir_ && !dir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+}
+
+std::vector<int> Ensemble::ids() const {
+  std::vector<int> out;
+  for (int id = 1; id <= size(); ++id) out.push_back(id);
+  return out;
+}
+
+ZkdProcess& Ensemble::node(int id) { return *nodes_.at(static_cast<size_t>(id - 1)); }
+const ZkdProcess& Ensemble::node(int id) const { return *nodes_.at(static_cast<size_t>(id - 1)); }
+
+std::string Ensemble::address(int id) const { return node(id).address(); }
+
+std::string Ensemble::connect_string() const { return connect_string(ids()); }
+
+std::string Ensemble::connect_string(const std::vector<int>& ids) const {
+  std::string out;
+  for (int id : ids) out += (out.empty() ? "" : ",") + address(id);
+  return out;
+}
+
+ServerMode Ensemble::mode(int id, std::chrono::milliseconds deadline) const {
+  return server_mode(node(id).host(), node(id).port(), deadline);
+}
+
+std::map<std::string, std::string> Ensemble::mntr(int id) const {
+  return zk::lab::mntr(node(id).host(), node(id).port(), kSrvrDeadline);
+}
+
+std::map<int, ServerMode> Ensemble::modes() const {
+  std::map<int, ServerMode> out;
+  for (int id : ids()) out[id] = mode(id, kSrvrDeadline);
+  return out;
+}
+
+std::string Ensemble::describe(const std::map<int, ServerMode>& modes) const {
+  std::string out;
+  for (const auto& [id, m] : modes) {
+    out += (out.empty() ? "" : ", ") + std::to_string(id) + ": " + std::string(server_mode_name(m));
+  }
+  return out;
+}
+
+std::optional<int> Ensemble::wait_for_leader(std::chrono::milliseconds deadline,
+                                             const std::set<int>& exclude) {
+  const auto until = Clock::now() + deadline;
+  while (true) {
+    std::vector<int> leaders;
+    for (const auto& [id, m] : modes()) {
+      if (m == ServerMode::kLeader) leaders.push_back(id);
+    }
+    if (leaders.size() == 1 && exclude.count(leaders.front()) == 0) return leaders.front();
+    if (Clock::now() >= until) return std::nullopt;
+    std::this_thread::sleep_for(kPollInterval);
+  }
+}
+
+std::string Ensemble::wait_serving(int id, std::chrono::milliseconds deadline) {
+  const auto until = Clock::now() + deadline;
+  ServerMode m = ServerMode::kUnreachable;
+  while (true) {
+    if (!node(id).running()) {
+      return "node " + std::to_string(id) + " exited; its log:\n" + node(id).log_tail();
+    }
+    m = mode(id, kSrvrDeadline);
+    if (m == ServerMode::kStandalone) {
+      return "node " + std::to_string(id) + " runs standalone, not as an ensemble member";
+    }
+    if (is_serving(m)) return {};
+    if (Clock::now() >= until) break;
+    // Pause, but wake at once should the node die.
+    node(id).wait_for_exit(kPollInterval);
+  }
+  return "node " + std::to_string(id) +
+         " did not serve in time (last srvr: " + std::string(server_mode_name(m)) + ")";
+}
+
+std::string Ensemble::wait_all_serving(std::chrono::milliseconds deadline) {
+  const auto until = Clock::now() + deadline;
+  std::set<int> running;
+  for (int id : ids()) {
+    if (node(id).running()) running.insert(id);
+  }
+  std::map<int, ServerMode> last;
+  while (true) {
+    last.clear();
+    int leaders = 0;
+    bool all = true;
+    for (int id : running) {
+      if (!node(id).running()) {
+        return "node " + std::to_string(id) + " exited; its log:\n" + node(id).log_tail();
+      }
+      ServerMode m = last[id] = mode(id, kSrvrDeadline);
+      if (m == ServerMode::kStandalone) {
+        return "node " + std::to_string(id) +
+               " runs standalone: this server does not form an ensemble";
+      }
+      if (m == ServerMode::kLeader) ++leaders;
+      if (!is_serving(m)) all = false;
+    }
+    if (all && leaders == 1) return {};
+    if (Clock::now() >= until) break;
+    std::this_thread::sleep_for(kPollInterval);
+  }
+  return "the running nodes did not all serve under exactly one leader in time (" + describe(last) +
+         ")";
+}
+
+bool Ensemble::kill(int id, std::chrono::milliseconds deadline) { return node(id).kill(deadline); }
+
+std::string Ensemble::respawn(int id) { return node(id).respawn(); }
+
+std::string Ensemble::restart(int id, std::chrono::milliseconds deadline) {
+  auto error = respawn(id);
+  return error.empty() ? wait_serving(id, deadline) : error;
+}
+
+std::string Ensemble::wipe_data(int id) {
+  if (node(id).running()) return "node " + std::to_string(id) + " still runs";
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(node(id).data_dir(), ec)) {
+    if (entry.path().filename() == "myid") continue;
+    std::filesystem::remove_all(entry.path(), ec);
+    if (ec) return "cannot remove " + entry.path().string() + ": " + ec.message();
+  }
+  return ec ? "cannot list " + node(id).data_dir().string() + ": " + ec.message() : "";
+}
+
+std::string Ensemble::logs(size_t bytes_per_node) const {
+  std::string out;
+  for (int id : ids()) {
+    out += "---- node " + std::to_string(id) + " (" + std::string(server_mode_name(mode(id))) +
+           ", " + node(id).log_path().string() + ") ----\n" + node(id).log_tail(bytes_per_node) +
+           "\n";
+  }
+  return out;
+}
+
+}  // namespace zk::lab
