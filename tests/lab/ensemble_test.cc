@@ -11,6 +11,8 @@
 //     (myid kept) gets the whole tree from the leader;
 //   * a session outlives the server it was connected to: its ephemeral node
 //     and its watch survive, and the watch fires;
+//   * sessions are global: one held through a follower outlives several of
+//     its timeouts, an abandoned one is expired by the leader everywhere;
 //   * an observer serves reads and writes but never counts toward a quorum.
 //
 // Flavour: zkd by default (the binary this tree built; ZK_ENSEMBLE_ZKD names
@@ -500,6 +502,51 @@ TEST_F(EnsembleTest, ObserverServesButNeverCounts) {
     if (!r) break;  // no reply within the window: it did not succeed
     EXPECT_FALSE(r->ok()) << "create " << path << " succeeded with 1 of 3 voters up";
     if (r->ok()) break;
+  }
+}
+
+// Sessions are global: one held only through a follower stays alive past
+// several of its timeouts (the follower reports its pings to the leader,
+// which alone expires sessions), and once its client is gone the leader
+// expires it and its ephemeral node goes on every server.
+TEST_F(EnsembleTest, OnlyTheLeaderExpiresSessionsAndOnlyAbandonedOnes) {
+  ASSERT_NO_FATAL_FAILURE(start(3));
+  const int lead = leader();
+  const int follower = others(*ensemble_, {lead})[0];
+  constexpr auto kShortTimeout = 1200ms;  // 6 ticks of 200 ms
+  ClientOptions options;
+  options.shuffle_hosts = false;
+  auto holder = std::make_unique<SyncClient>(options);
+  ASSERT_TRUE(holder->connect(ensemble_->address(follower), kShortTimeout, kConnectDeadline).ok());
+  ASSERT_TRUE(holder->create("/held", "", CreateMode::kEphemeral).ok());
+
+  auto watcher = connect_to(ensemble_->address(lead));
+  ASSERT_TRUE(watcher);
+  // Five timeouts long, the session must live: its node stays, its client
+  // works. (A window in which nothing may happen, not a timed assertion.)
+  auto deleted = watcher->exists("/held", true);
+  ASSERT_TRUE(deleted.ok() && deleted->has_value());
+  EXPECT_FALSE(watcher->next_watch_event(5 * kShortTimeout))
+      << "the session held through a follower expired";
+  ASSERT_TRUE(holder->set_data("/held", "alive").ok());
+  auto changed = watcher->next_watch_event(kOpDeadline);
+  ASSERT_TRUE(changed);
+  EXPECT_EQ(changed->type, EventType::kNodeDataChanged);
+  auto rearmed = watcher->exists("/held", true);
+  ASSERT_TRUE(rearmed.ok() && rearmed->has_value());
+
+  // The client goes away without closing: the leader expires the session.
+  holder.reset();
+  auto event = watcher->next_watch_event(kOpDeadline);
+  ASSERT_TRUE(event) << "the abandoned session's ephemeral node was not deleted";
+  EXPECT_EQ(event->type, EventType::kNodeDeleted);
+  for (int id : ensemble_->ids()) {
+    auto reader = connect_to(ensemble_->address(id));
+    ASSERT_TRUE(reader);
+    ASSERT_TRUE(retrying([&] { return reader->sync("/held"); }).ok());
+    auto stat = retrying([&] { return reader->exists("/held"); });
+    ASSERT_TRUE(stat.ok());
+    EXPECT_FALSE(stat->has_value()) << "the expired session's node is still on node " << id;
   }
 }
 
