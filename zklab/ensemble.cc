@@ -7,6 +7,8 @@
 #include <sstream>
 #include <thread>
 
+#include "zklab/node_ports.h"
+
 namespace zk::lab {
 
 namespace {
@@ -50,32 +52,6 @@ std::vector<std::string> apache_command(const EnsembleOptions& o) {
   return argv;
 }
 
-struct NodePorts {
-  uint16_t client = 0;
-  uint16_t quorum = 0;
-  uint16_t election = 0;
-};
-
-// Distinct free loopback ports for every node; empty when there are none.
-std::vector<NodePorts> pick_ports(int nodes) {
-  std::set<uint16_t> taken;
-  auto next = [&taken]() -> uint16_t {
-    for (int attempt = 0; attempt < 100; ++attempt) {
-      uint16_t port = pick_free_port();
-      if (port != 0 && taken.insert(port).second) return port;
-    }
-    return 0;
-  };
-  std::vector<NodePorts> ports(static_cast<size_t>(nodes));
-  for (auto& p : ports) {
-    p.client = next();
-    p.quorum = next();
-    p.election = next();
-    if (p.client == 0 || p.quorum == 0 || p.election == 0) return {};
-  }
-  return ports;
-}
-
 }  // namespace
 
 std::string_view flavour_name(Flavour flavour) {
@@ -113,7 +89,7 @@ EnsembleStart Ensemble::start(const EnsembleOptions& options) {
     return result;
   }
   const int nodes = options.voters + options.observers;
-  const auto ports = pick_ports(nodes);
+  const auto ports = pick_node_ports(nodes);
   if (ports.empty()) {
     result.error = "cannot find free loopback ports";
     return result;
@@ -124,9 +100,7 @@ EnsembleStart Ensemble::start(const EnsembleOptions& options) {
   if (!options.force_sync) common.push_back("forceSync=no");
   for (int id = 1; id <= nodes; ++id) {
     const NodePorts& p = ports[static_cast<size_t>(id - 1)];
-    common.push_back("server." + std::to_string(id) + "=127.0.0.1:" + std::to_string(p.quorum) +
-                     ":" + std::to_string(p.election) + (id > options.voters ? ":observer" : "") +
-                     ";127.0.0.1:" + std::to_string(p.client));
+    common.push_back(server_line(id, p, id > options.voters));
   }
   common.insert(common.end(), options.extra_lines.begin(), options.extra_lines.end());
 

@@ -1,0 +1,103 @@
+#include "zklab/lab_daemon.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace zk::lab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Between two looks at /proc when no pidfd can be had: a poll interval, not a
+// means of synchronisation (every wait has a deadline).
+constexpr auto kPollInterval = std::chrono::milliseconds(20);
+// How long spawn_daemon waits for the new process to show its command line.
+constexpr auto kExecDeadline = std::chrono::seconds(2);
+
+std::string read_proc(pid_t pid, const char* what) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/" + what, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+pid_t spawn_daemon(const std::string& binary, const std::filesystem::path& config,
+                   const std::filesystem::path& log) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
+  const std::string config_path = config.string();
+  std::vector<char*> argv{const_cast<char*>(binary.c_str()), const_cast<char*>("--config"),
+                          const_cast<char*>(config_path.c_str()), nullptr};
+  pid_t pid = -1;
+  const int rc = ::posix_spawn(&pid, binary.c_str(), &actions, &attr, argv.data(), environ);
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return -1;
+  // Return once /proc shows the new program (so that daemon_state() finds it),
+  // or once it has exited already (then its log says why).
+  const auto until = Clock::now() + kExecDeadline;
+  while (daemon_state(pid, config) == DaemonState::kGone && Clock::now() < until) {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return pid;
+}
+
+DaemonState daemon_state(pid_t pid, const std::filesystem::path& config) {
+  if (pid <= 0) return DaemonState::kGone;
+  // /proc/<pid>/stat: "pid (comm) S ...": the state follows the last ')'.
+  const std::string stat = read_proc(pid, "stat");
+  const auto paren = stat.rfind(')');
+  if (paren == std::string::npos || paren + 2 >= stat.size()) return DaemonState::kGone;
+  const char state = stat[paren + 2];
+  if (state == 'Z' || state == 'X') return DaemonState::kGone;
+  // cmdline: the arguments, NUL separated; one of them is the config path.
+  const std::string cmdline = read_proc(pid, "cmdline");
+  std::string wanted = config.string();
+  wanted.push_back('\0');
+  if (cmdline.find(wanted) == std::string::npos) return DaemonState::kGone;
+  return state == 'T' ? DaemonState::kStopped : DaemonState::kRunning;
+}
+
+bool wait_daemon_gone(pid_t pid, const std::filesystem::path& config,
+                      std::chrono::milliseconds deadline) {
+  const auto until = Clock::now() + deadline;
+  // Readable once the process has exited (also for a process that is not our child).
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  bool gone = false;
+  while (!(gone = daemon_state(pid, config) == DaemonState::kGone) && Clock::now() < until) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
+    if (pidfd >= 0) {
+      pollfd p{pidfd, POLLIN, 0};
+      ::poll(&p, 1, static_cast<int>(std::max<int64_t>(left.count(), 1)));
+    } else {
+      std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(kPollInterval, left));
+    }
+  }
+  if (pidfd >= 0) ::close(pidfd);
+  return gone;
+}
+
+}  // namespace zk::lab

@@ -1,0 +1,63 @@
+// The state of a zklab lab, kept in its directory so that every zklab command
+// (a separate process) finds the nodes the last `up` started:
+//   <dir>/n<id>/zoo.cfg   the node's configuration (Apache format)
+//   <dir>/n<id>/data/     its dataDir (myid in it)
+//   <dir>/n<id>/zkd.log   stdout and stderr of every run, appended
+//   <dir>/n<id>/zkd.pid   the pid of the current (or last) run
+// Nothing else is recorded: ports and roles (voter or observer) are read back
+// from the server.<id> lines of the zoo.cfg files.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zk::lab {
+
+// The default lab directory, relative to the current directory.
+inline constexpr const char* kDefaultLabDir = ".lab/zklab";
+
+struct LabNode {
+  int id = 0;
+  std::filesystem::path dir;  // <lab>/n<id>
+  uint16_t client_port = 0;
+  bool observer = false;
+
+  std::filesystem::path config() const { return dir / "zoo.cfg"; }
+  std::filesystem::path log() const { return dir / "zkd.log"; }
+  std::filesystem::path pid_file() const { return dir / "zkd.pid"; }
+  // "127.0.0.1:<client port>".
+  std::string address() const;
+};
+
+struct LabLayout {
+  int voters = 3;
+  int observers = 0;
+  int tick_time_ms = 200;
+  // 0: free loopback ports. Otherwise node i (1-based) listens for clients on
+  // base_port+i-1, for peers on base_port+100+i-1 and names the (unused)
+  // election port base_port+200+i-1.
+  uint16_t base_port = 0;
+};
+
+// Writes zoo.cfg and data/myid for every node of a fresh lab in `dir`
+// (created if missing). Empty on success, else why not.
+std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout);
+
+// The nodes of the lab in `dir`, by id, read from <dir>/n<id>/zoo.cfg;
+// nothing when `dir` holds no lab (no n<id>/zoo.cfg).
+std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir);
+
+// Every node's address, comma separated: the client connect string.
+std::string connect_string(const std::vector<LabNode>& nodes);
+
+// The pid recorded for `node`; nothing when there is none.
+std::optional<pid_t> read_pid(const LabNode& node);
+// Records `pid` for `node`; false when the file cannot be written.
+bool write_pid(const LabNode& node, pid_t pid);
+
+}  // namespace zk::lab

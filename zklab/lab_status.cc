@@ -1,0 +1,51 @@
+#include "zklab/lab_status.h"
+
+#include <sstream>
+
+#include "zklab/four_letter_word.h"
+
+namespace zk::lab {
+
+std::string NodeStatus::role() const {
+  if (state == DaemonState::kGone) return "down";
+  if (state == DaemonState::kStopped) return "paused";
+  return std::string(server_mode_name(mode));
+}
+
+void parse_srvr_figures(const std::string& srvr_answer, NodeStatus& status) {
+  std::istringstream lines(srvr_answer);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("Zxid: ", 0) == 0) {
+      status.zxid = line.substr(6);
+    } else if (line.rfind("Connections: ", 0) == 0) {
+      try {
+        status.connections = std::stoll(line.substr(13));
+      } catch (const std::exception&) {
+        status.connections.reset();
+      }
+    }
+  }
+}
+
+NodeStatus node_status(const LabNode& node, std::chrono::milliseconds srvr_deadline) {
+  NodeStatus s;
+  s.id = node.id;
+  s.client_port = node.client_port;
+  s.pid = read_pid(node);
+  if (s.pid) s.state = daemon_state(*s.pid, node.config());
+  if (s.state != DaemonState::kRunning) return s;
+  auto answer = four_letter_word("127.0.0.1", node.client_port, "srvr", srvr_deadline);
+  if (!answer) return s;
+  s.mode = parse_server_mode(*answer);
+  parse_srvr_figures(*answer, s);
+  return s;
+}
+
+std::vector<NodeStatus> lab_status(const std::vector<LabNode>& nodes) {
+  std::vector<NodeStatus> out;
+  for (const auto& n : nodes) out.push_back(node_status(n));
+  return out;
+}
+
+}  // namespace zk::lab
