@@ -466,11 +466,7 @@ void Server::on_status(const zab::Status& status) {
   }
   if (status.serving && status.role == zab::Role::kLeading && !old.serving) {
     // Every session gets its whole timeout from now, as after a restart.
-    const int64_t now = steady_clock_ms();
-    for (SessionId session : db_.sessions()) {
-      tracker_.touch(session, db_.session_timeout(session).value_or(config_.max_session_timeout_ms),
-                     now);
-    }
+    touch_all_sessions();
   }
   log_info("now ", replica_mode(status.role), status.serving ? " (serving)" : "", ", leader ",
            status.leader, ", epoch ", status.epoch, ", last zxid ", hex(r.core.last_zxid()));

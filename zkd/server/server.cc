@@ -101,11 +101,7 @@ storage::Status Server::open_storage() {
 
   // Restored sessions get their whole timeout from now (Apache): a client
   // that reconnects in time keeps its session and ephemerals.
-  int64_t now = steady_clock_ms();
-  for (SessionId session : db_.sessions()) {
-    tracker_.touch(session, db_.session_timeout(session).value_or(config_.max_session_timeout_ms),
-                   now);
-  }
+  touch_all_sessions();
   if (!db_.sessions().empty()) {
     log_info("restored ", db_.sessions().size(), " sessions; each expires unless resumed within ",
              "its timeout");
@@ -343,6 +339,14 @@ void Server::complete_create_session(ClientState* client, const PendingWrite& wr
   send(*client, connect_response_frame(response));
   log_info("session ", hex(session), " created for ", conn.remote_text(), ", timeout ",
            body.timeout_ms, " ms");
+}
+
+void Server::touch_all_sessions() {
+  const int64_t now = steady_clock_ms();
+  for (SessionId session : db_.sessions()) {
+    tracker_.touch(session, db_.session_timeout(session).value_or(config_.max_session_timeout_ms),
+                   now);
+  }
 }
 
 void Server::schedule_tick() {

@@ -158,6 +158,9 @@ class Server final : public net::ConnectionHandler {
   void expire_due_sessions();
   void schedule_tick();
   void end_session(SessionId session);
+  // Every session in the tree gets its whole timeout from now (after
+  // recovery, and on a replica that starts to lead).
+  void touch_all_sessions();
 
   void complete_create_session(ClientState* client, const PendingWrite& write);
 
