@@ -1,8 +1,9 @@
 #include "zklab/lab_daemon.h"
 
+#include "zklab/spawn.h"
+
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,8 +12,6 @@
 #include <sstream>
 #include <thread>
 #include <vector>
-
-extern char** environ;
 
 namespace zk::lab {
 
@@ -37,23 +36,8 @@ std::string read_proc(pid_t pid, const char* what) {
 
 pid_t spawn_daemon(const std::string& binary, const std::filesystem::path& config,
                    const std::filesystem::path& log) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
-                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
-  const std::string config_path = config.string();
-  std::vector<char*> argv{const_cast<char*>(binary.c_str()), const_cast<char*>("--config"),
-                          const_cast<char*>(config_path.c_str()), nullptr};
-  pid_t pid = -1;
-  const int rc = ::posix_spawn(&pid, binary.c_str(), &actions, &attr, argv.data(), environ);
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return -1;
+  const pid_t pid = spawn_logged({binary, "--config", config.string()}, log, true);
+  if (pid < 0) return -1;
   // Return once /proc shows the new program (so that daemon_state() finds it),
   // or once it has exited already (then its log says why).
   const auto until = Clock::now() + kExecDeadline;

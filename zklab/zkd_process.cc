@@ -1,11 +1,12 @@
 #include "zklab/zkd_process.h"
 
+#include "zklab/spawn.h"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -17,8 +18,6 @@
 #include <sstream>
 
 #include "zklab/four_letter_word.h"
-
-extern char** environ;
 
 namespace zk::lab {
 
@@ -76,23 +75,6 @@ std::string config_text(const ZkdOptions& o, uint16_t port, const std::filesyste
   if (o.max_session_timeout_ms) cfg << "maxSessionTimeout=" << *o.max_session_timeout_ms << "\n";
   for (const auto& line : o.extra_lines) cfg << line << "\n";
   return cfg.str();
-}
-
-// Starts `args` with stdout and stderr appended to `log`; -1 on failure.
-pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& log) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
-                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  return rc == 0 ? pid : -1;
 }
 
 // The bytes of a file from `offset` on (empty if it cannot be read).
@@ -165,7 +147,7 @@ std::string ZkdProcess::respawn() {
   std::error_code ec;
   auto size = std::filesystem::file_size(log_path(), ec);
   log_start_ = ec ? 0 : size;
-  pid_ = spawn(command_, log_path());
+  pid_ = spawn_logged(command_, log_path());
   if (pid_ < 0) return "cannot start " + command_.front();
   pidfd_ = open_pidfd(pid_);
   return {};
@@ -254,7 +236,7 @@ RunResult run_zkd(const std::string& binary, const std::vector<std::string>& arg
   if (dir.empty()) return result;
   std::vector<std::string> argv{binary};
   argv.insert(argv.end(), args.begin(), args.end());
-  pid_t pid = spawn(argv, dir / "out.log");
+  pid_t pid = spawn_logged(argv, dir / "out.log");
   if (pid > 0) {
     auto until = Clock::now() + deadline;
     int status = 0;
