@@ -329,18 +329,29 @@ void Server::apply_committed(const zab::Entry& entry) {
     const auto& body = std::get<tree::CreateSessionTxn>(txn.body);
     tracker_.touch(session, body.timeout_ms, steady_clock_ms());
   }
-  // Ours? Forwarded writes commit in the order this server sent them.
+  // Ours? Forwarded writes commit in the order this server sent them. Most
+  // txns a follower applies are other servers' clients': their session has
+  // nothing in flight here, and no scan is needed.
   auto& fwd = r.forwarded;
+  if (!r.forwarded_sessions.contains(session)) return;
   auto it = std::find_if(fwd.begin(), fwd.end(), [&](const Replication::Forwarded& f) {
     return matches(f.kind, f.session, f.xid, txn.header);
   });
   if (it == fwd.end()) return;
+  auto settle = [&r](const Replication::Forwarded& f) {
+    auto count = r.forwarded_sessions.find(f.session);
+    if (count != r.forwarded_sessions.end() && --count->second == 0) {
+      r.forwarded_sessions.erase(count);
+    }
+  };
   for (auto lost = fwd.begin(); lost != it; ++lost) {
+    settle(*lost);
     log_warn("write of session ", hex(lost->session), " xid ", lost->xid,
              " was not committed; closing its connection");
     r.completed[lost->ticket] = std::nullopt;
     ticket_done(lost->ticket);
   }
+  settle(*it);
   r.completed[it->ticket] = std::make_pair(std::move(txn), std::move(result.response));
   ticket_done(it->ticket);
   fwd.erase(fwd.begin(), it + 1);
@@ -395,6 +406,7 @@ void Server::replicate_write(net::ConnectionId connection, PendingWrite write,
   }
   const uint64_t ticket = ++r.last_ticket;
   r.forwarded.push_back(Replication::Forwarded{ticket, request.session, request.xid, request.kind});
+  ++r.forwarded_sessions[request.session];
   pipeline_.add_write(connection, static_cast<int64_t>(ticket), std::move(write));
   if (r.status.role == zab::Role::kLeading) {
     propose_request(request);
@@ -459,6 +471,7 @@ void Server::on_status(const zab::Status& status) {
     close_all_clients();
     pipeline_.clear();
     r.forwarded.clear();
+    r.forwarded_sessions.clear();
     r.completed.clear();
     r.done.clear();
     r.done_upto = r.last_ticket;

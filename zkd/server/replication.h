@@ -67,6 +67,7 @@ struct Server::Replication {
     WriteRequest::Kind kind = WriteRequest::Kind::kOp;
   };
   std::deque<Forwarded> forwarded;
+  std::unordered_map<int64_t, size_t> forwarded_sessions;  // entries of `forwarded` per session
   // What answers a finished write ticket: the applied txn and its result; an
   // empty optional when the write was lost (its connection gets closed).
   std::unordered_map<uint64_t, std::optional<std::pair<tree::Txn, tree::Response>>> completed;
