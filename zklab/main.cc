@@ -6,7 +6,10 @@
 #include <exception>
 #include <iostream>
 
+#include "zklab/lab_check.h"
 #include "zklab/lab_commands.h"
+#include "zklab/lab_failover.h"
+#include "zklab/lab_network.h"
 
 namespace {
 
@@ -88,6 +91,64 @@ int run(int argc, char** argv) {
   logs->add_option("-n,--lines", lines, "lines (default 20)")->check(CLI::Range(1, 1000000));
   logs->add_flag("-f,--follow", follow, "then print what is appended, until interrupted");
 
+  std::vector<std::string> groups;
+  auto* partition = app.add_subcommand(
+      "partition", "cut the peer links between groups of nodes (\"1,2\" \"3\"); replaces cuts");
+  partition->add_option("GROUPS", groups, "node ids, comma separated, one argument per group")
+      ->required();
+  auto* isolate = app.add_subcommand("isolate", "cut every peer link of a node; replaces cuts");
+  isolate->add_option("NODE", node, "id, leader, follower or random")->required();
+  std::string delay;
+  auto* slow = app.add_subcommand("slow", "delay every peer link of a node (0 removes)");
+  slow->add_option("NODE", node, "id, leader, follower or random")->required();
+  slow->add_option("DELAY", delay, "e.g. 50ms, 1s (0 removes the delay)")->required();
+  auto* heal = app.add_subcommand("heal", "remove every cut and delay");
+
+  zk::lab::FailoverOptions failover_options;
+  double failover_duration_s = 8, kill_at_s = 2, restart_at_s = 4;
+  std::string csv, svg;
+  auto* failover = app.add_subcommand(
+      "failover", "kill the leader under load, restart it, record and plot the timeline");
+  failover->add_option("--clients", failover_options.clients, "sessions (default 8)")
+      ->check(CLI::Range(1, 1000));
+  failover->add_option("--reads", failover_options.read_ratio, "share of reads (default 0.5)")
+      ->check(CLI::Range(0.0, 1.0));
+  failover
+      ->add_option("--in-flight", failover_options.in_flight,
+                   "requests in flight per session (default 1)")
+      ->check(CLI::Range(1, 1000));
+  failover
+      ->add_option("--value-bytes", failover_options.value_bytes, "bytes per setData (default 100)")
+      ->check(CLI::Range(0, 1 << 20));
+  failover->add_option("--duration", failover_duration_s, "seconds (default 8)")
+      ->check(CLI::Range(1.0, 3600.0));
+  failover->add_option("--kill-at", kill_at_s, "seconds from the start (default 2)")
+      ->check(CLI::Range(0.0, 3600.0));
+  failover->add_option("--restart-at", restart_at_s, "seconds from the start (default 4)")
+      ->check(CLI::Range(0.0, 3600.0));
+  failover->add_option("--csv", csv, "the timeline (default LAB/failover.csv)")->type_name("FILE");
+  failover->add_option("--svg", svg, "the plot (default LAB/failover.svg)")->type_name("FILE");
+
+  zk::lab::CheckOptions check_options;
+  std::string nemesis;
+  double check_duration_s = 10;
+  std::string history;
+  auto* check = app.add_subcommand(
+      "check", "clients read, write, cas and create under faults; check the history");
+  check->add_option("--nemesis", nemesis, "faults: kill,pause,partition (default none)");
+  check->add_option("--duration", check_duration_s, "seconds of load and faults (default 10)")
+      ->check(CLI::Range(1.0, 3600.0));
+  check->add_option("--seed", check_options.seed, "random seed (default: a random one, printed)");
+  check->add_option("--clients", check_options.clients, "sessions (default 6)")
+      ->check(CLI::Range(1, 100));
+  check->add_option("--registers", check_options.registers, "registers (default 3)")
+      ->check(CLI::Range(1, 100));
+  check->add_option("--history", history, "write the history to FILE")->type_name("FILE");
+
+  std::string relay_dir;
+  auto* relay = app.add_subcommand("relay-daemon", "")->group("");  // hidden: started by up
+  relay->add_option("LAB", relay_dir)->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -98,6 +159,34 @@ int run(int argc, char** argv) {
     return static_cast<int>(LabExit::kUsage);
   }
   layout.base_port = static_cast<uint16_t>(base_port);
+  const auto seconds = [](double s) {
+    return std::chrono::milliseconds(static_cast<int64_t>(s * 1000));
+  };
+  failover_options.duration = seconds(failover_duration_s);
+  failover_options.kill_at = seconds(kill_at_s);
+  failover_options.restart_at = seconds(restart_at_s);
+  failover_options.csv = csv;
+  failover_options.svg = svg;
+  if (failover->parsed() && !(kill_at_s < restart_at_s && restart_at_s < failover_duration_s)) {
+    std::cerr << "zklab: failover needs --kill-at < --restart-at < --duration\n"
+              << failover->help();
+    return static_cast<int>(LabExit::kUsage);
+  }
+  check_options.duration = seconds(check_duration_s);
+  check_options.history = history;
+  for (size_t at = 0; check->parsed() && !nemesis.empty();) {
+    const size_t comma = std::min(nemesis.find(',', at), nemesis.size());
+    const auto word = nemesis.substr(at, comma - at);
+    auto n = zk::lab::parse_nemesis(word);
+    if (!n) {
+      std::cerr << "zklab: unknown nemesis '" << word << "' (kill, pause, partition)\n"
+                << check->help();
+      return static_cast<int>(LabExit::kUsage);
+    }
+    check_options.nemesis.push_back(*n);
+    if (comma == nemesis.size()) break;
+    at = comma + 1;
+  }
   zk::lab::LabContext ctx{dir, zkd, std::chrono::seconds(timeout_s), std::cout, std::cerr};
   LabExit code = LabExit::kOk;
   if (up->parsed()) {
@@ -106,6 +195,20 @@ int run(int argc, char** argv) {
     code = zk::lab::lab_status_command(ctx, json);
   } else if (down->parsed()) {
     code = zk::lab::lab_down(ctx, wipe);
+  } else if (partition->parsed()) {
+    code = zk::lab::lab_partition(ctx, groups);
+  } else if (isolate->parsed()) {
+    code = zk::lab::lab_isolate(ctx, node);
+  } else if (slow->parsed()) {
+    code = zk::lab::lab_slow(ctx, node, delay);
+  } else if (heal->parsed()) {
+    code = zk::lab::lab_heal(ctx);
+  } else if (failover->parsed()) {
+    code = zk::lab::lab_failover(ctx, failover_options);
+  } else if (check->parsed()) {
+    code = zk::lab::lab_check(ctx, check_options);
+  } else if (relay->parsed()) {
+    code = zk::lab::run_relay_daemon(relay_dir);
   } else if (logs->parsed()) {
     code = zk::lab::lab_logs(ctx, node, lines, follow);
   } else {
