@@ -5,10 +5,12 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <optional>
 
 #include "zklab/lab_check.h"
 #include "zklab/lab_commands.h"
 #include "zklab/lab_failover.h"
+#include "zklab/lab_lock.h"
 #include "zklab/lab_network.h"
 
 namespace {
@@ -189,6 +191,16 @@ int run(int argc, char** argv) {
   }
   zk::lab::LabContext ctx{dir, zkd, std::chrono::seconds(timeout_s), std::cout, std::cerr};
   LabExit code = LabExit::kOk;
+  // Commands that only look, and the relay daemon (which its `up` starts while
+  // holding the lock), take no lock; every other command changes the lab.
+  std::optional<zk::lab::LabLock> lock;
+  if (!status->parsed() && !logs->parsed() && !relay->parsed()) {
+    lock.emplace(dir, ctx.deadline);
+    if (!lock->locked()) {
+      std::cerr << "zklab: " << lock->error() << "\n";
+      return static_cast<int>(LabExit::kError);
+    }
+  }
   if (up->parsed()) {
     code = zk::lab::lab_up(ctx, layout);
   } else if (status->parsed()) {
