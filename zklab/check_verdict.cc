@@ -1,14 +1,81 @@
 #include "zklab/check_verdict.h"
 
-// STUB: to be written (helper B). Passes everything for now.
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "zklab/check_text.h"
+
+// check_history and describe of check_verdict.h, and the text of
+// check_text.h.
 namespace zk::lab::check {
-std::vector<Violation> check_registers(const std::vector<RegisterOp>&, size_t) { return {}; }
-std::vector<Violation> check_sequential(
-    const std::vector<SequentialCreate>&,
-    const std::vector<std::pair<std::string, std::vector<int64_t>>>&) {
-  return {};
+
+namespace {
+
+std::string seconds(int64_t ns, int64_t origin_ns) {
+  if (ns == kNever) return "?";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.6f s", static_cast<double>(ns - origin_ns) / 1e9);
+  return buf;
 }
-std::vector<Violation> check_ephemerals(const std::vector<EphemeralRecord>&) { return {}; }
-Verdict check_history(const History&) { return {}; }
-std::string describe(const RegisterOp& op, int64_t) { return op.key; }
+
+const char* outcome_name(Outcome o) {
+  switch (o) {
+    case Outcome::kOk:
+      return "ok";
+    case Outcome::kFailed:
+      return "failed";
+    case Outcome::kUnknown:
+      break;
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+namespace detail {
+
+std::string interval(int64_t invoke_ns, int64_t complete_ns, Outcome outcome, int64_t origin_ns) {
+  int64_t complete = outcome == Outcome::kUnknown ? kNever : complete_ns;
+  return std::string(outcome_name(outcome)) + " [" + seconds(invoke_ns, origin_ns) + ", " +
+         seconds(complete, origin_ns) + "]";
+}
+
+}  // namespace detail
+
+Verdict check_history(const History& history) {
+  Verdict verdict;
+  auto add = [&verdict](std::vector<Violation> found) {
+    for (Violation& v : found) verdict.violations.push_back(std::move(v));
+  };
+  add(check_registers(history.registers));
+  add(check_sequential(history.creates, history.final_children));
+  add(check_ephemerals(history.ephemerals));
+  verdict.register_ops = static_cast<int64_t>(history.registers.size());
+  verdict.creates = static_cast<int64_t>(history.creates.size());
+  verdict.ephemerals = static_cast<int64_t>(history.ephemerals.size());
+  return verdict;
+}
+
+std::string describe(const RegisterOp& op, int64_t origin_ns) {
+  std::string text = "c" + std::to_string(op.client) + " ";
+  switch (op.kind) {
+    case RegisterOpKind::kRead:
+      text += "read " + op.key;
+      if (op.outcome == Outcome::kOk) {
+        text += " = " + std::to_string(op.value) + " @v" + std::to_string(op.version);
+      }
+      break;
+    case RegisterOpKind::kWrite:
+      text += "write " + op.key + " := " + std::to_string(op.value);
+      break;
+    case RegisterOpKind::kCas:
+      text +=
+          "cas " + op.key + " @v" + std::to_string(op.version) + " := " + std::to_string(op.value);
+      break;
+  }
+  return text + " " + detail::interval(op.invoke_ns, op.complete_ns, op.outcome, origin_ns);
+}
+
 }  // namespace zk::lab::check
