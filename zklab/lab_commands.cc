@@ -8,13 +8,16 @@
 #include <iomanip>
 #include <map>
 #include <optional>
-#include <random>
+#include <sstream>
 #include <thread>
 #include <vector>
 
 #include "zkctl/json_writer.h"
 #include "zklab/lab_daemon.h"
 #include "zklab/lab_status.h"
+#include "zklab/network_status.h"
+#include "zklab/node_spec.h"
+#include "zklab/relay_daemon.h"
 
 namespace zk::lab {
 
@@ -26,14 +29,10 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kPollInterval = std::chrono::milliseconds(25);
 // Between two reads of a followed log.
 constexpr auto kFollowInterval = std::chrono::milliseconds(200);
-
-std::optional<std::vector<LabNode>> load(const LabContext& ctx) {
-  auto nodes = read_lab(ctx.dir);
-  if (!nodes) {
-    ctx.err << "zklab: no lab in " << ctx.dir.string() << " (start one with `zklab up`)\n";
-  }
-  return nodes;
-}
+// Between two frames of `status --watch`.
+constexpr auto kWatchInterval = std::chrono::seconds(1);
+// How long status waits for the relay daemon's answer.
+constexpr auto kRelayDeadline = std::chrono::seconds(1);
 
 // The last `lines` lines of a file.
 std::string tail_lines(const std::filesystem::path& file, int lines) {
@@ -61,8 +60,74 @@ std::string spawn_node(const LabContext& ctx, const LabNode& node, pid_t& pid) {
   return {};
 }
 
-// Waits until every node in `ids` serves and exactly one node of the lab leads.
-// Empty on success, else why not (with the log of a node that exited).
+// SIGTERM (and SIGCONT, so that a paused node sees it), then SIGKILL at the
+// deadline. True when the process is gone.
+bool terminate(const LabContext& ctx, const LabNode& node, pid_t pid, bool& killed) {
+  killed = false;
+  ::kill(pid, SIGTERM);
+  ::kill(pid, SIGCONT);
+  if (wait_daemon_gone(pid, node.config(), ctx.deadline)) return true;
+  killed = true;
+  ::kill(pid, SIGKILL);
+  return wait_daemon_gone(pid, node.config(), ctx.deadline);
+}
+
+// The node `spec` names for `action`; nothing (with a message) if none.
+std::optional<int> resolve(const LabContext& ctx, const std::vector<NodeStatus>& status,
+                           NodeAction action, const std::string& spec) {
+  const RandomAmong among = action == NodeAction::kStart    ? RandomAmong::kDown
+                            : action == NodeAction::kResume ? RandomAmong::kPaused
+                                                            : RandomAmong::kAlive;
+  return resolve_node(status, spec, among, ctx.err);
+}
+
+// One status report of the lab: a table or one JSON object.
+LabExit print_status(const LabContext& ctx, bool json) {
+  auto nodes = load_lab(ctx);
+  if (!nodes) return LabExit::kError;
+  const auto status = lab_status(*nodes);
+  const auto network = network_status(ctx.dir, kRelayDeadline);
+  if (json) {
+    zkctl::JsonWriter w;
+    w.begin_object()
+        .key("dir")
+        .string(std::filesystem::absolute(ctx.dir).string())
+        .key("connect_string")
+        .string(connect_string(*nodes))
+        .key("nodes")
+        .begin_array();
+    for (const auto& s : status) {
+      w.begin_object().key("id").number(s.id).key("pid");
+      s.pid ? w.number(*s.pid) : w.null();
+      w.key("client_port").number(s.client_port).key("role").string(s.role()).key("zxid");
+      s.zxid.empty() ? w.null() : w.string(s.zxid);
+      w.key("connections");
+      s.connections ? w.number(*s.connections) : w.null();
+      w.key("alive").boolean(s.alive()).end_object();
+    }
+    w.end_array().key("network");
+    write_network_json(w, network);
+    w.end_object();
+    ctx.out << w.str() << "\n";
+    return LabExit::kOk;
+  }
+  ctx.out << "lab " << ctx.dir.string() << ", connect string " << connect_string(*nodes) << "\n";
+  ctx.out << std::left << std::setw(4) << "ID" << std::setw(9) << "PID" << std::setw(7) << "PORT"
+          << std::setw(13) << "ROLE" << std::setw(20) << "ZXID" << std::setw(7) << "CONNS"
+          << "ALIVE\n";
+  for (const auto& s : status) {
+    ctx.out << std::setw(4) << s.id << std::setw(9) << (s.pid ? std::to_string(*s.pid) : "-")
+            << std::setw(7) << s.client_port << std::setw(13) << s.role() << std::setw(20)
+            << (s.zxid.empty() ? "-" : s.zxid) << std::setw(7)
+            << (s.connections ? std::to_string(*s.connections) : "-") << (s.alive() ? "yes" : "no")
+            << "\n";
+  }
+  ctx.out << "network: " << describe_network(network) << "\n";
+  return LabExit::kOk;
+}
+
+}  // namespace
+
 std::string wait_serving(const LabContext& ctx, const std::vector<LabNode>& nodes,
                          const std::vector<int>& ids, bool need_leader) {
   const auto until = Clock::now() + ctx.deadline;
@@ -94,55 +159,13 @@ std::string wait_serving(const LabContext& ctx, const std::vector<LabNode>& node
   return "not serving in time (" + last + ")";
 }
 
-// SIGTERM (and SIGCONT, so that a paused node sees it), then SIGKILL at the
-// deadline. True when the process is gone.
-bool terminate(const LabContext& ctx, const LabNode& node, pid_t pid, bool& killed) {
-  killed = false;
-  ::kill(pid, SIGTERM);
-  ::kill(pid, SIGCONT);
-  if (wait_daemon_gone(pid, node.config(), ctx.deadline)) return true;
-  killed = true;
-  ::kill(pid, SIGKILL);
-  return wait_daemon_gone(pid, node.config(), ctx.deadline);
+std::optional<std::vector<LabNode>> load_lab(const LabContext& ctx) {
+  auto nodes = read_lab(ctx.dir);
+  if (!nodes) {
+    ctx.err << "zklab: no lab in " << ctx.dir.string() << " (start one with `zklab up`)\n";
+  }
+  return nodes;
 }
-
-// The node `spec` names for `action`; nothing (with a message) if none.
-std::optional<int> resolve(const LabContext& ctx, const std::vector<NodeStatus>& status,
-                           NodeAction action, const std::string& spec) {
-  if (!spec.empty() && spec.find_first_not_of("0123456789") == std::string::npos) {
-    const int id = std::stoi(spec.size() > 4 ? "0" : spec);
-    if (id >= 1 && id <= static_cast<int>(status.size())) return id;
-    ctx.err << "zklab: no node " << spec << " (the lab has nodes 1.." << status.size() << ")\n";
-    return std::nullopt;
-  }
-  std::vector<int> candidates;
-  for (const auto& s : status) {
-    bool match = false;
-    if (spec == "leader") {
-      match = s.serving() && s.mode == ServerMode::kLeader;
-    } else if (spec == "follower") {
-      match = s.serving() && s.mode == ServerMode::kFollower;
-    } else if (action == NodeAction::kStart) {
-      match = !s.alive();
-    } else if (action == NodeAction::kResume) {
-      match = s.state == DaemonState::kStopped;
-    } else {
-      match = s.alive();
-    }
-    if (match) candidates.push_back(s.id);
-  }
-  if (candidates.empty()) {
-    ctx.err << "zklab: no node is " << (spec == "random" ? "a candidate" : "the " + spec)
-            << " now\n";
-    return std::nullopt;
-  }
-  if (spec != "random") return candidates.front();
-  std::random_device seed;
-  std::mt19937 rng(seed());
-  return candidates[std::uniform_int_distribution<size_t>(0, candidates.size() - 1)(rng)];
-}
-
-}  // namespace
 
 LabExit lab_up(const LabContext& ctx, const LabLayout& layout) {
   if (::access(ctx.zkd.c_str(), X_OK) != 0) {
@@ -171,8 +194,12 @@ LabExit lab_up(const LabContext& ctx, const LabLayout& layout) {
       return LabExit::kError;
     }
   }
+  std::string error = start_relay_daemon(ctx.dir, ctx.deadline);
+  if (!error.empty()) {
+    ctx.err << "zklab: the relay daemon did not start: " << error << "\n";
+    return LabExit::kError;
+  }
   std::vector<int> ids;
-  std::string error;
   for (const auto& node : *nodes) {
     pid_t pid = -1;
     error = spawn_node(ctx, node, pid);
@@ -189,58 +216,39 @@ LabExit lab_up(const LabContext& ctx, const LabLayout& layout) {
         terminate(ctx, node, *pid, killed);
       }
     }
+    std::optional<pid_t> relay;
+    stop_relay_daemon(ctx.dir, ctx.deadline, relay);
     return LabExit::kError;
   }
   for (const auto& s : lab_status(*nodes)) {
     ctx.out << "node " << s.id << " 127.0.0.1:" << s.client_port << " pid " << *s.pid << " "
             << s.role() << "\n";
   }
+  if (auto relay = relay_daemon_pid(ctx.dir)) {
+    ctx.out << "relay daemon pid " << *relay << " (peer links through relays)\n";
+  }
   ctx.out << "connect string: " << connect_string(*nodes) << "\n";
   return LabExit::kOk;
 }
 
-LabExit lab_status_command(const LabContext& ctx, bool json) {
-  auto nodes = load(ctx);
-  if (!nodes) return LabExit::kError;
-  const auto status = lab_status(*nodes);
-  if (json) {
-    zkctl::JsonWriter w;
-    w.begin_object()
-        .key("dir")
-        .string(std::filesystem::absolute(ctx.dir).string())
-        .key("connect_string")
-        .string(connect_string(*nodes))
-        .key("nodes")
-        .begin_array();
-    for (const auto& s : status) {
-      w.begin_object().key("id").number(s.id).key("pid");
-      s.pid ? w.number(*s.pid) : w.null();
-      w.key("client_port").number(s.client_port).key("role").string(s.role()).key("zxid");
-      s.zxid.empty() ? w.null() : w.string(s.zxid);
-      w.key("connections");
-      s.connections ? w.number(*s.connections) : w.null();
-      w.key("alive").boolean(s.alive()).end_object();
-    }
-    w.end_array().end_object();
-    ctx.out << w.str() << "\n";
-    return LabExit::kOk;
-  }
-  ctx.out << "lab " << ctx.dir.string() << ", connect string " << connect_string(*nodes) << "\n";
-  ctx.out << std::left << std::setw(4) << "ID" << std::setw(9) << "PID" << std::setw(7) << "PORT"
-          << std::setw(13) << "ROLE" << std::setw(20) << "ZXID" << std::setw(7) << "CONNS"
-          << "ALIVE\n";
-  for (const auto& s : status) {
-    ctx.out << std::setw(4) << s.id << std::setw(9) << (s.pid ? std::to_string(*s.pid) : "-")
-            << std::setw(7) << s.client_port << std::setw(13) << s.role() << std::setw(20)
-            << (s.zxid.empty() ? "-" : s.zxid) << std::setw(7)
-            << (s.connections ? std::to_string(*s.connections) : "-") << (s.alive() ? "yes" : "no")
-            << "\n";
+LabExit lab_status_command(const LabContext& ctx, bool json, bool watch) {
+  if (!watch) return print_status(ctx, json);
+  const bool terminal = ::isatty(STDOUT_FILENO) == 1;
+  for (bool first = true; ctx.out; first = false) {  // until interrupted
+    // Rendered whole first, so that the screen is cleared only once it is ready.
+    std::ostringstream frame;
+    LabContext frame_ctx{ctx.dir, ctx.zkd, ctx.deadline, frame, ctx.err};
+    const LabExit code = print_status(frame_ctx, json);
+    if (code != LabExit::kOk) return code;
+    if (!json) ctx.out << (terminal ? "\033[H\033[2J" : first ? "" : "\n");
+    ctx.out << frame.str() << std::flush;
+    std::this_thread::sleep_for(kWatchInterval);
   }
   return LabExit::kOk;
 }
 
 LabExit lab_down(const LabContext& ctx, bool wipe) {
-  auto nodes = load(ctx);
+  auto nodes = load_lab(ctx);
   if (!nodes) return LabExit::kError;
   bool all_gone = true;
   // Signal every node first, then wait: the nodes stop in parallel.
@@ -264,6 +272,13 @@ LabExit lab_down(const LabContext& ctx, bool wipe) {
       all_gone = false;
     }
   }
+  std::optional<pid_t> relay;
+  if (auto error = stop_relay_daemon(ctx.dir, ctx.deadline, relay); !error.empty()) {
+    ctx.err << "zklab: " << error << "\n";
+    all_gone = false;
+  } else if (relay) {
+    ctx.out << "stopped the relay daemon (pid " << *relay << ")\n";
+  }
   if (!all_gone) return LabExit::kError;
   if (wipe) {
     std::error_code ec;
@@ -278,7 +293,7 @@ LabExit lab_down(const LabContext& ctx, bool wipe) {
 }
 
 LabExit lab_node(const LabContext& ctx, NodeAction action, const std::string& spec, bool wait) {
-  auto nodes = load(ctx);
+  auto nodes = load_lab(ctx);
   if (!nodes) return LabExit::kError;
   const auto status = lab_status(*nodes);
   auto id = resolve(ctx, status, action, spec);
@@ -349,7 +364,7 @@ LabExit lab_node(const LabContext& ctx, NodeAction action, const std::string& sp
 }
 
 LabExit lab_logs(const LabContext& ctx, const std::string& spec, int lines, bool follow) {
-  auto nodes = load(ctx);
+  auto nodes = load_lab(ctx);
   if (!nodes) return LabExit::kError;
   auto id = resolve(ctx, lab_status(*nodes), NodeAction::kStop, spec);
   if (!id) return LabExit::kError;

@@ -5,8 +5,10 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "zklab/lab_state.h"
 
@@ -27,14 +29,27 @@ struct LabContext {
   std::ostream& err;
 };
 
+// The nodes of the lab in ctx.dir; nothing, with "zklab: no lab in ..." on
+// ctx.err, when there is none.
+std::optional<std::vector<LabNode>> load_lab(const LabContext& ctx);
+
+// Waits (ctx.deadline) until every node in `ids` serves and, with
+// `need_leader`, exactly one node of the lab leads. Empty on success, else why
+// not (each node's role, or the end of the log of a node that exited).
+std::string wait_serving(const LabContext& ctx, const std::vector<LabNode>& nodes,
+                         const std::vector<int>& ids, bool need_leader);
+
 // What a node command does to one node.
 enum class NodeAction { kStart, kStop, kRestart, kKill, kPause, kResume };
 
 // Writes the lab (unless DIR holds one that is down: then its layout and data
 // are kept), starts every node and waits until all serve under one leader.
 LabExit lab_up(const LabContext& ctx, const LabLayout& layout);
-// Every node: id, pid, port, role, zxid, connections, alive.
-LabExit lab_status_command(const LabContext& ctx, bool json);
+// Every node: id, pid, port, role, zxid, connections, alive; then the peer
+// network: the relay daemon and the faults in force (lab_network.h). `watch`:
+// again every second until interrupted (text: the screen redrawn when it is
+// a terminal; JSON: one object per line).
+LabExit lab_status_command(const LabContext& ctx, bool json, bool watch = false);
 // SIGTERM every node, SIGKILL those still there at the deadline; `wipe`
 // removes the directory once every node is gone.
 LabExit lab_down(const LabContext& ctx, bool wipe);

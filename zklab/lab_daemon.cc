@@ -34,14 +34,14 @@ std::string read_proc(pid_t pid, const char* what) {
 
 }  // namespace
 
-pid_t spawn_daemon(const std::string& binary, const std::filesystem::path& config,
-                   const std::filesystem::path& log) {
-  const pid_t pid = spawn_logged({binary, "--config", config.string()}, log, true);
+pid_t spawn_detached(const std::vector<std::string>& args, const std::filesystem::path& marker,
+                     const std::filesystem::path& log) {
+  const pid_t pid = spawn_logged(args, log, true);
   if (pid < 0) return -1;
   // Return once /proc shows the new program (so that daemon_state() finds it),
   // or once it has exited already (then its log says why).
   const auto until = Clock::now() + kExecDeadline;
-  while (daemon_state(pid, config) == DaemonState::kGone && Clock::now() < until) {
+  while (daemon_state(pid, marker) == DaemonState::kGone && Clock::now() < until) {
     int status = 0;
     if (::waitpid(pid, &status, WNOHANG) == pid) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -49,7 +49,12 @@ pid_t spawn_daemon(const std::string& binary, const std::filesystem::path& confi
   return pid;
 }
 
-DaemonState daemon_state(pid_t pid, const std::filesystem::path& config) {
+pid_t spawn_daemon(const std::string& binary, const std::filesystem::path& config,
+                   const std::filesystem::path& log) {
+  return spawn_detached({binary, "--config", config.string()}, config, log);
+}
+
+DaemonState daemon_state(pid_t pid, const std::filesystem::path& marker) {
   if (pid <= 0) return DaemonState::kGone;
   // /proc/<pid>/stat: "pid (comm) S ...": the state follows the last ')'.
   const std::string stat = read_proc(pid, "stat");
@@ -57,21 +62,20 @@ DaemonState daemon_state(pid_t pid, const std::filesystem::path& config) {
   if (paren == std::string::npos || paren + 2 >= stat.size()) return DaemonState::kGone;
   const char state = stat[paren + 2];
   if (state == 'Z' || state == 'X') return DaemonState::kGone;
-  // cmdline: the arguments, NUL separated; one of them is the config path.
+  // cmdline: the arguments, NUL separated; one of them is the marker.
   const std::string cmdline = read_proc(pid, "cmdline");
-  std::string wanted = config.string();
-  wanted.push_back('\0');
-  if (cmdline.find(wanted) == std::string::npos) return DaemonState::kGone;
+  const std::string wanted = std::string(1, '\0') + marker.string() + '\0';
+  if (('\0' + cmdline).find(wanted) == std::string::npos) return DaemonState::kGone;
   return state == 'T' ? DaemonState::kStopped : DaemonState::kRunning;
 }
 
-bool wait_daemon_gone(pid_t pid, const std::filesystem::path& config,
+bool wait_daemon_gone(pid_t pid, const std::filesystem::path& marker,
                       std::chrono::milliseconds deadline) {
   const auto until = Clock::now() + deadline;
   // Readable once the process has exited (also for a process that is not our child).
   const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   bool gone = false;
-  while (!(gone = daemon_state(pid, config) == DaemonState::kGone) && Clock::now() < until) {
+  while (!(gone = daemon_state(pid, marker) == DaemonState::kGone) && Clock::now() < until) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
     if (pidfd >= 0) {
       pollfd p{pidfd, POLLIN, 0};

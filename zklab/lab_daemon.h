@@ -1,7 +1,9 @@
-// zkd daemons of a lab: processes that outlive the zklab command that started
-// them (their own session, stdin from /dev/null, output appended to a log).
-// A later zklab process knows them only by pid, so every query also checks
-// that the pid still runs zkd on the node's zoo.cfg (a pid may be reused).
+// The daemons of a lab (its zkd nodes and its relay daemon): processes that
+// outlive the zklab command that started them (their own session, stdin from
+// /dev/null, output appended to a log). A later zklab process knows them only
+// by pid, so every query also checks that the pid still runs with the
+// daemon's marker among its arguments (a node's zoo.cfg path, the relay
+// daemon's lab directory): a pid may be reused.
 #pragma once
 
 #include <sys/types.h>
@@ -9,11 +11,19 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace zk::lab {
 
-// Starts `binary --config <config>` in a new session (setsid) with stdout and
-// stderr appended to `log`; its pid, or -1 when it cannot be started.
+// Starts `args` (args[0] a path) in a new session (setsid) with stdout and
+// stderr appended to `log`; its pid, or -1 when it cannot be started. Returns
+// once /proc shows the new program (daemon_state(pid, marker) finds it: one of
+// `args` must be `marker`), or once it exited already (its log says why), or
+// after a short deadline.
+pid_t spawn_detached(const std::vector<std::string>& args, const std::filesystem::path& marker,
+                     const std::filesystem::path& log);
+
+// spawn_detached of `binary --config <config>`, with `config` as its marker.
 pid_t spawn_daemon(const std::string& binary, const std::filesystem::path& config,
                    const std::filesystem::path& log);
 
@@ -23,12 +33,12 @@ enum class DaemonState {
   kStopped,  // stopped by SIGSTOP (paused)
 };
 
-// What `pid` is now, where only a process whose command line names `config`
-// counts as the node's.
-DaemonState daemon_state(pid_t pid, const std::filesystem::path& config);
+// What `pid` is now, where only a process with `marker` as one of its
+// arguments counts as the daemon.
+DaemonState daemon_state(pid_t pid, const std::filesystem::path& marker);
 
-// Waits until daemon_state(pid, config) is kGone; false at the deadline.
-bool wait_daemon_gone(pid_t pid, const std::filesystem::path& config,
+// Waits until daemon_state(pid, marker) is kGone; false at the deadline.
+bool wait_daemon_gone(pid_t pid, const std::filesystem::path& marker,
                       std::chrono::milliseconds deadline);
 
 }  // namespace zk::lab

@@ -1,18 +1,22 @@
 // Network faults on a lab's peer links, without root: every peer link of a
-// lab goes through a TCP relay (relay.h) run by the lab's relay daemon, so
-// zklab can cut links and delay them. Client ports stay direct.
+// lab goes through a TCP relay (relay.h) run by the lab's relay daemon
+// (relay_daemon.h), so zklab can cut links and delay them. Client ports stay
+// direct.
 //
 // A cut link forwards nothing: bytes sent either way are dropped, and new
 // connections over it are accepted and dropped likewise (as a partition looks
 // to TCP: silence, detected only by timeouts). When a cut is healed, the
 // connections that were cut are closed, so that both ends reconnect and
 // resume with a clean stream. A delayed node's links deliver every chunk of
-// bytes, in both directions, `delay` after the relay read it (order kept).
+// bytes, in both directions, `delay` after the relay read it (order kept); a
+// link between two delayed nodes adds both delays.
+//
+// Faults live in the relay daemon: they last until changed, or until the
+// daemon stops (`zklab down`); a lab starts with none.
 #pragma once
 
 #include <chrono>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,14 +24,11 @@
 #include <vector>
 
 #include "zklab/lab_commands.h"
+#include "zklab/network_faults.h"
 
 namespace zk::lab {
 
-struct NetworkFaults {
-  std::set<std::pair<int, int>> cut;              // links (a, b) with a < b
-  std::map<int, std::chrono::milliseconds> slow;  // node -> added delay on each of its links
-  bool operator==(const NetworkFaults&) const = default;
-};
+// NetworkFaults (the cut links, the delayed nodes) is in network_faults.h.
 
 // The links to cut so that nodes 1..`nodes` fall into `groups` (nodes named
 // in no group form one more group together): every link between two nodes of
@@ -49,7 +50,11 @@ std::optional<NetworkFaults> get_network(const std::filesystem::path& lab_dir,
 // The commands. `groups`: one argument per group, node ids separated by
 // commas ("1,2" "3"). `node`: as for lab_node. `delay`: "50ms", "1s" or a
 // number of milliseconds; 0 removes the node's delay. heal removes every cut
-// and every delay. partition and isolate replace the cuts (delays stay).
+// and every delay. partition and isolate replace the cuts (delays stay); slow
+// keeps the cuts and the other nodes' delays. Each prints the faults now in
+// force. Groups or a delay that do not parse, or a group naming a node the
+// lab does not have (or one twice), are bad arguments (kUsage, with the
+// command's usage on `err`); a lab without a running relay daemon is kError.
 LabExit lab_partition(const LabContext& ctx, const std::vector<std::string>& groups);
 LabExit lab_isolate(const LabContext& ctx, const std::string& node);
 LabExit lab_slow(const LabContext& ctx, const std::string& node, const std::string& delay);

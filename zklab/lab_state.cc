@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <fstream>
+#include <random>
 #include <regex>
 #include <sstream>
 
 #include "zklab/node_ports.h"
+#include "zklab/relay_links.h"
 
 namespace zk::lab {
 
@@ -25,38 +27,115 @@ std::vector<NodePorts> fixed_ports(int nodes, uint16_t base) {
   return ports;
 }
 
+// The links of every pair (a < b), in relay.links order, without ports.
+std::vector<RelayLink> pairs(int nodes) {
+  std::vector<RelayLink> links;
+  for (int a = 1; a <= nodes; ++a) {
+    for (int b = a + 1; b <= nodes; ++b) links.push_back({a, b, 0, 0});
+  }
+  return links;
+}
+
+// Ports for the nodes and the relays: fixed from `base`, or free loopback
+// ports (pick_node_ports gives distinct ports three at a time: the entries
+// past the nodes' are the relays'). False when there are not enough.
+bool pick_ports(int nodes, uint16_t base, std::vector<NodePorts>& node_ports,
+                std::vector<RelayLink>& links) {
+  links = pairs(nodes);
+  std::vector<uint16_t> relay_ports;
+  if (base != 0) {
+    node_ports = fixed_ports(nodes, base);
+    for (size_t k = 0; k < links.size() && base + 300 + k <= 65535; ++k) {
+      relay_ports.push_back(static_cast<uint16_t>(base + 300 + k));
+    }
+  } else {
+    node_ports = pick_node_ports(nodes + static_cast<int>((links.size() + 2) / 3));
+    for (size_t i = static_cast<size_t>(nodes); i < node_ports.size(); ++i) {
+      for (uint16_t p : {node_ports[i].client, node_ports[i].quorum, node_ports[i].election}) {
+        relay_ports.push_back(p);
+      }
+    }
+    if (node_ports.size() >= static_cast<size_t>(nodes)) {
+      node_ports.resize(static_cast<size_t>(nodes));
+    }
+  }
+  if (node_ports.size() != static_cast<size_t>(nodes) || relay_ports.size() < links.size()) {
+    return false;
+  }
+  for (size_t k = 0; k < links.size(); ++k) {
+    links[k].listen = relay_ports[k];
+    links[k].target = node_ports[static_cast<size_t>(links[k].a - 1)].quorum;
+  }
+  return true;
+}
+
+// Node `id`'s server lines: every node's real ports, except that a node with
+// a smaller id (which `id` dials) is named with the port of their link's relay.
+std::string server_lines(int id, int voters, const std::vector<NodePorts>& ports,
+                         const std::vector<RelayLink>& links) {
+  std::string out;
+  for (int j = 1; j <= static_cast<int>(ports.size()); ++j) {
+    NodePorts named = ports[static_cast<size_t>(j - 1)];
+    for (const auto& link : links) {
+      if (link.a == j && link.b == id) named.quorum = link.listen;
+    }
+    out += server_line(j, named, j > voters) + "\n";
+  }
+  return out;
+}
+
+// 16 random bytes: the session-password key every node shares.
+std::string random_session_key() {
+  std::random_device random;
+  std::string key;
+  while (key.size() < 16) {
+    const auto word = random();
+    for (int i = 0; i < 4 && key.size() < 16; ++i)
+      key.push_back(static_cast<char>(word >> (8 * i)));
+  }
+  return key;
+}
+
 }  // namespace
 
 std::string LabNode::address() const { return "127.0.0.1:" + std::to_string(client_port); }
 
 std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout) {
   const int nodes = layout.voters + layout.observers;
-  const auto ports =
-      layout.base_port != 0 ? fixed_ports(nodes, layout.base_port) : pick_node_ports(nodes);
-  if (ports.size() != static_cast<size_t>(nodes)) return "cannot find free loopback ports";
-  std::string servers;
-  for (int id = 1; id <= nodes; ++id) {
-    servers += server_line(id, ports[static_cast<size_t>(id - 1)], id > layout.voters) + "\n";
+  std::vector<NodePorts> ports;
+  std::vector<RelayLink> links;
+  if (!pick_ports(nodes, layout.base_port, ports, links)) {
+    return layout.base_port != 0 ? "the ports from --base-port run past 65535"
+                                 : "cannot find free loopback ports";
   }
+  const std::string session_key = random_session_key();
   for (int id = 1; id <= nodes; ++id) {
     const auto node = node_dir(std::filesystem::absolute(dir), id);
+    const auto data = node / "data";
     std::error_code ec;
-    std::filesystem::create_directories(node / "data", ec);
-    if (ec) return "cannot create " + (node / "data").string() + ": " + ec.message();
-    std::ofstream myid(node / "data" / "myid", std::ios::trunc);
+    std::filesystem::create_directories(data / "version-2", ec);
+    if (ec) return "cannot create " + (data / "version-2").string() + ": " + ec.message();
+    std::ofstream myid(data / "myid", std::ios::trunc);
     myid << id << "\n";
     myid.close();
+    std::ofstream key(data / "version-2" / "session.key", std::ios::trunc | std::ios::binary);
+    key << session_key;
+    key.close();
+    std::filesystem::permissions(
+        data / "version-2" / "session.key",
+        std::filesystem::perms::owner_read | std::filesystem::perms::owner_write, ec);
     std::ofstream cfg(node / "zoo.cfg", std::ios::trunc);
     cfg << "tickTime=" << layout.tick_time_ms << "\n"
         << "initLimit=10\n"
         << "syncLimit=5\n"
-        << "dataDir=" << (node / "data").string() << "\n"
+        << "dataDir=" << data.string() << "\n"
         << "4lw.commands.whitelist=*\n"
-        << (id > layout.voters ? "peerType=observer\n" : "") << servers;
+        << (id > layout.voters ? "peerType=observer\n" : "")
+        << server_lines(id, layout.voters, ports, links);
     cfg.close();
-    if (!myid || !cfg) return "cannot write the configuration in " + node.string();
+    if (!myid || !key || !cfg || ec) return "cannot write the configuration in " + node.string();
   }
-  return {};
+  return write_relay_links(std::filesystem::absolute(dir), links);
 }
 
 std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
@@ -83,6 +162,12 @@ std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
   }
   if (nodes.empty()) return std::nullopt;
   return nodes;
+}
+
+std::vector<int> node_ids(const std::vector<LabNode>& nodes) {
+  std::vector<int> ids;
+  for (const auto& n : nodes) ids.push_back(n.id);
+  return ids;
 }
 
 std::string connect_string(const std::vector<LabNode>& nodes) {

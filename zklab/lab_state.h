@@ -4,8 +4,20 @@
 //   <dir>/n<id>/data/     its dataDir (myid in it)
 //   <dir>/n<id>/zkd.log   stdout and stderr of every run, appended
 //   <dir>/n<id>/zkd.pid   the pid of the current (or last) run
+//   <dir>/n<id>/data/version-2/session.key  the ensemble's session-password
+//                         key (16 random bytes, the same in every node)
+//   <dir>/relay.links     the relays on the peer links (relay_links.h)
+//   <dir>/relay.pid, relay.port, relay.log   the relay daemon (relay_daemon.h)
 // Nothing else is recorded: ports and roles (voter or observer) are read back
-// from the server.<id> lines of the zoo.cfg files.
+// from the server.<id> lines of the zoo.cfg files (node <id>'s own line).
+//
+// Peer links go through relays: of each pair of nodes a < b, b dials a, so
+// node b's zoo.cfg names, as a's quorum port, the port of the relay of link
+// (a, b), which forwards to a's real quorum port (the port a's own line
+// names). The server lines of different nodes differ only in those ports;
+// since zkd derives session passwords from the server list unless the data
+// dir holds a session.key, write_lab writes one shared session.key. Labs
+// written before relays (no relay.links) have direct peer links.
 #pragma once
 
 #include <sys/types.h>
@@ -40,17 +52,22 @@ struct LabLayout {
   int tick_time_ms = 200;
   // 0: free loopback ports. Otherwise node i (1-based) listens for clients on
   // base_port+i-1, for peers on base_port+100+i-1 and names the (unused)
-  // election port base_port+200+i-1.
+  // election port base_port+200+i-1; the relay of the k-th link (0-based, in
+  // relay.links order) listens on base_port+300+k.
   uint16_t base_port = 0;
 };
 
-// Writes zoo.cfg and data/myid for every node of a fresh lab in `dir`
-// (created if missing). Empty on success, else why not.
+// Writes zoo.cfg, data/myid and data/version-2/session.key for every node of
+// a fresh lab in `dir` (created if missing), and relay.links. Empty on
+// success, else why not.
 std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout);
 
 // The nodes of the lab in `dir`, by id, read from <dir>/n<id>/zoo.cfg;
 // nothing when `dir` holds no lab (no n<id>/zoo.cfg).
 std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir);
+
+// The ids of `nodes`, in order.
+std::vector<int> node_ids(const std::vector<LabNode>& nodes);
 
 // Every node's address, comma separated: the client connect string.
 std::string connect_string(const std::vector<LabNode>& nodes);

@@ -58,6 +58,8 @@ int run(int argc, char** argv) {
   bool json = false;
   auto* status = app.add_subcommand("status", "every node: pid, port, role, zxid, connections");
   status->add_flag("--json", json, "one JSON object");
+  bool watch = false;
+  status->add_flag("--watch", watch, "again every second, until interrupted");
 
   bool wipe = false;
   auto* down = app.add_subcommand("down", "stop every node (SIGTERM, then SIGKILL); keeps data");
@@ -192,9 +194,11 @@ int run(int argc, char** argv) {
   zk::lab::LabContext ctx{dir, zkd, std::chrono::seconds(timeout_s), std::cout, std::cerr};
   LabExit code = LabExit::kOk;
   // Commands that only look, and the relay daemon (which its `up` starts while
-  // holding the lock), take no lock; every other command changes the lab.
+  // holding the lock), take no lock; every other command changes the lab. Only
+  // `up` creates a missing lab directory (the others then say there is no lab).
   std::optional<zk::lab::LabLock> lock;
-  if (!status->parsed() && !logs->parsed() && !relay->parsed()) {
+  const bool changes = !status->parsed() && !logs->parsed() && !relay->parsed();
+  if (changes && (up->parsed() || std::filesystem::exists(dir))) {
     lock.emplace(dir, ctx.deadline);
     if (!lock->locked()) {
       std::cerr << "zklab: " << lock->error() << "\n";
@@ -204,7 +208,7 @@ int run(int argc, char** argv) {
   if (up->parsed()) {
     code = zk::lab::lab_up(ctx, layout);
   } else if (status->parsed()) {
-    code = zk::lab::lab_status_command(ctx, json);
+    code = zk::lab::lab_status_command(ctx, json, watch);
   } else if (down->parsed()) {
     code = zk::lab::lab_down(ctx, wipe);
   } else if (partition->parsed()) {
@@ -227,6 +231,10 @@ int run(int argc, char** argv) {
     for (const auto& [sub, action] : node_commands) {
       if (sub->parsed()) code = zk::lab::lab_node(ctx, action, node, !no_wait);
     }
+  }
+  if (code == LabExit::kUsage) {
+    // The command found an argument it cannot use (and said which): its usage.
+    for (auto* sub : app.get_subcommands()) std::cerr << sub->help();
   }
   return static_cast<int>(code);
 }

@@ -1,155 +1,30 @@
 // zklab as a user runs it: the real zklab binary, run as a process per
 // command, starting real zkd daemons in a temporary lab directory. Waits poll
 // `zklab status --json` with deadlines.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <functional>
-#include <map>
-#include <optional>
 #include <regex>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "tests/zklab/zklab_test_util.h"
 #include "zklab/zkd_process.h"
 
 namespace {
 
 using namespace std::chrono_literals;
-using Clock = std::chrono::steady_clock;
+using zk::lab::testing::count_role;
+using zk::lab::testing::describe;
+using zk::lab::testing::Outcome;
+using zk::lab::testing::Status;
 
-struct Outcome {
-  int exit_code = -1;  // -1: did not exit normally in time
-  std::string output;  // stdout and stderr
-};
-
-struct Node {
-  int pid = 0;  // 0: none recorded
-  std::string role;
-  bool alive = false;
-};
-
-// node id -> what `zklab status --json` says about it.
-using Status = std::map<int, Node>;
-
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class ZklabTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = zk::lab::make_temp_dir("zklab_test");
-    ASSERT_FALSE(dir_.empty());
-    lab_ = dir_ / "lab";
-  }
-
-  void TearDown() override {
-    if (std::filesystem::exists(lab_)) {
-      Outcome down = zklab({"down"});
-      // Should `down` fail, kill what the pid files name (if it is this lab's zkd).
-      if (down.exit_code != 0) {
-        for (pid_t pid : recorded_pids()) {
-          if (runs_in_lab(pid)) ::kill(pid, SIGKILL);
-        }
-      }
-    }
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-
-  // Runs zklab with `args` and --dir <lab> --zkd <built zkd>.
-  Outcome zklab(std::vector<std::string> args, bool with_dir = true) {
-    if (with_dir) {
-      args.insert(args.begin(), {"--dir", lab_.string(), "--zkd", ZKD_BINARY, "--timeout", "20"});
-    }
-    auto r = zk::lab::run_zkd(ZKLAB_BINARY, args, 60s);
-    Outcome out;
-    out.output = r.output;
-    if (r.status >= 0 && WIFEXITED(r.status)) out.exit_code = WEXITSTATUS(r.status);
-    return out;
-  }
-
-  // `zklab status --json`, parsed; nothing when it fails.
-  std::optional<Status> status() {
-    Outcome r = zklab({"status", "--json"});
-    if (r.exit_code != 0) return std::nullopt;
-    static const std::regex kNode(
-        R"re(\{"id":(\d+),"pid":(null|\d+),"client_port":\d+,"role":"([^"]*)",[^}]*"alive":(true|false)\})re");
-    Status s;
-    for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), kNode);
-         it != std::sregex_iterator(); ++it) {
-      const auto& m = *it;
-      Node n;
-      n.pid = m[2].str() == "null" ? 0 : std::stoi(m[2].str());
-      n.role = m[3].str();
-      n.alive = m[4].str() == "true";
-      s[std::stoi(m[1].str())] = n;
-    }
-    return s;
-  }
-
-  // Polls status until `ok` holds; the last status seen, and whether it held.
-  std::pair<Status, bool> wait_status(const std::function<bool(const Status&)>& ok,
-                                      std::chrono::milliseconds deadline = 20s) {
-    const auto until = Clock::now() + deadline;
-    Status last;
-    while (true) {
-      if (auto s = status()) {
-        last = *s;
-        if (ok(last)) return {last, true};
-      }
-      if (Clock::now() >= until) return {last, false};
-      std::this_thread::sleep_for(50ms);  // poll interval, bounded by the deadline
-    }
-  }
-
-  static int count_role(const Status& s, const std::string& role) {
-    int n = 0;
-    for (const auto& [id, node] : s) n += node.role == role ? 1 : 0;
-    return n;
-  }
-
-  std::vector<pid_t> recorded_pids() const {
-    std::vector<pid_t> pids;
-    for (int id = 1; id <= 9; ++id) {
-      std::istringstream in(read_file(lab_ / ("n" + std::to_string(id)) / "zkd.pid"));
-      pid_t pid = 0;
-      if (in >> pid && pid > 0) pids.push_back(pid);
-    }
-    return pids;
-  }
-
-  // True while `pid` is a live (not zombie) process started on this lab's config.
-  bool runs_in_lab(pid_t pid) const {
-    const std::string proc = "/proc/" + std::to_string(pid);
-    const std::string stat = read_file(proc + "/stat");
-    const auto paren = stat.rfind(')');
-    if (paren == std::string::npos || paren + 2 >= stat.size()) return false;
-    if (stat[paren + 2] == 'Z' || stat[paren + 2] == 'X') return false;
-    return read_file(proc + "/cmdline").find(lab_.string()) != std::string::npos;
-  }
-
-  std::filesystem::path dir_;
-  std::filesystem::path lab_;
-};
-
-std::string describe(const Status& s) {
-  std::string out;
-  for (const auto& [id, n] : s) {
-    out += std::to_string(id) + ":" + n.role + "(pid " + std::to_string(n.pid) + ") ";
-  }
-  return out;
-}
+class ZklabTest : public zk::lab::testing::ZklabFixture {};
 
 TEST_F(ZklabTest, UpKillLeaderStartDown) {
   Outcome up = zklab({"up", "-n", "3"});
@@ -223,6 +98,79 @@ TEST_F(ZklabTest, UpKillLeaderStartDown) {
 
   EXPECT_EQ(zklab({"down", "--wipe"}).exit_code, 0);
   EXPECT_FALSE(std::filesystem::exists(lab_));
+}
+
+TEST_F(ZklabTest, ObserverPauseResumeStopRestart) {
+  Outcome up = zklab({"up", "-n", "3", "--observers", "1"});
+  ASSERT_EQ(up.exit_code, 0) << up.output;
+  auto [s, formed] = wait_status([](const Status& st) {
+    return st.size() == 4 && count_role(st, "leader") == 1 && count_role(st, "follower") == 2 &&
+           st.at(4).role == "observer";
+  });
+  ASSERT_TRUE(formed) << describe(s);
+
+  // A write through the observer is seen through a voter.
+  const std::string observer = s.at(4).address();
+  auto created = zk::lab::run_zkd(ZKCTL_BINARY, {"-s", observer, "create", "/obs", "o"}, 30s);
+  EXPECT_EQ(created.status, 0) << created.output;
+
+  Outcome paused = zklab({"pause", "4"});
+  ASSERT_EQ(paused.exit_code, 0) << paused.output;
+  auto [while_paused, shown] =
+      wait_status([](const Status& st) { return st.at(4).role == "paused" && st.at(4).alive; });
+  EXPECT_TRUE(shown) << describe(while_paused);
+  Outcome resumed = zklab({"resume", "4"});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  auto [after_resume, back] =
+      wait_status([](const Status& st) { return st.at(4).role == "observer"; });
+  EXPECT_TRUE(back) << describe(after_resume);
+
+  Outcome stopped = zklab({"stop", "follower"});
+  ASSERT_EQ(stopped.exit_code, 0) << stopped.output;
+  auto [after_stop, down] = wait_status([](const Status& st) {
+    return count_role(st, "down") == 1 && count_role(st, "leader") == 1;
+  });
+  EXPECT_TRUE(down) << describe(after_stop);
+
+  // restart of the leader: it stops, comes back, and the lab serves again
+  // with one leader (the stopped follower stays down).
+  Outcome restarted = zklab({"restart", "leader"});
+  ASSERT_EQ(restarted.exit_code, 0) << restarted.output;
+  auto [after_restart, serving] = wait_status([](const Status& st) {
+    return count_role(st, "leader") == 1 && count_role(st, "follower") == 1 &&
+           count_role(st, "down") == 1 && st.at(4).role == "observer";
+  });
+  EXPECT_TRUE(serving) << describe(after_restart);
+  int voter = 0;
+  for (const auto& [id, n] : after_restart) {
+    if (n.role == "leader") voter = id;
+  }
+  ASSERT_NE(voter, 0);
+  auto got =
+      zk::lab::run_zkd(ZKCTL_BINARY, {"-s", after_restart.at(voter).address(), "get", "/obs"}, 30s);
+  EXPECT_NE(got.output.find("o"), std::string::npos) << got.output;
+}
+
+TEST_F(ZklabTest, ALockedLabMakesChangesWaitAndFailButNotStatus) {
+  Outcome up = zklab({"up", "-n", "3"});
+  ASSERT_EQ(up.exit_code, 0) << up.output;
+  // Another command holds the lab's lock.
+  const int fd = ::open((lab_ / ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  const std::vector<std::string> kill_one = {"--dir", lab_.string(), "--timeout", "1", "kill", "1"};
+  Outcome refused = zklab(kill_one, false);
+  EXPECT_EQ(refused.exit_code, 1) << refused.output;
+  EXPECT_NE(refused.output.find("another zklab command"), std::string::npos) << refused.output;
+  auto s = status();  // looking takes no lock
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->at(1).alive) << describe(*s);
+
+  ::close(fd);  // released
+  Outcome killed = zklab(kill_one, false);
+  EXPECT_EQ(killed.exit_code, 0) << killed.output;
+  auto [after, gone] = wait_status([](const Status& st) { return !st.at(1).alive; });
+  EXPECT_TRUE(gone) << describe(after);
 }
 
 TEST_F(ZklabTest, BadArgumentsExitTwoWithUsage) {
