@@ -5,8 +5,9 @@
 // Per flavour: one 3-node ensemble (zklab/ensemble.h: tickTime --tick-ms,
 // initLimit 10, syncLimit 5, forceSync on), then --runs times:
 //   1. the current leader L is found with srvr; --clients async sessions are
-//      opened on the two followers only (their addresses, shuffled), each
-//      with one setData of 100 bytes on its own znode in flight, in a loop;
+//      opened on the two followers only (zklab/load.h: session i starts on
+//      follower i % 2 and fails over to the other), each with one setData
+//      of 100 bytes on its own znode in flight, in a loop;
 //   2. after --warmup seconds of writing, L is SIGKILLed (t0: just before);
 //   3. measured from t0: "new leader", the first srvr round that shows a
 //      unique leader other than L (srvr is polled every ~25 ms, so this
@@ -21,28 +22,18 @@
 // A benchmark, not a test: it prints figures and asserts nothing about them.
 // See bench/README.md.
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
-#include <exception>
 #include <iostream>
 #include <map>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/use_future.hpp>
-
 #include "CLI/CLI.hpp"
-#include "libzk/client/client.h"
 #include "zklab/ensemble.h"
+#include "zklab/load.h"
 
 #ifndef ZKD_BINARY
 #error "ZKD_BINARY must name the default zkd executable"
@@ -51,16 +42,15 @@
 namespace zk::bench {
 namespace {
 
-namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-using zk::client::Client;
-using zk::client::ClientOptions;
-using zk::client::Error;
-using zk::client::Task;
 using zk::lab::Ensemble;
 using zk::lab::EnsembleOptions;
 using zk::lab::Flavour;
+using zk::lab::Load;
+using zk::lab::LoadOptions;
+using zk::lab::LoadRecovery;
+using zk::wire::Error;
 
 constexpr auto kRunDeadline = 60s;  // from the kill, for every figure of a run
 constexpr auto kSessionTimeout = 30s;
@@ -91,175 +81,6 @@ struct RunResult {
   std::string error;
 };
 
-// --clients sessions, each with one setData in flight in a loop, on one
-// io_context thread. Records, per client, the first success sent after the
-// kill time.
-class WriteLoad {
- public:
-  WriteLoad() : thread_([this] { io_.run(); }) {}
-  ~WriteLoad() {
-    stop();
-    // Drop the clients on the io thread, let their shutdown run, then stop.
-    asio::co_spawn(io_, drop_clients(), asio::use_future).get();
-    asio::co_spawn(
-        io_, []() -> Task<void> { co_return; }(), asio::use_future)
-        .get();
-    work_.reset();
-    io_.stop();
-    thread_.join();
-  }
-  WriteLoad(const WriteLoad&) = delete;
-  WriteLoad& operator=(const WriteLoad&) = delete;
-
-  // Opens `count` sessions on `hosts`. Empty on success, else why not.
-  std::string connect(int count, const std::string& hosts) {
-    for (int i = 0; i < count; ++i) {
-      ClientOptions options;
-      options.session_timeout = kSessionTimeout;
-      options.reconnect_backoff = 20ms;
-      clients_.push_back(std::make_unique<Client>(io_.get_executor(), options));
-      auto st =
-          asio::co_spawn(io_, clients_.back()->connect(hosts, kConnectDeadline), asio::use_future)
-              .get();
-      if (!st.ok()) return "client " + std::to_string(i) + ": connect: " + error_text(st.error());
-    }
-    first_after_kill_.assign(clients_.size(), std::nullopt);
-    gave_up_.assign(clients_.size(), false);
-    return {};
-  }
-
-  // Creates each client's znode (/failover/c<i>), ignoring kNodeExists.
-  std::string prepare() {
-    auto& c = *clients_.front();
-    auto r = asio::co_spawn(io_, c.create("/failover", std::string()), asio::use_future).get();
-    if (!r.ok() && r.error() != Error::kNodeExists)
-      return "create /failover: " + error_text(r.error());
-    for (size_t i = 0; i < clients_.size(); ++i) {
-      auto ri = asio::co_spawn(io_, c.create(path(i), std::string()), asio::use_future).get();
-      if (!ri.ok() && ri.error() != Error::kNodeExists) {
-        return "create " + path(i) + ": " + error_text(ri.error());
-      }
-    }
-    return {};
-  }
-
-  void start() {
-    for (size_t i = 0; i < clients_.size(); ++i) {
-      {
-        std::lock_guard lock(mu_);
-        ++running_;
-      }
-      // An exception in a write loop is a bug: let it end the process.
-      asio::co_spawn(io_, write_loop(i), [](std::exception_ptr e) {
-        if (e) std::rethrow_exception(e);
-      });
-    }
-  }
-
-  // From now on, successes of writes sent at or after `t0` count.
-  void set_kill_time(Clock::time_point t0) {
-    std::lock_guard lock(mu_);
-    kill_time_ = t0;
-  }
-
-  int64_t successes() {
-    std::lock_guard lock(mu_);
-    return successes_;
-  }
-
-  // Waits until every client had a success after the kill time (or gave up
-  // on an error), or `until`.
-  void wait_all_recovered(Clock::time_point until) {
-    std::unique_lock lock(mu_);
-    cv_.wait_until(lock, until, [this] {
-      for (size_t i = 0; i < first_after_kill_.size(); ++i) {
-        if (!first_after_kill_[i] && !gave_up_[i]) return false;
-      }
-      return true;
-    });
-  }
-
-  // The earliest and the latest of the clients' first successes after the
-  // kill (the latest only if every client had one).
-  std::pair<std::optional<Clock::time_point>, std::optional<Clock::time_point>> recovery() {
-    std::lock_guard lock(mu_);
-    std::optional<Clock::time_point> first;
-    std::optional<Clock::time_point> last;
-    bool all = true;
-    for (const auto& t : first_after_kill_) {
-      if (!t) {
-        all = false;
-        continue;
-      }
-      if (!first || *t < *first) first = t;
-      if (!last || *t > *last) last = t;
-    }
-    return {first, all ? last : std::nullopt};
-  }
-
-  // Errors other than connection loss, if any (e.g. an expired session).
-  std::vector<std::string> problems() {
-    std::lock_guard lock(mu_);
-    return problems_;
-  }
-
-  // Ends the write loops and waits for them (each ends with its write in flight).
-  void stop() {
-    stop_.store(true);
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [this] { return running_ == 0; });
-  }
-
- private:
-  std::string path(size_t i) const { return "/failover/c" + std::to_string(i); }
-
-  Task<void> write_loop(size_t i) {
-    Client& c = *clients_[i];
-    const std::string p = path(i);
-    const std::string value(100, 'v');
-    while (!stop_.load()) {
-      const auto sent = Clock::now();
-      auto r = co_await c.set_data(p, value);
-      const auto done = Clock::now();
-      std::lock_guard lock(mu_);
-      if (r.ok()) {
-        ++successes_;
-        if (kill_time_ && sent >= *kill_time_ && !first_after_kill_[i]) {
-          first_after_kill_[i] = done;
-          cv_.notify_all();
-        }
-      } else if (r.error() != Error::kConnectionLoss) {
-        problems_.push_back("client " + std::to_string(i) + ": setData: " + error_text(r.error()));
-        gave_up_[i] = true;
-        cv_.notify_all();
-        break;
-      }
-    }
-    std::lock_guard lock(mu_);
-    --running_;
-    cv_.notify_all();
-  }
-
-  Task<void> drop_clients() {
-    clients_.clear();
-    co_return;
-  }
-
-  asio::io_context io_{1};
-  asio::executor_work_guard<asio::io_context::executor_type> work_{io_.get_executor()};
-  std::vector<std::unique_ptr<Client>> clients_;  // touched on the io thread once started
-  std::atomic<bool> stop_{false};
-  std::mutex mu_;  // guards what follows
-  std::condition_variable cv_;
-  int running_ = 0;
-  int64_t successes_ = 0;
-  std::optional<Clock::time_point> kill_time_;
-  std::vector<std::optional<Clock::time_point>> first_after_kill_;
-  std::vector<bool> gave_up_;  // the client's loop ended on an error
-  std::vector<std::string> problems_;
-  std::thread thread_;  // last: starts once everything above exists
-};
-
 RunResult run_once(Ensemble& ensemble, const Options& o) {
   RunResult result;
   auto leader = ensemble.leader(30s);
@@ -268,25 +89,30 @@ RunResult run_once(Ensemble& ensemble, const Options& o) {
     return result;
   }
   result.killed = *leader;
-  std::vector<int> followers;
-  for (int id : ensemble.ids()) {
-    if (id != *leader) followers.push_back(id);
-  }
 
-  WriteLoad load;
-  result.error = load.connect(o.clients, ensemble.connect_string(followers));
-  if (result.error.empty()) result.error = load.prepare();
+  LoadOptions lo;
+  for (int id : ensemble.ids()) {
+    if (id != *leader) lo.addresses.push_back(ensemble.address(id));
+  }
+  lo.sessions = o.clients;
+  lo.in_flight = 1;
+  lo.read_ratio = 0;
+  lo.value_bytes = 100;
+  lo.root = "/failover";
+  lo.session_timeout = kSessionTimeout;
+  lo.connect_deadline = kConnectDeadline;
+  lo.reconnect_backoff = 20ms;
+  Load load(lo);
+  result.error = load.connect();
   if (!result.error.empty()) return result;
-  load.start();
-  const auto warm_from = Clock::now();
-  const int64_t before = load.successes();
+  const auto warm_from = load.start();
   // Warm-up: the load runs; nothing to wait for but time.
   std::this_thread::sleep_for(std::chrono::duration<double>(o.warmup_s));
-  result.writes_per_s_before = static_cast<double>(load.successes() - before) /
+  result.writes_per_s_before = static_cast<double>(load.totals().writes) /
                                std::chrono::duration<double>(Clock::now() - warm_from).count();
 
   const auto t0 = Clock::now();
-  load.set_kill_time(t0);
+  load.mark(t0);
   if (!ensemble.kill(*leader)) {
     result.error = "the leader did not die";
     return result;
@@ -296,10 +122,16 @@ RunResult run_once(Ensemble& ensemble, const Options& o) {
   }
   load.wait_all_recovered(t0 + kRunDeadline);
   load.stop();
-  auto [first, all] = load.recovery();
-  if (first) result.first_write_ms = ms_between(t0, *first);
-  if (all) result.all_clients_ms = ms_between(t0, *all);
-  for (const auto& p : load.problems()) result.error += (result.error.empty() ? "" : "; ") + p;
+  const LoadRecovery recovery = load.recovery();
+  if (recovery.first) result.first_write_ms = ms_between(t0, *recovery.first);
+  if (recovery.all) result.all_clients_ms = ms_between(t0, *recovery.all);
+  // Connection loss is expected while the leader is gone; anything else is reported.
+  std::vector<std::string> problems = load.ended();
+  for (const auto& [code, count] : load.totals().errors) {
+    if (code == Error::kConnectionLoss) continue;
+    problems.push_back(std::to_string(count) + " x " + error_text(code));
+  }
+  for (const auto& p : problems) result.error += (result.error.empty() ? "" : "; ") + p;
 
   auto back = ensemble.restart(*leader, kRunDeadline);
   if (back.empty()) back = ensemble.wait_all_serving(kRunDeadline);
