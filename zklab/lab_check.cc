@@ -1,15 +1,163 @@
 #include "zklab/lab_check.h"
 
-// STUB: to be written (helper D).
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "zklab/check_call.h"
+#include "zklab/check_nemesis.h"
+#include "zklab/check_report.h"
+#include "zklab/check_session_limits.h"
+#include "zklab/check_verdict.h"
+#include "zklab/check_workload.h"
+
 namespace zk::lab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const char* nemesis_name(Nemesis n) {
+  switch (n) {
+    case Nemesis::kKill:
+      return "kill";
+    case Nemesis::kPause:
+      return "pause";
+    case Nemesis::kPartition:
+      return "partition";
+  }
+  return "?";
+}
+
+std::string nemesis_text(const std::vector<Nemesis>& kinds) {
+  std::string out;
+  for (auto n : kinds) out += (out.empty() ? "" : ",") + std::string(nemesis_name(n));
+  return out.empty() ? "none" : out;
+}
+
+// "+1.532 s": `ns` in seconds since `origin_ns`.
+std::string since(int64_t ns, int64_t origin_ns) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.3f s", static_cast<double>(ns - origin_ns) / 1e9);
+  return text;
+}
+
+uint64_t pick_seed(uint64_t seed) {
+  std::random_device random;
+  while (seed == 0) seed = (uint64_t{random()} << 32) | random();
+  return seed;
+}
+
+bool write_history_file(const CheckOptions& options, uint64_t seed, const check::History& history,
+                        int64_t origin_ns) {
+  std::ofstream out(options.history, std::ios::trunc);
+  out << "# zklab check: seed " << seed << ", nemesis " << nemesis_text(options.nemesis)
+      << "; times in ns since the start\n";
+  check::write_history(out, history, origin_ns);
+  out.close();
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+
 std::optional<Nemesis> parse_nemesis(std::string_view word) {
   if (word == "kill") return Nemesis::kKill;
   if (word == "pause") return Nemesis::kPause;
   if (word == "partition") return Nemesis::kPartition;
   return std::nullopt;
 }
-LabExit lab_check(const LabContext& ctx, const CheckOptions&) {
-  ctx.err << "zklab: not yet\n";
-  return LabExit::kError;
+
+LabExit lab_check(const LabContext& ctx, const CheckOptions& options) {
+  auto nodes = read_lab(ctx.dir);
+  if (!nodes) {
+    ctx.err << "zklab: no lab in " << ctx.dir.string() << " (start one with `zklab up`)\n";
+    return LabExit::kError;
+  }
+  auto limits = check::read_session_limits(nodes->front().config());
+  if (!limits) {
+    ctx.err << "zklab: no tickTime in " << nodes->front().config().string() << "\n";
+    return LabExit::kError;
+  }
+  const uint64_t seed = pick_seed(options.seed);
+  const auto wall = std::chrono::duration_cast<std::chrono::seconds>(
+      std::chrono::system_clock::now().time_since_epoch());
+  const std::string root =
+      "/zklab-check-" + std::to_string(seed) + "-" + std::to_string(wall.count());
+  ctx.out << "zklab check: seed " << seed << ", " << options.clients << " clients, "
+          << options.registers << " registers, " << options.duration.count() / 1000.0
+          << " s, nemesis " << nemesis_text(options.nemesis) << ", root " << root << "\n"
+          << std::flush;
+  if (auto error = wait_serving(ctx, *nodes, node_ids(*nodes), true); !error.empty()) {
+    ctx.err << "zklab: the lab does not serve: " << error << "\n";
+    return LabExit::kError;
+  }
+
+  check::WorkloadSettings settings;
+  settings.clients = options.clients;
+  settings.registers = options.registers;
+  settings.seed = seed;
+  settings.limits = *limits;
+  settings.deadline = ctx.deadline;
+  check::CheckWorkload workload(*nodes, settings);
+  if (auto error = workload.setup(root); !error.empty()) {
+    ctx.err << "zklab: " << error << "\n";
+    workload.cleanup();
+    return LabExit::kError;
+  }
+  check::CheckNemesis nemesis(ctx, *nodes, options.nemesis, seed);
+  const int64_t origin_ns = check::steady_now_ns();
+  const auto until = Clock::now() + options.duration;
+  workload.start(options.duration);
+  nemesis.run(until);
+  std::this_thread::sleep_until(until);
+  workload.stop();
+  std::string error = nemesis.heal();
+  const int64_t healed_ns = check::steady_now_ns();
+  check::History history;
+  if (error.empty()) error = workload.finish(healed_ns, history);
+
+  ctx.out << "nemesis:" << (nemesis.log().empty() ? " nothing done" : "") << "\n";
+  for (const auto& e : nemesis.log())
+    ctx.out << "  " << since(e.at_ns, origin_ns) << "  " << e.what << "\n";
+  ctx.out << "faults injected: " << nemesis.faults() << "\n";
+  const auto f = workload.figures();
+  ctx.out << "sessions: " << f.sessions_opened << " opened, " << f.sessions_expired << " expired, "
+          << f.sessions_abandoned << " abandoned (" << f.abandoned_on_purpose
+          << " on purpose); timeout " << f.session_timeout.count() << " ms; waited "
+          << f.expiry_wait.count() << " ms for abandoned sessions to expire\n";
+  if (f.ephemerals_dropped > 0) {
+    ctx.out << "ephemerals not checked (their session's fate at the end is unknown): "
+            << f.ephemerals_dropped << "\n";
+  }
+  print_counts(ctx.out, history);
+  LabExit code = LabExit::kOk;
+  if (!error.empty()) {
+    ctx.out << "verdict: COULD NOT RUN: " << error << "\n";
+    code = LabExit::kError;
+  } else {
+    const auto verdict = check::check_history(history);
+    ctx.out << check::verdict_line(verdict) << "\n";
+    check::print_violations(ctx.out, verdict, origin_ns);
+    if (!verdict.ok()) code = LabExit::kError;
+  }
+  if (!nemesis.errors().empty()) {
+    ctx.err << "zklab: " << nemesis.errors().size()
+            << " nemesis action(s) failed (see FAILED above): the run is not what was asked\n";
+    code = LabExit::kError;
+  }
+  if (!options.history.empty()) {
+    if (write_history_file(options, seed, history, origin_ns)) {
+      ctx.out << "history: " << options.history.string() << "\n";
+    } else {
+      ctx.err << "zklab: cannot write " << options.history.string() << "\n";
+      code = LabExit::kError;
+    }
+  }
+  ctx.out << std::flush;
+  workload.cleanup();
+  return code;
 }
+
 }  // namespace zk::lab

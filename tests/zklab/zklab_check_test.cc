@@ -1,0 +1,98 @@
+// `zklab check` as a user runs it: the real zklab binary against a real lab
+// of three zkd daemons in a temporary directory, one short run per nemesis.
+// Each run must find no violation, and its report must show operations of
+// every kind and (with a nemesis) faults injected.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "tests/zklab/zklab_test_util.h"
+
+namespace {
+
+using namespace std::chrono_literals;
+using zk::lab::testing::Outcome;
+using zk::lab::testing::read_file;
+
+// The number after `prefix` in `text` (the first match), or -1.
+long figure(const std::string& text, const std::string& prefix) {
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(prefix + "(\\d+)"))) return -1;
+  return std::stol(m[1].str());
+}
+
+// A lab of three, up before each test, which must come down cleanly after it.
+class ZklabCheckTest : public zk::lab::testing::ZklabFixture {
+ protected:
+  void SetUp() override {
+    ZklabFixture::SetUp();
+    if (HasFatalFailure()) return;
+    expect_clean_down_ = true;
+    Outcome up = zklab({"up", "-n", "3"});
+    ASSERT_EQ(up.exit_code, 0) << up.output;
+  }
+
+  // `zklab check --duration 5 --seed 7` with `extra` arguments; checks what
+  // every passing run reports and returns its output.
+  std::string check_passes(std::vector<std::string> extra) {
+    std::vector<std::string> args = {"check", "--duration", "5", "--seed", "7"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    Outcome r = zklab(args, 90s);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("seed 7"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("\nverdict: ok\n"), std::string::npos) << r.output;
+    for (const char* kind : {"read", "write", "cas", "create"}) {
+      EXPECT_GT(figure(r.output, std::string("ops: ") + kind + " ok="), 0) << kind << r.output;
+    }
+    // The sessions abandoned on purpose ended; their ephemerals were checked.
+    EXPECT_GE(figure(r.output, "abandoned \\("), 1) << r.output;
+    EXPECT_GE(figure(r.output, "ephemerals: \\d+ \\("), 1) << r.output;
+    return r.output;
+  }
+};
+
+// No lab: zklab runs without --dir.
+class ZklabCheckUsageTest : public zk::lab::testing::ZklabFixture {};
+
+TEST_F(ZklabCheckTest, WithoutNemesisFindsNoViolationAndWritesTheHistory) {
+  const auto history = dir_ / "history.txt";
+  const std::string out = check_passes({"--history", history.string()});
+  EXPECT_EQ(figure(out, "faults injected: "), 0) << out;
+  EXPECT_NE(out.find("(2 on purpose)"), std::string::npos) << out;
+  const std::string text = read_file(history);
+  for (const char* item : {"\nregister ", "\ncreate ", "\nchildren ", "\nephemeral "}) {
+    EXPECT_NE(text.find(item), std::string::npos) << item;
+  }
+}
+
+TEST_F(ZklabCheckTest, UnderKillFindsNoViolation) {
+  const std::string out = check_passes({"--nemesis", "kill"});
+  EXPECT_GE(figure(out, "faults injected: "), 1) << out;
+  EXPECT_NE(out.find("killed node"), std::string::npos) << out;
+  EXPECT_NE(out.find("started node"), std::string::npos) << out;
+}
+
+TEST_F(ZklabCheckTest, UnderPauseFindsNoViolation) {
+  const std::string out = check_passes({"--nemesis", "pause"});
+  EXPECT_GE(figure(out, "faults injected: "), 1) << out;
+  EXPECT_NE(out.find("paused node"), std::string::npos) << out;
+  EXPECT_NE(out.find("resumed node"), std::string::npos) << out;
+}
+
+TEST_F(ZklabCheckTest, UnderPartitionFindsNoViolation) {
+  const std::string out = check_passes({"--nemesis", "partition"});
+  EXPECT_GE(figure(out, "faults injected: "), 1) << out;
+  EXPECT_NE(out.find("partition {"), std::string::npos) << out;
+  EXPECT_NE(out.find("healed the network"), std::string::npos) << out;
+}
+
+TEST_F(ZklabCheckUsageTest, UnknownNemesisExitsTwo) {
+  Outcome r = zklab({"check", "--nemesis", "bogus"}, /*with_dir=*/false);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("unknown nemesis 'bogus'"), std::string::npos) << r.output;
+}
+
+}  // namespace

@@ -1,0 +1,154 @@
+#include "zklab/check_nemesis.h"
+
+#include <algorithm>
+#include <numeric>
+#include <sstream>
+#include <thread>
+
+#include "zklab/check_call.h"
+#include "zklab/lab_network.h"
+#include "zklab/lab_status.h"
+
+namespace zk::lab::check {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Between two rounds of srvr questions while waiting for the lab.
+constexpr auto kPollInterval = std::chrono::milliseconds(25);
+
+// The first line of `text`, without its newline.
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::string group_text(const std::vector<int>& ids) {
+  std::string out;
+  for (int id : ids) out += (out.empty() ? "" : ",") + std::to_string(id);
+  return "{" + out + "}";
+}
+
+}  // namespace
+
+CheckNemesis::CheckNemesis(const LabContext& ctx, std::vector<LabNode> nodes,
+                           std::vector<Nemesis> kinds, uint64_t seed)
+    : ctx_(ctx), nodes_(std::move(nodes)), kinds_(std::move(kinds)), rng_(seed) {}
+
+void CheckNemesis::run(Clock::time_point until) {
+  if (kinds_.empty()) return;
+  while (true) {
+    const auto fault_at = Clock::now() + draw(kMinGap, kMaxGap);
+    if (fault_at + kMinHold > until) return;
+    std::this_thread::sleep_until(fault_at);
+    const Nemesis kind = kinds_[std::uniform_int_distribution<size_t>(0, kinds_.size() - 1)(rng_)];
+    auto undo = inject(kind);
+    if (!undo) continue;
+    ++faults_;
+    std::this_thread::sleep_until(std::min(Clock::now() + draw(kMinHold, kMaxHold), until));
+    undo();
+  }
+}
+
+std::function<void()> CheckNemesis::inject(Nemesis kind) {
+  const int n = static_cast<int>(nodes_.size());
+  switch (kind) {
+    case Nemesis::kKill: {
+      const int id = pick_target();
+      if (!node_action(NodeAction::kKill, id)) return {};
+      return [this, id] { node_action(NodeAction::kStart, id); };
+    }
+    case Nemesis::kPause: {
+      const int id = pick_target();
+      if (!node_action(NodeAction::kPause, id)) return {};
+      return [this, id] { node_action(NodeAction::kResume, id); };
+    }
+    case Nemesis::kPartition: {
+      if (n < 2) {
+        fail("partition: a lab of one node has no link to cut");
+        return {};
+      }
+      std::vector<int> minority;
+      if (std::uniform_int_distribution<int>(0, 1)(rng_) == 0) {
+        minority = {pick_target()};  // isolate one node
+      } else {
+        std::vector<int> ids(static_cast<size_t>(n));
+        std::iota(ids.begin(), ids.end(), 1);
+        std::shuffle(ids.begin(), ids.end(), rng_);
+        const int size = std::uniform_int_distribution<int>(1, std::max(1, (n - 1) / 2))(rng_);
+        minority.assign(ids.begin(), ids.begin() + size);
+        std::sort(minority.begin(), minority.end());
+      }
+      std::vector<int> rest;
+      for (int id = 1; id <= n; ++id) {
+        if (std::find(minority.begin(), minority.end(), id) == minority.end()) rest.push_back(id);
+      }
+      std::string error;
+      auto links = partition_links({minority}, n, error);
+      if (!links) {
+        fail("partition " + group_text(minority) + ": " + error);
+        return {};
+      }
+      if (!cut(*links, "partition " + group_text(minority) + " | " + group_text(rest))) return {};
+      return [this] { cut({}, "healed the network"); };
+    }
+  }
+  return {};
+}
+
+int CheckNemesis::pick_target() {
+  if (std::uniform_int_distribution<int>(0, 1)(rng_) == 0) {
+    for (const auto& s : lab_status(nodes_)) {
+      if (s.serving() && s.mode == ServerMode::kLeader) return s.id;
+    }
+  }
+  return std::uniform_int_distribution<int>(1, static_cast<int>(nodes_.size()))(rng_);
+}
+
+bool CheckNemesis::node_action(NodeAction action, int id) {
+  std::ostringstream out, err;
+  const LabContext quiet{ctx_.dir, ctx_.zkd, ctx_.deadline, out, err};
+  if (lab_node(quiet, action, std::to_string(id), /*wait=*/false) == LabExit::kOk) {
+    note(first_line(out.str()));
+    return true;
+  }
+  fail("node " + std::to_string(id) + ": " + first_line(err.str()));
+  return false;
+}
+
+bool CheckNemesis::cut(const std::set<std::pair<int, int>>& links, const std::string& what) {
+  NetworkFaults faults;
+  faults.cut = links;
+  if (auto error = set_network(ctx_.dir, faults, ctx_.deadline); !error.empty()) {
+    fail(what + ": " + error);
+    return false;
+  }
+  note(what);
+  return true;
+}
+
+std::string CheckNemesis::heal() {
+  for (const auto& s : lab_status(nodes_)) {
+    if (s.state == DaemonState::kStopped) node_action(NodeAction::kResume, s.id);
+    if (!s.alive()) node_action(NodeAction::kStart, s.id);
+  }
+  if (std::find(kinds_.begin(), kinds_.end(), Nemesis::kPartition) != kinds_.end()) {
+    cut({}, "healed the network");
+  }
+  auto error = wait_serving(ctx_, nodes_, node_ids(nodes_), true);
+  note(error.empty() ? "every node serves under one leader" : "the lab did not recover: " + error);
+  return error;
+}
+
+void CheckNemesis::note(std::string what) { log_.push_back({steady_now_ns(), std::move(what)}); }
+
+void CheckNemesis::fail(std::string what) {
+  errors_.push_back(what);
+  note("FAILED: " + std::move(what));
+}
+
+std::chrono::milliseconds CheckNemesis::draw(std::chrono::milliseconds lo,
+                                             std::chrono::milliseconds hi) {
+  return std::chrono::milliseconds(
+      std::uniform_int_distribution<int64_t>(lo.count(), hi.count())(rng_));
+}
+
+}  // namespace zk::lab::check
