@@ -12,7 +12,8 @@
 //   3. measured from t0: "new leader", the first srvr round that shows a
 //      unique leader other than L (srvr is polled every ~25 ms, so this
 //      figure is coarse by that much); "first write", the completion of the
-//      first successful setData sent after t0 by any client: the
+//      first successful setData sent by any client once L's process is
+//      gone (one sent while it was dying may still commit there): the
 //      unavailability window; "all clients", when every client has had one;
 //   4. the load stops, L is started again and rejoins; the next run kills the
 //      then-current leader.
@@ -112,11 +113,13 @@ RunResult run_once(Ensemble& ensemble, const Options& o) {
                                std::chrono::duration<double>(Clock::now() - warm_from).count();
 
   const auto t0 = Clock::now();
-  load.mark(t0);
   if (!ensemble.kill(*leader)) {
     result.error = "the leader did not die";
     return result;
   }
+  // Only writes sent once the old leader is gone count: one sent while it was
+  // dying may still have been committed by it.
+  load.mark(Clock::now());
   if (ensemble.wait_for_leader(kRunDeadline, {*leader})) {
     result.new_leader_ms = ms_between(t0, Clock::now());
   }

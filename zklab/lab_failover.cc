@@ -126,11 +126,13 @@ LabExit lab_failover(const LabContext& ctx, const FailoverOptions& o) {
     return LabExit::kError;
   }
   const auto kill_time = Clock::now();
-  load.mark(kill_time);
   if (lab_node(quiet, NodeAction::kKill, std::to_string(killed), false) != LabExit::kOk) {
     ctx.err << node_err.str();
     return LabExit::kError;
   }
+  // Only writes sent once the old leader is gone count as after the kill: one
+  // sent while it was dying may still have been committed by it.
+  load.mark(Clock::now());
   const microseconds kill_at = since(origin, kill_time);
   timeline.add({kill_at, EventKind::kKill, killed, ""});
   ctx.out << seconds(kill_at) << ": " << last_line(node_out) << "\n" << std::flush;

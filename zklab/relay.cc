@@ -172,6 +172,11 @@ asio::awaitable<void> Relay::State::connect(std::shared_ptr<State> s, std::share
     c->close();
     co_return;
   }
+  // Both hops without Nagle, as zkd's own peer sockets: otherwise small
+  // proposals and acks wait for delayed ACKs (tens of ms) on the relay.
+  boost::system::error_code ignored;  // a relay without it still relays
+  c->down.set_option(tcp::no_delay(true), ignored);
+  c->up.set_option(tcp::no_delay(true), ignored);
   for (bool toward_up : {true, false}) {
     s->spawn(read(s, c, link, toward_up));
     s->spawn(write(s, c, toward_up));
