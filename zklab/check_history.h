@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zk::lab::check {
@@ -66,6 +67,11 @@ struct EphemeralRecord {
   bool session_ended = false;
   bool present_at_end = false;  // what the final (sync-then-)read saw
 };
+
+// "ok", "failed", "unknown".
+std::string_view outcome_name(Outcome outcome);
+// "read", "write", "cas".
+std::string_view kind_name(RegisterOpKind kind);
 
 struct History {
   std::vector<RegisterOp> registers;

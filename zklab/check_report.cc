@@ -12,31 +12,7 @@ using Counts = std::array<int64_t, 3>;  // by Outcome
 
 size_t index(Outcome o) { return static_cast<size_t>(o); }
 
-const char* outcome_name(Outcome o) {
-  switch (o) {
-    case Outcome::kOk:
-      return "ok";
-    case Outcome::kFailed:
-      return "failed";
-    case Outcome::kUnknown:
-      return "unknown";
-  }
-  return "?";
-}
-
-const char* kind_name(RegisterOpKind k) {
-  switch (k) {
-    case RegisterOpKind::kRead:
-      return "read";
-    case RegisterOpKind::kWrite:
-      return "write";
-    case RegisterOpKind::kCas:
-      return "cas";
-  }
-  return "?";
-}
-
-void print_line(std::ostream& out, const char* kind, const Counts& c) {
+void print_line(std::ostream& out, std::string_view kind, const Counts& c) {
   out << "ops: " << kind << " ok=" << c[index(Outcome::kOk)]
       << " failed=" << c[index(Outcome::kFailed)] << " unknown=" << c[index(Outcome::kUnknown)]
       << "\n";

@@ -20,18 +20,6 @@ std::string seconds(int64_t ns, int64_t origin_ns) {
   return buf;
 }
 
-const char* outcome_name(Outcome o) {
-  switch (o) {
-    case Outcome::kOk:
-      return "ok";
-    case Outcome::kFailed:
-      return "failed";
-    case Outcome::kUnknown:
-      break;
-  }
-  return "unknown";
-}
-
 }  // namespace
 
 namespace detail {
@@ -56,6 +44,30 @@ Verdict check_history(const History& history) {
   verdict.creates = static_cast<int64_t>(history.creates.size());
   verdict.ephemerals = static_cast<int64_t>(history.ephemerals.size());
   return verdict;
+}
+
+std::string_view outcome_name(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kOk:
+      return "ok";
+    case Outcome::kFailed:
+      return "failed";
+    case Outcome::kUnknown:
+      break;
+  }
+  return "unknown";
+}
+
+std::string_view kind_name(RegisterOpKind kind) {
+  switch (kind) {
+    case RegisterOpKind::kRead:
+      return "read";
+    case RegisterOpKind::kWrite:
+      return "write";
+    case RegisterOpKind::kCas:
+      break;
+  }
+  return "cas";
 }
 
 std::string describe(const RegisterOp& op, int64_t origin_ns) {
