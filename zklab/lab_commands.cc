@@ -99,8 +99,13 @@ LabExit print_status(const LabContext& ctx, bool json) {
     for (const auto& s : status) {
       w.begin_object().key("id").number(s.id).key("pid");
       s.pid ? w.number(*s.pid) : w.null();
-      w.key("client_port").number(s.client_port).key("role").string(s.role()).key("zxid");
+      w.key("client_port").number(s.client_port).key("role").string(s.role());
+      w.key("quorum_port").number(s.quorum_port).key("epoch");
+      s.epoch ? w.number(*s.epoch) : w.null();
+      w.key("zxid");
       s.zxid.empty() ? w.null() : w.string(s.zxid);
+      w.key("sessions");
+      s.sessions ? w.number(*s.sessions) : w.null();
       w.key("connections");
       s.connections ? w.number(*s.connections) : w.null();
       w.key("alive").boolean(s.alive()).end_object();
@@ -112,16 +117,23 @@ LabExit print_status(const LabContext& ctx, bool json) {
     return LabExit::kOk;
   }
   ctx.out << "lab " << ctx.dir.string() << ", connect string " << connect_string(*nodes) << "\n";
-  ctx.out << std::left << std::setw(4) << "ID" << std::setw(9) << "PID" << std::setw(7) << "PORT"
-          << std::setw(13) << "ROLE" << std::setw(20) << "ZXID" << std::setw(7) << "CONNS"
+  const auto figure = [](const std::optional<int64_t>& v) {
+    return v ? std::to_string(*v) : std::string("-");
+  };
+  ctx.out << std::left << std::setw(4) << "ID" << std::setw(9) << "PID" << std::setw(13) << "PORTS"
+          << std::setw(13) << "ROLE" << std::setw(7) << "EPOCH" << std::setw(20) << "ZXID"
+          << std::setw(10) << "SESSIONS" << std::setw(7) << "CONNS"
           << "ALIVE\n";
   for (const auto& s : status) {
     ctx.out << std::setw(4) << s.id << std::setw(9) << (s.pid ? std::to_string(*s.pid) : "-")
-            << std::setw(7) << s.client_port << std::setw(13) << s.role() << std::setw(20)
-            << (s.zxid.empty() ? "-" : s.zxid) << std::setw(7)
-            << (s.connections ? std::to_string(*s.connections) : "-") << (s.alive() ? "yes" : "no")
-            << "\n";
+            << std::setw(13)
+            << (std::to_string(s.client_port) + "/" + std::to_string(s.quorum_port))
+            << std::setw(13) << s.role() << std::setw(7) << figure(s.epoch) << std::setw(20)
+            << (s.zxid.empty() ? "-" : s.zxid) << std::setw(10) << figure(s.sessions)
+            << std::setw(7) << figure(s.connections) << (s.alive() ? "yes" : "no") << "\n";
   }
+  ctx.out << "ports: client/peer; epoch: Zab's current epoch; sessions: live sessions of the "
+             "ensemble as the node sees them\n";
   ctx.out << "network: " << describe_network(network) << "\n";
   return LabExit::kOk;
 }

@@ -141,7 +141,7 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout)
 std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
   // server.<id>=host:quorum:election[:observer];[host:]client
   static const std::regex kServerLine(
-      R"(^server\.(\d+)=[^:]+:\d+:\d+(:observer|:participant)?;(?:[^:]+:)?(\d+)\s*$)");
+      R"(^server\.(\d+)=[^:]+:(\d+):\d+(:observer|:participant)?;(?:[^:]+:)?(\d+)\s*$)");
   std::vector<LabNode> nodes;
   for (int id = 1;; ++id) {
     const auto dir_n = node_dir(dir, id);
@@ -154,8 +154,9 @@ std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
     std::smatch m;
     while (std::getline(cfg, line)) {
       if (std::regex_match(line, m, kServerLine) && std::stoi(m[1].str()) == id) {
-        node.client_port = static_cast<uint16_t>(std::stoi(m[3].str()));
-        node.observer = m[2].str() == ":observer";
+        node.quorum_port = static_cast<uint16_t>(std::stoi(m[2].str()));
+        node.client_port = static_cast<uint16_t>(std::stoi(m[4].str()));
+        node.observer = m[3].str() == ":observer";
       }
     }
     nodes.push_back(node);

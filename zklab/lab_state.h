@@ -37,11 +37,16 @@ struct LabNode {
   int id = 0;
   std::filesystem::path dir;  // <lab>/n<id>
   uint16_t client_port = 0;
+  uint16_t quorum_port = 0;  // its own (real) peer port, as its own server line names it
   bool observer = false;
 
   std::filesystem::path config() const { return dir / "zoo.cfg"; }
   std::filesystem::path log() const { return dir / "zkd.log"; }
   std::filesystem::path pid_file() const { return dir / "zkd.pid"; }
+  // Zab's currentEpoch file (written by zkd once it follows or leads an epoch).
+  std::filesystem::path current_epoch_file() const {
+    return dir / "data" / "version-2" / "currentEpoch";
+  }
   // "127.0.0.1:<client port>".
   std::string address() const;
 };

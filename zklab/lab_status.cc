@@ -1,5 +1,6 @@
 #include "zklab/lab_status.h"
 
+#include <fstream>
 #include <sstream>
 
 #include "zklab/four_letter_word.h"
@@ -32,6 +33,11 @@ NodeStatus node_status(const LabNode& node, std::chrono::milliseconds srvr_deadl
   NodeStatus s;
   s.id = node.id;
   s.client_port = node.client_port;
+  s.quorum_port = node.quorum_port;
+  if (std::ifstream epoch(node.current_epoch_file()); epoch) {
+    int64_t e = 0;
+    if (epoch >> e) s.epoch = e;
+  }
   s.pid = read_pid(node);
   if (s.pid) s.state = daemon_state(*s.pid, node.config());
   if (s.state != DaemonState::kRunning) return s;
@@ -39,6 +45,16 @@ NodeStatus node_status(const LabNode& node, std::chrono::milliseconds srvr_deadl
   if (!answer) return s;
   s.mode = parse_server_mode(*answer);
   parse_srvr_figures(*answer, s);
+  if (is_serving(s.mode)) {
+    const auto figures = mntr("127.0.0.1", node.client_port, srvr_deadline);
+    if (auto it = figures.find("zk_global_sessions"); it != figures.end()) {
+      try {
+        s.sessions = std::stoll(it->second);
+      } catch (const std::exception&) {
+        s.sessions.reset();
+      }
+    }
+  }
   return s;
 }
 

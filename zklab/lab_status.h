@@ -24,6 +24,9 @@ struct NodeStatus {
   ServerMode mode = ServerMode::kUnreachable;  // kUnreachable unless it runs and answered
   std::string zxid;                            // "0x..." from srvr; empty if unknown
   std::optional<int64_t> connections;          // from srvr
+  uint16_t quorum_port = 0;
+  std::optional<int64_t> epoch;     // Zab's current epoch, from the node's currentEpoch file
+  std::optional<int64_t> sessions;  // live sessions (mntr zk_global_sessions), when serving
 
   bool alive() const { return state != DaemonState::kGone; }
   bool serving() const { return state == DaemonState::kRunning && is_serving(mode); }
@@ -31,8 +34,9 @@ struct NodeStatus {
   std::string role() const;
 };
 
-// Looks at `node` now: its pid file and process, then srvr (within
-// `srvr_deadline`) if it runs and is not paused.
+// Looks at `node` now: its pid file, process and currentEpoch file, then srvr
+// (and, when it serves, mntr), each within `srvr_deadline`, if it runs and is
+// not paused.
 NodeStatus node_status(const LabNode& node,
                        std::chrono::milliseconds srvr_deadline = std::chrono::seconds(1));
 

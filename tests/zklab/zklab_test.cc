@@ -53,6 +53,7 @@ TEST_F(ZklabTest, UpKillLeaderStartDown) {
   EXPECT_EQ(got.status, 0) << got.output;
   EXPECT_NE(got.output.find("hello"), std::string::npos) << got.output;
 
+  for (const auto& [id, n] : *s) EXPECT_GE(n.epoch, 1) << "node " << id;
   int old_leader = 0;
   for (const auto& [id, n] : *s) {
     if (n.role == "leader") old_leader = id;
@@ -68,6 +69,12 @@ TEST_F(ZklabTest, UpKillLeaderStartDown) {
            count_role(st, "leader") == 1 && count_role(st, "follower") == 1;
   });
   EXPECT_TRUE(elected) << describe(after_kill);
+  // The survivors are in a new epoch; serving nodes report their sessions.
+  for (const auto& [id, n] : after_kill) {
+    if (id == old_leader) continue;
+    EXPECT_GT(n.epoch, s->at(id).epoch) << "node " << id;
+    EXPECT_GE(n.sessions, 0) << "node " << id;
+  }
 
   Outcome started = zklab({"start", std::to_string(old_leader)});
   ASSERT_EQ(started.exit_code, 0) << started.output;

@@ -78,7 +78,7 @@ std::optional<Status> ZklabFixture::status() {
   Outcome r = zklab({"status", "--json"});
   if (r.exit_code != 0) return std::nullopt;
   static const std::regex kNode(
-      R"re(\{"id":(\d+),"pid":(null|\d+),"client_port":(\d+),"role":"([^"]*)",[^}]*"alive":(true|false)\})re");
+      R"re(\{"id":(\d+),"pid":(null|\d+),"client_port":(\d+),"role":"([^"]*)",[^}]*"epoch":(null|\d+),[^}]*"sessions":(null|\d+),[^}]*"alive":(true|false)\})re");
   Status s;
   for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), kNode);
        it != std::sregex_iterator(); ++it) {
@@ -87,7 +87,9 @@ std::optional<Status> ZklabFixture::status() {
     n.pid = m[2].str() == "null" ? 0 : std::stoi(m[2].str());
     n.client_port = std::stoi(m[3].str());
     n.role = m[4].str();
-    n.alive = m[5].str() == "true";
+    n.epoch = m[5].str() == "null" ? -1 : std::stoll(m[5].str());
+    n.sessions = m[6].str() == "null" ? -1 : std::stoll(m[6].str());
+    n.alive = m[7].str() == "true";
     s[std::stoi(m[1].str())] = n;
   }
   return s;

@@ -28,6 +28,8 @@ struct Node {
   int pid = 0;  // 0: none recorded
   int client_port = 0;
   std::string role;
+  int64_t epoch = -1;     // -1: unknown (null)
+  int64_t sessions = -1;  // -1: unknown (null)
   bool alive = false;
 
   std::string address() const { return "127.0.0.1:" + std::to_string(client_port); }
