@@ -1,0 +1,282 @@
+// zkbench against real zkd: the report adds up (requests counted are the
+// requests the server acknowledged: the key znodes' versions add up to the
+// successful setData count), the binary's JSON and CSV parse and agree with
+// themselves, and with one server of a 3-node ensemble killed mid-run the run
+// completes and reports CONNECTIONLOSS. No timing is asserted.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <boost/json/src.hpp>
+#include <chrono>
+#include <future>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "libzk/client/sync_client.h"
+#include "zkbench/engine.h"
+#include "zkbench/report.h"
+#include "zklab/ensemble.h"
+#include "zklab/zkd_process.h"
+
+namespace {
+
+using namespace std::chrono_literals;
+using zk::bench::Engine;
+using zk::bench::EngineOptions;
+using zk::bench::OpType;
+using zk::bench::RunResult;
+using zk::wire::Error;
+using Clock = std::chrono::steady_clock;
+
+std::unique_ptr<zk::lab::ZkdProcess> start_zkd() {
+  zk::lab::ZkdOptions zo;
+  zo.binary = ZKD_BINARY;
+  auto started = zk::lab::ZkdProcess::start(zo);
+  EXPECT_TRUE(started.process) << started.error;
+  return std::move(started.process);
+}
+
+EngineOptions options(std::vector<std::string> addresses, const std::string& mix,
+                      const std::string& root) {
+  EngineOptions o;
+  o.pool.addresses = std::move(addresses);
+  o.pool.sessions = 4;
+  o.pool.threads = 2;
+  o.in_flight = 4;
+  const auto parsed = zk::bench::parse_mix(mix);
+  EXPECT_EQ(parsed.error, "");
+  o.workload.mix = parsed.mix;
+  o.workload.keys.znodes = 50;
+  o.workload.value_bytes = 100;
+  o.root = root;
+  return o;
+}
+
+RunResult run_engine(const EngineOptions& o) {
+  Engine engine(o);
+  EXPECT_EQ(engine.connect(), "");
+  EXPECT_EQ(engine.setup(), "");
+  return engine.run();
+}
+
+// The per-type counts add up to the total, and each histogram holds the
+// successful requests of its type.
+void expect_consistent(const RunResult& r) {
+  const auto total = r.figures.total();
+  int64_t requests = 0;
+  for (OpType op : zk::bench::kAllOpTypes) {
+    const auto& f = r.figures.of(op);
+    requests += f.requests();
+    EXPECT_EQ(f.latency.count(), f.ok) << zk::bench::op_name(op);
+  }
+  EXPECT_EQ(requests, total.requests());
+  EXPECT_EQ(total.ok + total.error_count(), total.requests());
+}
+
+// The versions of the key znodes, added up (each set adds one).
+int64_t sum_of_versions(const std::string& address, const std::string& root, int64_t znodes) {
+  zk::client::SyncClient client;
+  EXPECT_TRUE(client.connect(address, 30s, 20s).ok());
+  int64_t sum = 0;
+  for (int64_t k = 0; k < znodes; ++k) {
+    auto r = client.exists(Engine::key_path(root, k));
+    EXPECT_TRUE(r.ok() && r->has_value()) << k;
+    if (r.ok() && r->has_value()) sum += (*r)->version;
+  }
+  return sum;
+}
+
+TEST(ZkbenchEngine, SetOnlyRunCountsWhatTheServerAcknowledged) {
+  auto zkd = start_zkd();
+  ASSERT_TRUE(zkd);
+  EngineOptions o = options({zkd->address()}, "set=1", "/set_only");
+  o.ops = 3000;
+  const RunResult r = run_engine(o);
+  ASSERT_EQ(r.error, "");
+  expect_consistent(r);
+  const auto& set = r.figures.of(OpType::kSet);
+  EXPECT_EQ(r.figures.total().requests(), 3000);
+  EXPECT_EQ(set.ok, 3000);
+  EXPECT_TRUE(r.ended.empty());
+  EXPECT_TRUE(r.drained);
+  EXPECT_EQ(sum_of_versions(zkd->address(), o.root, o.workload.keys.znodes), set.ok);
+}
+
+TEST(ZkbenchEngine, MixedRunCountsEveryRequestOnce) {
+  auto zkd = start_zkd();
+  ASSERT_TRUE(zkd);
+  EngineOptions o =
+      options({zkd->address()}, "get=40,exists=10,children=10,set=20,create=20", "/mixed");
+  o.ops = 4000;
+  o.warmup = 200ms;
+  o.workload.keys.distribution = zk::bench::KeyDistribution::kZipf;
+  const RunResult r = run_engine(o);
+  ASSERT_EQ(r.error, "");
+  expect_consistent(r);
+  EXPECT_EQ(r.figures.total().requests(), 4000);
+  EXPECT_EQ(r.figures.total().error_count(), 0);
+  for (OpType op : zk::bench::kAllOpTypes) {
+    EXPECT_GT(r.figures.of(op).ok, 0) << zk::bench::op_name(op);
+  }
+  // Every successful create is deleted, except (once per lane at most) when
+  // the delete would have been request 4001.
+  const int64_t creates = r.figures.of(OpType::kCreate).ok;
+  const int64_t deletes = r.figures.of(OpType::kDelete).ok;
+  EXPECT_LE(deletes, creates);
+  EXPECT_GE(deletes, creates - o.pool.sessions * o.in_flight);
+  zk::client::SyncClient client;
+  ASSERT_TRUE(client.connect(zkd->address(), 30s, 20s).ok());
+  auto left = client.get_children(o.root + "/new");
+  ASSERT_TRUE(left.ok());
+  // Warm-up creates are deleted too (their deletes are not counted).
+  EXPECT_EQ(static_cast<int64_t>(left->size()), creates - deletes);
+  // Warm-up sets count in the versions but not in the figures.
+  EXPECT_GE(sum_of_versions(zkd->address(), o.root, o.workload.keys.znodes),
+            r.figures.of(OpType::kSet).ok);
+}
+
+// A text report lists every op type of the mix and the errors.
+TEST(ZkbenchEngine, TextReportNamesTypesAndErrors) {
+  auto zkd = start_zkd();
+  ASSERT_TRUE(zkd);
+  EngineOptions o = options({zkd->address()}, "get=1,create=1", "/text");
+  o.ops = 200;
+  const RunResult r = run_engine(o);
+  const std::string text = zk::bench::text_report(o, r);
+  for (const char* want : {"\nget ", "\ncreate ", "\ndelete ", "\ntotal ", "p99.9 ms",
+                           "errors: none", "zkbench cpu: "}) {
+    EXPECT_NE(text.find(want), std::string::npos) << want << "\n" << text;
+  }
+}
+
+TEST(ZkbenchEngine, KillingAServerMidRunReportsConnectionLoss) {
+  zk::lab::EnsembleOptions eo;
+  eo.zkd_binary = ZKD_BINARY;
+  auto started = zk::lab::Ensemble::start(eo);
+  ASSERT_TRUE(started.ensemble) << started.error;
+  auto& ensemble = *started.ensemble;
+  const auto leader = ensemble.leader();
+  ASSERT_TRUE(leader);
+  std::vector<std::string> addresses;
+  for (int id : ensemble.ids()) addresses.push_back(ensemble.address(id));
+
+  EngineOptions o = options(addresses, "get=50,set=50", "/kill");
+  o.pool.sessions = 6;  // two per server
+  o.in_flight = 2;
+  o.duration = 4s;
+  Engine engine(o);
+  ASSERT_EQ(engine.connect(), "");
+  ASSERT_EQ(engine.setup(), "");
+  auto run = std::async(std::launch::async, [&engine] { return engine.run(); });
+  // Wait (deadline 30 s) until the measured phase has answers, then kill a
+  // follower: its sessions lose their connection and move on.
+  bool measuring = false;
+  for (const auto until = Clock::now() + 30s; Clock::now() < until;) {
+    const auto p = engine.progress();
+    if (p.phase == zk::bench::Phase::kMeasure && p.requests >= 200) {
+      measuring = true;
+      break;
+    }
+    if (p.phase == zk::bench::Phase::kDone) break;
+    std::this_thread::sleep_for(5ms);  // poll interval, bounded by the deadline
+  }
+  ASSERT_TRUE(measuring);
+  const int victim = *leader == 1 ? 2 : 1;
+  ASSERT_TRUE(ensemble.kill(victim));
+  const RunResult r = run.get();
+  ASSERT_EQ(r.error, "");
+  expect_consistent(r);
+  const auto total = r.figures.total();
+  EXPECT_GT(
+      total.errors.count(Error::kConnectionLoss) ? total.errors.at(Error::kConnectionLoss) : 0, 0)
+      << zk::bench::text_report(o, r);
+  EXPECT_GT(total.ok, 0);
+  EXPECT_TRUE(r.ended.empty());  // the sessions survived on the other servers
+  const std::string text = zk::bench::text_report(o, r);
+  EXPECT_NE(text.find("CONNECTIONLOSS"), std::string::npos) << text;
+}
+
+// The binary as a user runs it.
+struct Outcome {
+  int exit_code = -1;
+  std::string output;
+};
+
+Outcome zkbench(const std::vector<std::string>& args) {
+  auto r = zk::lab::run_zkd(ZKBENCH_BINARY, args, 120s);
+  Outcome out;
+  out.output = r.output;
+  if (r.status >= 0 && WIFEXITED(r.status)) out.exit_code = WEXITSTATUS(r.status);
+  return out;
+}
+
+TEST(ZkbenchBinary, JsonReportParsesAndAddsUp) {
+  auto zkd = start_zkd();
+  ASSERT_TRUE(zkd);
+  const Outcome run =
+      zkbench({"run", "-s", zkd->address(), "--sessions", "3", "--in-flight", "2", "--mix",
+               "get=60,set=30,exists=10", "--znodes", "20", "--value-bytes", "64", "--ops", "1500",
+               "--warmup", "0.1", "--json"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  boost::json::error_code ec;
+  const boost::json::value v = boost::json::parse(run.output, ec);
+  ASSERT_FALSE(ec) << run.output;
+  const auto& o = v.as_object();
+  EXPECT_EQ(o.at("requests").as_int64(), 1500);
+  EXPECT_EQ(o.at("ok").as_int64() + o.at("errors").as_int64(), 1500);
+  EXPECT_EQ(o.at("config").at("ops").as_int64(), 1500);
+  EXPECT_EQ(o.at("config").at("mix").as_string(), "get=60,exists=10,set=30");
+  int64_t sum = 0;
+  for (const auto& [name, figures] : o.at("ops").as_object()) {
+    sum += figures.at("requests").as_int64();
+    const auto& lat = figures.at("latency_us").as_object();
+    EXPECT_LE(lat.at("p50").as_int64(), lat.at("p99").as_int64()) << name;
+    EXPECT_LE(lat.at("p99").as_int64(), lat.at("max").as_int64()) << name;
+  }
+  EXPECT_EQ(sum, 1500);
+  EXPECT_EQ(o.at("ops").as_object().size(), 3u);
+  EXPECT_GE(o.at("cpu").at("user_us").as_int64() + o.at("cpu").at("system_us").as_int64(), 0);
+}
+
+TEST(ZkbenchBinary, CsvReportHasARowPerTypeAndATotal) {
+  auto zkd = start_zkd();
+  ASSERT_TRUE(zkd);
+  const Outcome run = zkbench({"run", "-s", zkd->address(), "--reads", "50", "--znodes", "10",
+                               "--ops", "500", "--warmup", "0", "--csv"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::istringstream in(run.output);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 4u) << run.output;
+  EXPECT_EQ(lines[0].rfind("op,requests,ok,errors,ops_per_s,", 0), 0u);
+  int64_t sum = 0;
+  for (size_t i = 1; i < 3; ++i) sum += std::stoll(lines[i].substr(lines[i].find(',') + 1));
+  EXPECT_EQ(lines[3].rfind("total,500,", 0), 0u) << run.output;
+  EXPECT_EQ(sum, 500);
+}
+
+TEST(ZkbenchBinary, BadArgumentsExitTwo) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run"},
+        {"run", "-s", "127.0.0.1:1", "--mix", "get=1,bogus=2"},
+        {"run", "-s", "127.0.0.1:1", "--reads", "50", "--mix", "get=1"},
+        {"run", "-s", "127.0.0.1:1", "--ops", "10", "--duration", "1"},
+        {"run", "-s", "127.0.0.1:1", "--json", "--csv"},
+        {"run", "-s", "127.0.0.1:1", "--keys", "gauss"},
+        {"run", "-s", "127.0.0.1:1", "--root", "/"},
+        {"bogus"}}) {
+    const Outcome r = zkbench(args);
+    EXPECT_EQ(r.exit_code, 2) << args.back() << ": " << r.output;
+  }
+}
+
+TEST(ZkbenchBinary, NoServerExitsOne) {
+  const std::string address = "127.0.0.1:" + std::to_string(zk::lab::pick_free_port());
+  const Outcome r = zkbench({"run", "-s", address, "--connect-timeout", "1", "--ops", "10"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("connect"), std::string::npos) << r.output;
+}
+
+}  // namespace
