@@ -25,16 +25,6 @@ using zk::client::Task;
 using Clock = std::chrono::steady_clock;
 
 // After these a session never succeeds again.
-bool session_over(Error e) {
-  return e == Error::kSessionExpired || e == Error::kClosing || e == Error::kAuthFailed;
-}
-
-// Creates `path`; NODEEXISTS counts as success.
-Task<Status> create_node(std::shared_ptr<Client> client, std::string path, zk::wire::Buffer data) {
-  auto r = co_await client->create(std::move(path), std::move(data));
-  co_return r.ok() || r.error() == Error::kNodeExists ? Error::kOk : r.error();
-}
-
 // One request of type `op` on `path`; its error code.
 Task<Error> issue(Client& client, OpType op, std::string path, const zk::wire::Buffer& value) {
   switch (op) {
@@ -90,8 +80,8 @@ struct Engine::State {
   Task<Status> setup_share(size_t session, size_t first, size_t step) {
     const auto& client = pool.client(session);
     for (size_t k = first; k < static_cast<size_t>(options.workload.keys.znodes); k += step) {
-      const Status s =
-          co_await create_node(client, key_path(options.root, static_cast<int64_t>(k)), value);
+      const Status s = co_await create_if_missing(
+          client, key_path(options.root, static_cast<int64_t>(k)), value);
       if (!s.ok()) co_return s;
     }
     co_return Error::kOk;
@@ -213,8 +203,8 @@ std::string Engine::setup() {
   const std::string& root = st.options.root;
   for (const std::string& path : {root, root + "/new"}) {
     const Status s =
-        asio::co_spawn(st.pool.executor(0), create_node(st.pool.client(0), path, std::string()),
-                       asio::use_future)
+        asio::co_spawn(st.pool.executor(0),
+                       create_if_missing(st.pool.client(0), path, std::string()), asio::use_future)
             .get();
     if (!s.ok()) return "create " + path + ": " + std::string(zk::wire::error_name(s.error()));
   }

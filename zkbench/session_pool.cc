@@ -164,4 +164,16 @@ bool SessionPool::close(Clock::time_point until) {
   return wait_idle(until);
 }
 
+bool session_over(zk::client::Error e) {
+  using zk::client::Error;
+  return e == Error::kSessionExpired || e == Error::kClosing || e == Error::kAuthFailed;
+}
+
+zk::client::Task<zk::client::Status> create_if_missing(std::shared_ptr<zk::client::Client> client,
+                                                       std::string path, zk::wire::Buffer data) {
+  auto r = co_await client->create(std::move(path), std::move(data));
+  co_return r.ok() || r.error() == zk::client::Error::kNodeExists ? zk::client::Error::kOk
+                                                                  : r.error();
+}
+
 }  // namespace zk::bench

@@ -80,4 +80,12 @@ class SessionPool {
   std::unique_ptr<State> state_;
 };
 
+// True for the errors after which a session can never succeed again
+// (SESSIONEXPIRED, CLOSING, AUTHFAILED): whoever drives it stops.
+bool session_over(zk::client::Error e);
+
+// Creates `path` holding `data`; NODEEXISTS counts as success.
+zk::client::Task<zk::client::Status> create_if_missing(std::shared_ptr<zk::client::Client> client,
+                                                       std::string path, zk::wire::Buffer data);
+
 }  // namespace zk::bench

@@ -1,6 +1,8 @@
 // Load: a read/write load on a ZooKeeper ensemble through zk::client, with
 // every completion counted in fixed buckets of time (timeline.h). The engine
-// of `zklab failover` and bench/failover_bench (and the seed of zkbench).
+// of `zklab failover` and bench/failover_bench. Its sessions are a
+// zk::bench::SessionPool (zkbench/session_pool.h); the loops and the
+// recording are its own.
 //
 // Shape: `sessions` async sessions, session i connected first to
 // addresses[i % n] (its connect string is the address list rotated to start
@@ -18,7 +20,7 @@
 // which the session can never succeed again (SESSIONEXPIRED, CLOSING,
 // AUTHFAILED): the session's loops end and the session is listed by ended().
 //
-// Threads: the sessions run on `threads` io_context threads of the Load's own
+// Threads: the sessions run on the pool's `threads` io_context threads
 // (session i on thread i % threads); recording takes a per-thread lock.
 // connect(), start(), stop() and the destructor are called from one thread
 // (the owner's), in that order; mark() and the queries from any thread once
