@@ -5,6 +5,7 @@
 #include <future>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <tuple>
 
 #include <boost/asio/as_tuple.hpp>
@@ -71,6 +72,7 @@ struct Engine::State {
         keys(options.workload.keys),
         value(make_value(options.workload.value_bytes)),
         shards(static_cast<size_t>(std::max(options.pool.threads, 1))),
+        run_tag(std::to_string(std::random_device{}() % 1000000)),
         pool(options.pool) {}
 
   bool timed() const { return options.ops <= 0; }
@@ -121,8 +123,8 @@ struct Engine::State {
     Shard& shard = shards[pool.thread_of(session)];
     Rng rng(derive_seed(options.workload.seed, session * 4096 + static_cast<uint64_t>(index)));
     asio::steady_timer timer(pool.executor(session));
-    const std::string prefix =
-        options.root + "/new/s" + std::to_string(session) + "-" + std::to_string(index) + "-";
+    const std::string prefix = options.root + "/new/r" + run_tag + "-s" + std::to_string(session) +
+                               "-" + std::to_string(index) + "-";
     uint64_t created = 0;
     while (!stopping.load(std::memory_order_relaxed)) {
       Clock::time_point start;
@@ -176,6 +178,9 @@ struct Engine::State {
   std::atomic<int64_t> tickets{0};
   std::mutex mu;  // guards ended
   std::vector<std::string> ended;
+  // In the names of this run's creates, so that they never collide with
+  // znodes an earlier run left under <root>/new.
+  const std::string run_tag;
   // Last: destroyed first, so that no lane outlives what it uses.
   SessionPool pool;
 };

@@ -1,23 +1,29 @@
 // zkbench: a workload generator and latency meter for ZooKeeper-compatible
-// ensembles. Parses the command line (CLI11) and runs `zkbench run`: connect,
-// set up the znodes, run (with a progress line on a terminal), report on
-// stdout. Exit codes: 0 ok (request errors are reported, not fatal), 1 error
-// (no connection, setup failed), 2 bad arguments.
+// ensembles. Parses the command line (CLI11; the workload options of run,
+// sweep and compare come from cli_options.h) and runs:
+//   run      one workload, one report;
+//   sweep    one run per read percentage (same znodes; a fresh engine, and so
+//            fresh sessions, per step), a row each;
+//   compare  the same workload against two ensembles, A then B, for several
+//            rounds, with per-round and median ratios A/B.
+// Every run connects, sets up the znodes (kept from run to run) and runs,
+// with a progress line on a terminal; reports go to stdout. Exit codes: 0 ok
+// (request errors are reported, not fatal), 1 error (no connection, setup
+// failed), 2 bad arguments.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <optional>
-#include <sstream>
-#include <thread>
 
+#include "zkbench/cli_options.h"
 #include "zkbench/engine.h"
 #include "zkbench/progress.h"
 #include "zkbench/report.h"
+#include "zkbench/series_report.h"
 
 namespace {
 
@@ -28,23 +34,13 @@ constexpr int kExitError = 1;
 constexpr int kExitUsage = 2;
 
 std::atomic<Engine*> g_engine{nullptr};
+std::atomic<bool> g_interrupted{false};
 
-// SIGINT/SIGTERM: end the run early; the report covers what was measured.
+// SIGINT/SIGTERM: end the current run early (its report covers what was
+// measured) and start no further run of a sweep or compare.
 extern "C" void on_signal(int) {
+  g_interrupted.store(true);
   if (Engine* e = g_engine.load()) e->stop();
-}
-
-std::chrono::milliseconds seconds(double s) {
-  return std::chrono::milliseconds(static_cast<int64_t>(s * 1000));
-}
-
-std::vector<std::string> split_servers(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string part; std::getline(in, part, ',');) {
-    if (!part.empty()) out.push_back(part);
-  }
-  return out;
 }
 
 int usage(const CLI::App& app, const std::string& message) {
@@ -52,62 +48,84 @@ int usage(const CLI::App& app, const std::string& message) {
   return kExitUsage;
 }
 
+// One run with `o`: connect, set up, run (with the progress line on a
+// terminal). RunResult::error says why it did not happen.
+RunResult measure(const EngineOptions& o) {
+  Engine engine(o);
+  RunResult result;
+  if (std::string e = engine.connect(); !e.empty()) {
+    result.error = e;
+    return result;
+  }
+  if (std::string e = engine.setup(); !e.empty()) {
+    result.error = "setup: " + e;
+    return result;
+  }
+  g_engine.store(&engine);
+  if (g_interrupted.load()) engine.stop();
+  {
+    std::optional<ProgressLine> line;
+    if (isatty(STDERR_FILENO) == 1) line.emplace(engine, stderr);
+    result = engine.run();
+  }
+  g_engine.store(nullptr);
+  return result;
+}
+
+// The runs of a sweep or compare were cut short by a signal.
+bool interrupted() {
+  if (g_interrupted.load()) std::cerr << "zkbench: interrupted; reporting the runs done\n";
+  return g_interrupted.load();
+}
+
+int fail(const std::string& what, const RunResult& r) {
+  std::cerr << "zkbench: " << what << r.error << "\n";
+  return kExitError;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"zkbench: workloads and latencies for ZooKeeper-compatible ensembles", "zkbench"};
   app.require_subcommand(1);
   app.footer("\nExit codes: 0 ok (request errors are reported), 1 error, 2 bad arguments.");
 
-  EngineOptions o;
   std::string servers;
-  int reads = 90;
-  std::string mix;
-  std::string keys = "uniform";
-  double duration_s = 10, warmup_s = 2, connect_timeout_s = 20;
-  int64_t session_timeout_ms = 30000;
   bool json = false, csv = false;
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
+  WorkloadFlags run_flags;
   auto* r = app.add_subcommand("run", "run one workload and report throughput and latency");
   r->add_option("-s,--servers", servers, "connect string: host:port,host:port,...")
       ->required()
       ->type_name("HOSTS");
-  r->add_option("--sessions", o.pool.sessions, "sessions (default 8)")->check(CLI::Range(1, 10000));
-  r->add_option("--in-flight", o.in_flight, "requests in flight per session (default 1)")
-      ->check(CLI::Range(1, 10000));
-  auto* threads = r->add_option("--threads", o.pool.threads,
-                                "io threads (default: sessions, at most the cores)")
-                      ->check(CLI::Range(1, 1024));
-  auto* reads_opt =
-      r->add_option("--reads", reads, "percent of reads: get=R,set=100-R (default 90)")
-          ->check(CLI::Range(0, 100));
-  r->add_option("--mix", mix,
-                "op mix, e.g. get=70,set=20,exists=10 (get exists children set create)")
-      ->excludes(reads_opt);
-  r->add_option("--value-bytes", o.workload.value_bytes, "bytes per write (default 1024)")
-      ->check(CLI::Range(0, 1 << 20));
-  r->add_option("--znodes", o.workload.keys.znodes, "key znodes (default 1000)")
-      ->check(CLI::Range(int64_t{1}, int64_t{10'000'000}));
-  r->add_option("--keys", keys, "key distribution: uniform or zipf (default uniform)")
-      ->check(CLI::IsMember({"uniform", "zipf"}));
-  r->add_option("--zipf-s", o.workload.keys.zipf_s, "zipf exponent (default 0.99)")
-      ->check(CLI::Range(0.0, 10.0));
-  r->add_option("--seed", o.workload.seed, "random seed (default 1)");
-  auto* duration = r->add_option("--duration", duration_s, "measured seconds (default 10)")
-                       ->check(CLI::Range(0.1, 86400.0));
-  r->add_option("--ops", o.ops, "measure this many requests instead of a duration")
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40))
-      ->excludes(duration);
-  r->add_option("--warmup", warmup_s, "warm-up seconds, not counted (default 2)")
-      ->check(CLI::Range(0.0, 3600.0));
-  r->add_option("--rate", o.rate, "open loop: requests/s in all (default 0: closed loop)")
-      ->check(CLI::Range(0.0, 1e9));
-  r->add_option("--root", o.root, "parent znode of the benchmark's znodes (default /zkbench)");
-  r->add_option("--session-timeout-ms", session_timeout_ms, "requested (default 30000)")
-      ->check(CLI::Range(int64_t{1000}, int64_t{600000}));
-  r->add_option("--connect-timeout", connect_timeout_s, "seconds per session (default 20)")
-      ->check(CLI::Range(1.0, 600.0));
+  add_workload_options(*r, run_flags, true);
   auto* json_flag = r->add_flag("--json", json, "print the report as one JSON object");
   r->add_flag("--csv", csv, "print the report as CSV")->excludes(json_flag);
+
+  WorkloadFlags sweep_flags;
+  std::vector<int> steps = {0, 20, 40, 60, 80, 90, 100};
+  auto* sw = app.add_subcommand("sweep", "one run per read percentage, a row each");
+  sw->add_option("-s,--servers", servers, "connect string: host:port,host:port,...")
+      ->required()
+      ->type_name("HOSTS");
+  sw->add_option("--steps", steps, "read percentages (default 0,20,40,60,80,90,100)")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 100))
+      ->type_name("R,R,...");
+  add_workload_options(*sw, sweep_flags, false);
+  auto* sweep_json_flag = sw->add_flag("--json", json, "print the table as one JSON object");
+  sw->add_flag("--csv", csv, "print the table as CSV")->excludes(sweep_json_flag);
+
+  WorkloadFlags compare_flags;
+  std::string servers_b;
+  CompareSide a{"a", {}}, b{"b", {}};
+  int rounds = 3;
+  auto* cmp = app.add_subcommand("compare", "the same workload against two ensembles, A B A B ...");
+  cmp->add_option("--a", servers, "connect string of ensemble A")->required()->type_name("HOSTS");
+  cmp->add_option("--b", servers_b, "connect string of ensemble B")->required()->type_name("HOSTS");
+  cmp->add_option("--a-name", a.name, "A's name in the report (default a)");
+  cmp->add_option("--b-name", b.name, "B's name in the report (default b)");
+  cmp->add_option("--rounds", rounds, "rounds of A then B (default 3)")->check(CLI::Range(1, 1000));
+  add_workload_options(*cmp, compare_flags, true);
+  cmp->add_flag("--json", json, "print the report as one JSON object");
 
   try {
     app.parse(argc, argv);
@@ -118,56 +136,52 @@ int run(int argc, char** argv) {
     return usage(app, e.what());
   }
 
-  o.pool.addresses = split_servers(servers);
-  if (o.pool.addresses.empty()) return usage(*r, "--servers names no server");
-  for (const auto& a : o.pool.addresses) {
-    if (a.find('/') != std::string::npos) return usage(*r, "--servers takes no chroot");
-  }
-  if (o.root.size() < 2 || o.root[0] != '/' || o.root.back() == '/') {
-    return usage(*r, "--root must be an absolute path other than /");
-  }
-  if (!mix.empty()) {
-    MixParse parsed = parse_mix(mix);
-    if (!parsed.error.empty()) return usage(*r, "--mix: " + parsed.error);
-    o.workload.mix = parsed.mix;
-  } else {
-    o.workload.mix = reads_mix(reads);
-  }
-  o.workload.keys.distribution = *parse_distribution(keys);
-  if (threads->count() == 0) o.pool.threads = std::min(o.pool.sessions, cores);
-  o.duration = seconds(duration_s);
-  o.warmup = seconds(warmup_s);
-  o.pool.session_timeout = std::chrono::milliseconds(session_timeout_ms);
-  o.pool.connect_deadline = seconds(connect_timeout_s);
-
-  Engine engine(o);
-  if (std::string e = engine.connect(); !e.empty()) {
-    std::cerr << "zkbench: " << e << "\n";
-    return kExitError;
-  }
-  if (std::string e = engine.setup(); !e.empty()) {
-    std::cerr << "zkbench: setup: " << e << "\n";
-    return kExitError;
-  }
-  g_engine.store(&engine);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
-  RunResult result;
-  {
-    std::optional<ProgressLine> line;
-    if (isatty(STDERR_FILENO) == 1) line.emplace(engine, stderr);
-    result = engine.run();
+  if (r->parsed()) {
+    EngineOptions o;
+    if (std::string e = to_engine_options(run_flags, servers, o); !e.empty()) return usage(*r, e);
+    const RunResult result = measure(o);
+    if (!result.error.empty()) return fail("", result);
+    std::cout << (json  ? json_report(o, result)
+                  : csv ? csv_report(o, result)
+                        : text_report(o, result));
+  } else if (sw->parsed()) {
+    EngineOptions o;
+    if (std::string e = to_engine_options(sweep_flags, servers, o); !e.empty()) {
+      return usage(*sw, e);
+    }
+    std::vector<SweepStep> done;
+    for (int reads : steps) {
+      if (interrupted()) break;
+      EngineOptions step = o;
+      step.workload.mix = reads_mix(reads);
+      SweepStep s{reads, measure(step)};
+      if (!s.result.error.empty()) return fail(std::to_string(reads) + "% reads: ", s.result);
+      done.push_back(std::move(s));
+    }
+    std::cout << (json ? sweep_json(o, done) : csv ? sweep_csv(done) : sweep_text(o, done));
+  } else {
+    if (std::string e = to_engine_options(compare_flags, servers, a.options); !e.empty()) {
+      return usage(*cmp, "--a: " + e);
+    }
+    if (std::string e = to_engine_options(compare_flags, servers_b, b.options); !e.empty()) {
+      return usage(*cmp, "--b: " + e);
+    }
+    std::vector<CompareRound> done;
+    for (int i = 1; i <= rounds && !interrupted(); ++i) {
+      CompareRound round;
+      round.a = measure(a.options);
+      if (!round.a.error.empty())
+        return fail(a.name + ", round " + std::to_string(i) + ": ", round.a);
+      if (interrupted()) break;
+      round.b = measure(b.options);
+      if (!round.b.error.empty())
+        return fail(b.name + ", round " + std::to_string(i) + ": ", round.b);
+      done.push_back(std::move(round));
+    }
+    std::cout << (json ? compare_json(a, b, done) : compare_text(a, b, done));
   }
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-  g_engine.store(nullptr);
-  if (!result.error.empty()) {
-    std::cerr << "zkbench: " << result.error << "\n";
-    return kExitError;
-  }
-  std::cout << (json  ? json_report(o, result)
-                : csv ? csv_report(o, result)
-                      : text_report(o, result));
   std::cout.flush();
   return kExitOk;
 }

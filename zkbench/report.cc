@@ -15,11 +15,6 @@ using zk::wire::Error;
 
 double seconds(std::chrono::nanoseconds d) { return static_cast<double>(d.count()) / 1e9; }
 
-double rate(int64_t requests, const RunResult& r) {
-  const double s = seconds(r.measured);
-  return s > 0 ? static_cast<double>(requests) / s : 0;
-}
-
 int64_t micros(int64_t ns) { return (ns + 500) / 1000; }
 
 std::string format(const char* fmt, double value) {
@@ -52,6 +47,11 @@ std::vector<Row> rows(const EngineOptions& o, const RunResult& r, const OpFigure
 }
 
 }  // namespace
+
+double ops_per_second(int64_t requests, const RunResult& r) {
+  const double s = seconds(r.measured);
+  return s > 0 ? static_cast<double>(requests) / s : 0;
+}
 
 std::vector<OpType> listed_op_types(const Workload& workload, const Figures& figures) {
   std::vector<OpType> out;
@@ -91,10 +91,10 @@ std::string text_report(const EngineOptions& o, const RunResult& r) {
     const Histogram& h = row.f->latency;
     std::snprintf(line, sizeof line, "%-9s %10lld %11.1f %8lld %9s %9s %9s %9s %9s\n",
                   row.name.c_str(), static_cast<long long>(row.f->requests()),
-                  rate(row.f->requests(), r), static_cast<long long>(row.f->error_count()),
-                  ms(h.percentile(0.5)).c_str(), ms(h.percentile(0.9)).c_str(),
-                  ms(h.percentile(0.99)).c_str(), ms(h.percentile(0.999)).c_str(),
-                  ms(h.max()).c_str());
+                  ops_per_second(row.f->requests(), r),
+                  static_cast<long long>(row.f->error_count()), ms(h.percentile(0.5)).c_str(),
+                  ms(h.percentile(0.9)).c_str(), ms(h.percentile(0.99)).c_str(),
+                  ms(h.percentile(0.999)).c_str(), ms(h.max()).c_str());
     out += line;
   }
   out += "\nerrors:";
@@ -157,7 +157,7 @@ std::string json_report(const EngineOptions& o, const RunResult& r) {
   j.key("warmup_requests").number(r.warmup_requests);
   j.key("requests").number(total.requests()).key("ok").number(total.ok);
   j.key("errors").number(total.error_count());
-  j.key("ops_per_s").number(std::llround(rate(total.requests(), r)));
+  j.key("ops_per_s").number(std::llround(ops_per_second(total.requests(), r)));
   errors_by_code(total);
   j.key("ops").begin_object();
   for (OpType op : listed_op_types(w, r.figures)) {
@@ -166,7 +166,7 @@ std::string json_report(const EngineOptions& o, const RunResult& r) {
     j.key(op_name(op)).begin_object();
     j.key("requests").number(f.requests()).key("ok").number(f.ok);
     j.key("errors").number(f.error_count());
-    j.key("ops_per_s").number(std::llround(rate(f.requests(), r)));
+    j.key("ops_per_s").number(std::llround(ops_per_second(f.requests(), r)));
     errors_by_code(f);
     j.key("latency_us").begin_object();
     j.key("p50").number(micros(h.percentile(0.5))).key("p90").number(micros(h.percentile(0.9)));
@@ -200,7 +200,7 @@ std::string csv_report(const EngineOptions& o, const RunResult& r) {
       codes += (codes.empty() ? "" : ";") + code_name(code) + ":" + std::to_string(count);
     }
     out += row.name + "," + std::to_string(f.requests()) + "," + std::to_string(f.ok) + "," +
-           std::to_string(f.error_count()) + "," + format("%.1f", rate(f.requests(), r));
+           std::to_string(f.error_count()) + "," + format("%.1f", ops_per_second(f.requests(), r));
     for (double q : {0.5, 0.9, 0.99, 0.999}) out += "," + std::to_string(micros(h.percentile(q)));
     out += "," + std::to_string(micros(h.max())) + "," + codes + "\n";
   }

@@ -29,6 +29,10 @@
 
 namespace zk::bench {
 
+// Requests answered in the measured phase per second of it (0 when it had no
+// length): the rate every report gives.
+double ops_per_second(int64_t requests, const RunResult& r);
+
 // The op types a report lists (see above), in the order of kAllOpTypes.
 std::vector<OpType> listed_op_types(const Workload& workload, const Figures& figures);
 

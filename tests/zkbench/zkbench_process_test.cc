@@ -2,7 +2,9 @@
 // requests the server acknowledged: the key znodes' versions add up to the
 // successful setData count), the binary's JSON and CSV parse and agree with
 // themselves, and with one server of a 3-node ensemble killed mid-run the run
-// completes and reports CONNECTIONLOSS. No timing is asserted.
+// completes and reports CONNECTIONLOSS; `zkbench sweep` prints a row per step
+// that adds up, `zkbench compare` a row per side and round, ratios and
+// medians. No timing is asserted.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -240,6 +242,23 @@ TEST(ZkbenchBinary, JsonReportParsesAndAddsUp) {
   EXPECT_GE(o.at("cpu").at("user_us").as_int64() + o.at("cpu").at("system_us").as_int64(), 0);
 }
 
+TEST(ZkbenchBinary, ARunAfterAnotherCreatesWithoutCollisions) {
+  auto zkd = start_zkd();
+  ASSERT_TRUE(zkd);
+  // A run that ends on a count may leave its last creates behind; the next
+  // run's creates must not collide with them.
+  for (int run = 0; run < 2; ++run) {
+    const Outcome r =
+        zkbench({"run", "-s", zkd->address(), "--sessions", "2", "--in-flight", "3", "--mix",
+                 "get=50,create=50", "--znodes", "5", "--ops", "300", "--warmup", "0", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    boost::json::error_code ec;
+    const boost::json::value v = boost::json::parse(r.output, ec);
+    ASSERT_FALSE(ec) << r.output;
+    EXPECT_EQ(v.as_object().at("errors").as_int64(), 0) << "run " << run << ": " << r.output;
+  }
+}
+
 TEST(ZkbenchBinary, CsvReportHasARowPerTypeAndATotal) {
   auto zkd = start_zkd();
   ASSERT_TRUE(zkd);
@@ -266,10 +285,156 @@ TEST(ZkbenchBinary, BadArgumentsExitTwo) {
         {"run", "-s", "127.0.0.1:1", "--json", "--csv"},
         {"run", "-s", "127.0.0.1:1", "--keys", "gauss"},
         {"run", "-s", "127.0.0.1:1", "--root", "/"},
+        {"sweep"},
+        {"sweep", "-s", "127.0.0.1:1", "--steps", "0,101"},
+        {"sweep", "-s", "127.0.0.1:1", "--steps", "a,b"},
+        {"sweep", "-s", "127.0.0.1:1", "--reads", "50"},
+        {"sweep", "-s", "127.0.0.1:1", "--json", "--csv"},
+        {"compare", "--a", "127.0.0.1:1"},
+        {"compare", "--a", "127.0.0.1:1", "--b", "127.0.0.1:2", "--rounds", "0"},
+        {"compare", "--a", "127.0.0.1:1", "--b", "127.0.0.1:2/chroot"},
+        {"compare", "--a", "127.0.0.1:1", "--b", "127.0.0.1:2", "--csv"},
+        {"compare", "--a", "127.0.0.1:1", "--b", ",", "--ops", "5"},
         {"bogus"}}) {
     const Outcome r = zkbench(args);
     EXPECT_EQ(r.exit_code, 2) << args.back() << ": " << r.output;
   }
+}
+
+boost::json::object parse_object(const std::string& text) {
+  boost::json::error_code ec;
+  boost::json::value v = boost::json::parse(text, ec);
+  EXPECT_FALSE(ec) << text;
+  return ec || !v.is_object() ? boost::json::object() : v.as_object();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(ZkbenchBinary, SweepPrintsARowPerStepThatAddsUp) {
+  auto zkd = start_zkd();
+  ASSERT_TRUE(zkd);
+  const std::vector<std::string> common = {
+      "sweep",    "-s", zkd->address(),  "--steps", "20,80",      "--znodes", "20", "--ops", "400",
+      "--warmup", "0",  "--value-bytes", "64",      "--sessions", "3"};
+  std::vector<std::string> json_args = common;
+  json_args.push_back("--json");
+  const Outcome json = zkbench(json_args);
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  const auto o = parse_object(json.output);
+  ASSERT_TRUE(o.contains("steps")) << json.output;
+  const auto& steps = o.at("steps").as_array();
+  ASSERT_EQ(steps.size(), 2u) << json.output;
+  for (size_t i = 0; i < 2; ++i) {
+    const auto& step = steps[i].as_object();
+    EXPECT_EQ(step.at("reads").as_int64(), i == 0 ? 20 : 80);
+    EXPECT_EQ(step.at("requests").as_int64(), 400);
+    EXPECT_EQ(step.at("ok").as_int64() + step.at("errors").as_int64(), 400);
+    const int64_t gets = step.at("get").at("requests").as_int64();
+    const int64_t sets = step.at("set").at("requests").as_int64();
+    EXPECT_EQ(gets + sets, 400) << json.output;
+    EXPECT_GT(gets, 0);
+    EXPECT_GT(sets, 0);
+    EXPECT_LE(step.at("get").at("p50_us").as_int64(), step.at("get").at("p99_us").as_int64());
+  }
+
+  // The text table: a header and a row per step, in order, each with its
+  // reads and its 400 requests.
+  const Outcome text = zkbench(common);
+  ASSERT_EQ(text.exit_code, 0) << text.output;
+  std::vector<std::string> rows;
+  for (const std::string& line : lines_of(text.output)) {
+    std::istringstream fields(line);
+    std::string reads, requests;
+    if (fields >> reads >> requests && (reads == "20" || reads == "80")) {
+      EXPECT_EQ(requests, "400") << line;
+      rows.push_back(reads);
+    }
+  }
+  EXPECT_EQ(rows, (std::vector<std::string>{"20", "80"})) << text.output;
+  EXPECT_NE(text.output.find("get p99 ms"), std::string::npos) << text.output;
+
+  std::vector<std::string> csv_args = common;
+  csv_args.push_back("--csv");
+  const Outcome csv = zkbench(csv_args);
+  ASSERT_EQ(csv.exit_code, 0) << csv.output;
+  const auto csv_lines = lines_of(csv.output);
+  ASSERT_EQ(csv_lines.size(), 3u) << csv.output;
+  EXPECT_EQ(csv_lines[0].rfind("reads,requests,ok,errors,ops_per_s,", 0), 0u);
+  EXPECT_EQ(csv_lines[1].rfind("20,400,", 0), 0u) << csv.output;
+  EXPECT_EQ(csv_lines[2].rfind("80,400,", 0), 0u) << csv.output;
+}
+
+TEST(ZkbenchBinary, CompareOfTwoZkdPrintsRoundsRatiosAndMedians) {
+  auto one = start_zkd();
+  auto two = start_zkd();
+  ASSERT_TRUE(one && two);
+  const std::vector<std::string> common = {"compare",
+                                           "--a",
+                                           one->address(),
+                                           "--b",
+                                           two->address(),
+                                           "--a-name",
+                                           "first",
+                                           "--b-name",
+                                           "second",
+                                           "--rounds",
+                                           "2",
+                                           "--reads",
+                                           "70",
+                                           "--ops",
+                                           "300",
+                                           "--warmup",
+                                           "0",
+                                           "--znodes",
+                                           "20",
+                                           "--value-bytes",
+                                           "64",
+                                           "--sessions",
+                                           "3"};
+  const Outcome text = zkbench(common);
+  ASSERT_EQ(text.exit_code, 0) << text.output;
+  // Rows: round (1, 2, median) and side (first, second, a/b), in this order.
+  std::vector<std::string> rows;
+  for (const std::string& line : lines_of(text.output)) {
+    std::istringstream fields(line);
+    std::string round, side;
+    if (fields >> round >> side && (round == "1" || round == "2" || round == "median")) {
+      rows.push_back(round + " " + side);
+    }
+  }
+  EXPECT_EQ(rows,
+            (std::vector<std::string>{"1 first", "1 second", "1 a/b", "2 first", "2 second",
+                                      "2 a/b", "median first", "median second", "median a/b"}))
+      << text.output;
+  EXPECT_NE(text.output.find("a/b rows: first / second"), std::string::npos) << text.output;
+
+  std::vector<std::string> json_args = common;
+  json_args.push_back("--json");
+  const Outcome json = zkbench(json_args);
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  const auto o = parse_object(json.output);
+  ASSERT_TRUE(o.contains("rounds")) << json.output;
+  EXPECT_EQ(o.at("ratio").as_string(), "a/b");
+  EXPECT_EQ(o.at("a").at("name").as_string(), "first");
+  EXPECT_EQ(o.at("b").at("servers").as_array().at(0).as_string(), two->address());
+  const auto& rounds = o.at("rounds").as_array();
+  ASSERT_EQ(rounds.size(), 2u);
+  for (const auto& round : rounds) {
+    for (const char* side : {"a", "b"}) {
+      EXPECT_EQ(round.at(side).at("requests").as_int64(), 300) << json.output;
+      EXPECT_TRUE(round.at(side).at("ops").as_object().contains("get"));
+      EXPECT_TRUE(round.at(side).at("ops").as_object().contains("set"));
+    }
+    // ops/s of both sides is positive, so the ratio exists.
+    EXPECT_GT(round.at("a_over_b_x1000").at("ops_per_s").as_int64(), 0) << json.output;
+  }
+  EXPECT_TRUE(o.at("median").as_object().contains("a_over_b_x1000"));
+  EXPECT_EQ(o.at("median").at("a").at("requests").as_int64(), 300);
 }
 
 TEST(ZkbenchBinary, NoServerExitsOne) {

@@ -1,0 +1,375 @@
+#include "zkbench/series_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "zkbench/report.h"
+#include "zkctl/json_writer.h"
+
+namespace zk::bench {
+
+namespace {
+
+using Latency = std::optional<double>;  // ns; nothing without a successful request
+
+// What a row shows of one run (or the medians of several).
+struct Summary {
+  double ops_per_s = 0;
+  double requests = 0, ok = 0, errors = 0;
+  std::array<Latency, kOpTypes> p50{}, p99{};
+};
+
+Summary summarize(const RunResult& r) {
+  Summary s;
+  const OpFigures total = r.figures.total();
+  s.requests = static_cast<double>(total.requests());
+  s.ok = static_cast<double>(total.ok);
+  s.errors = static_cast<double>(total.error_count());
+  s.ops_per_s = ops_per_second(total.requests(), r);
+  for (OpType op : kAllOpTypes) {
+    const OpFigures& f = r.figures.of(op);
+    if (f.ok == 0) continue;
+    const size_t i = static_cast<size_t>(op);
+    s.p50[i] = static_cast<double>(f.latency.percentile(0.5));
+    s.p99[i] = static_cast<double>(f.latency.percentile(0.99));
+  }
+  return s;
+}
+
+std::optional<double> ratio(std::optional<double> a, std::optional<double> b) {
+  if (!a || !b || *b == 0) return std::nullopt;
+  return *a / *b;
+}
+
+// A/B of every figure a ratio row shows (nothing where B is 0 or missing).
+struct Ratios {
+  std::optional<double> ops_per_s;
+  std::array<std::optional<double>, kOpTypes> p50{}, p99{};
+};
+
+Ratios ratios(const Summary& a, const Summary& b) {
+  Ratios r;
+  r.ops_per_s = ratio(a.ops_per_s, b.ops_per_s);
+  for (size_t i = 0; i < kOpTypes; ++i) {
+    r.p50[i] = ratio(a.p50[i], b.p50[i]);
+    r.p99[i] = ratio(a.p99[i], b.p99[i]);
+  }
+  return r;
+}
+
+// The median of the present values.
+template <typename T, typename Get>
+std::optional<double> median_of(const std::vector<T>& rows, Get get) {
+  std::vector<double> values;
+  for (const T& row : rows) {
+    if (const std::optional<double> v = get(row)) values.push_back(*v);
+  }
+  return median(std::move(values));
+}
+
+Summary median_summary(const std::vector<Summary>& rows) {
+  Summary m;
+  m.ops_per_s =
+      median_of(rows, [](const Summary& s) { return std::optional(s.ops_per_s); }).value_or(0);
+  m.requests =
+      median_of(rows, [](const Summary& s) { return std::optional(s.requests); }).value_or(0);
+  m.ok = median_of(rows, [](const Summary& s) { return std::optional(s.ok); }).value_or(0);
+  m.errors = median_of(rows, [](const Summary& s) { return std::optional(s.errors); }).value_or(0);
+  for (size_t i = 0; i < kOpTypes; ++i) {
+    m.p50[i] = median_of(rows, [i](const Summary& s) { return s.p50[i]; });
+    m.p99[i] = median_of(rows, [i](const Summary& s) { return s.p99[i]; });
+  }
+  return m;
+}
+
+Ratios median_ratios(const std::vector<Ratios>& rows) {
+  Ratios m;
+  m.ops_per_s = median_of(rows, [](const Ratios& r) { return r.ops_per_s; });
+  for (size_t i = 0; i < kOpTypes; ++i) {
+    m.p50[i] = median_of(rows, [i](const Ratios& r) { return r.p50[i]; });
+    m.p99[i] = median_of(rows, [i](const Ratios& r) { return r.p99[i]; });
+  }
+  return m;
+}
+
+std::string format(const char* fmt, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, value);
+  return buf;
+}
+
+std::string ms_or_dash(Latency ns) { return ns ? format("%.3f", *ns / 1e6) : "-"; }
+std::string ratio_or_dash(std::optional<double> r) { return r ? format("%.2f", *r) : "-"; }
+
+std::string cell(const std::string& text, int width) {
+  std::string out = text.size() < static_cast<size_t>(width)
+                        ? std::string(static_cast<size_t>(width) - text.size(), ' ') + text
+                        : text;
+  return " " + out;
+}
+
+void json_us(zkctl::JsonWriter& j, const char* key, Latency ns) {
+  j.key(key);
+  ns ? j.number(std::llround(*ns / 1000)) : j.null();
+}
+
+void json_x1000(zkctl::JsonWriter& j, const char* key, std::optional<double> r) {
+  j.key(key);
+  r ? j.number(std::llround(*r * 1000)) : j.null();
+}
+
+// The config fields common to sweep and compare (servers apart).
+void json_config(zkctl::JsonWriter& j, const EngineOptions& o) {
+  const Workload& w = o.workload;
+  j.key("sessions").number(o.pool.sessions).key("in_flight").number(o.in_flight);
+  j.key("threads").number(o.pool.threads).key("znodes").number(w.keys.znodes);
+  j.key("keys").string(distribution_name(w.keys.distribution));
+  j.key("value_bytes").number(w.value_bytes);
+  j.key("seed").number(static_cast<int64_t>(w.seed));
+  j.key("warmup_ms").number(o.warmup.count());
+  j.key("duration_ms");
+  o.ops > 0 ? j.null() : j.number(o.duration.count());
+  j.key("ops");
+  o.ops > 0 ? j.number(o.ops) : j.null();
+  j.key("rate").number(std::llround(o.rate));
+}
+
+void json_servers(zkctl::JsonWriter& j, const EngineOptions& o) {
+  j.key("servers").begin_array();
+  for (const std::string& a : o.pool.addresses) j.string(a);
+  j.end_array();
+}
+
+std::string describe(const EngineOptions& o) {
+  const Workload& w = o.workload;
+  std::string out = std::to_string(o.pool.sessions) + " sessions, " + std::to_string(o.in_flight) +
+                    " in flight each, ";
+  out += o.rate > 0 ? "open loop at " + format("%.0f", o.rate) + " requests/s" : "closed loop";
+  out += "; " + std::to_string(w.keys.znodes) + " znodes, " +
+         std::string(distribution_name(w.keys.distribution)) + ", " +
+         std::to_string(w.value_bytes) + "-byte values, seed " + std::to_string(w.seed) + "; ";
+  out += o.ops > 0 ? std::to_string(o.ops) + " requests"
+                   : format("%.1f", static_cast<double>(o.duration.count()) / 1000) + " s";
+  out += " measured after " + format("%.1f", static_cast<double>(o.warmup.count()) / 1000) +
+         " s of warm-up";
+  return out;
+}
+
+std::string join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ",") + p;
+  return out;
+}
+
+// Left-justified in `width` columns.
+std::string left(const std::string& text, size_t width) {
+  return text.size() < width ? text + std::string(width - text.size(), ' ') : text;
+}
+
+// The op types of a compare's columns: those listed for any run.
+std::vector<OpType> compare_op_types(const Workload& w, const std::vector<CompareRound>& rounds) {
+  std::vector<OpType> out;
+  const auto add = [&out](const std::vector<OpType>& types) {
+    for (OpType op : types) {
+      if (std::find(out.begin(), out.end(), op) == out.end()) out.push_back(op);
+    }
+  };
+  add(listed_op_types(w, Figures{}));
+  for (const CompareRound& r : rounds) {
+    add(listed_op_types(w, r.a.figures));
+    add(listed_op_types(w, r.b.figures));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+std::optional<double> median(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::string sweep_text(const EngineOptions& o, const std::vector<SweepStep>& steps) {
+  std::string out = "zkbench sweep: " + join(o.pool.addresses) + "\n";
+  out += "workload: get=R,set=100-R; " + describe(o) + " per step\n\n";
+  out += std::string("reads %") + cell("requests", 10) + cell("ops/s", 11) + cell("errors", 8) +
+         cell("get p50 ms", 11) + cell("get p99 ms", 11) + cell("set p50 ms", 11) +
+         cell("set p99 ms", 11) + "\n";
+  const size_t get = static_cast<size_t>(OpType::kGet), set = static_cast<size_t>(OpType::kSet);
+  for (const SweepStep& step : steps) {
+    const Summary s = summarize(step.result);
+    out += cell(std::to_string(step.reads), 6) + cell(format("%.0f", s.requests), 10) +
+           cell(format("%.1f", s.ops_per_s), 11) + cell(format("%.0f", s.errors), 8) +
+           cell(ms_or_dash(s.p50[get]), 11) + cell(ms_or_dash(s.p99[get]), 11) +
+           cell(ms_or_dash(s.p50[set]), 11) + cell(ms_or_dash(s.p99[set]), 11) + "\n";
+  }
+  return out;
+}
+
+std::string sweep_json(const EngineOptions& o, const std::vector<SweepStep>& steps) {
+  zkctl::JsonWriter j;
+  j.begin_object().key("config").begin_object();
+  json_servers(j, o);
+  json_config(j, o);
+  j.end_object().key("steps").begin_array();
+  for (const SweepStep& step : steps) {
+    const Summary s = summarize(step.result);
+    const OpFigures total = step.result.figures.total();
+    j.begin_object().key("reads").number(step.reads);
+    j.key("requests").number(total.requests()).key("ok").number(total.ok);
+    j.key("errors").number(total.error_count());
+    j.key("ops_per_s").number(std::llround(s.ops_per_s));
+    j.key("measured_us").number(step.result.measured.count() / 1000);
+    for (OpType op : {OpType::kGet, OpType::kSet}) {
+      const OpFigures& f = step.result.figures.of(op);
+      j.key(op_name(op)).begin_object();
+      j.key("requests").number(f.requests()).key("ok").number(f.ok);
+      json_us(j, "p50_us", s.p50[static_cast<size_t>(op)]);
+      json_us(j, "p99_us", s.p99[static_cast<size_t>(op)]);
+      j.end_object();
+    }
+    j.end_object();
+  }
+  j.end_array().end_object();
+  return j.str() + "\n";
+}
+
+std::string sweep_csv(const std::vector<SweepStep>& steps) {
+  std::string out =
+      "reads,requests,ok,errors,ops_per_s,get_requests,get_p50_us,get_p99_us,set_requests,"
+      "set_p50_us,set_p99_us\n";
+  const auto us = [](Latency ns) { return ns ? std::to_string(std::llround(*ns / 1000)) : ""; };
+  for (const SweepStep& step : steps) {
+    const Summary s = summarize(step.result);
+    const OpFigures total = step.result.figures.total();
+    out += std::to_string(step.reads) + "," + std::to_string(total.requests()) + "," +
+           std::to_string(total.ok) + "," + std::to_string(total.error_count()) + "," +
+           format("%.1f", s.ops_per_s);
+    for (OpType op : {OpType::kGet, OpType::kSet}) {
+      const size_t i = static_cast<size_t>(op);
+      out += "," + std::to_string(step.result.figures.of(op).requests()) + "," + us(s.p50[i]) +
+             "," + us(s.p99[i]);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string compare_text(const CompareSide& a, const CompareSide& b,
+                         const std::vector<CompareRound>& rounds) {
+  const EngineOptions& o = a.options;
+  const auto types = compare_op_types(o.workload, rounds);
+  std::string out = "zkbench compare: a = " + a.name + " (" + join(a.options.pool.addresses) +
+                    "), b = " + b.name + " (" + join(b.options.pool.addresses) + ")\n";
+  out += "workload: " + o.workload.mix.describe() + "; " + describe(o) + "; " +
+         std::to_string(rounds.size()) + " round(s), a then b in each\n";
+  out += "a/b rows: " + a.name + " / " + b.name + " (ops/s above 1 and latencies below 1 favour " +
+         a.name + "); medians over rounds\n\n";
+  const size_t side_width = std::max({a.name.size(), b.name.size(), size_t{4}});
+  const auto name_cell = [side_width](const std::string& round, const std::string& side) {
+    return left(round, 7) + left(side, side_width);
+  };
+  out += name_cell("round", "side") + cell("ops/s", 11) + cell("errors", 8);
+  for (OpType op : types) {
+    for (const char* q : {" p50 ms", " p99 ms"}) out += cell(std::string(op_name(op)) + q, 14);
+  }
+  out += "\n";
+  const auto side_row = [&](const std::string& round, const std::string& name, const Summary& s) {
+    std::string row = name_cell(round, name) + cell(format("%.1f", s.ops_per_s), 11) +
+                      cell(format("%.0f", s.errors), 8);
+    for (OpType op : types) {
+      row += cell(ms_or_dash(s.p50[static_cast<size_t>(op)]), 14) +
+             cell(ms_or_dash(s.p99[static_cast<size_t>(op)]), 14);
+    }
+    return row + "\n";
+  };
+  const auto ratio_row = [&](const std::string& round, const Ratios& r) {
+    std::string row = name_cell(round, "a/b") + cell(ratio_or_dash(r.ops_per_s), 11) + cell("", 8);
+    for (OpType op : types) {
+      row += cell(ratio_or_dash(r.p50[static_cast<size_t>(op)]), 14) +
+             cell(ratio_or_dash(r.p99[static_cast<size_t>(op)]), 14);
+    }
+    return row + "\n";
+  };
+  std::vector<Summary> as, bs;
+  std::vector<Ratios> rs;
+  for (size_t i = 0; i < rounds.size(); ++i) {
+    as.push_back(summarize(rounds[i].a));
+    bs.push_back(summarize(rounds[i].b));
+    rs.push_back(ratios(as.back(), bs.back()));
+    const std::string round = std::to_string(i + 1);
+    out += side_row(round, a.name, as.back()) + side_row(round, b.name, bs.back()) +
+           ratio_row(round, rs.back());
+  }
+  out += side_row("median", a.name, median_summary(as)) +
+         side_row("median", b.name, median_summary(bs)) + ratio_row("median", median_ratios(rs));
+  return out;
+}
+
+std::string compare_json(const CompareSide& a, const CompareSide& b,
+                         const std::vector<CompareRound>& rounds) {
+  const EngineOptions& o = a.options;
+  const auto types = compare_op_types(o.workload, rounds);
+  zkctl::JsonWriter j;
+  j.begin_object().key("config").begin_object();
+  json_config(j, o);
+  j.key("mix").string(o.workload.mix.describe());
+  j.end_object();
+  for (const CompareSide* side : {&a, &b}) {
+    j.key(side == &a ? "a" : "b").begin_object().key("name").string(side->name);
+    json_servers(j, side->options);
+    j.end_object();
+  }
+  j.key("ratio").string("a/b");
+  const auto summary = [&](const char* key, const Summary& s) {
+    j.key(key).begin_object();
+    j.key("ops_per_s").number(std::llround(s.ops_per_s));
+    j.key("requests").number(std::llround(s.requests)).key("errors").number(std::llround(s.errors));
+    j.key("ops").begin_object();
+    for (OpType op : types) {
+      j.key(op_name(op)).begin_object();
+      json_us(j, "p50_us", s.p50[static_cast<size_t>(op)]);
+      json_us(j, "p99_us", s.p99[static_cast<size_t>(op)]);
+      j.end_object();
+    }
+    j.end_object().end_object();
+  };
+  const auto ratio_object = [&](const Ratios& r) {
+    j.key("a_over_b_x1000").begin_object();
+    json_x1000(j, "ops_per_s", r.ops_per_s);
+    j.key("ops").begin_object();
+    for (OpType op : types) {
+      j.key(op_name(op)).begin_object();
+      json_x1000(j, "p50", r.p50[static_cast<size_t>(op)]);
+      json_x1000(j, "p99", r.p99[static_cast<size_t>(op)]);
+      j.end_object();
+    }
+    j.end_object().end_object();
+  };
+  std::vector<Summary> as, bs;
+  std::vector<Ratios> rs;
+  j.key("rounds").begin_array();
+  for (size_t i = 0; i < rounds.size(); ++i) {
+    as.push_back(summarize(rounds[i].a));
+    bs.push_back(summarize(rounds[i].b));
+    rs.push_back(ratios(as.back(), bs.back()));
+    j.begin_object().key("round").number(static_cast<int64_t>(i + 1));
+    summary("a", as.back());
+    summary("b", bs.back());
+    ratio_object(rs.back());
+    j.end_object();
+  }
+  j.end_array().key("median").begin_object();
+  summary("a", median_summary(as));
+  summary("b", median_summary(bs));
+  ratio_object(median_ratios(rs));
+  j.end_object().end_object();
+  return j.str() + "\n";
+}
+
+}  // namespace zk::bench
