@@ -48,6 +48,21 @@ std::vector<Row> rows(const EngineOptions& o, const RunResult& r, const OpFigure
 
 }  // namespace
 
+void json_workload_fields(zkctl::JsonWriter& j, const EngineOptions& o) {
+  const Workload& w = o.workload;
+  j.key("sessions").number(o.pool.sessions).key("in_flight").number(o.in_flight);
+  j.key("threads").number(o.pool.threads).key("znodes").number(w.keys.znodes);
+  j.key("keys").string(distribution_name(w.keys.distribution));
+  j.key("value_bytes").number(w.value_bytes);
+  j.key("seed").number(static_cast<int64_t>(w.seed));
+  j.key("warmup_ms").number(o.warmup.count());
+  j.key("duration_ms");
+  o.ops > 0 ? j.null() : j.number(o.duration.count());
+  j.key("ops");
+  o.ops > 0 ? j.number(o.ops) : j.null();
+  j.key("rate").number(std::llround(o.rate));
+}
+
 double ops_per_second(int64_t requests, const RunResult& r) {
   const double s = seconds(r.measured);
   return s > 0 ? static_cast<double>(requests) / s : 0;
@@ -140,18 +155,8 @@ std::string json_report(const EngineOptions& o, const RunResult& r) {
   j.key("servers").begin_array();
   for (const std::string& a : o.pool.addresses) j.string(a);
   j.end_array();
-  j.key("sessions").number(o.pool.sessions).key("in_flight").number(o.in_flight);
-  j.key("threads").number(o.pool.threads).key("mix").string(w.mix.describe());
-  j.key("znodes").number(w.keys.znodes);
-  j.key("keys").string(distribution_name(w.keys.distribution));
-  j.key("value_bytes").number(w.value_bytes);
-  j.key("seed").number(static_cast<int64_t>(w.seed));
-  j.key("warmup_ms").number(o.warmup.count());
-  j.key("duration_ms");
-  o.ops > 0 ? j.null() : j.number(o.duration.count());
-  j.key("ops");
-  o.ops > 0 ? j.number(o.ops) : j.null();
-  j.key("rate").number(std::llround(o.rate));
+  j.key("mix").string(w.mix.describe());
+  json_workload_fields(j, o);
   j.end_object();
   j.key("measured_us").number(r.measured.count() / 1000);
   j.key("warmup_requests").number(r.warmup_requests);

@@ -27,11 +27,20 @@
 
 #include "zkbench/engine.h"
 
+namespace zkctl {
+class JsonWriter;
+}
+
 namespace zk::bench {
 
 // Requests answered in the measured phase per second of it (0 when it had no
 // length): the rate every report gives.
 double ops_per_second(int64_t requests, const RunResult& r);
+
+// The workload's settings every JSON report carries in its config object
+// (servers and mix apart): sessions, in_flight, threads, znodes, keys,
+// value_bytes, seed, warmup_ms, duration_ms, ops, rate.
+void json_workload_fields(zkctl::JsonWriter& j, const EngineOptions& o);
 
 // The op types a report lists (see above), in the order of kAllOpTypes.
 std::vector<OpType> listed_op_types(const Workload& workload, const Figures& figures);

@@ -120,22 +120,6 @@ void json_x1000(zkctl::JsonWriter& j, const char* key, std::optional<double> r) 
   r ? j.number(std::llround(*r * 1000)) : j.null();
 }
 
-// The config fields common to sweep and compare (servers apart).
-void json_config(zkctl::JsonWriter& j, const EngineOptions& o) {
-  const Workload& w = o.workload;
-  j.key("sessions").number(o.pool.sessions).key("in_flight").number(o.in_flight);
-  j.key("threads").number(o.pool.threads).key("znodes").number(w.keys.znodes);
-  j.key("keys").string(distribution_name(w.keys.distribution));
-  j.key("value_bytes").number(w.value_bytes);
-  j.key("seed").number(static_cast<int64_t>(w.seed));
-  j.key("warmup_ms").number(o.warmup.count());
-  j.key("duration_ms");
-  o.ops > 0 ? j.null() : j.number(o.duration.count());
-  j.key("ops");
-  o.ops > 0 ? j.number(o.ops) : j.null();
-  j.key("rate").number(std::llround(o.rate));
-}
-
 void json_servers(zkctl::JsonWriter& j, const EngineOptions& o) {
   j.key("servers").begin_array();
   for (const std::string& a : o.pool.addresses) j.string(a);
@@ -215,7 +199,7 @@ std::string sweep_json(const EngineOptions& o, const std::vector<SweepStep>& ste
   zkctl::JsonWriter j;
   j.begin_object().key("config").begin_object();
   json_servers(j, o);
-  json_config(j, o);
+  json_workload_fields(j, o);
   j.end_object().key("steps").begin_array();
   for (const SweepStep& step : steps) {
     const Summary s = summarize(step.result);
@@ -317,7 +301,7 @@ std::string compare_json(const CompareSide& a, const CompareSide& b,
   const auto types = compare_op_types(o.workload, rounds);
   zkctl::JsonWriter j;
   j.begin_object().key("config").begin_object();
-  json_config(j, o);
+  json_workload_fields(j, o);
   j.key("mix").string(o.workload.mix.describe());
   j.end_object();
   for (const CompareSide* side : {&a, &b}) {
