@@ -25,7 +25,6 @@ using zk::client::Status;
 using zk::client::Task;
 using Clock = std::chrono::steady_clock;
 
-// After these a session never succeeds again.
 // One request of type `op` on `path`; its error code.
 Task<Error> issue(Client& client, OpType op, std::string path, const zk::wire::Buffer& value) {
   switch (op) {

@@ -37,7 +37,6 @@ struct Shard {
   std::vector<LoadBucket> buckets;
 };
 
-// After these a session never succeeds again.
 std::string error_text(Error e) { return std::string(zk::wire::error_name(e)); }
 
 SessionPoolOptions pool_options(const LoadOptions& o) {
