@@ -228,21 +228,27 @@ asio::awaitable<void> Relay::State::write(std::shared_ptr<State> s, std::shared_
       co_await wait_for_wakeup(pipe.writer_wakeup);
       continue;
     }
-    Chunk chunk = std::move(pipe.queue.front());
-    pipe.queue.pop_front();
-    pipe.queued_bytes -= chunk.bytes.size();
-    pipe.reader_wakeup.cancel();
-    if (chunk.due > Clock::now()) {
-      pipe.due_timer.expires_at(chunk.due);
+    if (const auto due = pipe.queue.front().due; due > Clock::now()) {
+      pipe.due_timer.expires_at(due);
       co_await pipe.due_timer.async_wait(as_tuple(use_awaitable));
+      if (c->closed) co_return;
+      continue;  // the queue may have changed meanwhile (a cut drops it)
     }
-    if (c->closed) co_return;
-    if (c->cut) {
-      s->stats.dropped_bytes += chunk.bytes.size();
-      continue;
+    // Every chunk due by now, in order, in one write.
+    std::vector<Chunk> batch;
+    size_t batch_bytes = 0;
+    const auto now = Clock::now();
+    while (!pipe.queue.empty() && pipe.queue.front().due <= now) {
+      batch_bytes += pipe.queue.front().bytes.size();
+      batch.push_back(std::move(pipe.queue.front()));
+      pipe.queue.pop_front();
     }
-    auto [ec, n] =
-        co_await asio::async_write(to, asio::buffer(chunk.bytes), as_tuple(use_awaitable));
+    pipe.queued_bytes -= batch_bytes;
+    pipe.reader_wakeup.cancel();
+    std::vector<asio::const_buffer> buffers;
+    buffers.reserve(batch.size());
+    for (const Chunk& chunk : batch) buffers.push_back(asio::buffer(chunk.bytes));
+    auto [ec, n] = co_await asio::async_write(to, buffers, as_tuple(use_awaitable));
     if (c->closed) co_return;
     if (ec) {
       if (!c->cut) c->close();
