@@ -71,6 +71,7 @@
 #include "libzk/client/events.h"
 #include "libzk/client/result.h"
 #include "libzk/wire/jute.h"
+#include "libzk/wire/multi.h"
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
 
@@ -180,6 +181,21 @@ class Client {
   // setACL (opcode 7); version is the ACL version (aversion), -1 matches any.
   // Errors: kNoNode, kBadVersion, kInvalidACL, kNoAuth.
   Task<Result<zk::wire::Stat>> set_acl(std::string path, zk::wire::ACLs acl, int32_t version = -1);
+
+  // multi (opcode 14): every operation of `ops` (create, create2, delete,
+  // setData, check) or none, atomically, at one zxid. A failed transaction is
+  // not an error of the request: the result then holds one entry per
+  // operation, each of type kError, the failing one with its code (see
+  // zk::wire::MultiResult). Paths get the chroot prefixed; created paths come
+  // back with it stripped. Errors of the request itself: kBadArguments (an
+  // invalid path, checked before sending), kMarshallingError,
+  // kConnectionLoss, kSessionExpired.
+  Task<Result<std::vector<zk::wire::MultiResult>>> multi(std::vector<zk::wire::MultiOp> ops);
+
+  // multiRead (opcode 22): getData and getChildren operations, each answered
+  // on its own (a failed one is a kError entry, the others still answer).
+  // No watches are set.
+  Task<Result<std::vector<zk::wire::MultiResult>>> multi_read(std::vector<zk::wire::MultiOp> ops);
 
   // sync (opcode 9): completes once the server is up to date with the leader.
   Task<Status> sync(std::string path);

@@ -57,6 +57,8 @@ class SyncClient {
   Result<zk::wire::Stat> set_acl(const std::string& path, const zk::wire::ACLs& acl,
                                  int32_t version = -1);
   Status sync(const std::string& path);
+  Result<std::vector<zk::wire::MultiResult>> multi(const std::vector<zk::wire::MultiOp>& ops);
+  Result<std::vector<zk::wire::MultiResult>> multi_read(const std::vector<zk::wire::MultiOp>& ops);
   Status add_auth(const std::string& scheme, const zk::wire::Buffer& auth);
   // closeSession and wait for the reply (see Client::close).
   Status close();

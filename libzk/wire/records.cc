@@ -135,6 +135,21 @@ void CreateRequest::read(Reader& r) {
   flags = r.int32();
 }
 
+void CreateTTLRequest::write(Writer& w) const {
+  w.ustring(path);
+  w.buffer(data);
+  write_acls(w, acl);
+  w.int32(flags);
+  w.int64(ttl);
+}
+void CreateTTLRequest::read(Reader& r) {
+  path = r.ustring();
+  data = r.buffer();
+  acl = read_acls(r);
+  flags = r.int32();
+  ttl = r.int64();
+}
+
 void DeleteRequest::write(Writer& w) const {
   w.ustring(path);
   w.int32(version);

@@ -108,6 +108,16 @@ struct CreateRequest {  // create (1), create2 (15), createContainer (19)
   void read(Reader& r);
 };
 
+struct CreateTTLRequest {  // createTTL (21)
+  std::string path;
+  Buffer data;
+  ACLs acl;
+  int32_t flags = 0;
+  int64_t ttl = 0;
+  void write(Writer& w) const;
+  void read(Reader& r);
+};
+
 struct DeleteRequest {
   std::string path;
   int32_t version = -1;
