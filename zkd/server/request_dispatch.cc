@@ -48,6 +48,8 @@ bool is_read(OpCode op) {
     case OpCode::kGetChildren:
     case OpCode::kGetChildren2:
     case OpCode::kSync:
+    case OpCode::kGetAllChildrenNumber:
+    case OpCode::kMultiRead:
       return true;
     default:
       return false;
@@ -61,6 +63,8 @@ bool is_tree_write(OpCode op) {
     case OpCode::kDelete:
     case OpCode::kSetData:
     case OpCode::kSetACL:
+    case OpCode::kCheck:
+    case OpCode::kMulti:
       return true;
     default:
       return false;

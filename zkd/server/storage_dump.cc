@@ -126,8 +126,12 @@ void txn_fields(Line& line, const tree::Txn& txn) {
           line.str("path", body.path).data(body.data).num("version", body.version);
         } else if constexpr (std::is_same_v<T, tree::SetACLTxn>) {
           line.str("path", body.path).acl(body.acl).num("version", body.version);
+        } else if constexpr (std::is_same_v<T, tree::CheckVersionTxn>) {
+          line.str("path", body.path).num("version", body.version);
         } else if constexpr (std::is_same_v<T, tree::ErrorTxn>) {
           line.num("err", static_cast<int32_t>(body.err));
+        } else if constexpr (std::is_same_v<T, tree::MultiTxn>) {
+          line.num("ops", static_cast<int64_t>(body.ops.size()));
         }
       },
       txn.body);

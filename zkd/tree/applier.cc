@@ -3,6 +3,8 @@
 #include <string>
 #include <utility>
 
+#include "libzk/wire/multi.h"
+
 namespace zkd::tree {
 namespace {
 
@@ -34,9 +36,36 @@ ApplyResult Applier::apply(const Txn& txn) {
     ApplyResult operator()(const DeleteTxn& t) { return self.remove(h, t); }
     ApplyResult operator()(const SetDataTxn& t) { return self.set_data(h, t); }
     ApplyResult operator()(const SetACLTxn& t) { return self.set_acl(h, t); }
+    ApplyResult operator()(const CheckVersionTxn&) { return reply(h, Error::kOk); }
     ApplyResult operator()(const ErrorTxn& t) { return reply(h, t.err); }
+    ApplyResult operator()(const MultiTxn& t) { return self.multi(h, t); }
   };
   return std::visit(Visitor{*this, h}, txn.body);
+}
+
+// Each sub-txn applied in order at the multi's zxid; the reply is, per
+// operation, MultiHeader{type, false, err} and the operation's own reply
+// record (which is what a multi result holds, §7.1), an error as
+// MultiHeader{-1, false, err} + ErrorResponse{err}; then the terminator.
+ApplyResult Applier::multi(const TxnHeader& h, const MultiTxn& t) {
+  std::string body;
+  zk::wire::Writer w(body);
+  ApplyResult result;
+  for (const Txn& op : t.ops) {
+    ApplyResult step = apply(op);
+    if (step.response.err == Error::kOk && op.header.type != OpCode::kError) {
+      zk::wire::MultiHeader{static_cast<int32_t>(op.header.type), false, 0}.write(w);
+      body += step.response.body;
+    } else {
+      const auto err = static_cast<int32_t>(step.response.err);
+      zk::wire::MultiHeader{static_cast<int32_t>(OpCode::kError), false, err}.write(w);
+      w.int32(err);
+    }
+    for (Notification& n : step.notifications) result.notifications.push_back(std::move(n));
+  }
+  zk::wire::MultiHeader{-1, true, -1}.write(w);
+  result.response = reply(h, Error::kOk, std::move(body)).response;
+  return result;
 }
 
 ApplyResult Applier::create(const TxnHeader& h, const CreateTxn& t) {

@@ -22,7 +22,8 @@ class Applier {
 
   // The reply carries the txn's zxid and, when err is kOk, the op's response
   // record: create -> CreateResponse, create2 -> Create2Response, setData and
-  // setACL -> Stat, delete / closeSession / createSession -> no body.
+  // setACL -> Stat, delete / check / closeSession / createSession -> no
+  // body, multi -> MultiResponse (err kOk even when the multi failed).
   ApplyResult apply(const Txn& txn);
 
  private:
@@ -30,6 +31,7 @@ class Applier {
   ApplyResult remove(const TxnHeader& header, const DeleteTxn& txn);
   ApplyResult set_data(const TxnHeader& header, const SetDataTxn& txn);
   ApplyResult set_acl(const TxnHeader& header, const SetACLTxn& txn);
+  ApplyResult multi(const TxnHeader& header, const MultiTxn& txn);
   ApplyResult close_session(const TxnHeader& header, const CloseSessionTxn& txn);
 
   DataTree& tree_;

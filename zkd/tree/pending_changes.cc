@@ -23,6 +23,7 @@ NodeView view_of(const Node& node) {
 
 std::optional<NodeView> PendingChanges::node(std::string_view path, const DataTree& tree) const {
   if (auto it = nodes_.find(key_of(path)); it != nodes_.end()) return it->second.state;
+  if (below_ != nullptr) return below_->node(path, tree);
   const Node* node = tree.find(path);
   if (node == nullptr) return std::nullopt;
   return view_of(*node);
@@ -30,12 +31,14 @@ std::optional<NodeView> PendingChanges::node(std::string_view path, const DataTr
 
 bool PendingChanges::session_open(SessionId session, const SessionTable& sessions) const {
   if (auto it = sessions_.find(session); it != sessions_.end()) return it->second.open;
+  if (below_ != nullptr) return below_->session_open(session, sessions);
   return sessions.contains(session);
 }
 
 std::vector<std::string> PendingChanges::ephemerals(SessionId session, const DataTree& tree) const {
   std::set<std::string, std::less<>> out;
-  for (std::string& path : tree.ephemerals(session)) {
+  for (std::string& path :
+       below_ != nullptr ? below_->ephemerals(session, tree) : tree.ephemerals(session)) {
     if (!nodes_.contains(path)) out.insert(std::move(path));
   }
   for (const auto& [path, record] : nodes_) {
@@ -86,7 +89,11 @@ void PendingChanges::add(const Txn& txn, const DataTree& tree) {
       node->aversion = t.version;
       self.set_node(t.path, node, h.zxid);
     }
+    void operator()(const CheckVersionTxn&) {}
     void operator()(const ErrorTxn&) {}
+    void operator()(const MultiTxn& t) {
+      for (const Txn& op : t.ops) self.add(op, tree);
+    }
   };
   std::visit(Visitor{*this, tree, h}, txn.body);
 }

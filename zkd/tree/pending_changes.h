@@ -39,6 +39,12 @@ struct NodeView {
 
 class PendingChanges {
  public:
+  PendingChanges() = default;
+  // An overlay above `below` (which must outlive it): sees below's pending
+  // effects under its own. A multi prepares its operations in one, so each
+  // sees the effects of those before it without touching `below`.
+  explicit PendingChanges(const PendingChanges* below) : below_(below) {}
+
   // The node at `path` ("" is the root) once every pending txn is applied;
   // nullopt when it will not exist.
   std::optional<NodeView> node(std::string_view path, const DataTree& tree) const;
@@ -74,6 +80,7 @@ class PendingChanges {
   // A delete's effect: the node goes, its parent loses a child.
   void remove_node(std::string_view path, int64_t zxid, const DataTree& tree);
 
+  const PendingChanges* below_ = nullptr;
   std::unordered_map<std::string, NodeRecord, PathHash, std::equal_to<>> nodes_;
   std::unordered_map<SessionId, SessionRecord> sessions_;
   // (zxid, key) per record written, in prepare order: what applied() retires.

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "libzk/wire/multi.h"
 #include "libzk/wire/path.h"
 #include "libzk/wire/records.h"
 
@@ -43,6 +44,44 @@ std::optional<zk::wire::ACLs> fix_acl(const zk::wire::ACLs& given) {
   return out;
 }
 
+template <typename... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+
+// `body` decoded as a Request and handed to `then`; MARSHALLINGERROR when it
+// does not decode.
+template <typename Request, typename Then>
+TxnBody with_decoded(std::string_view body, Then&& then) {
+  Request req;
+  if (!zk::wire::decode(body, req)) return fail(Error::kMarshallingError);
+  return then(std::move(req));
+}
+
+// What a multi (14) may hold (§7.1): create 1, 15, 19, 21 with flags that
+// are a CreateMode, delete, setData, check.
+bool multi_may_hold(const zk::wire::MultiOp& op) {
+  auto flags_ok = [](int32_t flags) { return flags >= 0 && flags <= 6; };
+  if (const auto* c = std::get_if<zk::wire::CreateRequest>(&op.request)) return flags_ok(c->flags);
+  if (const auto* c = std::get_if<zk::wire::CreateTTLRequest>(&op.request)) {
+    return flags_ok(c->flags);
+  }
+  return op.type == OpCode::kDelete || op.type == OpCode::kSetData || op.type == OpCode::kCheck;
+}
+
+// A failed multi of `n` operations whose operation `failed` gave `err`.
+MultiTxn rolled_back(const TxnHeader& header, size_t failed, Error err, size_t n) {
+  MultiTxn out;
+  for (size_t i = 0; i < n; ++i) {
+    Txn txn;
+    txn.header = header;
+    txn.header.type = OpCode::kError;
+    txn.body = ErrorTxn{i < failed ? Error::kOk : i == failed ? err : Error::kRuntimeInconsistency};
+    out.ops.push_back(std::move(txn));
+  }
+  return out;
+}
+
 std::string sequence_suffix(int32_t counter) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%010d", counter);
@@ -54,39 +93,85 @@ std::string sequence_suffix(int32_t counter) {
 Txn Preprocessor::write(SessionId session, int32_t xid, OpCode op, std::string_view body,
                         int64_t zxid, int64_t time_ms) const {
   if (op == OpCode::kCloseSession) return close_session(session, xid, zxid, time_ms);
-  TxnBody result;
+  Txn txn;
+  txn.header = {session, xid, zxid, time_ms, op};
+  txn.body = op == OpCode::kMulti ? multi(txn.header, body) : operation(session, op, body);
+  if (std::holds_alternative<ErrorTxn>(txn.body)) txn.header.type = OpCode::kError;
+  return txn;
+}
+
+TxnBody Preprocessor::operation(SessionId session, OpCode op, std::string_view body) const {
   switch (op) {
     case OpCode::kCreate:
     case OpCode::kCreate2:
-      result = create(session, body);
-      break;
+      return with_decoded<zk::wire::CreateRequest>(
+          body, [&](auto req) { return create(session, std::move(req)); });
     case OpCode::kDelete:
-      result = remove(session, body);
-      break;
+      return with_decoded<zk::wire::DeleteRequest>(
+          body, [&](auto req) { return remove(session, std::move(req)); });
     case OpCode::kSetData:
-      result = set_data(session, body);
-      break;
+      return with_decoded<zk::wire::SetDataRequest>(
+          body, [&](auto req) { return set_data(session, std::move(req)); });
     case OpCode::kSetACL:
-      result = set_acl(session, body);
-      break;
+      return with_decoded<zk::wire::SetACLRequest>(
+          body, [&](auto req) { return set_acl(session, std::move(req)); });
+    case OpCode::kCheck:
+      return with_decoded<zk::wire::CheckVersionRequest>(
+          body, [&](auto req) { return check(session, std::move(req)); });
     case OpCode::kCreateContainer:
-    case OpCode::kCreateTTL: {
-      zk::wire::CreateRequest req;  // createTTL adds a trailing ttl, which is not needed here
-      result = fail(zk::wire::decode(body, req) ? Error::kUnimplemented : Error::kMarshallingError);
-      break;
-    }
+    case OpCode::kCreateTTL:
+      // createTTL adds a trailing ttl, which is not needed to decide this.
+      return with_decoded<zk::wire::CreateRequest>(
+          body, [](auto) -> TxnBody { return fail(Error::kUnimplemented); });
     case OpCode::kReconfig:
-      result = fail(Error::kReconfigDisabled);
-      break;
+      return fail(Error::kReconfigDisabled);
     default:
-      result = fail(Error::kUnimplemented);
-      break;
+      return fail(Error::kUnimplemented);
   }
-  Txn txn;
-  txn.header = {session, xid, zxid, time_ms, op};
-  if (std::holds_alternative<ErrorTxn>(result)) txn.header.type = OpCode::kError;
-  txn.body = std::move(result);
-  return txn;
+}
+
+// Apache's PrepRequestProcessor for multi: the operations are prepared in
+// order against an overlay holding the effects of the earlier ones; at the
+// first failure every operation becomes an error sub-txn (§7.2).
+TxnBody Preprocessor::multi(const TxnHeader& header, std::string_view body) const {
+  std::vector<zk::wire::MultiOp> ops;
+  if (!zk::wire::decode_multi_request(body, ops)) return fail(Error::kMarshallingError);
+  if (!std::all_of(ops.begin(), ops.end(), multi_may_hold)) return fail(Error::kMarshallingError);
+
+  PendingChanges overlay(&pending_);
+  Preprocessor step(tree_, sessions_, overlay);
+  MultiTxn out;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    Txn txn;
+    txn.header = header;
+    txn.header.type = ops[i].type;
+    txn.body = std::visit(
+        Overloaded{
+            [&](zk::wire::CreateRequest& req) -> TxnBody {
+              if (ops[i].type == OpCode::kCreateContainer) return fail(Error::kUnimplemented);
+              return step.create(header.session_id, std::move(req));
+            },
+            [&](zk::wire::CreateTTLRequest&) -> TxnBody { return fail(Error::kUnimplemented); },
+            [&](zk::wire::DeleteRequest& req) -> TxnBody {
+              return step.remove(header.session_id, std::move(req));
+            },
+            [&](zk::wire::SetDataRequest& req) -> TxnBody {
+              return step.set_data(header.session_id, std::move(req));
+            },
+            [&](zk::wire::CheckVersionRequest& req) -> TxnBody {
+              return step.check(header.session_id, std::move(req));
+            },
+            [&](zk::wire::PathWatchRequest&) -> TxnBody {  // refused by multi_may_hold
+              return fail(Error::kMarshallingError);
+            },
+        },
+        ops[i].request);
+    if (const auto* err = std::get_if<ErrorTxn>(&txn.body))
+      return rolled_back(header, i, err->err, ops.size());
+    overlay.add(txn, tree_);
+    out.ops.push_back(std::move(txn));
+  }
+  return out;
 }
 
 Txn Preprocessor::create_session(SessionId session, int32_t timeout_ms, int64_t zxid,
@@ -101,9 +186,7 @@ Txn Preprocessor::close_session(SessionId session, int32_t xid, int64_t zxid,
 }
 
 // Apache's order (PrepRequestProcessor.pRequest2TxnCreate, §6.3).
-TxnBody Preprocessor::create(SessionId session, std::string_view body) const {
-  zk::wire::CreateRequest req;
-  if (!zk::wire::decode(body, req)) return fail(Error::kMarshallingError);
+TxnBody Preprocessor::create(SessionId session, zk::wire::CreateRequest req) const {
   // Flag 4 (container) makes a plain persistent node under opcodes 1/15. TTL
   // flags 5/6 need extended types, which are off: Apache 3.8.0 answers
   // UNIMPLEMENTED (checked live; the reference's −8 was with them on).
@@ -134,9 +217,7 @@ TxnBody Preprocessor::create(SessionId session, std::string_view body) const {
 
 // Apache's order: delete-specific path check (§11.1), parent, node, version
 // before emptiness.
-TxnBody Preprocessor::remove(SessionId session, std::string_view body) const {
-  zk::wire::DeleteRequest req;
-  if (!zk::wire::decode(body, req)) return fail(Error::kMarshallingError);
+TxnBody Preprocessor::remove(SessionId session, zk::wire::DeleteRequest req) const {
   if (!session_open(session)) return fail(Error::kSessionExpired);
   if (!has_slash_and_no_nul(req.path) || DataTree::is_special_path(req.path)) {
     return fail(Error::kBadArguments);
@@ -149,9 +230,7 @@ TxnBody Preprocessor::remove(SessionId session, std::string_view body) const {
   return DeleteTxn{std::move(req.path)};
 }
 
-TxnBody Preprocessor::set_data(SessionId session, std::string_view body) const {
-  zk::wire::SetDataRequest req;
-  if (!zk::wire::decode(body, req)) return fail(Error::kMarshallingError);
+TxnBody Preprocessor::set_data(SessionId session, zk::wire::SetDataRequest req) const {
   if (!session_open(session)) return fail(Error::kSessionExpired);
   if (!zk::wire::is_valid_path(req.path)) return fail(Error::kBadArguments);
   std::optional<NodeView> target = node(req.path);
@@ -160,9 +239,7 @@ TxnBody Preprocessor::set_data(SessionId session, std::string_view body) const {
   return SetDataTxn{std::move(req.path), std::move(req.data), plus_one(target->version)};
 }
 
-TxnBody Preprocessor::set_acl(SessionId session, std::string_view body) const {
-  zk::wire::SetACLRequest req;
-  if (!zk::wire::decode(body, req)) return fail(Error::kMarshallingError);
+TxnBody Preprocessor::set_acl(SessionId session, zk::wire::SetACLRequest req) const {
   if (!session_open(session)) return fail(Error::kSessionExpired);
   if (!zk::wire::is_valid_path(req.path)) return fail(Error::kBadArguments);
   std::optional<zk::wire::ACLs> acl = fix_acl(req.acl);
@@ -171,6 +248,16 @@ TxnBody Preprocessor::set_acl(SessionId session, std::string_view body) const {
   if (!target) return fail(Error::kNoNode);
   if (!version_matches(target->aversion, req.version)) return fail(Error::kBadVersion);
   return SetACLTxn{std::move(req.path), std::move(*acl), plus_one(target->aversion)};
+}
+
+// Apache's order for check: session, path, node, version. Nothing changes.
+TxnBody Preprocessor::check(SessionId session, zk::wire::CheckVersionRequest req) const {
+  if (!session_open(session)) return fail(Error::kSessionExpired);
+  if (!zk::wire::is_valid_path(req.path)) return fail(Error::kBadArguments);
+  std::optional<NodeView> target = node(req.path);
+  if (!target) return fail(Error::kNoNode);
+  if (!version_matches(target->version, req.version)) return fail(Error::kBadVersion);
+  return CheckVersionTxn{std::move(req.path), req.version};
 }
 
 }  // namespace zkd::tree

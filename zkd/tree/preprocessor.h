@@ -6,9 +6,13 @@
 // be once every pending txn is applied (the PendingChanges overlay); changes
 // nothing (the caller records the txn in the overlay).
 //
+// A multi (§7) prepares its operations in order, each against the tree as
+// the ones before it leave it (an overlay of its own above the pending
+// changes); the first failure turns the whole multi into error sub-txns.
+//
 // Not done yet (see the report of the issue that added this): ACL enforcement
 // (NOAUTH), auth-scheme ACL expansion and per-scheme ACL validation, quotas,
-// containers, TTL nodes, multi and check (they become UNIMPLEMENTED).
+// containers and TTL nodes (they become UNIMPLEMENTED).
 #pragma once
 
 #include <cstdint>
@@ -30,11 +34,13 @@ class Preprocessor {
   Preprocessor(const DataTree& tree, const SessionTable& sessions, const PendingChanges& pending)
       : tree_(tree), sessions_(sessions), pending_(pending) {}
 
-  // create (1), create2 (15), delete (2), setData (5), setACL (7) and
-  // closeSession (-11); createContainer (19), createTTL (21), multi (14),
-  // check (13) and other opcodes give UNIMPLEMENTED, reconfig (16)
-  // RECONFIGDISABLED. A write from a session not in the table gives
-  // SESSIONEXPIRED (Apache never lets such a request reach this stage).
+  // create (1), create2 (15), delete (2), setData (5), setACL (7), check
+  // (13), multi (14) and closeSession (-11); createContainer (19), createTTL
+  // (21) and other opcodes give UNIMPLEMENTED, reconfig (16)
+  // RECONFIGDISABLED. A multi whose body does not decode, or holds an
+  // operation a multi may not hold (a read, an unknown type, create flags
+  // that are no CreateMode), is MARSHALLINGERROR as a whole. A write from a session not in the
+  // table gives SESSIONEXPIRED (Apache never lets such a request reach this stage).
   Txn write(SessionId session, int32_t xid, zk::wire::OpCode op, std::string_view body,
             int64_t zxid, int64_t time_ms) const;
   Txn create_session(SessionId session, int32_t timeout_ms, int64_t zxid, int64_t time_ms) const;
@@ -42,10 +48,14 @@ class Preprocessor {
   Txn close_session(SessionId session, int32_t xid, int64_t zxid, int64_t time_ms) const;
 
  private:
-  TxnBody create(SessionId session, std::string_view body) const;
-  TxnBody remove(SessionId session, std::string_view body) const;
-  TxnBody set_data(SessionId session, std::string_view body) const;
-  TxnBody set_acl(SessionId session, std::string_view body) const;
+  // One operation, decoded: its txn, or an ErrorTxn.
+  TxnBody operation(SessionId session, zk::wire::OpCode op, std::string_view body) const;
+  TxnBody create(SessionId session, zk::wire::CreateRequest req) const;
+  TxnBody remove(SessionId session, zk::wire::DeleteRequest req) const;
+  TxnBody set_data(SessionId session, zk::wire::SetDataRequest req) const;
+  TxnBody set_acl(SessionId session, zk::wire::SetACLRequest req) const;
+  TxnBody check(SessionId session, zk::wire::CheckVersionRequest req) const;
+  TxnBody multi(const TxnHeader& header, std::string_view body) const;
   std::optional<NodeView> node(std::string_view path) const { return pending_.node(path, tree_); }
   bool session_open(SessionId session) const { return pending_.session_open(session, sessions_); }
 

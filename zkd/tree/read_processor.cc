@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "libzk/wire/java_string.h"
+#include "libzk/wire/multi.h"
 #include "libzk/wire/records.h"
 
 namespace zkd::tree {
@@ -48,6 +49,9 @@ Response ReadProcessor::read(WatcherId watcher, OpCode op, std::string_view body
       break;
     case OpCode::kGetAllChildrenNumber:
       r = all_children_number(body);
+      break;
+    case OpCode::kMultiRead:
+      r = multi_read(body);
       break;
     default:
       r = error(Error::kUnimplemented);
@@ -112,6 +116,38 @@ Response ReadProcessor::all_children_number(std::string_view body) const {
   Response r;
   zk::wire::Writer w(r.body);
   w.int32(tree_.descendant_count(req.path));
+  return r;
+}
+
+// Each operation answered on its own, without watches; the result is
+// MultiHeader{type, false, 0} + the operation's reply record, or
+// MultiHeader{-1, false, err} + ErrorResponse{err} (§7.1).
+Response ReadProcessor::multi_read(std::string_view body) const {
+  std::vector<zk::wire::MultiOp> ops;
+  if (!zk::wire::decode_multi_request(body, ops)) return error(Error::kMarshallingError);
+  for (const zk::wire::MultiOp& op : ops) {
+    if (op.type != OpCode::kGetData && op.type != OpCode::kGetChildren) {
+      return error(Error::kMarshallingError);
+    }
+  }
+  Response r;
+  zk::wire::Writer w(r.body);
+  for (const zk::wire::MultiOp& op : ops) {
+    zk::wire::PathWatchRequest req = std::get<zk::wire::PathWatchRequest>(op.request);
+    req.watch = false;
+    const std::string sub_body = zk::wire::encode(req);
+    Response sub =
+        op.type == OpCode::kGetData ? get_data(0, sub_body) : get_children(0, sub_body, false);
+    if (sub.err == Error::kOk) {
+      zk::wire::MultiHeader{static_cast<int32_t>(op.type), false, 0}.write(w);
+      r.body += sub.body;
+    } else {
+      const auto err = static_cast<int32_t>(sub.err);
+      zk::wire::MultiHeader{static_cast<int32_t>(OpCode::kError), false, err}.write(w);
+      w.int32(err);
+    }
+  }
+  zk::wire::MultiHeader{-1, true, -1}.write(w);
   return r;
 }
 

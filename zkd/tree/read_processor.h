@@ -20,7 +20,8 @@ class ReadProcessor {
   ReadProcessor(const DataTree& tree, WatchManager& watches) : tree_(tree), watches_(watches) {}
 
   // exists (3), getData (4), getACL (6), getChildren (8), sync (9),
-  // getChildren2 (12), getAllChildrenNumber (104); other opcodes give
+  // getChildren2 (12), getAllChildrenNumber (104), multiRead (22: only
+  // getData and getChildren, else MARSHALLINGERROR); other opcodes give
   // UNIMPLEMENTED. The reply's zxid is `last_zxid`. A body that does not
   // decode gives MARSHALLINGERROR. Invalid paths simply miss (NONODE), except
   // a NUL in an exists path (BADARGUMENTS).
@@ -34,6 +35,7 @@ class ReadProcessor {
   Response get_children(WatcherId watcher, std::string_view body, bool with_stat) const;
   Response sync(std::string_view body) const;
   Response all_children_number(std::string_view body) const;
+  Response multi_read(std::string_view body) const;
 
   const DataTree& tree_;
   WatchManager& watches_;

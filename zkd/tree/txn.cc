@@ -29,10 +29,53 @@ void write_body(Writer& w, const SetACLTxn& t) {
   zk::wire::write_acls(w, t.acl);
   w.int32(t.version);
 }
+void write_body(Writer& w, const CheckVersionTxn& t) {
+  w.ustring(t.path);
+  w.int32(t.version);
+}
 void write_body(Writer& w, const ErrorTxn& t) { w.int32(static_cast<int32_t>(t.err)); }
+void write_body(Writer& w, const MultiTxn& t) {
+  w.vector_size(t.ops.size());
+  for (const Txn& op : t.ops) {
+    w.int32(static_cast<int32_t>(op.header.type));
+    std::string record;
+    Writer rw(record);
+    std::visit([&rw](const auto& body) { write_body(rw, body); }, op.body);
+    w.buffer(std::string_view(record));
+  }
+}
 
-bool read_body(Reader& r, OpCode type, TxnBody& out) {
-  switch (type) {
+bool read_body(Reader& r, const TxnHeader& header, TxnBody& out);
+
+// A multi's sub-txns: each record is read with the multi's header and the
+// sub-txn's own type; a nested multi or a session txn is refused.
+bool read_multi(Reader& r, const TxnHeader& header, TxnBody& out) {
+  MultiTxn multi;
+  const int32_t n = r.vector_size(8);
+  for (int32_t i = 0; i < n && r.ok(); ++i) {
+    Txn op;
+    op.header = header;
+    op.header.type = static_cast<OpCode>(r.int32());
+    zk::wire::Buffer record = r.buffer();
+    if (!r.ok() || !record) return false;
+    switch (op.header.type) {
+      case OpCode::kMulti:
+      case OpCode::kCreateSession:
+      case OpCode::kCloseSession:
+        return false;
+      default:
+        break;
+    }
+    Reader rr(*record);
+    if (!read_body(rr, op.header, op.body) || !rr.ok()) return false;
+    multi.ops.push_back(std::move(op));
+  }
+  out = std::move(multi);
+  return r.ok();
+}
+
+bool read_body(Reader& r, const TxnHeader& header, TxnBody& out) {
+  switch (header.type) {
     case OpCode::kCreateSession:
       out = CreateSessionTxn{r.int32()};
       return true;
@@ -73,9 +116,18 @@ bool read_body(Reader& r, OpCode type, TxnBody& out) {
       out = std::move(t);
       return true;
     }
+    case OpCode::kCheck: {
+      CheckVersionTxn t;
+      t.path = r.ustring();
+      t.version = r.int32();
+      out = std::move(t);
+      return true;
+    }
     case OpCode::kError:
       out = ErrorTxn{static_cast<zk::wire::Error>(r.int32())};
       return true;
+    case OpCode::kMulti:
+      return read_multi(r, header, out);
     default:
       return false;
   }
@@ -100,7 +152,7 @@ bool read_txn(std::string_view bytes, Txn& out) {
   txn.header.zxid = r.int64();
   txn.header.time_ms = r.int64();
   txn.header.type = static_cast<OpCode>(r.int32());
-  if (!r.ok() || !read_body(r, txn.header.type, txn.body) || !r.ok()) return false;
+  if (!r.ok() || !read_body(r, txn.header, txn.body) || !r.ok()) return false;
   out = std::move(txn);
   return true;
 }

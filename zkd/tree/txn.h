@@ -48,12 +48,25 @@ struct SetACLTxn {
   zk::wire::ACLs acl;
   int32_t version = 0;  // the new aversion
 };
+struct CheckVersionTxn {  // check (13): changes nothing
+  std::string path;
+  int32_t version = 0;  // the version the request named
+};
 struct ErrorTxn {
   zk::wire::Error err = zk::wire::Error::kOk;
 };
+struct Txn;
+// multi (14): the operations' txns, in request order. Each sub-txn's header
+// is the multi's with the operation's own type (kError for an ErrorTxn); no
+// sub-txn is a MultiTxn, a CreateSessionTxn or a CloseSessionTxn. A failed
+// multi holds one ErrorTxn per operation (§7.2: kOk before the failing one,
+// its code, kRuntimeInconsistency after) and changes nothing.
+struct MultiTxn {
+  std::vector<Txn> ops;
+};
 
 using TxnBody = std::variant<CreateSessionTxn, CloseSessionTxn, CreateTxn, DeleteTxn, SetDataTxn,
-                             SetACLTxn, ErrorTxn>;
+                             SetACLTxn, CheckVersionTxn, ErrorTxn, MultiTxn>;
 
 struct Txn {
   TxnHeader header;
@@ -63,7 +76,8 @@ struct Txn {
 // Jute encoding of header + body, Apache's layout (for the log and for Zab).
 // The record written follows the body's alternative; the type field is
 // header.type, so the two must agree (create and create2 share CreateTxn).
-// No TxnDigest is appended.
+// No TxnDigest is appended. A MultiTxn is Apache's: vector<{int type,
+// buffer record}>, the record without a header.
 void write_txn(zk::wire::Writer& w, const Txn& txn);
 // Decodes header + record; the record is chosen by the header's type. False
 // for an unknown type or a truncated record (then `out` is untouched).

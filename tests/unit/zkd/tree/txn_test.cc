@@ -132,7 +132,7 @@ TEST(Txn, TruncatedOrUnknownIsRejectedAndLeavesOutputAlone) {
     EXPECT_FALSE(read_txn(bytes.substr(0, n), out)) << n;
   }
   EXPECT_EQ(std::get<DeleteTxn>(out.body).path, "/keep");
-  std::string unknown = encode({header(OpCode::kMulti), ErrorTxn{}});
+  std::string unknown = encode({header(OpCode::kGetData), ErrorTxn{}});  // never a txn
   EXPECT_FALSE(read_txn(unknown, out));
 }
 
