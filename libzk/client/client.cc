@@ -1,5 +1,8 @@
 #include "libzk/client/client.h"
 
+#include <utility>
+#include <variant>
+
 #include <boost/asio/post.hpp>
 
 #include "libzk/client/session.h"
@@ -192,6 +195,59 @@ Task<Result<zk::wire::Stat>> Client::set_acl(std::string path, zk::wire::ACLs ac
   zk::wire::Stat stat;
   if (!zk::wire::decode(reply->body, stat)) co_return Error::kMarshallingError;
   co_return stat;
+}
+
+namespace {
+
+// Checks the path of every operation (kBadArguments for the first invalid
+// one; sequential creates with a "1" appended, as create does) and prefixes
+// the chroot to each.
+Status prepare_multi_ops(const Chroot& chroot, std::vector<zk::wire::MultiOp>& ops) {
+  for (zk::wire::MultiOp& op : ops) {
+    const bool ok = std::visit(
+        [&chroot](auto& record) {
+          bool sequential = false;
+          if constexpr (requires { record.flags; }) {
+            sequential = zk::wire::is_sequential(static_cast<CreateMode>(record.flags));
+          }
+          if (!zk::wire::path_error(record.path, sequential).empty()) return false;
+          record.path = chroot.prefix(record.path);
+          return true;
+        },
+        op.request);
+    if (!ok) return Error::kBadArguments;
+  }
+  return Error::kOk;
+}
+
+// multi (14) and multiRead (22) share the framing and the reply handling.
+Task<Result<std::vector<zk::wire::MultiResult>>> multi_any(ClientSession& session, OpCode op,
+                                                           std::vector<zk::wire::MultiOp> ops) {
+  if (Status s = prepare_multi_ops(session.chroot(), ops); !s.ok()) co_return s.error();
+  auto reply = co_await session.call(op, zk::wire::encode_multi_request(ops));
+  if (!reply) co_return reply.error();
+  if (reply->header.err != Error::kOk) co_return reply->header.err;
+  std::vector<zk::wire::MultiResult> results;
+  if (!zk::wire::decode_multi_response(reply->body, results) || results.size() != ops.size()) {
+    co_return Error::kMarshallingError;
+  }
+  for (zk::wire::MultiResult& result : results) {
+    if (result.type == OpCode::kCreate || result.type == OpCode::kCreate2) {
+      result.path = session.chroot().strip(result.path);
+    }
+  }
+  co_return results;
+}
+
+}  // namespace
+
+Task<Result<std::vector<zk::wire::MultiResult>>> Client::multi(std::vector<zk::wire::MultiOp> ops) {
+  co_return co_await multi_any(*session_, OpCode::kMulti, std::move(ops));
+}
+
+Task<Result<std::vector<zk::wire::MultiResult>>> Client::multi_read(
+    std::vector<zk::wire::MultiOp> ops) {
+  co_return co_await multi_any(*session_, OpCode::kMultiRead, std::move(ops));
 }
 
 Task<Status> Client::sync(std::string path) {

@@ -152,6 +152,18 @@ Status SyncClient::sync(const std::string& path) {
   return impl_->run(impl_->client->sync(path));
 }
 
+Result<std::vector<zk::wire::MultiResult>> SyncClient::multi(
+    const std::vector<zk::wire::MultiOp>& ops) {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->multi(ops));
+}
+
+Result<std::vector<zk::wire::MultiResult>> SyncClient::multi_read(
+    const std::vector<zk::wire::MultiOp>& ops) {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->multi_read(ops));
+}
+
 Status SyncClient::add_auth(const std::string& scheme, const zk::wire::Buffer& auth) {
   ZK_SYNC_REQUIRE_CLIENT();
   return impl_->run(impl_->client->add_auth(scheme, auth));

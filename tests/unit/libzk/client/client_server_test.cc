@@ -12,6 +12,7 @@
 #include <boost/asio/use_future.hpp>
 
 #include "libzk/client/sync_client.h"
+#include "tests/unit/libzk/client/server_fixture.h"
 #include "tests/unit/libzk/client/tcp_proxy.h"
 #include "tests/unit/libzk/client/test_server.h"
 
@@ -24,60 +25,13 @@ using testing::TestServer;
 using zk::wire::CreateMode;
 using zk::wire::EventType;
 
-constexpr auto kDeadline = 20s;        // for anything that should happen promptly
-constexpr auto kSessionTimeout = 10s;  // ordinary tests
-constexpr auto kShortSession = 4s;     // Apache's minimum with tickTime 2000
-constexpr auto kLongSession = 30s;     // longer than kDeadline
-constexpr size_t kCount = 1000;        // pipelined requests
+using testing::kDeadline;
+using testing::kSessionTimeout;
+constexpr auto kShortSession = 4s;  // Apache's minimum with tickTime 2000
+constexpr auto kLongSession = 30s;  // longer than kDeadline
+constexpr size_t kCount = 1000;     // pipelined requests
 
-class ClientServerTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    std::string why = TestServer::unavailable_reason();
-    if (!why.empty()) {
-      skip_reason_ = new std::string(why);
-      return;
-    }
-    server_ = new TestServer();
-    if (!server_->start()) {
-      skip_reason_ = new std::string("server did not start: " + server_->error());
-      delete server_;
-      server_ = nullptr;
-    }
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-    delete skip_reason_;
-    skip_reason_ = nullptr;
-  }
-
-  void SetUp() override {
-    if (skip_reason_ != nullptr) GTEST_SKIP() << *skip_reason_;
-    root_ = std::string("/") + ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    admin_ = connect();
-    ASSERT_TRUE(admin_->create(root_, std::string("root")).ok());
-  }
-
-  std::unique_ptr<SyncClient> connect(const std::string& suffix = "",
-                                      std::chrono::milliseconds timeout = kSessionTimeout,
-                                      ClientOptions options = {}) {
-    auto c = std::make_unique<SyncClient>(std::move(options));
-    Status s = c->connect(server_->address() + suffix, timeout, kDeadline);
-    EXPECT_TRUE(s.ok()) << zk::wire::error_name(s.error());
-    return c;
-  }
-
-  std::string p(const std::string& name) const { return root_ + "/" + name; }
-
-  static TestServer* server_;
-  static std::string* skip_reason_;
-  std::string root_;
-  std::unique_ptr<SyncClient> admin_;
-};
-
-TestServer* ClientServerTest::server_ = nullptr;
-std::string* ClientServerTest::skip_reason_ = nullptr;
+using ClientServerTest = testing::ServerTest;
 
 TEST_F(ClientServerTest, HandshakeNegotiatesSession) {
   EXPECT_EQ(admin_->state(), SessionState::kConnected);
