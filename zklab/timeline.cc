@@ -1,9 +1,6 @@
 #include "zklab/timeline.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 
 #include "zklab/server_status.h"
 
@@ -99,15 +96,6 @@ LoadBucket Timeline::totals() const {
   LoadBucket sum;
   for (const auto& b : buckets) sum += b;
   return sum;
-}
-
-std::string write_text_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return "cannot write " + path.string() + ": " + std::strerror(errno);
-  out << text;
-  out.close();
-  if (!out) return "cannot write " + path.string() + ": " + std::strerror(errno);
-  return {};
 }
 
 }  // namespace zk::lab

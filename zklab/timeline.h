@@ -78,7 +78,4 @@ struct Timeline {
   LoadBucket totals() const;
 };
 
-// Writes `text` to `path`, replacing it. Empty on success, else why not.
-std::string write_text_file(const std::filesystem::path& path, const std::string& text);
-
 }  // namespace zk::lab

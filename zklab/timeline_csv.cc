@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "libzk/svg/svg_plot.h"
+
 namespace zk::lab {
 
 namespace {
@@ -65,7 +67,7 @@ std::string timeline_csv(const Timeline& timeline) {
 }
 
 std::string write_timeline_csv(const std::filesystem::path& path, const Timeline& timeline) {
-  return write_text_file(path, timeline_csv(timeline));
+  return zk::svg::write_file(path, timeline_csv(timeline));
 }
 
 }  // namespace zk::lab

@@ -3,8 +3,9 @@
 // per second over time in seconds, as three polylines (total, writes, reads;
 // one point per bucket, at its middle), with a vertical dashed line and a
 // label for every event other than a role change (kill, new leader, restart,
-// rejoin), axes with ticks and labels, a title and a legend. Hand-written
-// SVG 1.1; a standalone document that browsers display as is.
+// rejoin), axes with ticks and labels, a title and a legend: the house style
+// of zk::svg (libzk/svg/svg_plot.h). A standalone SVG 1.1 document that
+// browsers display as is.
 #pragma once
 
 #include <filesystem>
