@@ -8,14 +8,13 @@
 //     writes and barriers (marks into the global FIFO) and the requests that
 //     arrived behind them (deferred: reads, pings, setWatches, ...).
 //
-// The server asks busy(c) for each arriving non-write request: when false it
-// answers at once, else it defer()s it. next(durable_zxid) then hands back, in
-// the order to perform them, the writes that became durable (to apply and
-// answer) and the barriers and deferred requests they released. A deferred
-// request that the server processes may itself prepare a write or a barrier
-// for its connection (a request pipelined behind the handshake): add_write()
-// and add_barrier() then put the mark where that request stood, ahead of the
-// requests deferred after it.
+// The server asks busy(c) for each arriving request: when false it answers
+// at once, else it defer()s it, except a write when only_marks(c). next(durable_zxid) then hands
+// back, in the order to perform them, the writes that became durable (to apply and answer) and the
+// barriers and deferred requests they released. A deferred request that the server processes may
+// itself prepare a write or a barrier for its connection (a request pipelined behind the
+// handshake): add_write() and add_barrier() then put the mark where that request stood, ahead of
+// the requests deferred after it.
 //
 // Threading: one owner (the state thread). `Write` and `Read` are what the
 // server needs to finish a write / answer a request; both must be movable.
@@ -52,6 +51,17 @@ class ReplyPipeline {
 
   // Something is pending for `c`: a request arriving now must wait (defer()).
   bool busy(ConnectionId c) const { return queues_.count(c) != 0; }
+  // What is pending for `c` is writes and barriers only, nothing deferred: a
+  // write arriving now may be prepared at once (its mark goes behind them),
+  // so one connection's writes pipeline as Apache's do.
+  bool only_marks(ConnectionId c) const {
+    auto it = queues_.find(c);
+    if (it == queues_.end() || draining_ == c) return false;
+    for (const Entry& e : it->second) {
+      if (e.read) return false;
+    }
+    return true;
+  }
   // Writes prepared and not yet handed out by next() (Apache's outstanding requests).
   size_t writes_pending() const { return writes_pending_; }
   bool empty() const { return global_.empty(); }

@@ -150,7 +150,9 @@ void Server::handle_request(ClientState& client, std::string_view payload, Arriv
     if (replicated()) replication_->touched[client.session_id] = client.timeout_ms;
     // auth and sasl are answered outside the pipeline, so they may overtake
     // earlier requests (§3.4); everything else waits its turn.
-    if (op != OpCode::kAuth && op != OpCode::kSasl && pipeline_.busy(id)) {
+    // A write behind writes only is prepared at once (pipelined, in order).
+    const bool pipelined = is_tree_write(op) && pipeline_.only_marks(id);
+    if (op != OpCode::kAuth && op != OpCode::kSasl && pipeline_.busy(id) && !pipelined) {
       pipeline_.defer(id, PendingRequest{std::string(payload), started});
       return;
     }

@@ -56,6 +56,20 @@ TEST(ReplyPipeline, ReadsBehindAWriteOfTheirConnectionFollowItInOrder) {
   EXPECT_FALSE(p.busy(1));
 }
 
+TEST(ReplyPipeline, AConnectionWithOnlyWritesPendingMayPipelineAnother) {
+  Pipeline p;
+  EXPECT_FALSE(p.only_marks(1));  // nothing pending: not busy at all
+  p.add_write(1, 1, "w1");
+  EXPECT_TRUE(p.only_marks(1));
+  p.add_write(1, 2, "w2");
+  EXPECT_TRUE(p.only_marks(1));
+  p.defer(1, "r");
+  EXPECT_FALSE(p.only_marks(1));  // a later write must wait behind the read
+  EXPECT_EQ(drain(p, 1), Steps{"c1:w1"});
+  EXPECT_EQ(drain(p, 2), (Steps{"c1:w2", "c1:r"}));
+  EXPECT_FALSE(p.busy(1));
+}
+
 TEST(ReplyPipeline, WritesOfAllConnectionsApplyInZxidOrderAndReleaseOnlyTheirOwnReads) {
   Pipeline p;
   p.add_write(1, 1, "a1");
