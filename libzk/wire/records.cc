@@ -273,6 +273,25 @@ void GetChildren2Response::read(Reader& r) {
   stat.read(r);
 }
 
+void ClientInfo::write(Writer& w) const {
+  w.ustring(auth_scheme);
+  w.ustring(user);
+}
+void ClientInfo::read(Reader& r) {
+  auth_scheme = r.ustring();
+  user = r.ustring();
+}
+
+void WhoAmIResponse::write(Writer& w) const {
+  w.vector_size(client_info.size());
+  for (const auto& c : client_info) c.write(w);
+}
+void WhoAmIResponse::read(Reader& r) {
+  // Each entry takes at least two 4-byte lengths.
+  client_info.resize(static_cast<size_t>(r.vector_size(8)));
+  for (auto& c : client_info) c.read(r);
+}
+
 void WatcherEvent::write(Writer& w) const {
   w.int32(static_cast<int32_t>(type));
   w.int32(static_cast<int32_t>(state));

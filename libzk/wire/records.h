@@ -217,6 +217,22 @@ struct GetChildren2Response {
   void read(Reader& r);
 };
 
+// whoAmI (107): one ClientInfo per id the connection authenticated as, in
+// the order they were added (§4.3).
+struct ClientInfo {
+  std::string auth_scheme;
+  std::string user;
+  void write(Writer& w) const;
+  void read(Reader& r);
+  bool operator==(const ClientInfo&) const = default;
+};
+
+struct WhoAmIResponse {
+  std::vector<ClientInfo> client_info;
+  void write(Writer& w) const;
+  void read(Reader& r);
+};
+
 // The body of a notification frame (xid -1, zxid -1, err 0).
 struct WatcherEvent {
   EventType type = EventType::kNone;

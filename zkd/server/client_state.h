@@ -9,6 +9,7 @@
 
 #include "zkd/net/client_connection.h"
 #include "zkd/server/latency_stats.h"
+#include "zkd/tree/auth_ids.h"
 
 namespace zkd::server {
 
@@ -29,6 +30,10 @@ struct ClientState {
   // are still answered, then the connection closes.
   bool close_requested = false;
   int64_t opened_wall_ms = 0;
+  // Who the connection has proved to be (authentication.h): its ip id from
+  // the accept, then what its AuthPackets added. Reads and writes are checked
+  // against these.
+  tree::AuthIds auth;
 
   // cons statistics (Apache's ServerCnxn), reset by crst.
   std::string last_operation = "NA";

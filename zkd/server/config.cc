@@ -43,7 +43,7 @@ const std::set<std::string, std::less<>>& quietly_accepted_keys() {
       "admin.forceHttps",
       "jute.maxbuffer",
       "multiAddress.enabled",
-      "DigestAuthenticationProvider.superDigest"};
+  };
   return keys;
 }
 
@@ -239,6 +239,8 @@ bool apply(Parser& parser, const Property& p, ServerConfig& c, Seen& seen) {
     c.four_letter_whitelist = p.value;
   } else if (k == "reconfigEnabled") {
     parser.boolean(p, c.reconfig_enabled);
+  } else if (k == "DigestAuthenticationProvider.superDigest") {
+    c.super_digest = p.value;
   } else if (k == "initLimit") {
     int32_t v = 0;
     if (!parser.number(p, v)) return false;

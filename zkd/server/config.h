@@ -41,6 +41,11 @@ struct ServerConfig {
   int32_t max_session_timeout_ms = 0;  // 20 x tickTime when absent
   std::string four_letter_whitelist = "srvr";
   bool reconfig_enabled = false;
+  // DigestAuthenticationProvider.superDigest ("super:<base64 sha1>", as
+  // Apache's JVM property zookeeper.DigestAuthenticationProvider.superDigest,
+  // which zoo.cfg sets without the prefix): a digest AuthPacket whose id
+  // equals it makes its connection super. "" = no super user.
+  std::string super_digest;
 
   // Storage. Unlike Apache, zkd purges after every snapshot by default,
   // keeping autopurge.snapRetainCount snapshots (and the logs they need);

@@ -6,9 +6,11 @@
 #include "libzk/wire/jute.h"
 #include "libzk/wire/records.h"
 #include "zkd/net/log.h"
+#include "zkd/server/authentication.h"
 #include "zkd/server/op_tags.h"
 #include "zkd/server/replication.h"
 #include "zkd/server/server.h"
+#include "zkd/tree/acl_check.h"
 
 namespace zkd::server {
 
@@ -25,7 +27,7 @@ std::string reply_frame(int32_t xid, int64_t zxid, Error err, std::string_view b
   zk::wire::Writer w(out);
   size_t start = w.begin_frame();
   zk::wire::ReplyHeader{xid, zxid, err}.write(w);
-  if (err == Error::kOk) out.append(body);
+  out.append(body);  // empty on errors, but for a multiRead of writes only (results.h)
   w.end_frame(start);
   return out;
 }
@@ -124,6 +126,8 @@ void Server::deliver(const std::vector<tree::Notification>& notifications) {
   for (const auto& n : notifications) {
     auto it = clients_.find(n.watcher);
     if (it == clients_.end()) continue;  // the watching connection is gone
+    // Only to a connection that may read the node now (Notification::acl).
+    if (!tree::permitted(n.acl, zk::wire::perms::kRead, it->second.auth)) continue;
     send(it->second, notification_frame(n.event));
   }
 }
@@ -171,7 +175,7 @@ void Server::handle_request(ClientState& client, std::string_view payload, Arriv
       auto now = pipeline_.add_barrier(id, PendingRequest{std::string(payload), started});
       if (!now) return;
     }
-    tree::Response response = db_.read(id, op, body);
+    tree::Response response = db_.read(id, op, body, client.auth);
     reply(client, xid, db_.last_zxid(), response.err, response.body, op_tag(op), started);
   } else if (is_tree_write(op)) {
     answer_write(client, xid, op, body, started);
@@ -188,6 +192,8 @@ void Server::handle_request(ClientState& client, std::string_view payload, Arriv
     send(client, reply_frame(xid, 0, Error::kOk, token));
   } else if (op == OpCode::kGetEphemerals) {
     answer_get_ephemerals(client, xid, body, started);
+  } else if (op == OpCode::kWhoAmI) {
+    answer_who_am_i(client, xid, started);
   } else if (op == OpCode::kCreateTTL) {
     answer_with_error_txn(client, xid, op, create_ttl_error(body), started);
   } else if (op == OpCode::kReconfig) {
@@ -211,6 +217,7 @@ void Server::answer_write(ClientState& client, int32_t xid, OpCode op, std::stri
   request.xid = xid;
   request.op = op;
   request.body = std::string(body);
+  request.auth = client.auth;
   PendingWrite write;
   write.xid = xid;
   write.op = op;
@@ -275,9 +282,12 @@ void Server::answer_auth(ClientState& client, int32_t xid, std::string_view body
     client.connection->close();
     return;
   }
-  // Answered outside the request pipeline, zxid 0 (§3.3, §10.3). Identities
-  // are not recorded yet: ACL checks are a later issue.
-  if (packet.scheme == "digest" || packet.scheme == "ip") {
+  // Answered outside the request pipeline, zxid 0 (§3.3, §10.3). The ids
+  // count for every request answered from now on, including those that
+  // arrived earlier and still wait their turn (Apache gives a request the ids
+  // its connection had when the request was read).
+  if (auto ids = authenticate(packet, peer_ip_id(*client.connection), config_.super_digest)) {
+    for (const auto& id : *ids) client.auth.add(id);
     send(client, reply_frame(xid, 0, Error::kOk, {}));
     return;
   }
@@ -308,6 +318,12 @@ void Server::answer_get_ephemerals(ClientState& client, int32_t xid, std::string
   std::string out;
   zk::wire::Writer(out).strings(paths);
   reply(client, xid, db_.last_zxid(), Error::kOk, out, op_tag(OpCode::kGetEphemerals), started);
+}
+
+// Answered in request order, from the connection's ids (§4.3).
+void Server::answer_who_am_i(ClientState& client, int32_t xid, int64_t started) {
+  const std::string body = zk::wire::encode(who_am_i(client.auth.ids()));
+  reply(client, xid, db_.last_zxid(), Error::kOk, body, op_tag(OpCode::kWhoAmI), started);
 }
 
 }  // namespace zkd::server

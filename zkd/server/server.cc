@@ -10,6 +10,7 @@
 #include "libzk/wire/jute.h"
 #include "libzk/wire/records.h"
 #include "zkd/net/log.h"
+#include "zkd/server/authentication.h"
 #include "zkd/server/replication.h"
 
 namespace zkd::server {
@@ -29,6 +30,12 @@ int64_t steady_clock_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+std::string peer_ip_id(const net::ClientConnection& connection) {
+  const asio::ip::address address = connection.remote().address();
+  if (address.is_v6()) return ipv6_host_address(address.to_v6().to_bytes());
+  return address.to_string();
 }
 
 Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
@@ -169,6 +176,7 @@ void Server::opened(const std::shared_ptr<net::ClientConnection>& connection) {
   ClientState state;
   state.connection = connection;
   state.opened_wall_ms = wall_clock_ms();
+  state.auth.add({std::string(tree::kIpScheme), peer_ip_id(*connection)});
   clients_.emplace(connection->id(), std::move(state));
 }
 

@@ -225,6 +225,7 @@ class Server final : public net::ConnectionHandler {
   void answer_auth(ClientState& client, int32_t xid, std::string_view body);
   void answer_get_ephemerals(ClientState& client, int32_t xid, std::string_view body,
                              int64_t started_ms);
+  void answer_who_am_i(ClientState& client, int32_t xid, int64_t started_ms);
   // Sends ReplyHeader + body and records the cons statistics.
   void reply(ClientState& client, int32_t xid, int64_t zxid, zk::wire::Error err,
              std::string_view body, std::string_view op_tag, int64_t started_ms);
@@ -288,5 +289,9 @@ class Server final : public net::ConnectionHandler {
 // for session expiry and latency.
 int64_t wall_clock_ms();
 int64_t steady_clock_ms();
+
+// A connection's ip id (authentication.h): its peer's address as Java's
+// getHostAddress writes it.
+std::string peer_ip_id(const net::ClientConnection& connection);
 
 }  // namespace zkd::server

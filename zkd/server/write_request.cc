@@ -5,7 +5,8 @@
 namespace zkd::server {
 
 namespace {
-constexpr int32_t kVersion = 1;
+// 2: the caller's auth ids follow the touches.
+constexpr int32_t kVersion = 2;
 }  // namespace
 
 std::string encode_write_request(const WriteRequest& request) {
@@ -24,6 +25,8 @@ std::string encode_write_request(const WriteRequest& request) {
     w.int64(session);
     w.int32(timeout);
   }
+  w.vector_size(request.auth.added().size());
+  for (const zk::wire::Id& id : request.auth.added()) id.write(w);
   return out;
 }
 
@@ -50,7 +53,13 @@ std::optional<WriteRequest> decode_write_request(std::string_view bytes) {
     const int32_t timeout = r.int32();
     request.touches.emplace_back(session, timeout);
   }
-  if (!r.at_end()) return std::nullopt;
+  const int32_t ids = r.vector_size(8);  // an Id is at least two lengths
+  for (int32_t i = 0; i < ids && r.ok(); ++i) {
+    zk::wire::Id id;
+    id.read(r);
+    request.auth.add(id);
+  }
+  if (!r.ok() || !r.at_end()) return std::nullopt;
   return request;
 }
 
@@ -72,7 +81,8 @@ tree::Txn prepare_write(tree::Database& db, const WriteRequest& request, int64_t
     case WriteRequest::Kind::kTouch:
       break;
   }
-  return db.prepare(request.session, request.xid, request.op, request.body, zxid, time_ms);
+  return db.prepare(request.session, request.xid, request.op, request.body, zxid, time_ms,
+                    request.auth);
 }
 
 }  // namespace zkd::server

@@ -6,6 +6,10 @@
 // (validation, version checks, sequential names, error txns): the standalone
 // server calls it for its own clients, a leader for every server's clients.
 //
+// The request carries the ids of the connection it came on (as Apache's
+// Request carries authInfo to the leader), so that the leader checks ACLs
+// against the caller's identities, whichever server the caller is on.
+//
 // A follower also reports the sessions its clients kept alive since its last
 // report (kTouch): the leader decides expiry for the whole ensemble from its
 // own clients' activity and these reports (Apache's LearnerSessionTracker).
@@ -40,6 +44,7 @@ struct WriteRequest {
   int32_t timeout_ms = 0;
   zk::wire::Error err = zk::wire::Error::kOk;
   std::vector<std::pair<int64_t, int32_t>> touches;  // session, timeout_ms
+  tree::AuthIds auth;                                // kOp: the ids of the caller's connection
 };
 
 std::string encode_write_request(const WriteRequest& request);

@@ -88,22 +88,35 @@ ApplyResult Applier::create(const TxnHeader& h, const CreateTxn& t) {
     body = encode(zk::wire::PathRecord{t.path});
   }
   ApplyResult result = reply(h, Error::kOk, std::move(body));
-  watches_.node_created(t.path, result.notifications);
+  watches_.node_created(t.path, acl_of(t.path), acl_of(apache_parent(t.path)),
+                        result.notifications);
   return result;
 }
 
 ApplyResult Applier::remove(const TxnHeader& h, const DeleteTxn& t) {
-  Error err = tree_.remove(t.path, h.zxid);
-  ApplyResult result = reply(h, err);
-  if (err == Error::kOk) watches_.node_deleted(t.path, result.notifications);
+  ApplyResult result;
+  Error err = delete_node(t.path, h.zxid, result.notifications);
+  result.response = reply(h, err).response;
   return result;
+}
+
+Error Applier::delete_node(const std::string& path, int64_t zxid, std::vector<Notification>& out) {
+  zk::wire::ACLs acl = acl_of(path);
+  Error err = tree_.remove(path, zxid);
+  if (err == Error::kOk) watches_.node_deleted(path, acl, acl_of(apache_parent(path)), out);
+  return err;
+}
+
+zk::wire::ACLs Applier::acl_of(std::string_view path) const {
+  const Node* node = tree_.find(path);
+  return node != nullptr ? node->acl : zk::wire::ACLs{};
 }
 
 ApplyResult Applier::set_data(const TxnHeader& h, const SetDataTxn& t) {
   Error err = tree_.set_data(t.path, t.data, t.version, h.zxid, h.time_ms);
   if (err != Error::kOk) return reply(h, err);
   ApplyResult result = reply(h, Error::kOk, encode(client_stat(*tree_.find(t.path))));
-  watches_.data_changed(t.path, result.notifications);
+  watches_.data_changed(t.path, acl_of(t.path), result.notifications);
   return result;
 }
 
@@ -122,13 +135,12 @@ ApplyResult Applier::set_acl(const TxnHeader& h, const SetACLTxn& t) {
 // in the log, so deleting it is what converges.
 ApplyResult Applier::close_session(const TxnHeader& h, const CloseSessionTxn& t) {
   ApplyResult result = reply(h, Error::kOk);
-  auto delete_node = [&](const std::string& path) {
-    if (tree_.remove(path, h.zxid) == Error::kOk) {
-      watches_.node_deleted(path, result.notifications);
-    }
-  };
-  for (const std::string& path : t.paths_to_delete) delete_node(path);
-  for (const std::string& path : tree_.ephemerals(h.session_id)) delete_node(path);
+  for (const std::string& path : t.paths_to_delete) {
+    delete_node(path, h.zxid, result.notifications);
+  }
+  for (const std::string& path : tree_.ephemerals(h.session_id)) {
+    delete_node(path, h.zxid, result.notifications);
+  }
   sessions_.close(h.session_id);
   return result;
 }

@@ -6,6 +6,11 @@
 // and answers with the error. Not thread-safe.
 #pragma once
 
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "zkd/tree/data_tree.h"
 #include "zkd/tree/results.h"
 #include "zkd/tree/session_table.h"
@@ -32,6 +37,11 @@ class Applier {
   ApplyResult set_data(const TxnHeader& header, const SetDataTxn& txn);
   ApplyResult set_acl(const TxnHeader& header, const SetACLTxn& txn);
   ApplyResult multi(const TxnHeader& header, const MultiTxn& txn);
+  // Deletes `path` and queues its watch events; the delete's error.
+  zk::wire::Error delete_node(const std::string& path, int64_t zxid,
+                              std::vector<Notification>& out);
+  // The ACL of the node at `path`; empty when there is none.
+  zk::wire::ACLs acl_of(std::string_view path) const;
   ApplyResult close_session(const TxnHeader& header, const CloseSessionTxn& txn);
 
   DataTree& tree_;

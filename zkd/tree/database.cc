@@ -41,13 +41,15 @@ Database& Database::operator=(Database&&) noexcept = default;
 
 int64_t Database::last_zxid() const { return impl_->last_zxid; }
 
-Response Database::read(WatcherId watcher, zk::wire::OpCode op, std::string_view body) {
-  return impl_->reads.read(watcher, op, body, impl_->last_zxid);
+Response Database::read(WatcherId watcher, zk::wire::OpCode op, std::string_view body,
+                        const AuthIds& caller) {
+  return impl_->reads.read(watcher, op, body, impl_->last_zxid, caller);
 }
 
 Txn Database::prepare(SessionId session, int32_t xid, zk::wire::OpCode op, std::string_view body,
-                      int64_t zxid, int64_t time_ms) {
-  return impl_->pending_txn(impl_->preprocessor.write(session, xid, op, body, zxid, time_ms));
+                      int64_t zxid, int64_t time_ms, const AuthIds& caller) {
+  return impl_->pending_txn(
+      impl_->preprocessor.write(session, caller, xid, op, body, zxid, time_ms));
 }
 
 Txn Database::prepare_create_session(SessionId session, int32_t timeout_ms, int64_t zxid,

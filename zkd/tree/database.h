@@ -21,6 +21,7 @@
 
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
+#include "zkd/tree/auth_ids.h"
 #include "zkd/tree/ids.h"
 #include "zkd/tree/results.h"
 #include "zkd/tree/txn.h"
@@ -52,18 +53,25 @@ class Database {
   // zxid of the last applied txn.
   int64_t last_zxid() const;
 
-  // --- reads: exists, getData, getChildren, getChildren2, getACL, sync ---
+  // --- reads: exists, getData, getChildren, getChildren2, getACL, sync,
+  // getAllChildrenNumber, multiRead ---
   // `body` is the request record after the RequestHeader. Registers a watch
   // for `watcher` when the request asks for one and Apache would set it.
-  // A body that does not decode gives kMarshallingError.
-  Response read(WatcherId watcher, zk::wire::OpCode op, std::string_view body);
+  // A body that does not decode gives kMarshallingError. `caller`: the ids of
+  // the connection the read came on (read_processor.h: which reads check
+  // what); omitted, a caller with no ids.
+  Response read(WatcherId watcher, zk::wire::OpCode op, std::string_view body,
+                const AuthIds& caller = AuthIds());
 
-  // --- writes: create, create2, delete, setData, setACL, closeSession ---
+  // --- writes: create, create2, delete, setData, setACL, check, multi,
+  // closeSession ---
   // Validates the request against the current state and returns the txn to
   // apply: the real change, or an error txn (which still consumes `zxid`).
-  // `time_ms` is the leader's wall clock.
+  // `time_ms` is the leader's wall clock. `caller`: the ids of the connection
+  // the write came on, which the ACL checks and create/setACL's `auth`
+  // entries use (preprocessor.h); omitted, a caller with no ids.
   Txn prepare(SessionId session, int32_t xid, zk::wire::OpCode op, std::string_view body,
-              int64_t zxid, int64_t time_ms);
+              int64_t zxid, int64_t time_ms, const AuthIds& caller = AuthIds());
   // A createSession txn for a new session (the connect handshake).
   Txn prepare_create_session(SessionId session, int32_t timeout_ms, int64_t zxid, int64_t time_ms);
   // A closeSession txn (client's closeSession request or expiry).

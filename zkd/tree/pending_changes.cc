@@ -16,6 +16,7 @@ NodeView view_of(const Node& node) {
   v.cversion = node.stat.cversion;
   v.num_children = static_cast<int32_t>(node.children.size());
   v.ephemeral_owner = node.stat.ephemeral_owner;
+  v.acl = node.acl;
   return v;
 }
 
@@ -74,6 +75,7 @@ void PendingChanges::add(const Txn& txn, const DataTree& tree) {
       self.set_node(parent_path, parent, h.zxid);
       NodeView created;
       created.ephemeral_owner = t.ephemeral ? h.session_id : 0;
+      created.acl = t.acl;
       self.set_node(t.path, created, h.zxid);
     }
     void operator()(const DeleteTxn& t) { self.remove_node(t.path, h.zxid, tree); }
@@ -87,6 +89,7 @@ void PendingChanges::add(const Txn& txn, const DataTree& tree) {
       std::optional<NodeView> node = self.node(t.path, tree);
       if (!node) return;
       node->aversion = t.version;
+      node->acl = t.acl;
       self.set_node(t.path, node, h.zxid);
     }
     void operator()(const CheckVersionTxn&) {}

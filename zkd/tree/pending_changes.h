@@ -35,6 +35,7 @@ struct NodeView {
   int32_t cversion = 0;  // the stored child-creation counter (§5.2)
   int32_t num_children = 0;
   int64_t ephemeral_owner = 0;
+  zk::wire::ACLs acl;  // what ACL checks see (a pending setACL's, once prepared)
 };
 
 class PendingChanges {

@@ -8,6 +8,8 @@
 #include "libzk/wire/multi.h"
 #include "libzk/wire/path.h"
 #include "libzk/wire/records.h"
+#include "zkd/tree/acl_check.h"
+#include "zkd/tree/acl_fixup.h"
 
 namespace zkd::tree {
 namespace {
@@ -29,21 +31,6 @@ bool has_slash_and_no_nul(std::string_view path) {
   return path.find('/') != std::string_view::npos && path.find('\0') == std::string_view::npos;
 }
 
-// The part of Apache's fixupACL that needs no auth information: duplicates
-// are dropped (first occurrence kept); an empty list and a world id other
-// than "anyone" are INVALIDACL. Other schemes are stored unchecked for now.
-std::optional<zk::wire::ACLs> fix_acl(const zk::wire::ACLs& given) {
-  zk::wire::ACLs out;
-  for (const auto& acl : given) {
-    if (std::find(out.begin(), out.end(), acl) == out.end()) out.push_back(acl);
-  }
-  if (out.empty()) return std::nullopt;
-  for (const auto& acl : out) {
-    if (acl.id.scheme == "world" && acl.id.id != "anyone") return std::nullopt;
-  }
-  return out;
-}
-
 template <typename... F>
 struct Overloaded : F... {
   using F::operator()...;
@@ -58,15 +45,19 @@ TxnBody with_decoded(std::string_view body, Then&& then) {
   return then(std::move(req));
 }
 
-// What a multi (14) may hold (§7.1): create 1, 15, 19, 21 with flags that
-// are a CreateMode, delete, setData, check.
+// What a multi (14) may hold (§7.1): creates (1, 15, 19, 21), delete,
+// setData, check.
 bool multi_may_hold(const zk::wire::MultiOp& op) {
-  auto flags_ok = [](int32_t flags) { return flags >= 0 && flags <= 6; };
-  if (const auto* c = std::get_if<zk::wire::CreateRequest>(&op.request)) return flags_ok(c->flags);
-  if (const auto* c = std::get_if<zk::wire::CreateTTLRequest>(&op.request)) {
-    return flags_ok(c->flags);
-  }
-  return op.type == OpCode::kDelete || op.type == OpCode::kSetData || op.type == OpCode::kCheck;
+  return std::holds_alternative<zk::wire::CreateRequest>(op.request) ||
+         std::holds_alternative<zk::wire::CreateTTLRequest>(op.request) ||
+         op.type == OpCode::kDelete || op.type == OpCode::kSetData || op.type == OpCode::kCheck;
+}
+
+// A create's flags, or nullptr when `op` is no create.
+const int32_t* create_flags(const zk::wire::MultiOp& op) {
+  if (const auto* c = std::get_if<zk::wire::CreateRequest>(&op.request)) return &c->flags;
+  if (const auto* c = std::get_if<zk::wire::CreateTTLRequest>(&op.request)) return &c->flags;
+  return nullptr;
 }
 
 // A failed multi of `n` operations whose operation `failed` gave `err`.
@@ -90,34 +81,35 @@ std::string sequence_suffix(int32_t counter) {
 
 }  // namespace
 
-Txn Preprocessor::write(SessionId session, int32_t xid, OpCode op, std::string_view body,
-                        int64_t zxid, int64_t time_ms) const {
+Txn Preprocessor::write(SessionId session, const AuthIds& caller_ids, int32_t xid, OpCode op,
+                        std::string_view body, int64_t zxid, int64_t time_ms) const {
   if (op == OpCode::kCloseSession) return close_session(session, xid, zxid, time_ms);
+  const Caller caller{session, caller_ids};
   Txn txn;
   txn.header = {session, xid, zxid, time_ms, op};
-  txn.body = op == OpCode::kMulti ? multi(txn.header, body) : operation(session, op, body);
+  txn.body = op == OpCode::kMulti ? multi(caller, txn.header, body) : operation(caller, op, body);
   if (std::holds_alternative<ErrorTxn>(txn.body)) txn.header.type = OpCode::kError;
   return txn;
 }
 
-TxnBody Preprocessor::operation(SessionId session, OpCode op, std::string_view body) const {
+TxnBody Preprocessor::operation(const Caller& caller, OpCode op, std::string_view body) const {
   switch (op) {
     case OpCode::kCreate:
     case OpCode::kCreate2:
       return with_decoded<zk::wire::CreateRequest>(
-          body, [&](auto req) { return create(session, std::move(req)); });
+          body, [&](auto req) { return create(caller, std::move(req)); });
     case OpCode::kDelete:
       return with_decoded<zk::wire::DeleteRequest>(
-          body, [&](auto req) { return remove(session, std::move(req)); });
+          body, [&](auto req) { return remove(caller, std::move(req)); });
     case OpCode::kSetData:
       return with_decoded<zk::wire::SetDataRequest>(
-          body, [&](auto req) { return set_data(session, std::move(req)); });
+          body, [&](auto req) { return set_data(caller, std::move(req)); });
     case OpCode::kSetACL:
       return with_decoded<zk::wire::SetACLRequest>(
-          body, [&](auto req) { return set_acl(session, std::move(req)); });
+          body, [&](auto req) { return set_acl(caller, std::move(req)); });
     case OpCode::kCheck:
       return with_decoded<zk::wire::CheckVersionRequest>(
-          body, [&](auto req) { return check(session, std::move(req)); });
+          body, [&](auto req) { return check(caller, std::move(req)); });
     case OpCode::kCreateContainer:
     case OpCode::kCreateTTL:
       // createTTL adds a trailing ttl, which is not needed to decide this.
@@ -133,7 +125,8 @@ TxnBody Preprocessor::operation(SessionId session, OpCode op, std::string_view b
 // Apache's PrepRequestProcessor for multi: the operations are prepared in
 // order against an overlay holding the effects of the earlier ones; at the
 // first failure every operation becomes an error sub-txn (§7.2).
-TxnBody Preprocessor::multi(const TxnHeader& header, std::string_view body) const {
+TxnBody Preprocessor::multi(const Caller& caller, const TxnHeader& header,
+                            std::string_view body) const {
   std::vector<zk::wire::MultiOp> ops;
   if (!zk::wire::decode_multi_request(body, ops)) return fail(Error::kMarshallingError);
   if (!std::all_of(ops.begin(), ops.end(), multi_may_hold)) return fail(Error::kMarshallingError);
@@ -145,21 +138,34 @@ TxnBody Preprocessor::multi(const TxnHeader& header, std::string_view body) cons
     Txn txn;
     txn.header = header;
     txn.header.type = ops[i].type;
+    // Apache builds a multi's create from its flags, whatever its header
+    // type: TTL flags fail the whole request while extended types are off
+    // (only once reached), container flags make a container (not yet here),
+    // others a create (1). A create2 stays 15 with its Stat, as in 3.8.4+
+    // (ZOOKEEPER-4026; 3.8.0 answers a create, which the C client misreads).
+    if (const int32_t* flags = create_flags(ops[i])) {
+      if (*flags == 5 || *flags == 6) return fail(Error::kMarshallingError);
+      if (*flags == 4) return rolled_back(header, i, Error::kUnimplemented, ops.size());
+      if (txn.header.type != OpCode::kCreate2) txn.header.type = OpCode::kCreate;
+    }
     txn.body = std::visit(
         Overloaded{
             [&](zk::wire::CreateRequest& req) -> TxnBody {
-              if (ops[i].type == OpCode::kCreateContainer) return fail(Error::kUnimplemented);
-              return step.create(header.session_id, std::move(req));
+              return step.create(caller, std::move(req));
             },
-            [&](zk::wire::CreateTTLRequest&) -> TxnBody { return fail(Error::kUnimplemented); },
+            [&](zk::wire::CreateTTLRequest& req) -> TxnBody {  // the ttl is ignored
+              return step.create(caller,
+                                 zk::wire::CreateRequest{std::move(req.path), std::move(req.data),
+                                                         std::move(req.acl), req.flags});
+            },
             [&](zk::wire::DeleteRequest& req) -> TxnBody {
-              return step.remove(header.session_id, std::move(req));
+              return step.remove(caller, std::move(req));
             },
             [&](zk::wire::SetDataRequest& req) -> TxnBody {
-              return step.set_data(header.session_id, std::move(req));
+              return step.set_data(caller, std::move(req));
             },
             [&](zk::wire::CheckVersionRequest& req) -> TxnBody {
-              return step.check(header.session_id, std::move(req));
+              return step.check(caller, std::move(req));
             },
             [&](zk::wire::PathWatchRequest&) -> TxnBody {  // refused by multi_may_hold
               return fail(Error::kMarshallingError);
@@ -186,7 +192,7 @@ Txn Preprocessor::close_session(SessionId session, int32_t xid, int64_t zxid,
 }
 
 // Apache's order (PrepRequestProcessor.pRequest2TxnCreate, §6.3).
-TxnBody Preprocessor::create(SessionId session, zk::wire::CreateRequest req) const {
+TxnBody Preprocessor::create(const Caller& caller, zk::wire::CreateRequest req) const {
   // Flag 4 (container) makes a plain persistent node under opcodes 1/15. TTL
   // flags 5/6 need extended types, which are off: Apache 3.8.0 answers
   // UNIMPLEMENTED (checked live; the reference's −8 was with them on).
@@ -194,12 +200,13 @@ TxnBody Preprocessor::create(SessionId session, zk::wire::CreateRequest req) con
   if (req.flags == 5 || req.flags == 6) return fail(Error::kUnimplemented);
   if (req.flags < 0 || req.flags > 6) return fail(Error::kBadArguments);
   auto mode = static_cast<zk::wire::CreateMode>(req.flags);
-  if (!session_open(session)) return fail(Error::kSessionExpired);
+  if (!session_open(caller.session)) return fail(Error::kSessionExpired);
   if (!has_slash_and_no_nul(req.path)) return fail(Error::kBadArguments);
-  std::optional<zk::wire::ACLs> acl = fix_acl(req.acl);
+  std::optional<zk::wire::ACLs> acl = fixup_acl(req.acl, caller.ids);
   if (!acl) return fail(Error::kInvalidACL);
   std::optional<NodeView> parent = node(apache_parent(req.path));
   if (!parent) return fail(Error::kNoNode);
+  if (!permitted(parent->acl, zk::wire::perms::kCreate, caller.ids)) return fail(Error::kNoAuth);
   std::string path = std::move(req.path);
   if (zk::wire::is_sequential(mode)) path += sequence_suffix(parent->cversion);
   if (!zk::wire::is_valid_path(path)) return fail(Error::kBadArguments);
@@ -215,14 +222,16 @@ TxnBody Preprocessor::create(SessionId session, zk::wire::CreateRequest req) con
   return txn;
 }
 
-// Apache's order: delete-specific path check (§11.1), parent, node, version
-// before emptiness.
-TxnBody Preprocessor::remove(SessionId session, zk::wire::DeleteRequest req) const {
-  if (!session_open(session)) return fail(Error::kSessionExpired);
+// Apache's order: delete-specific path check (§11.1), parent, DELETE on the
+// parent, node, version before emptiness.
+TxnBody Preprocessor::remove(const Caller& caller, zk::wire::DeleteRequest req) const {
+  if (!session_open(caller.session)) return fail(Error::kSessionExpired);
   if (!has_slash_and_no_nul(req.path) || DataTree::is_special_path(req.path)) {
     return fail(Error::kBadArguments);
   }
-  if (!node(apache_parent(req.path))) return fail(Error::kNoNode);
+  std::optional<NodeView> parent = node(apache_parent(req.path));
+  if (!parent) return fail(Error::kNoNode);
+  if (!permitted(parent->acl, zk::wire::perms::kDelete, caller.ids)) return fail(Error::kNoAuth);
   std::optional<NodeView> target = node(req.path);
   if (!target) return fail(Error::kNoNode);
   if (!version_matches(target->version, req.version)) return fail(Error::kBadVersion);
@@ -230,32 +239,38 @@ TxnBody Preprocessor::remove(SessionId session, zk::wire::DeleteRequest req) con
   return DeleteTxn{std::move(req.path)};
 }
 
-TxnBody Preprocessor::set_data(SessionId session, zk::wire::SetDataRequest req) const {
-  if (!session_open(session)) return fail(Error::kSessionExpired);
+TxnBody Preprocessor::set_data(const Caller& caller, zk::wire::SetDataRequest req) const {
+  if (!session_open(caller.session)) return fail(Error::kSessionExpired);
   if (!zk::wire::is_valid_path(req.path)) return fail(Error::kBadArguments);
   std::optional<NodeView> target = node(req.path);
   if (!target) return fail(Error::kNoNode);
+  if (!permitted(target->acl, zk::wire::perms::kWrite, caller.ids)) return fail(Error::kNoAuth);
   if (!version_matches(target->version, req.version)) return fail(Error::kBadVersion);
   return SetDataTxn{std::move(req.path), std::move(req.data), plus_one(target->version)};
 }
 
-TxnBody Preprocessor::set_acl(SessionId session, zk::wire::SetACLRequest req) const {
-  if (!session_open(session)) return fail(Error::kSessionExpired);
+// Apache's order: the new ACL is fixed up (INVALIDACL) before the node is
+// looked up; ADMIN on the node before the version.
+TxnBody Preprocessor::set_acl(const Caller& caller, zk::wire::SetACLRequest req) const {
+  if (!session_open(caller.session)) return fail(Error::kSessionExpired);
   if (!zk::wire::is_valid_path(req.path)) return fail(Error::kBadArguments);
-  std::optional<zk::wire::ACLs> acl = fix_acl(req.acl);
+  std::optional<zk::wire::ACLs> acl = fixup_acl(req.acl, caller.ids);
   if (!acl) return fail(Error::kInvalidACL);
   std::optional<NodeView> target = node(req.path);
   if (!target) return fail(Error::kNoNode);
+  if (!permitted(target->acl, zk::wire::perms::kAdmin, caller.ids)) return fail(Error::kNoAuth);
   if (!version_matches(target->aversion, req.version)) return fail(Error::kBadVersion);
   return SetACLTxn{std::move(req.path), std::move(*acl), plus_one(target->aversion)};
 }
 
-// Apache's order for check: session, path, node, version. Nothing changes.
-TxnBody Preprocessor::check(SessionId session, zk::wire::CheckVersionRequest req) const {
-  if (!session_open(session)) return fail(Error::kSessionExpired);
+// Apache's order for check: session, path, node, READ on it, version.
+// Nothing changes.
+TxnBody Preprocessor::check(const Caller& caller, zk::wire::CheckVersionRequest req) const {
+  if (!session_open(caller.session)) return fail(Error::kSessionExpired);
   if (!zk::wire::is_valid_path(req.path)) return fail(Error::kBadArguments);
   std::optional<NodeView> target = node(req.path);
   if (!target) return fail(Error::kNoNode);
+  if (!permitted(target->acl, zk::wire::perms::kRead, caller.ids)) return fail(Error::kNoAuth);
   if (!version_matches(target->version, req.version)) return fail(Error::kBadVersion);
   return CheckVersionTxn{std::move(req.path), req.version};
 }

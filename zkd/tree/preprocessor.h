@@ -10,9 +10,12 @@
 // the ones before it leave it (an overlay of its own above the pending
 // changes); the first failure turns the whole multi into error sub-txns.
 //
-// Not done yet (see the report of the issue that added this): ACL enforcement
-// (NOAUTH), auth-scheme ACL expansion and per-scheme ACL validation, quotas,
-// containers and TTL nodes (they become UNIMPLEMENTED).
+// ACLs (§10.4, §10.5): each operation checks the caller's ids against the
+// node Apache checks (acl_check.h) at Apache's point in the validation order,
+// and create / setACL store the ACL fixed up for the caller (acl_fixup.h).
+// A multi checks each operation's own permission.
+//
+// Not done yet: quotas, containers and TTL nodes (they become UNIMPLEMENTED).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +23,7 @@
 #include <string_view>
 
 #include "libzk/wire/protocol.h"
+#include "zkd/tree/auth_ids.h"
 #include "zkd/tree/data_tree.h"
 #include "zkd/tree/ids.h"
 #include "zkd/tree/pending_changes.h"
@@ -41,21 +45,28 @@ class Preprocessor {
   // operation a multi may not hold (a read, an unknown type, create flags
   // that are no CreateMode), is MARSHALLINGERROR as a whole. A write from a session not in the
   // table gives SESSIONEXPIRED (Apache never lets such a request reach this stage).
-  Txn write(SessionId session, int32_t xid, zk::wire::OpCode op, std::string_view body,
-            int64_t zxid, int64_t time_ms) const;
+  // `caller`: the ids of the connection the request came on, which ACLs are
+  // checked against.
+  Txn write(SessionId session, const AuthIds& caller, int32_t xid, zk::wire::OpCode op,
+            std::string_view body, int64_t zxid, int64_t time_ms) const;
   Txn create_session(SessionId session, int32_t timeout_ms, int64_t zxid, int64_t time_ms) const;
   // Deletes the session's ephemeral nodes, listed in sorted order.
   Txn close_session(SessionId session, int32_t xid, int64_t zxid, int64_t time_ms) const;
 
  private:
+  // Who sends the request being prepared.
+  struct Caller {
+    SessionId session;
+    const AuthIds& ids;
+  };
   // One operation, decoded: its txn, or an ErrorTxn.
-  TxnBody operation(SessionId session, zk::wire::OpCode op, std::string_view body) const;
-  TxnBody create(SessionId session, zk::wire::CreateRequest req) const;
-  TxnBody remove(SessionId session, zk::wire::DeleteRequest req) const;
-  TxnBody set_data(SessionId session, zk::wire::SetDataRequest req) const;
-  TxnBody set_acl(SessionId session, zk::wire::SetACLRequest req) const;
-  TxnBody check(SessionId session, zk::wire::CheckVersionRequest req) const;
-  TxnBody multi(const TxnHeader& header, std::string_view body) const;
+  TxnBody operation(const Caller& caller, zk::wire::OpCode op, std::string_view body) const;
+  TxnBody create(const Caller& caller, zk::wire::CreateRequest req) const;
+  TxnBody remove(const Caller& caller, zk::wire::DeleteRequest req) const;
+  TxnBody set_data(const Caller& caller, zk::wire::SetDataRequest req) const;
+  TxnBody set_acl(const Caller& caller, zk::wire::SetACLRequest req) const;
+  TxnBody check(const Caller& caller, zk::wire::CheckVersionRequest req) const;
+  TxnBody multi(const Caller& caller, const TxnHeader& header, std::string_view body) const;
   std::optional<NodeView> node(std::string_view path) const { return pending_.node(path, tree_); }
   bool session_open(SessionId session) const { return pending_.session_open(session, sessions_); }
 

@@ -1,11 +1,13 @@
 #include "zkd/tree/read_processor.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
 #include "libzk/wire/java_string.h"
 #include "libzk/wire/multi.h"
 #include "libzk/wire/records.h"
+#include "zkd/tree/acl_check.h"
 
 namespace zkd::tree {
 namespace {
@@ -23,35 +25,46 @@ Response ok(const Record& record) {
   return r;
 }
 
+// getACL's reply to a caller without ADMIN: every digest id "user:hash"
+// becomes "user:x" (Apache replaces ":.*" with ":x").
+zk::wire::ACLs digests_masked(zk::wire::ACLs acl) {
+  for (zk::wire::ACL& entry : acl) {
+    if (entry.id.scheme != kDigestScheme) continue;
+    const size_t colon = entry.id.id.find(':');
+    if (colon != std::string::npos) entry.id.id.replace(colon, std::string::npos, ":x");
+  }
+  return acl;
+}
+
 }  // namespace
 
-Response ReadProcessor::read(WatcherId watcher, OpCode op, std::string_view body,
-                             int64_t last_zxid) const {
+Response ReadProcessor::read(WatcherId watcher, OpCode op, std::string_view body, int64_t last_zxid,
+                             const AuthIds& caller) const {
   Response r;
   switch (op) {
     case OpCode::kExists:
       r = exists(watcher, body);
       break;
     case OpCode::kGetData:
-      r = get_data(watcher, body);
+      r = get_data(watcher, body, caller);
       break;
     case OpCode::kGetACL:
-      r = get_acl(body);
+      r = get_acl(body, caller);
       break;
     case OpCode::kGetChildren:
-      r = get_children(watcher, body, false);
+      r = get_children(watcher, body, false, caller);
       break;
     case OpCode::kGetChildren2:
-      r = get_children(watcher, body, true);
+      r = get_children(watcher, body, true, caller);
       break;
     case OpCode::kSync:
       r = sync(body);
       break;
     case OpCode::kGetAllChildrenNumber:
-      r = all_children_number(body);
+      r = all_children_number(body, caller);
       break;
     case OpCode::kMultiRead:
-      r = multi_read(body);
+      r = multi_read(body, caller);
       break;
     default:
       r = error(Error::kUnimplemented);
@@ -72,29 +85,38 @@ Response ReadProcessor::exists(WatcherId watcher, std::string_view body) const {
   return ok(client_stat(*node));
 }
 
-Response ReadProcessor::get_data(WatcherId watcher, std::string_view body) const {
+Response ReadProcessor::get_data(WatcherId watcher, std::string_view body,
+                                 const AuthIds& caller) const {
   zk::wire::PathWatchRequest req;
   if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
   const Node* node = tree_.find(req.path);
   if (node == nullptr) return error(Error::kNoNode);
+  if (!permitted(node->acl, zk::wire::perms::kRead, caller)) return error(Error::kNoAuth);
   if (req.watch) watches_.watch_data(req.path, watcher);
   return ok(zk::wire::GetDataResponse{node->data, client_stat(*node)});
 }
 
-Response ReadProcessor::get_acl(std::string_view body) const {
+Response ReadProcessor::get_acl(std::string_view body, const AuthIds& caller) const {
   zk::wire::PathRecord req;
   if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
   const Node* node = tree_.find(req.path);
   if (node == nullptr) return error(Error::kNoNode);
+  if (!permitted(node->acl, zk::wire::perms::kRead | zk::wire::perms::kAdmin, caller)) {
+    return error(Error::kNoAuth);
+  }
+  if (!permitted(node->acl, zk::wire::perms::kAdmin, caller)) {
+    return ok(zk::wire::GetACLResponse{digests_masked(node->acl), client_stat(*node)});
+  }
   return ok(zk::wire::GetACLResponse{node->acl, client_stat(*node)});
 }
 
-Response ReadProcessor::get_children(WatcherId watcher, std::string_view body,
-                                     bool with_stat) const {
+Response ReadProcessor::get_children(WatcherId watcher, std::string_view body, bool with_stat,
+                                     const AuthIds& caller) const {
   zk::wire::PathWatchRequest req;
   if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
   const Node* node = tree_.find(req.path);
   if (node == nullptr) return error(Error::kNoNode);
+  if (!permitted(node->acl, zk::wire::perms::kRead, caller)) return error(Error::kNoAuth);
   if (req.watch) watches_.watch_children(req.path, watcher);
   std::vector<std::string> children(node->children.begin(), node->children.end());
   if (with_stat) return ok(zk::wire::GetChildren2Response{std::move(children), client_stat(*node)});
@@ -109,10 +131,12 @@ Response ReadProcessor::sync(std::string_view body) const {
 }
 
 // GetAllChildrenNumberResponse is a single int.
-Response ReadProcessor::all_children_number(std::string_view body) const {
+Response ReadProcessor::all_children_number(std::string_view body, const AuthIds& caller) const {
   zk::wire::PathRecord req;
   if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
-  if (!tree_.exists(req.path)) return error(Error::kNoNode);
+  const Node* node = tree_.find(req.path);
+  if (node == nullptr) return error(Error::kNoNode);
+  if (!permitted(node->acl, zk::wire::perms::kRead, caller)) return error(Error::kNoAuth);
   Response r;
   zk::wire::Writer w(r.body);
   w.int32(tree_.descendant_count(req.path));
@@ -122,22 +146,29 @@ Response ReadProcessor::all_children_number(std::string_view body) const {
 // Each operation answered on its own, without watches; the result is
 // MultiHeader{type, false, 0} + the operation's reply record, or
 // MultiHeader{-1, false, err} + ErrorResponse{err} (§7.1).
-Response ReadProcessor::multi_read(std::string_view body) const {
+Response ReadProcessor::multi_read(std::string_view body, const AuthIds& caller) const {
   std::vector<zk::wire::MultiOp> ops;
   if (!zk::wire::decode_multi_request(body, ops)) return error(Error::kMarshallingError);
-  for (const zk::wire::MultiOp& op : ops) {
-    if (op.type != OpCode::kGetData && op.type != OpCode::kGetChildren) {
-      return error(Error::kMarshallingError);
-    }
-  }
+  auto is_read = [](const zk::wire::MultiOp& op) {
+    return op.type == OpCode::kGetData || op.type == OpCode::kGetChildren;
+  };
+  const auto reads = std::count_if(ops.begin(), ops.end(), is_read);
   Response r;
   zk::wire::Writer w(r.body);
+  if (reads != static_cast<std::ptrdiff_t>(ops.size())) {
+    // Mixed reads and writes do not decode in Apache (header only); writes
+    // alone decode and are refused with an empty result list.
+    if (reads > 0) return error(Error::kMarshallingError);
+    r.err = Error::kMarshallingError;
+    zk::wire::MultiHeader{-1, true, -1}.write(w);
+    return r;
+  }
   for (const zk::wire::MultiOp& op : ops) {
     zk::wire::PathWatchRequest req = std::get<zk::wire::PathWatchRequest>(op.request);
     req.watch = false;
     const std::string sub_body = zk::wire::encode(req);
-    Response sub =
-        op.type == OpCode::kGetData ? get_data(0, sub_body) : get_children(0, sub_body, false);
+    Response sub = op.type == OpCode::kGetData ? get_data(0, sub_body, caller)
+                                               : get_children(0, sub_body, false, caller);
     if (sub.err == Error::kOk) {
       zk::wire::MultiHeader{static_cast<int32_t>(op.type), false, 0}.write(w);
       r.body += sub.body;

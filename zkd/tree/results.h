@@ -15,13 +15,20 @@ namespace zkd::tree {
 struct Response {
   zk::wire::Error err = zk::wire::Error::kOk;
   int64_t zxid = 0;
-  std::string body;  // encoded response record; empty when err != kOk or the op has none
+  // The encoded response record; empty when the op has none or err != kOk
+  // (except a multiRead of writes only: an empty result list, as Apache).
+  std::string body;
 };
 
 // A watch event to send to one connection (xid -1, zxid -1, state SyncConnected).
 struct Notification {
   WatcherId watcher = 0;
   zk::wire::WatcherEvent event;
+  // Sent only if the watching connection has READ in this ACL when it is
+  // delivered (Apache with the CVE-2024-23944 fix, which the Debian 3.8.0 we
+  // compare against carries): the node's for its own events, the parent's
+  // for NodeChildrenChanged. Empty: no check.
+  zk::wire::ACLs acl;
 };
 
 struct ApplyResult {

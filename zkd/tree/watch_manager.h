@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "libzk/wire/protocol.h"
+#include "libzk/wire/records.h"
 #include "zkd/tree/ids.h"
 #include "zkd/tree/results.h"
 #include "zkd/tree/watch_table.h"
@@ -22,14 +23,19 @@ class WatchManager {
   void watch_children(std::string_view path, WatcherId watcher) { children_.add(path, watcher); }
   void remove_watcher(WatcherId watcher);
 
+  // The ACLs are those of the node and of its parent, carried by the events
+  // for delivery (Notification::acl).
   // create `path`: NodeCreated(path) to its data watchers, then
   // NodeChildrenChanged(parent) to the parent's child watchers.
-  void node_created(std::string_view path, std::vector<Notification>& out);
+  void node_created(std::string_view path, const zk::wire::ACLs& acl,
+                    const zk::wire::ACLs& parent_acl, std::vector<Notification>& out);
   // delete `path`: NodeDeleted(path) to its data and child watchers (one event
   // per watcher), then NodeChildrenChanged(parent) to the parent's child watchers.
-  void node_deleted(std::string_view path, std::vector<Notification>& out);
+  void node_deleted(std::string_view path, const zk::wire::ACLs& acl,
+                    const zk::wire::ACLs& parent_acl, std::vector<Notification>& out);
   // setData `path`: NodeDataChanged(path) to its data watchers.
-  void data_changed(std::string_view path, std::vector<Notification>& out);
+  void data_changed(std::string_view path, const zk::wire::ACLs& acl,
+                    std::vector<Notification>& out);
 
   const WatchTable& data_table() const { return data_; }
   const WatchTable& child_table() const { return children_; }

@@ -489,7 +489,6 @@ TEST_F(ClientServerTest, ResumingAClosedSessionReportsExpired) {
 }
 
 TEST_F(ClientServerTest, DigestAuthGrantsAccess) {
-  if (TestServer::kind() == "zkd") GTEST_SKIP() << "zkd does not enforce ACLs yet";
   auto owner = connect();
   ASSERT_TRUE(owner->add_auth("digest", std::string("alice:secret")).ok());
   zk::wire::ACLs creator_only = {{zk::wire::perms::kAll, {"auth", ""}}};

@@ -23,6 +23,7 @@ WriteRequest full_request() {
   r.timeout_ms = 30000;
   r.err = zk::wire::Error::kNoNode;
   r.touches = {{1, 4000}, {2, 6000}};
+  r.auth = tree::AuthIds({{"ip", "127.0.0.1"}, {"super", ""}, {"digest", "alice:hash"}});
   return r;
 }
 
@@ -38,6 +39,7 @@ TEST(WriteRequestTest, RoundTripsEveryField) {
   EXPECT_EQ(back->timeout_ms, r.timeout_ms);
   EXPECT_EQ(back->err, r.err);
   EXPECT_EQ(back->touches, r.touches);
+  EXPECT_EQ(back->auth, r.auth);
 }
 
 TEST(WriteRequestTest, RefusesTruncatedTrailingAndUnknownKinds) {
@@ -89,6 +91,37 @@ TEST(WriteRequestTest, PreparesTheTxnOfEachKind) {
   close.kind = WriteRequest::Kind::kCloseSession;
   close.session = 7;
   EXPECT_EQ(prepare_write(db, close, 5, 100).header.type, OpCode::kCloseSession);
+}
+
+TEST(WriteRequestTest, TheLeaderChecksTheCallersIds) {
+  tree::Database db;
+  db.apply(db.prepare_create_session(7, 5000, 1, 100));
+  const zk::wire::Id alice{"digest", "alice:V55/p2T0OpjQ+low3NVAH4aLvm0="};
+  WriteRequest create;
+  create.session = 7;
+  create.op = OpCode::kCreate;
+  create.body = zk::wire::encode(
+      zk::wire::CreateRequest{"/mine", std::string(), {{zk::wire::perms::kAll, {"auth", ""}}}, 0});
+  create.auth = tree::AuthIds({{"ip", "127.0.0.1"}, alice});
+  tree::Txn txn = prepare_write(db, create, 2, 100);
+  ASSERT_EQ(txn.header.type, OpCode::kCreate);
+  EXPECT_EQ(std::get<tree::CreateTxn>(txn.body).acl,
+            (zk::wire::ACLs{{zk::wire::perms::kAll, alice}}));
+  db.apply(txn);
+
+  WriteRequest set_data;
+  set_data.session = 7;
+  set_data.op = OpCode::kSetData;
+  set_data.body = zk::wire::encode(zk::wire::SetDataRequest{"/mine", std::string("x"), -1});
+  set_data.auth = tree::AuthIds({{"ip", "127.0.0.1"}});
+  txn = prepare_write(db, set_data, 3, 100);
+  ASSERT_EQ(txn.header.type, OpCode::kError);
+  EXPECT_EQ(std::get<tree::ErrorTxn>(txn.body).err, zk::wire::Error::kNoAuth);
+  // The ids survive the trip to the leader.
+  set_data.auth = create.auth;
+  auto forwarded = decode_write_request(encode_write_request(set_data));
+  ASSERT_TRUE(forwarded);
+  EXPECT_EQ(prepare_write(db, *forwarded, 3, 100).header.type, OpCode::kSetData);
 }
 
 }  // namespace

@@ -138,14 +138,33 @@ TEST_F(MultiTest, WhatAMultiMayNotHoldIsAMarshallingErrorForTheWhole) {
   EXPECT_EQ(multi({zk::wire::multi_create("/p/a", std::string()), zk::wire::multi_get_data("/p")})
                 .response.err,
             Error::kMarshallingError);
-  EXPECT_EQ(
-      multi({zk::wire::multi_create("/p/a", std::string(), static_cast<zk::wire::CreateMode>(7))})
-          .response.err,
-      Error::kMarshallingError);
   std::string truncated = zk::wire::encode_multi_request({zk::wire::multi_remove("/p")});
   truncated.resize(truncated.size() - 9);  // no terminator
   EXPECT_EQ(write(OpCode::kMulti, truncated).response.err, Error::kMarshallingError);
   EXPECT_FALSE(exists("/p/a"));
+}
+
+// Apache 3.8.0 (checked live): a create's kind comes from its flags.
+TEST_F(MultiTest, CreatesAreJudgedByTheirFlags) {
+  create("/p");
+  auto with_flags = [](int32_t flags, OpCode type = OpCode::kCreate) {
+    MultiOp op =
+        zk::wire::multi_create("/p/a", std::string(), static_cast<zk::wire::CreateMode>(flags));
+    op.type = type;
+    return op;
+  };
+  // Not a CreateMode: that operation fails with BADARGUMENTS.
+  EXPECT_EQ(shape(results_of(multi({with_flags(7)}).response.body)), V{"-1:-8"});
+  EXPECT_EQ(shape(results_of(multi({with_flags(-1)}).response.body)), V{"-1:-8"});
+  // TTL flags with extended types off: the whole request, once reached.
+  EXPECT_EQ(multi({zk::wire::multi_check("/p", 0), with_flags(5)}).response.err,
+            Error::kMarshallingError);
+  EXPECT_EQ(shape(results_of(multi({zk::wire::multi_check("/p", 9), with_flags(5)}).response.body)),
+            (V{"-1:-103", "-1:-2"}));
+  // A createContainer or createTTL header with flags 0 is a plain create.
+  EXPECT_EQ(shape(results_of(multi({with_flags(0, OpCode::kCreateContainer)}).response.body)),
+            V{"1:0"});
+  EXPECT_EQ(stat("/p/a").ephemeral_owner, 0);
 }
 
 TEST_F(MultiTest, WatchesFirePerOperationAfterTheCommit) {
@@ -216,10 +235,16 @@ TEST_F(MultiTest, MultiReadAnswersEachOperationOnItsOwnAndSetsNoWatch) {
   EXPECT_EQ(results[0].stat, stat("/p"));
   EXPECT_EQ(results[1].children, V{"c"});
   EXPECT_TRUE(set_data("/p", std::string("x")).notifications.empty());
-  EXPECT_EQ(db.read(5, OpCode::kMultiRead,
-                    zk::wire::encode_multi_request({zk::wire::multi_remove("/p/c")}))
-                .err,
-            Error::kMarshallingError);
+  // Writes alone: refused with an empty result list; mixed: refused bare.
+  Response writes = db.read(5, OpCode::kMultiRead,
+                            zk::wire::encode_multi_request({zk::wire::multi_remove("/p/c")}));
+  EXPECT_EQ(writes.err, Error::kMarshallingError);
+  EXPECT_EQ(writes.body, zk::wire::encode_multi_request({}));
+  Response mixed = db.read(5, OpCode::kMultiRead,
+                           zk::wire::encode_multi_request(
+                               {zk::wire::multi_get_data("/p"), zk::wire::multi_remove("/p/c")}));
+  EXPECT_EQ(mixed.err, Error::kMarshallingError);
+  EXPECT_TRUE(mixed.body.empty());
 }
 
 }  // namespace

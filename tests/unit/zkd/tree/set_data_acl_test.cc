@@ -98,9 +98,18 @@ TEST_F(TreeTest, SetAclVersionIsComparedWithAversion) {
 }
 
 TEST_F(TreeTest, SetAclOnConfigNodeStartsFromMinusOne) {
-  EXPECT_EQ(set_acl("/zookeeper/config", zk::wire::open_acl_unsafe(), 0).response.err,
-            Error::kBadVersion);
-  EXPECT_EQ(set_acl("/zookeeper/config", zk::wire::open_acl_unsafe()).response.err, Error::kOk);
+  // Its ACL is READ for the world: only super may change it.
+  EXPECT_EQ(set_acl("/zookeeper/config", zk::wire::open_acl_unsafe()).response.err, Error::kNoAuth);
+  auto set_acl_as_super = [&](int32_t version) {
+    int64_t z = next_zxid();
+    last_txn = db.prepare(
+        kSession, 7, OpCode::kSetACL,
+        encode(zk::wire::SetACLRequest{"/zookeeper/config", zk::wire::open_acl_unsafe(), version}),
+        z, time_of(z), AuthIds({{"super", ""}}));
+    return db.apply(last_txn).response.err;
+  };
+  EXPECT_EQ(set_acl_as_super(0), Error::kBadVersion);
+  EXPECT_EQ(set_acl_as_super(-1), Error::kOk);
   EXPECT_EQ(stat("/zookeeper/config").aversion, 0);
 }
 

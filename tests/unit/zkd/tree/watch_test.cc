@@ -60,6 +60,27 @@ TEST_F(TreeTest, ChildDataChangeDoesNotFireParentChildWatch) {
   EXPECT_TRUE(set_data("/p/c", std::string("x")).notifications.empty());
 }
 
+// Delivery checks READ in the ACL an event carries: the node's own for its
+// events, the parent's for NodeChildrenChanged (results.h).
+TEST_F(TreeTest, EventsCarryTheAclDeliveryChecks) {
+  const zk::wire::ACLs parent_acl = {{zk::wire::perms::kAll, {"world", "anyone"}}};
+  const zk::wire::ACLs child_acl = {{zk::wire::perms::kAll, {"ip", "10.0.0.1"}},
+                                    {zk::wire::perms::kCreate, {"world", "anyone"}}};
+  create("/p", std::string(), 0, kSession, OpCode::kCreate, parent_acl);
+  read(OpCode::kExists, "/p/c", true, 1);
+  read(OpCode::kGetChildren, "/p", true, 2);
+  ApplyResult created = create("/p/c", std::string(), 0, kSession, OpCode::kCreate, child_acl);
+  ASSERT_EQ(created.notifications.size(), 2u);
+  EXPECT_EQ(created.notifications[0].acl, child_acl);   // NodeCreated /p/c
+  EXPECT_EQ(created.notifications[1].acl, parent_acl);  // NodeChildrenChanged /p
+  read(OpCode::kExists, "/p/c", true, 3);
+  read(OpCode::kGetChildren, "/p", true, 4);
+  ApplyResult removed = remove("/p/c");
+  ASSERT_EQ(removed.notifications.size(), 2u);
+  EXPECT_EQ(removed.notifications[0].acl, child_acl);  // the deleted node's
+  EXPECT_EQ(removed.notifications[1].acl, parent_acl);
+}
+
 TEST_F(TreeTest, SetAclFiresNothing) {
   create("/a");
   read(OpCode::kGetData, "/a", true, 1);

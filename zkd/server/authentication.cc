@@ -1,0 +1,67 @@
+#include "zkd/server/authentication.h"
+
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+
+#include <cstdio>
+
+#include "zkd/tree/auth_ids.h"
+
+namespace zkd::server {
+
+std::string digest_id(std::string_view user_password) {
+  unsigned char hash[SHA_DIGEST_LENGTH];
+  SHA1(reinterpret_cast<const unsigned char*>(user_password.data()), user_password.size(), hash);
+  // base64 of 20 bytes: 28 characters and the terminating NUL EVP_EncodeBlock writes.
+  unsigned char text[4 * ((SHA_DIGEST_LENGTH + 2) / 3) + 1];
+  const int length = EVP_EncodeBlock(text, hash, SHA_DIGEST_LENGTH);
+  std::string id(user_password.substr(0, user_password.find(':')));
+  id += ':';
+  id.append(reinterpret_cast<const char*>(text), static_cast<size_t>(length));
+  return id;
+}
+
+std::optional<std::vector<zk::wire::Id>> authenticate(const zk::wire::AuthPacket& packet,
+                                                      std::string_view peer_ip,
+                                                      std::string_view super_digest) {
+  if (packet.scheme == tree::kDigestScheme) {
+    std::string id = digest_id(packet.auth.value_or(""));
+    std::vector<zk::wire::Id> ids;
+    if (!super_digest.empty() && id == super_digest) {
+      ids.push_back({std::string(tree::kSuperScheme), ""});
+    }
+    ids.push_back({std::string(tree::kDigestScheme), std::move(id)});
+    return ids;
+  }
+  if (packet.scheme == tree::kIpScheme) {
+    return std::vector<zk::wire::Id>{{std::string(tree::kIpScheme), std::string(peer_ip)}};
+  }
+  return std::nullopt;
+}
+
+std::string ipv6_host_address(const std::array<uint8_t, 16>& b) {
+  std::string out;
+  for (size_t i = 0; i < b.size(); i += 2) {
+    char group[8];
+    std::snprintf(group, sizeof group, "%x", (b[i] << 8) | b[i + 1]);
+    if (i != 0) out += ':';
+    out += group;
+  }
+  return out;
+}
+
+zk::wire::WhoAmIResponse who_am_i(const std::vector<zk::wire::Id>& ids) {
+  zk::wire::WhoAmIResponse out;
+  for (const zk::wire::Id& id : ids) {
+    std::string user;
+    if (id.scheme == tree::kDigestScheme) {
+      user = id.id.substr(0, id.id.find(':'));
+    } else if (id.scheme != tree::kSuperScheme) {
+      user = id.id;
+    }
+    out.client_info.push_back({id.scheme, std::move(user)});
+  }
+  return out;
+}
+
+}  // namespace zkd::server

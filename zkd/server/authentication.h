@@ -1,0 +1,43 @@
+// Client authentication (§10.2, §10.3 of the wire reference): the ids an
+// AuthPacket (opcode 100) adds to its connection, by Apache's two default
+// providers, digest and ip. What the ids allow is the tree's business
+// (zkd/tree/acl_check.h).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libzk/wire/records.h"
+
+namespace zkd::server {
+
+// Apache's DigestAuthenticationProvider.generateDigest: for "user:password",
+// "user:" + base64(sha1("user:password")); the user is everything before the
+// first ':' (all of it when there is none; the hash is always of the whole
+// text). "alice:pw" -> "alice:V55/p2T0OpjQ+low3NVAH4aLvm0=".
+std::string digest_id(std::string_view user_password);
+
+// The ids an AuthPacket adds, in order, or nullopt (AUTHFAILED: reply, then
+// close) for a scheme no provider serves. "digest" always succeeds: ("digest",
+// digest_id(auth)), preceded by ("super", "") when that id equals
+// `super_digest` (Apache's DigestAuthenticationProvider.superDigest; empty:
+// no super user). "ip" ignores its payload and yields ("ip", `peer_ip`).
+std::optional<std::vector<zk::wire::Id>> authenticate(const zk::wire::AuthPacket& packet,
+                                                      std::string_view peer_ip,
+                                                      std::string_view super_digest);
+
+// The ip id of an IPv6 peer, as Java's InetAddress.getHostAddress writes it:
+// eight hex groups without compression ("0:0:0:0:0:0:0:1"). (An IPv4 peer's
+// is the usual dotted text.)
+std::string ipv6_host_address(const std::array<uint8_t, 16>& bytes);
+
+// whoAmI (107): one entry per id, in order: the scheme and the user, which is
+// the part of a digest id before its ':', an ip id's address, and "" for
+// super (Apache's AuthUtil.getClientInfos).
+zk::wire::WhoAmIResponse who_am_i(const std::vector<zk::wire::Id>& ids);
+
+}  // namespace zkd::server

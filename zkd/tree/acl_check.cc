@@ -1,0 +1,31 @@
+#include "zkd/tree/acl_check.h"
+
+#include "zkd/tree/ip_acl.h"
+
+namespace zkd::tree {
+namespace {
+
+// Apache's per-provider matches(id, aclExpr); providers other than digest
+// and ip are not registered, so their entries match nobody.
+bool matches(const zk::wire::Id& entry, const zk::wire::Id& caller) {
+  if (entry.scheme != caller.scheme) return false;
+  if (entry.scheme == kDigestScheme) return entry.id == caller.id;
+  if (entry.scheme == kIpScheme) return ip_matches(entry.id, caller.id);
+  return false;
+}
+
+}  // namespace
+
+bool permitted(const zk::wire::ACLs& node_acl, int32_t perm, const AuthIds& caller) {
+  if (node_acl.empty() || caller.is_super()) return true;
+  for (const zk::wire::ACL& entry : node_acl) {
+    if ((entry.perms & perm) == 0) continue;
+    if (entry.id.scheme == kWorldScheme && entry.id.id == kAnyoneId) return true;
+    for (const zk::wire::Id& id : caller.ids()) {
+      if (matches(entry.id, id)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace zkd::tree

@@ -1,0 +1,28 @@
+// What create and setACL store for the ACL a client gave (Apache's
+// PrepRequestProcessor.fixupACL, §10.5 of the wire reference), or INVALIDACL.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "libzk/wire/records.h"
+#include "zkd/tree/auth_ids.h"
+
+namespace zkd::tree {
+
+// Duplicate entries are dropped (the first kept); then, entry by entry in
+// order: world:anyone is kept; an `auth` entry becomes one entry with its
+// perms per digest id of the caller (ip ids do not count; none: invalid);
+// digest and ip entries are kept when their id is valid
+// (valid_digest_acl, valid_ip_acl). nullopt (INVALIDACL) for an empty list,
+// any other world id, any other scheme, or an invalid id. Perms are not
+// range-checked, and entries an `auth` expansion adds are not deduplicated
+// again (as in Apache).
+std::optional<zk::wire::ACLs> fixup_acl(const zk::wire::ACLs& given, const AuthIds& caller);
+
+// Apache's DigestAuthenticationProvider.isValid: `id.split(":")` (Java's,
+// which drops trailing empty parts) has exactly two parts, so "user:hash"
+// and ":hash" and "user:hash:" are valid, "user", "user:" and "a:b:c" not.
+bool valid_digest_acl(std::string_view id);
+
+}  // namespace zkd::tree
