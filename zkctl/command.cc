@@ -21,13 +21,25 @@ struct NameOf {
   const char* operator()(const DeleteAllCommand&) const { return "deleteall"; }
   const char* operator()(const WatchCommand&) const { return "watch"; }
   const char* operator()(const SyncCommand&) const { return "sync"; }
+  const char* operator()(const AddAuthCommand&) const { return "addauth"; }
+  const char* operator()(const GetAclCommand&) const { return "getacl"; }
+  const char* operator()(const SetAclCommand&) const { return "setacl"; }
 };
 }  // namespace
 
 const char* command_name(const Command& c) { return std::visit(NameOf{}, c); }
 
 const std::string& command_path(const Command& c) {
-  return std::visit([](const auto& cmd) -> const std::string& { return cmd.path; }, c);
+  static const std::string kNone;
+  return std::visit(
+      [](const auto& cmd) -> const std::string& {
+        if constexpr (requires { cmd.path; }) {
+          return cmd.path;
+        } else {
+          return kNone;
+        }
+      },
+      c);
 }
 
 }  // namespace zkctl

@@ -8,6 +8,8 @@
 #include <string>
 #include <variant>
 
+#include "libzk/wire/records.h"
+
 namespace zkctl {
 
 // Node data as given on the command line: a literal, or "@FILE" meaning the
@@ -92,13 +94,36 @@ struct SyncCommand {
   bool operator==(const SyncCommand&) const = default;
 };
 
-using Command =
-    std::variant<CreateCommand, GetCommand, SetCommand, LsCommand, StatCommand, ExistsCommand,
-                 DeleteCommand, DeleteAllCommand, WatchCommand, SyncCommand>;
+// Adds a credential to the session (zkCli's addauth), e.g. digest
+// "alice:pw"; it counts for the commands after it in a script or interactive
+// session (a one-shot zkctl has none after it).
+struct AddAuthCommand {
+  std::string scheme;
+  std::string auth;
+  bool operator==(const AddAuthCommand&) const = default;
+};
+
+struct GetAclCommand {
+  std::string path;
+  bool with_stat = false;
+  bool operator==(const GetAclCommand&) const = default;
+};
+
+struct SetAclCommand {
+  std::string path;
+  zk::wire::ACLs acl;             // parsed from zkCli's syntax (acl_text.h)
+  int32_t version = kAnyVersion;  // expected ACL version (aversion)
+  bool with_stat = false;
+  bool operator==(const SetAclCommand&) const = default;
+};
+
+using Command = std::variant<CreateCommand, GetCommand, SetCommand, LsCommand, StatCommand,
+                             ExistsCommand, DeleteCommand, DeleteAllCommand, WatchCommand,
+                             SyncCommand, AddAuthCommand, GetAclCommand, SetAclCommand>;
 
 // The command's name as typed ("create", "deleteall", ...).
 const char* command_name(const Command& c);
-// The PATH argument of any command.
+// The PATH argument of the command; "" for one without (addauth).
 const std::string& command_path(const Command& c);
 
 }  // namespace zkctl

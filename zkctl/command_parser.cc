@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 
+#include "zkctl/acl_text.h"
+
 namespace zkctl {
 namespace {
 
@@ -23,6 +25,9 @@ class CommandGrammar {
     add_path_only<DeleteAllCommand>("deleteall", "delete the node and all its descendants");
     add_watch();
     add_path_only<SyncCommand>("sync", "sync the server with the leader for PATH");
+    add_addauth();
+    add_getacl();
+    add_setacl();
   }
 
   ParseResult parse(const std::vector<std::string>& words) {
@@ -33,6 +38,7 @@ class CommandGrammar {
     } catch (const CLI::ParseError& e) {
       return UsageError{describe(words.front(), e)};
     }
+    if (!error_.empty()) return UsageError{words.front() + ": " + error_};
     if (!out_) return UsageError{"unknown command '" + words.front() + "'"};
     return *out_;
   }
@@ -127,8 +133,40 @@ class CommandGrammar {
     });
   }
 
+  void add_addauth() {
+    CLI::App* s = sub("addauth", "add a credential to the session");
+    s->add_option("SCHEME", scheme_, "digest (or ip)")->required();
+    s->add_option("AUTH", data_, "for digest: user:password")->required();
+    s->callback([this] { out_ = AddAuthCommand{scheme_, data_}; });
+  }
+
+  void add_getacl() {
+    CLI::App* s = sub("getacl", "print the node's ACL");
+    s->add_flag("-S,--stat", flag_a_, "also print the Stat");
+    s->add_option("PATH", path_, "node path")->required();
+    s->callback([this] { out_ = GetAclCommand{path_, flag_a_}; });
+  }
+
+  void add_setacl() {
+    CLI::App* s = sub("setacl", "replace the node's ACL");
+    s->add_option("-v,--version", version_, "expected ACL version (aversion)");
+    s->add_flag("-S,--stat", flag_a_, "print the new Stat");
+    s->add_option("PATH", path_, "node path")->required();
+    s->add_option("ACL", data_, "scheme:id:perms[,...]")->required();
+    s->callback([this] {
+      auto acl = parse_acl_text(data_);
+      if (auto* why = std::get_if<std::string>(&acl)) {
+        error_ = *why;
+        return;
+      }
+      out_ = SetAclCommand{path_, std::get<zk::wire::ACLs>(std::move(acl)), version_, flag_a_};
+    });
+  }
+
   CLI::App app_{"zkctl command", "zkctl"};
   std::optional<Command> out_;
+  std::string error_;  // set by a callback whose arguments parse but make no sense
+  std::string scheme_;
   std::string path_;
   std::string data_;
   bool flag_a_ = false;
@@ -164,6 +202,13 @@ std::string command_help_text() {
          "                                 set a watch, print each event as\n"
          "                                 'NodeDataChanged /path'; re-arm until N\n"
          "  sync PATH                      sync the connected server with the leader\n"
+         "  addauth SCHEME AUTH            add a credential to the session (digest\n"
+         "                                 user:password); counts for later commands\n"
+         "  getacl [-S] PATH               print the ACL, one scheme:id:perms per line\n"
+         "  setacl [-v VERSION] [-S] PATH ACL\n"
+         "                                 replace the ACL; ACL as zkCli writes it:\n"
+         "                                 scheme:id:perms[,...], perms from cdrwa,\n"
+         "                                 e.g. digest:alice:HASH:cdrwa,world:anyone:r\n"
          "DATA is a literal; @FILE reads FILE, @@x is the literal @x. Use -- before\n"
          "data that starts with '-'.\n";
 }

@@ -11,6 +11,9 @@
 //   deleteall PATH
 //   watch [--data|--children|--exists] [--count N] [--timeout-watch MS] PATH
 //   sync PATH
+//   addauth SCHEME AUTH
+//   getacl [-S|--stat] PATH
+//   setacl [-v VERSION] [-S|--stat] PATH ACL      (ACL: zkctl/acl_text.h)
 //
 // Options may come before or after the positionals; `--` ends the options (for
 // data that starts with '-'). DATA "@FILE" reads FILE when the command runs;

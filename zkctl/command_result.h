@@ -61,8 +61,19 @@ struct WatchEventResult {
   std::string path;
 };
 
-using CommandResult = std::variant<CreatedResult, DataResult, SetResult, ChildrenResult, StatResult,
-                                   ExistsResult, DeletedResult, SyncedResult, WatchEventResult>;
+struct AclResult {
+  std::string path;
+  zk::wire::ACLs acl;  // as the server sent it (digests masked without ADMIN)
+  std::optional<zk::wire::Stat> stat;
+};
+
+struct AuthAddedResult {
+  std::string scheme;
+};
+
+using CommandResult =
+    std::variant<CreatedResult, DataResult, SetResult, ChildrenResult, StatResult, ExistsResult,
+                 DeletedResult, SyncedResult, WatchEventResult, AclResult, AuthAddedResult>;
 
 // A failed command. `zk_error` is set when the server or client library
 // reported a ZooKeeper error; otherwise `name` says what happened

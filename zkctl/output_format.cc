@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "zkctl/acl_text.h"
 #include "zkctl/json_writer.h"
 #include "zkctl/text_encoding.h"
 
@@ -103,6 +104,13 @@ struct HumanRenderer {
   std::string operator()(const WatchEventResult& r) const {
     return std::string(zk::wire::event_type_name(r.type)) + " " + r.path + "\n";
   }
+  std::string operator()(const AclResult& r) const {
+    std::string out;
+    for (const auto& entry : r.acl) out += acl_entry_text(entry) + "\n";
+    if (r.stat) out += format_stat_lines(*r.stat);
+    return out;
+  }
+  std::string operator()(const AuthAddedResult&) const { return {}; }
 };
 
 struct JsonRenderer {
@@ -143,6 +151,23 @@ struct JsonRenderer {
   void operator()(const WatchEventResult& r) const {
     w.key("event").string(zk::wire::event_type_name(r.type));
     w.key("path").string(r.path);
+  }
+  void operator()(const AclResult& r) const {
+    w.key("path").string(r.path);
+    w.key("acl").begin_array();
+    for (const auto& entry : r.acl) {
+      w.begin_object();
+      w.key("scheme").string(entry.id.scheme);
+      w.key("id").string(entry.id.id);
+      w.key("perms").string(perms_text(entry.perms));
+      w.end_object();
+    }
+    w.end_array();
+    if (r.stat) write_stat(w.key("stat"), *r.stat);
+  }
+  void operator()(const AuthAddedResult& r) const {
+    w.key("scheme").string(r.scheme);
+    w.key("added").boolean(true);
   }
 };
 

@@ -128,6 +128,29 @@ class Execution {
     return std::nullopt;
   }
 
+  Outcome operator()(const AddAuthCommand& c) {
+    auto status = client_.add_auth(c.scheme, c.auth);
+    if (!status) return failure_from_zk(status.error(), {});
+    sink_(AuthAddedResult{c.scheme});
+    return std::nullopt;
+  }
+
+  Outcome operator()(const GetAclCommand& c) {
+    auto acl = client_.get_acl(c.path);
+    if (!acl) return failure_from_zk(acl.error(), c.path);
+    AclResult r{c.path, std::move(acl->acl), std::nullopt};
+    if (c.with_stat) r.stat = acl->stat;
+    sink_(r);
+    return std::nullopt;
+  }
+
+  Outcome operator()(const SetAclCommand& c) {
+    auto stat = client_.set_acl(c.path, c.acl, c.version);
+    if (!stat) return failure_from_zk(stat.error(), c.path);
+    sink_(SetResult{c.path, *stat, c.with_stat});
+    return std::nullopt;
+  }
+
  private:
   // Deletes `path` and everything below it, children first.
   Outcome delete_subtree(const std::string& path, int64_t& count) {
