@@ -19,7 +19,12 @@ OP_SETDATA = 5
 OP_GETCHILDREN = 8
 OP_SYNC = 9
 OP_PING = 11
+OP_CHECK = 13
+OP_MULTI = 14
+OP_CREATE2 = 15
+OP_MULTIREAD = 22
 OP_CLOSE = -11
+OP_ERROR = -1  # MultiHeader type of a failed sub-result
 
 XID_NOTIFICATION = -1
 XID_PING = -2
@@ -72,6 +77,18 @@ def acl_vector(acls):
     for perms, scheme, ident in acls:
         out += int32(perms) + ustring(scheme) + ustring(ident)
     return out
+
+
+def multi_header(op_type, done, err):
+    """MultiHeader: int type, boolean done, int err (9 bytes)."""
+    return int32(op_type) + boolean(done) + int32(err)
+
+
+def multi_request(ops):
+    """MultiOperationRecord body (multi 14 / multiRead 22) from (opcode, record bytes) pairs:
+    MultiHeader{opcode, false, -1} + record per op, then the terminator {-1, true, -1}."""
+    out = b"".join(multi_header(opcode, False, -1) + record for opcode, record in ops)
+    return out + multi_header(-1, True, -1)
 
 
 def frame(payload):
@@ -128,6 +145,65 @@ class Reader:
 
     def remaining(self):
         return len(self.data) - self.pos
+
+    def multi_header(self):
+        """(type, done, err)"""
+        return self.int32(), self.boolean(), self.int32()
+
+
+class SubResult:
+    """One result of a MultiResponse: type (opcode, or OP_ERROR) and err from its
+    MultiHeader, plus the decoded body fields that type carries (§7.1):
+      1 create: path; 15 create2: path, stat; 5 setData: stat;
+      4 getData: data, stat; 8 getChildren: children (None for a null vector);
+      2 delete, 13 check: nothing; -1 error: error_body (ErrorResponse.err)."""
+
+    def __init__(self, op_type, err):
+        self.type = op_type
+        self.err = err
+        self.path = self.stat = self.data = self.children = self.error_body = None
+
+    def __repr__(self):
+        fields = {k: v for k, v in vars(self).items() if v is not None}
+        return f"SubResult({fields})"
+
+
+def _exact_string(r):
+    """A ustring that keeps invalid UTF-8 bytes distinguishable (surrogateescape)."""
+    b = r.buffer()
+    return None if b is None else bytes(b).decode("utf-8", "surrogateescape")
+
+
+def multi_response(r):
+    """Decode a MultiResponse body from Reader `r` (positioned after the
+    ReplyHeader) into a list of SubResult, up to and including the terminator
+    (not returned). Raises ValueError on a result type it cannot decode or a
+    terminator that is not {-1, true, -1}; struct.error on a short body."""
+    results = []
+    while True:
+        op_type, done, err = r.multi_header()
+        if done:
+            if (op_type, err) != (-1, -1):
+                raise ValueError(f"terminator {{{op_type}, true, {err}}}")
+            return results
+        res = SubResult(op_type, err)
+        if op_type in (OP_CREATE, OP_CREATE2):
+            res.path = _exact_string(r)
+            if op_type == OP_CREATE2:
+                res.stat = r.stat()
+        elif op_type == OP_SETDATA:
+            res.stat = r.stat()
+        elif op_type == OP_GETDATA:
+            res.data = r.buffer()
+            res.stat = r.stat()
+        elif op_type == OP_GETCHILDREN:
+            n = r.int32()
+            res.children = None if n < 0 else [_exact_string(r) for _ in range(n)]
+        elif op_type == OP_ERROR:
+            res.error_body = r.int32()
+        elif op_type not in (OP_DELETE, OP_CHECK):
+            raise ValueError(f"result type {op_type} not decodable")
+        results.append(res)
 
 
 class Reply:
@@ -288,6 +364,19 @@ class Session(Connection):
 
     def delete(self, path, version=-1):
         return self.call(OP_DELETE, ustring(path) + int32(version))
+
+    def check(self, path, version):
+        """Standalone check (13). Apache 3.8.0 sends no reply on success (the
+        connection stays up), so this then raises Timeout."""
+        return self.call(OP_CHECK, ustring(path) + int32(version))
+
+    def multi(self, ops):
+        """multi (14) of (opcode, record bytes) pairs; decode with multi_response(reply.body)."""
+        return self.call(OP_MULTI, multi_request(ops))
+
+    def multi_read(self, ops):
+        """multiRead (22) of (opcode, record bytes) pairs."""
+        return self.call(OP_MULTIREAD, multi_request(ops))
 
     def ping(self):
         self.send_request(OP_PING, xid=XID_PING)
