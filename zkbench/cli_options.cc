@@ -1,6 +1,7 @@
 #include "zkbench/cli_options.h"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 #include <thread>
 
@@ -26,9 +27,11 @@ void add_workload_options(CLI::App& c, WorkloadFlags& f, bool with_mix) {
     auto* reads = c.add_option("--reads", f.reads, "percent of reads: get=R,set=100-R (default 90)")
                       ->check(CLI::Range(0, 100));
     c.add_option("--mix", f.mix,
-                 "op mix, e.g. get=70,set=20,exists=10 (get exists children set create)")
+                 "op mix, e.g. get=70,set=20,exists=10 (get exists children set create multi)")
         ->excludes(reads);
   }
+  c.add_option("--multi-ops", o.workload.multi_ops, "setData ops per multi (default 2)")
+      ->check(CLI::Range(1, 1000));
   c.add_option("--value-bytes", o.workload.value_bytes, "bytes per write (default 1024)")
       ->check(CLI::Range(0, 1 << 20));
   c.add_option("--znodes", o.workload.keys.znodes, "key znodes (default 1000)")
@@ -52,6 +55,19 @@ void add_workload_options(CLI::App& c, WorkloadFlags& f, bool with_mix) {
       ->check(CLI::Range(int64_t{1000}, int64_t{600000}));
   c.add_option("--connect-timeout", f.connect_timeout_s, "seconds per session (default 20)")
       ->check(CLI::Range(1.0, 600.0));
+}
+
+void add_plot_option(CLI::App& c, std::string& path, const std::string& what) {
+  c.add_option("--plot", path, "write an SVG plot of " + what + " to FILE")->type_name("FILE.svg");
+}
+
+void add_pids_option(CLI::App& c, const std::string& name, std::vector<pid_t>& pids,
+                     const std::string& whose) {
+  c.add_option(name, pids,
+               whose + " processes, whose CPU time the report gives (default: found by port)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, std::numeric_limits<pid_t>::max()))
+      ->type_name("PID,...");
 }
 
 std::vector<std::string> split_servers(const std::string& text) {

@@ -5,6 +5,8 @@
 // Defaults and ranges are those of man/zkbench.1.
 #pragma once
 
+#include <sys/types.h>
+
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
@@ -30,6 +32,16 @@ struct WorkloadFlags {
 // Adds the workload options to `command`. `with_mix`: also --reads and
 // --mix (sweep chooses the reads per step instead).
 void add_workload_options(CLI::App& command, WorkloadFlags& flags, bool with_mix);
+
+// --plot FILE.svg: where to write the command's plot (plot_svg.h), which
+// shows `what`.
+void add_plot_option(CLI::App& command, std::string& path, const std::string& what);
+
+// `name` (--server-pids, --a-pids, ...) PID,...: the server processes whose
+// CPU time the report gives, instead of those found by their client ports
+// (server_cpu.h); `whose`: "the servers'", "A's", ...
+void add_pids_option(CLI::App& command, const std::string& name, std::vector<pid_t>& pids,
+                     const std::string& whose);
 
 // The servers of a connect string "host:port,host:port" (empty parts skipped).
 std::vector<std::string> split_servers(const std::string& text);

@@ -1,4 +1,5 @@
 #include "zkbench/engine.h"
+#include "zkbench/pool_tasks.h"
 
 #include <algorithm>
 #include <atomic>
@@ -25,8 +26,29 @@ using zk::client::Status;
 using zk::client::Task;
 using Clock = std::chrono::steady_clock;
 
-// One request of type `op` on `path`; its error code.
-Task<Error> issue(Client& client, OpType op, std::string path, const zk::wire::Buffer& value) {
+// The error of a multi: the request's own, else the failing operation's
+// (the one result of type kError whose code is not kOk), else kOk.
+Error transaction_error(const zk::client::Result<std::vector<zk::wire::MultiResult>>& r) {
+  if (!r.ok()) return r.error();
+  for (const zk::wire::MultiResult& result : *r) {
+    if (result.type == zk::wire::OpCode::kError && result.err != Error::kOk) return result.err;
+  }
+  return Error::kOk;
+}
+
+// One multi of a setData of `value` on each of `paths`; its error code.
+Task<Error> issue_multi(Client& client, const std::vector<std::string>& paths,
+                        const zk::wire::Buffer& value) {
+  std::vector<zk::wire::MultiOp> txn;
+  for (const std::string& path : paths) txn.push_back(zk::wire::multi_set_data(path, value));
+  co_return transaction_error(co_await client.multi(std::move(txn)));
+}
+
+// One request of type `op` on `paths` (a multi: on each; the other types: on
+// the first); its error code.
+Task<Error> issue(Client& client, OpType op, const std::vector<std::string>& paths,
+                  const zk::wire::Buffer& value) {
+  std::string path = paths.front();
   switch (op) {
     case OpType::kGet:
       co_return (co_await client.get_data(std::move(path))).error();
@@ -44,6 +66,8 @@ Task<Error> issue(Client& client, OpType op, std::string path, const zk::wire::B
     }
     case OpType::kDelete:
       co_return (co_await client.remove(std::move(path))).error();
+    case OpType::kMulti:
+      co_return co_await issue_multi(client, paths, value);
   }
   co_return Error::kBadArguments;
 }
@@ -142,14 +166,19 @@ struct Engine::State {
       const bool measured = start >= measure_start;
       if (measured && !timed() && !take_ticket()) break;
       const OpType op = ops.draw(rng);
-      std::string path = op == OpType::kCreate ? prefix + std::to_string(created++)
-                                               : key_path(options.root, keys.draw(rng));
-      Error e = co_await issue(*client, op, path, value);
+      std::vector<std::string> paths;  // a fresh znode, multi_ops keys or one key
+      if (op == OpType::kCreate) {
+        paths.push_back(prefix + std::to_string(created++));
+      } else {
+        const int n = op == OpType::kMulti ? std::max(options.workload.multi_ops, 1) : 1;
+        for (int i = 0; i < n; ++i) paths.push_back(key_path(options.root, keys.draw(rng)));
+      }
+      Error e = co_await issue(*client, op, paths, value);
       if (e != Error::kOk && stopping.load()) break;  // an effect of stopping
       record(shard, op, measured, start, Clock::now(), e);
       if (op == OpType::kCreate && e == Error::kOk && (!measured || timed() || take_ticket())) {
         const auto sent = Clock::now();
-        e = co_await issue(*client, OpType::kDelete, std::move(path), value);
+        e = co_await issue(*client, OpType::kDelete, paths, value);
         if (e != Error::kOk && stopping.load()) break;
         record(shard, OpType::kDelete, measured, sent, Clock::now(), e);
       }
@@ -206,11 +235,7 @@ std::string Engine::setup() {
   if (!st.connected) return "not connected";
   const std::string& root = st.options.root;
   for (const std::string& path : {root, root + "/new"}) {
-    const Status s =
-        asio::co_spawn(st.pool.executor(0),
-                       create_if_missing(st.pool.client(0), path, std::string()), asio::use_future)
-            .get();
-    if (!s.ok()) return "create " + path + ": " + std::string(zk::wire::error_name(s.error()));
+    if (std::string e = ensure_znode(st.pool, path); !e.empty()) return e;
   }
   const size_t sessions = st.pool.size();
   const size_t window = static_cast<size_t>(std::max(st.options.setup_window, 1));
@@ -240,6 +265,7 @@ RunResult Engine::run() {
   if (!result.error.empty()) return result;
   st.ran = true;
   const EngineOptions& o = st.options;
+  const ServerCpu servers(o.pool.addresses, o.server_pids);  // found before the load starts
   const size_t sessions = st.pool.size();
   st.slots.assign(sessions, 0);
   if (o.rate > 0) {
@@ -260,6 +286,7 @@ RunResult Engine::run() {
   // has ended).
   st.pool.wait_idle(st.measure_start);
   const auto cpu_from = process_cpu_times();
+  const auto servers_from = servers.sample();
   const auto wall_from = Clock::now();
   if (st.timed()) {
     result.drained = st.pool.wait_idle(st.measure_end + o.stop_deadline);
@@ -268,6 +295,7 @@ RunResult Engine::run() {
     }
   }
   const auto cpu_to = process_cpu_times();
+  const auto servers_to = servers.sample();
   const auto wall_to = Clock::now();
   st.stopping.store(true);
   st.pool.close(Clock::now() + o.stop_deadline);
@@ -283,6 +311,7 @@ RunResult Engine::run() {
   if (last && *last > st.measure_start) result.measured = *last - st.measure_start;
   result.cpu = cpu_usage(
       cpu_from, cpu_to, std::chrono::duration_cast<std::chrono::microseconds>(wall_to - wall_from));
+  result.server_cpu = servers.usage(servers_from, servers_to);
   std::lock_guard lock(st.mu);
   result.ended = st.ended;
   return result;

@@ -46,6 +46,7 @@
 
 #include "zkbench/cpu.h"
 #include "zkbench/figures.h"
+#include "zkbench/server_cpu.h"
 #include "zkbench/session_pool.h"
 #include "zkbench/workload.h"
 
@@ -64,6 +65,9 @@ struct EngineOptions {
   // run(): how long past the end of the measured phase it waits for answers
   // in flight, and then for the sessions to close.
   std::chrono::milliseconds stop_deadline{10000};
+  // The server processes whose CPU time run() reports beside its own
+  // (server_cpu.h); empty: those listening on the addresses' ports here.
+  std::vector<pid_t> server_pids;
 };
 
 enum class Phase { kIdle, kWarmup, kMeasure, kDone };
@@ -83,6 +87,7 @@ struct RunResult {
   std::chrono::nanoseconds measured{0};
   int64_t warmup_requests = 0;     // answered warm-up requests
   CpuUsage cpu;                    // of zkbench over the measured phase and its drain
+  ServerCpuUsage server_cpu;       // of the servers, sampled at the same instants
   std::vector<std::string> ended;  // "session 3: SESSIONEXPIRED"
   bool drained = true;  // false: answers still missing at the stop deadline (not counted)
 };

@@ -6,6 +6,8 @@
 //            fresh sessions, per step), a row each;
 //   compare  the same workload against two ensembles, A then B, for several
 //            rounds, with per-round and median ratios A/B.
+//   populate, lock, barrier, creates: the scenario workloads
+//            (scenario_commands.h), each with its own report and exit code.
 // Every run connects, sets up the znodes (kept from run to run) and runs,
 // with a progress line on a terminal; reports go to stdout. Exit codes: 0 ok
 // (request errors are reported, not fatal), 1 error (no connection, setup
@@ -21,8 +23,10 @@
 
 #include "zkbench/cli_options.h"
 #include "zkbench/engine.h"
+#include "zkbench/plot_svg.h"
 #include "zkbench/progress.h"
 #include "zkbench/report.h"
+#include "zkbench/scenario_commands.h"
 #include "zkbench/series_report.h"
 
 namespace {
@@ -78,6 +82,14 @@ bool interrupted() {
   return g_interrupted.load();
 }
 
+// Writes the plot `svg` to `path` (--plot); false, after saying why, when it
+// cannot.
+bool plotted(const std::string& path, const std::string& svg) {
+  const std::string e = write_plot(path, svg);
+  if (!e.empty()) std::cerr << "zkbench: --plot: " << e << "\n";
+  return e.empty();
+}
+
 int fail(const std::string& what, const RunResult& r) {
   std::cerr << "zkbench: " << what << r.error << "\n";
   return kExitError;
@@ -90,6 +102,8 @@ int run(int argc, char** argv) {
 
   std::string servers;
   bool json = false, csv = false;
+  std::string plot;                        // --plot
+  std::vector<pid_t> server_pids, b_pids;  // --server-pids / --a-pids, --b-pids
 
   WorkloadFlags run_flags;
   auto* r = app.add_subcommand("run", "run one workload and report throughput and latency");
@@ -99,6 +113,8 @@ int run(int argc, char** argv) {
   add_workload_options(*r, run_flags, true);
   auto* json_flag = r->add_flag("--json", json, "print the report as one JSON object");
   r->add_flag("--csv", csv, "print the report as CSV")->excludes(json_flag);
+  add_plot_option(*r, plot, "the latency CDF of each op type");
+  add_pids_option(*r, "--server-pids", server_pids, "the servers'");
 
   WorkloadFlags sweep_flags;
   std::vector<int> steps = {0, 20, 40, 60, 80, 90, 100};
@@ -113,6 +129,8 @@ int run(int argc, char** argv) {
   add_workload_options(*sw, sweep_flags, false);
   auto* sweep_json_flag = sw->add_flag("--json", json, "print the table as one JSON object");
   sw->add_flag("--csv", csv, "print the table as CSV")->excludes(sweep_json_flag);
+  add_plot_option(*sw, plot, "ops/s against reads");
+  add_pids_option(*sw, "--server-pids", server_pids, "the servers'");
 
   WorkloadFlags compare_flags;
   std::string servers_b;
@@ -126,6 +144,12 @@ int run(int argc, char** argv) {
   cmp->add_option("--rounds", rounds, "rounds of A then B (default 3)")->check(CLI::Range(1, 1000));
   add_workload_options(*cmp, compare_flags, true);
   cmp->add_flag("--json", json, "print the report as one JSON object");
+  add_plot_option(*cmp, plot, "each side's ops/s per round");
+  add_pids_option(*cmp, "--a-pids", server_pids, "A's servers'");
+  add_pids_option(*cmp, "--b-pids", b_pids, "B's servers'");
+
+  const ScenarioCommand scenarios[] = {add_populate_command(app), add_lock_command(app),
+                                       add_barrier_command(app), add_creates_command(app)};
 
   try {
     app.parse(argc, argv);
@@ -135,22 +159,28 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return usage(app, e.what());
   }
+  for (const ScenarioCommand& s : scenarios) {
+    if (s.command->parsed()) return s.run();
+  }
 
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   if (r->parsed()) {
     EngineOptions o;
     if (std::string e = to_engine_options(run_flags, servers, o); !e.empty()) return usage(*r, e);
+    o.server_pids = server_pids;
     const RunResult result = measure(o);
     if (!result.error.empty()) return fail("", result);
     std::cout << (json  ? json_report(o, result)
                   : csv ? csv_report(o, result)
                         : text_report(o, result));
+    if (!plot.empty() && !plotted(plot, run_plot_svg(o, result))) return kExitError;
   } else if (sw->parsed()) {
     EngineOptions o;
     if (std::string e = to_engine_options(sweep_flags, servers, o); !e.empty()) {
       return usage(*sw, e);
     }
+    o.server_pids = server_pids;
     std::vector<SweepStep> done;
     for (int reads : steps) {
       if (interrupted()) break;
@@ -161,6 +191,7 @@ int run(int argc, char** argv) {
       done.push_back(std::move(s));
     }
     std::cout << (json ? sweep_json(o, done) : csv ? sweep_csv(done) : sweep_text(o, done));
+    if (!plot.empty() && !plotted(plot, sweep_plot_svg(o, done))) return kExitError;
   } else {
     if (std::string e = to_engine_options(compare_flags, servers, a.options); !e.empty()) {
       return usage(*cmp, "--a: " + e);
@@ -168,6 +199,8 @@ int run(int argc, char** argv) {
     if (std::string e = to_engine_options(compare_flags, servers_b, b.options); !e.empty()) {
       return usage(*cmp, "--b: " + e);
     }
+    a.options.server_pids = server_pids;
+    b.options.server_pids = b_pids;
     std::vector<CompareRound> done;
     for (int i = 1; i <= rounds && !interrupted(); ++i) {
       CompareRound round;
@@ -181,6 +214,7 @@ int run(int argc, char** argv) {
       done.push_back(std::move(round));
     }
     std::cout << (json ? compare_json(a, b, done) : compare_text(a, b, done));
+    if (!plot.empty() && !plotted(plot, compare_plot_svg(a, b, done))) return kExitError;
   }
   std::cout.flush();
   return kExitOk;

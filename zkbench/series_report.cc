@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <optional>
 
 #include "zkbench/report.h"
@@ -14,11 +13,17 @@ namespace {
 
 using Latency = std::optional<double>;  // ns; nothing without a successful request
 
+constexpr const char* kServerCpuNote =
+    "server cpu s: CPU time (user+system) of the server processes, all summed; server us/op: "
+    "the same per request\n";
+
 // What a row shows of one run (or the medians of several).
 struct Summary {
   double ops_per_s = 0;
   double requests = 0, ok = 0, errors = 0;
   std::array<Latency, kOpTypes> p50{}, p99{};
+  // The servers' CPU (server_cpu.h); nothing when unknown.
+  std::optional<double> server_cpu_us, server_us_per_op;
 };
 
 Summary summarize(const RunResult& r) {
@@ -28,6 +33,8 @@ Summary summarize(const RunResult& r) {
   s.ok = static_cast<double>(total.ok);
   s.errors = static_cast<double>(total.error_count());
   s.ops_per_s = ops_per_second(total.requests(), r);
+  if (r.server_cpu.cpu) s.server_cpu_us = static_cast<double>(r.server_cpu.cpu->count());
+  s.server_us_per_op = server_us_per_op(r);
   for (OpType op : kAllOpTypes) {
     const OpFigures& f = r.figures.of(op);
     if (f.ok == 0) continue;
@@ -46,12 +53,14 @@ std::optional<double> ratio(std::optional<double> a, std::optional<double> b) {
 // A/B of every figure a ratio row shows (nothing where B is 0 or missing).
 struct Ratios {
   std::optional<double> ops_per_s;
+  std::optional<double> server_per_op;  // server CPU per request
   std::array<std::optional<double>, kOpTypes> p50{}, p99{};
 };
 
 Ratios ratios(const Summary& a, const Summary& b) {
   Ratios r;
   r.ops_per_s = ratio(a.ops_per_s, b.ops_per_s);
+  r.server_per_op = ratio(a.server_us_per_op, b.server_us_per_op);
   for (size_t i = 0; i < kOpTypes; ++i) {
     r.p50[i] = ratio(a.p50[i], b.p50[i]);
     r.p99[i] = ratio(a.p99[i], b.p99[i]);
@@ -77,6 +86,8 @@ Summary median_summary(const std::vector<Summary>& rows) {
       median_of(rows, [](const Summary& s) { return std::optional(s.requests); }).value_or(0);
   m.ok = median_of(rows, [](const Summary& s) { return std::optional(s.ok); }).value_or(0);
   m.errors = median_of(rows, [](const Summary& s) { return std::optional(s.errors); }).value_or(0);
+  m.server_cpu_us = median_of(rows, [](const Summary& s) { return s.server_cpu_us; });
+  m.server_us_per_op = median_of(rows, [](const Summary& s) { return s.server_us_per_op; });
   for (size_t i = 0; i < kOpTypes; ++i) {
     m.p50[i] = median_of(rows, [i](const Summary& s) { return s.p50[i]; });
     m.p99[i] = median_of(rows, [i](const Summary& s) { return s.p99[i]; });
@@ -87,6 +98,7 @@ Summary median_summary(const std::vector<Summary>& rows) {
 Ratios median_ratios(const std::vector<Ratios>& rows) {
   Ratios m;
   m.ops_per_s = median_of(rows, [](const Ratios& r) { return r.ops_per_s; });
+  m.server_per_op = median_of(rows, [](const Ratios& r) { return r.server_per_op; });
   for (size_t i = 0; i < kOpTypes; ++i) {
     m.p50[i] = median_of(rows, [i](const Ratios& r) { return r.p50[i]; });
     m.p99[i] = median_of(rows, [i](const Ratios& r) { return r.p99[i]; });
@@ -94,14 +106,12 @@ Ratios median_ratios(const std::vector<Ratios>& rows) {
   return m;
 }
 
-std::string format(const char* fmt, double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, value);
-  return buf;
+std::string ms_or_dash(Latency ns) { return ns ? format_double("%.3f", *ns / 1e6) : "-"; }
+std::string ratio_or_dash(std::optional<double> r) { return r ? format_double("%.2f", *r) : "-"; }
+std::string us_or_dash(std::optional<double> us) { return us ? format_double("%.1f", *us) : "-"; }
+std::string s_or_dash(std::optional<double> us) {
+  return us ? format_double("%.2f", *us / 1e6) : "-";
 }
-
-std::string ms_or_dash(Latency ns) { return ns ? format("%.3f", *ns / 1e6) : "-"; }
-std::string ratio_or_dash(std::optional<double> r) { return r ? format("%.2f", *r) : "-"; }
 
 std::string cell(const std::string& text, int width) {
   std::string out = text.size() < static_cast<size_t>(width)
@@ -120,6 +130,24 @@ void json_x1000(zkctl::JsonWriter& j, const char* key, std::optional<double> r) 
   r ? j.number(std::llround(*r * 1000)) : j.null();
 }
 
+// server_cpu_us and server_cpu_ns_per_op (null when unknown).
+void json_server_cpu(zkctl::JsonWriter& j, const Summary& s) {
+  j.key("server_cpu_us");
+  s.server_cpu_us ? j.number(std::llround(*s.server_cpu_us)) : j.null();
+  json_x1000(j, "server_cpu_ns_per_op", s.server_us_per_op);
+}
+
+// The first reason one of `runs` gives for not knowing the servers' CPU;
+// empty when every run knows it.
+template <typename Runs, typename Get>
+std::string first_unknown(const Runs& runs, Get get) {
+  for (const auto& run : runs) {
+    const RunResult& r = get(run);
+    if (!r.server_cpu.cpu) return r.server_cpu.unknown;
+  }
+  return "";
+}
+
 void json_servers(zkctl::JsonWriter& j, const EngineOptions& o) {
   j.key("servers").begin_array();
   for (const std::string& a : o.pool.addresses) j.string(a);
@@ -130,13 +158,14 @@ std::string describe(const EngineOptions& o) {
   const Workload& w = o.workload;
   std::string out = std::to_string(o.pool.sessions) + " sessions, " + std::to_string(o.in_flight) +
                     " in flight each, ";
-  out += o.rate > 0 ? "open loop at " + format("%.0f", o.rate) + " requests/s" : "closed loop";
+  out +=
+      o.rate > 0 ? "open loop at " + format_double("%.0f", o.rate) + " requests/s" : "closed loop";
   out += "; " + std::to_string(w.keys.znodes) + " znodes, " +
          std::string(distribution_name(w.keys.distribution)) + ", " +
          std::to_string(w.value_bytes) + "-byte values, seed " + std::to_string(w.seed) + "; ";
   out += o.ops > 0 ? std::to_string(o.ops) + " requests"
-                   : format("%.1f", static_cast<double>(o.duration.count()) / 1000) + " s";
-  out += " measured after " + format("%.1f", static_cast<double>(o.warmup.count()) / 1000) +
+                   : format_double("%.1f", static_cast<double>(o.duration.count()) / 1000) + " s";
+  out += " measured after " + format_double("%.1f", static_cast<double>(o.warmup.count()) / 1000) +
          " s of warm-up";
   return out;
 }
@@ -180,17 +209,23 @@ std::optional<double> median(std::vector<double> values) {
 
 std::string sweep_text(const EngineOptions& o, const std::vector<SweepStep>& steps) {
   std::string out = "zkbench sweep: " + join(o.pool.addresses) + "\n";
-  out += "workload: get=R,set=100-R; " + describe(o) + " per step\n\n";
+  out += "workload: get=R,set=100-R; " + describe(o) + " per step\n";
+  out += kServerCpuNote;
+  const std::string unknown =
+      first_unknown(steps, [](const SweepStep& s) -> const RunResult& { return s.result; });
+  if (!unknown.empty()) out += "server cpu unknown: " + unknown + "\n";
+  out += "\n";
   out += std::string("reads %") + cell("requests", 10) + cell("ops/s", 11) + cell("errors", 8) +
          cell("get p50 ms", 11) + cell("get p99 ms", 11) + cell("set p50 ms", 11) +
-         cell("set p99 ms", 11) + "\n";
+         cell("set p99 ms", 11) + cell("server cpu s", 13) + cell("server us/op", 13) + "\n";
   const size_t get = static_cast<size_t>(OpType::kGet), set = static_cast<size_t>(OpType::kSet);
   for (const SweepStep& step : steps) {
     const Summary s = summarize(step.result);
-    out += cell(std::to_string(step.reads), 6) + cell(format("%.0f", s.requests), 10) +
-           cell(format("%.1f", s.ops_per_s), 11) + cell(format("%.0f", s.errors), 8) +
+    out += cell(std::to_string(step.reads), 6) + cell(format_double("%.0f", s.requests), 10) +
+           cell(format_double("%.1f", s.ops_per_s), 11) + cell(format_double("%.0f", s.errors), 8) +
            cell(ms_or_dash(s.p50[get]), 11) + cell(ms_or_dash(s.p99[get]), 11) +
-           cell(ms_or_dash(s.p50[set]), 11) + cell(ms_or_dash(s.p99[set]), 11) + "\n";
+           cell(ms_or_dash(s.p50[set]), 11) + cell(ms_or_dash(s.p99[set]), 11) +
+           cell(s_or_dash(s.server_cpu_us), 13) + cell(us_or_dash(s.server_us_per_op), 13) + "\n";
   }
   return out;
 }
@@ -209,6 +244,7 @@ std::string sweep_json(const EngineOptions& o, const std::vector<SweepStep>& ste
     j.key("errors").number(total.error_count());
     j.key("ops_per_s").number(std::llround(s.ops_per_s));
     j.key("measured_us").number(step.result.measured.count() / 1000);
+    json_server_cpu(j, s);
     for (OpType op : {OpType::kGet, OpType::kSet}) {
       const OpFigures& f = step.result.figures.of(op);
       j.key(op_name(op)).begin_object();
@@ -226,20 +262,25 @@ std::string sweep_json(const EngineOptions& o, const std::vector<SweepStep>& ste
 std::string sweep_csv(const std::vector<SweepStep>& steps) {
   std::string out =
       "reads,requests,ok,errors,ops_per_s,get_requests,get_p50_us,get_p99_us,set_requests,"
-      "set_p50_us,set_p99_us\n";
+      "set_p50_us,set_p99_us,server_cpu_us,server_cpu_ns_per_op\n";
   const auto us = [](Latency ns) { return ns ? std::to_string(std::llround(*ns / 1000)) : ""; };
   for (const SweepStep& step : steps) {
     const Summary s = summarize(step.result);
     const OpFigures total = step.result.figures.total();
     out += std::to_string(step.reads) + "," + std::to_string(total.requests()) + "," +
            std::to_string(total.ok) + "," + std::to_string(total.error_count()) + "," +
-           format("%.1f", s.ops_per_s);
+           format_double("%.1f", s.ops_per_s);
     for (OpType op : {OpType::kGet, OpType::kSet}) {
       const size_t i = static_cast<size_t>(op);
       out += "," + std::to_string(step.result.figures.of(op).requests()) + "," + us(s.p50[i]) +
              "," + us(s.p99[i]);
     }
-    out += "\n";
+    const auto rounded = [](std::optional<double> v) {
+      return v ? std::to_string(std::llround(*v)) : "";
+    };
+    out += "," + rounded(s.server_cpu_us) + "," +
+           rounded(s.server_us_per_op ? std::optional(*s.server_us_per_op * 1000) : std::nullopt) +
+           "\n";
   }
   return out;
 }
@@ -252,20 +293,31 @@ std::string compare_text(const CompareSide& a, const CompareSide& b,
                     "), b = " + b.name + " (" + join(b.options.pool.addresses) + ")\n";
   out += "workload: " + o.workload.mix.describe() + "; " + describe(o) + "; " +
          std::to_string(rounds.size()) + " round(s), a then b in each\n";
-  out += "a/b rows: " + a.name + " / " + b.name + " (ops/s above 1 and latencies below 1 favour " +
-         a.name + "); medians over rounds\n\n";
+  out += "a/b rows: " + a.name + " / " + b.name +
+         " (ops/s above 1, latencies and server us/op below 1 favour " + a.name +
+         "); medians over rounds\n";
+  out += kServerCpuNote;
+  for (const CompareSide* side : {&a, &b}) {
+    const std::string unknown = first_unknown(
+        rounds, [&](const CompareRound& r) -> const RunResult& { return side == &a ? r.a : r.b; });
+    if (!unknown.empty()) out += "server cpu of " + side->name + " unknown: " + unknown + "\n";
+  }
+  out += "\n";
   const size_t side_width = std::max({a.name.size(), b.name.size(), size_t{4}});
   const auto name_cell = [side_width](const std::string& round, const std::string& side) {
     return left(round, 7) + left(side, side_width);
   };
-  out += name_cell("round", "side") + cell("ops/s", 11) + cell("errors", 8);
+  out += name_cell("round", "side") + cell("ops/s", 11) + cell("errors", 8) +
+         cell("server cpu s", 13) + cell("server us/op", 13);
   for (OpType op : types) {
     for (const char* q : {" p50 ms", " p99 ms"}) out += cell(std::string(op_name(op)) + q, 14);
   }
   out += "\n";
   const auto side_row = [&](const std::string& round, const std::string& name, const Summary& s) {
-    std::string row = name_cell(round, name) + cell(format("%.1f", s.ops_per_s), 11) +
-                      cell(format("%.0f", s.errors), 8);
+    std::string row = name_cell(round, name) + cell(format_double("%.1f", s.ops_per_s), 11) +
+                      cell(format_double("%.0f", s.errors), 8) +
+                      cell(s_or_dash(s.server_cpu_us), 13) +
+                      cell(us_or_dash(s.server_us_per_op), 13);
     for (OpType op : types) {
       row += cell(ms_or_dash(s.p50[static_cast<size_t>(op)]), 14) +
              cell(ms_or_dash(s.p99[static_cast<size_t>(op)]), 14);
@@ -273,7 +325,8 @@ std::string compare_text(const CompareSide& a, const CompareSide& b,
     return row + "\n";
   };
   const auto ratio_row = [&](const std::string& round, const Ratios& r) {
-    std::string row = name_cell(round, "a/b") + cell(ratio_or_dash(r.ops_per_s), 11) + cell("", 8);
+    std::string row = name_cell(round, "a/b") + cell(ratio_or_dash(r.ops_per_s), 11) + cell("", 8) +
+                      cell("", 13) + cell(ratio_or_dash(r.server_per_op), 13);
     for (OpType op : types) {
       row += cell(ratio_or_dash(r.p50[static_cast<size_t>(op)]), 14) +
              cell(ratio_or_dash(r.p99[static_cast<size_t>(op)]), 14);
@@ -314,6 +367,7 @@ std::string compare_json(const CompareSide& a, const CompareSide& b,
     j.key(key).begin_object();
     j.key("ops_per_s").number(std::llround(s.ops_per_s));
     j.key("requests").number(std::llround(s.requests)).key("errors").number(std::llround(s.errors));
+    json_server_cpu(j, s);
     j.key("ops").begin_object();
     for (OpType op : types) {
       j.key(op_name(op)).begin_object();
@@ -326,6 +380,7 @@ std::string compare_json(const CompareSide& a, const CompareSide& b,
   const auto ratio_object = [&](const Ratios& r) {
     j.key("a_over_b_x1000").begin_object();
     json_x1000(j, "ops_per_s", r.ops_per_s);
+    json_x1000(j, "server_cpu_per_op", r.server_per_op);
     j.key("ops").begin_object();
     for (OpType op : types) {
       j.key(op_name(op)).begin_object();

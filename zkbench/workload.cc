@@ -20,6 +20,8 @@ std::string_view op_name(OpType op) {
       return "create";
     case OpType::kDelete:
       return "delete";
+    case OpType::kMulti:
+      return "multi";
   }
   return "?";
 }
@@ -81,7 +83,7 @@ MixParse parse_mix(std::string_view text) {
     const auto op = parse_op_type(name);
     if (!op || *op == OpType::kDelete) {
       out.error =
-          "unknown op type '" + std::string(name) + "' (get, exists, children, set, create)";
+          "unknown op type '" + std::string(name) + "' (get, exists, children, set, create, multi)";
       return out;
     }
     int64_t weight = -1;

@@ -3,10 +3,13 @@
 // value (how many bytes a write carries).
 //
 // Op types: get (getData), exists, children (getChildren), set (setData) of a
-// key znode <root>/k<i>, and create: a create of a new znode under
-// <root>/new, followed, once it succeeded, by a delete of that znode. The
-// delete is a request of its own (type delete): it is not drawn from the mix
-// but reported like the others. multi is not offered: zk::client has no multi.
+// key znode <root>/k<i>; create: a create of a new znode under <root>/new,
+// followed, once it succeeded, by a delete of that znode (the delete is a
+// request of its own, type delete: it is not drawn from the mix but reported
+// like the others); and multi: one multi request (a transaction) of
+// Workload::multi_ops setData operations (version -1) on keys drawn one by
+// one, counted as one request of type multi. A failed transaction counts as
+// one error of type multi under the failing operation's code.
 //
 // Generators are deterministic for a seed (std::mt19937_64 and integer or
 // double arithmetic only), so a run can be replayed.
@@ -23,13 +26,13 @@
 
 namespace zk::bench {
 
-enum class OpType : uint8_t { kGet, kExists, kChildren, kSet, kCreate, kDelete };
-inline constexpr size_t kOpTypes = 6;
-inline constexpr std::array<OpType, kOpTypes> kAllOpTypes = {OpType::kGet,      OpType::kExists,
-                                                             OpType::kChildren, OpType::kSet,
-                                                             OpType::kCreate,   OpType::kDelete};
+enum class OpType : uint8_t { kGet, kExists, kChildren, kSet, kCreate, kDelete, kMulti };
+inline constexpr size_t kOpTypes = 7;
+inline constexpr std::array<OpType, kOpTypes> kAllOpTypes = {
+    OpType::kGet,    OpType::kExists, OpType::kChildren, OpType::kSet,
+    OpType::kCreate, OpType::kDelete, OpType::kMulti};
 
-// "get", "exists", "children", "set", "create", "delete".
+// "get", "exists", "children", "set", "create", "delete", "multi".
 std::string_view op_name(OpType op);
 // The type named so; nothing for another name.
 std::optional<OpType> parse_op_type(std::string_view name);
@@ -108,7 +111,8 @@ class KeyChooser {
 struct Workload {
   OpMix mix = reads_mix(100);
   KeySpec keys;
-  int value_bytes = 1024;  // of every set and create, and of each key at setup
+  int value_bytes = 1024;  // of every set, create and multi setData, and of each key at setup
+  int multi_ops = 2;       // setData operations per multi (op type multi); at least 1
   uint64_t seed = 1;
 };
 

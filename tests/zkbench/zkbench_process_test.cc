@@ -4,19 +4,25 @@
 // themselves, and with one server of a 3-node ensemble killed mid-run the run
 // completes and reports CONNECTIONLOSS; `zkbench sweep` prints a row per step
 // that adds up, `zkbench compare` a row per side and round, ratios and
-// medians. No timing is asserted.
+// medians; the server's CPU is found by its port and reported (unknown,
+// not fatal, when it cannot be read); --plot writes a latency CDF for run
+// and a point per step for sweep. No timing is asserted.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
-#include <boost/json/src.hpp>
 #include <chrono>
+#include <filesystem>
 #include <future>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "libzk/client/sync_client.h"
+#include "tests/zkbench/zkbench_test_util.h"
+#include "tests/zklab/zklab_test_util.h"
 #include "zkbench/engine.h"
 #include "zkbench/report.h"
 #include "zklab/ensemble.h"
@@ -31,14 +37,11 @@ using zk::bench::OpType;
 using zk::bench::RunResult;
 using zk::wire::Error;
 using Clock = std::chrono::steady_clock;
-
-std::unique_ptr<zk::lab::ZkdProcess> start_zkd() {
-  zk::lab::ZkdOptions zo;
-  zo.binary = ZKD_BINARY;
-  auto started = zk::lab::ZkdProcess::start(zo);
-  EXPECT_TRUE(started.process) << started.error;
-  return std::move(started.process);
-}
+using zk::bench::testing::Outcome;
+using zk::bench::testing::parse_object;
+using zk::bench::testing::start_zkd;
+using zk::bench::testing::zkbench;
+using zk::lab::testing::read_file;
 
 EngineOptions options(std::vector<std::string> addresses, const std::string& mix,
                       const std::string& root) {
@@ -110,7 +113,7 @@ TEST(ZkbenchEngine, MixedRunCountsEveryRequestOnce) {
   auto zkd = start_zkd();
   ASSERT_TRUE(zkd);
   EngineOptions o =
-      options({zkd->address()}, "get=40,exists=10,children=10,set=20,create=20", "/mixed");
+      options({zkd->address()}, "get=40,exists=10,children=10,set=20,create=20,multi=10", "/mixed");
   o.ops = 4000;
   o.warmup = 200ms;
   o.workload.keys.distribution = zk::bench::KeyDistribution::kZipf;
@@ -134,9 +137,9 @@ TEST(ZkbenchEngine, MixedRunCountsEveryRequestOnce) {
   ASSERT_TRUE(left.ok());
   // Warm-up creates are deleted too (their deletes are not counted).
   EXPECT_EQ(static_cast<int64_t>(left->size()), creates - deletes);
-  // Warm-up sets count in the versions but not in the figures.
+  // Warm-up sets count in the versions but not in the figures; a multi sets multi_ops keys.
   EXPECT_GE(sum_of_versions(zkd->address(), o.root, o.workload.keys.znodes),
-            r.figures.of(OpType::kSet).ok);
+            r.figures.of(OpType::kSet).ok + o.workload.multi_ops * r.figures.of(OpType::kMulti).ok);
 }
 
 // A text report lists every op type of the mix and the errors.
@@ -200,19 +203,7 @@ TEST(ZkbenchEngine, KillingAServerMidRunReportsConnectionLoss) {
   EXPECT_NE(text.find("CONNECTIONLOSS"), std::string::npos) << text;
 }
 
-// The binary as a user runs it.
-struct Outcome {
-  int exit_code = -1;
-  std::string output;
-};
-
-Outcome zkbench(const std::vector<std::string>& args) {
-  auto r = zk::lab::run_zkd(ZKBENCH_BINARY, args, 120s);
-  Outcome out;
-  out.output = r.output;
-  if (r.status >= 0 && WIFEXITED(r.status)) out.exit_code = WEXITSTATUS(r.status);
-  return out;
-}
+// The binary as a user runs it (zkbench_test_util.h).
 
 TEST(ZkbenchBinary, JsonReportParsesAndAddsUp) {
   auto zkd = start_zkd();
@@ -299,13 +290,6 @@ TEST(ZkbenchBinary, BadArgumentsExitTwo) {
     const Outcome r = zkbench(args);
     EXPECT_EQ(r.exit_code, 2) << args.back() << ": " << r.output;
   }
-}
-
-boost::json::object parse_object(const std::string& text) {
-  boost::json::error_code ec;
-  boost::json::value v = boost::json::parse(text, ec);
-  EXPECT_FALSE(ec) << text;
-  return ec || !v.is_object() ? boost::json::object() : v.as_object();
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -442,6 +426,160 @@ TEST(ZkbenchBinary, NoServerExitsOne) {
   const Outcome r = zkbench({"run", "-s", address, "--connect-timeout", "1", "--ops", "10"});
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("connect"), std::string::npos) << r.output;
+}
+
+// The polylines of an SVG plot: class and points ("x,y x,y ...").
+std::vector<std::pair<std::string, std::vector<std::pair<double, double>>>> plot_lines(
+    const std::string& svg) {
+  std::vector<std::pair<std::string, std::vector<std::pair<double, double>>>> out;
+  const std::regex polyline("<polyline class=\"([^\"]*)\"[^>]*points=\"([^\"]*)\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), polyline);
+       it != std::sregex_iterator(); ++it) {
+    std::vector<std::pair<double, double>> points;
+    std::istringstream in((*it)[2].str());
+    for (std::string pair; in >> pair;) {
+      const size_t comma = pair.find(',');
+      points.emplace_back(std::stod(pair.substr(0, comma)), std::stod(pair.substr(comma + 1)));
+    }
+    out.emplace_back((*it)[1].str(), std::move(points));
+  }
+  return out;
+}
+
+// A pid that no process has: a child that has exited and been reaped.
+pid_t gone_pid() {
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  int status = 0;
+  EXPECT_EQ(::waitpid(child, &status, 0), child);
+  return child;
+}
+
+TEST(ZkbenchEngine, ReportsTheCpuOfTheServerListeningOnItsAddress) {
+  auto zkd = start_zkd();
+  ASSERT_TRUE(zkd);
+  EngineOptions o = options({zkd->address()}, "get=50,set=50", "/server_cpu");
+  o.ops = 4000;
+  const RunResult r = run_engine(o);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.server_cpu.pids, std::vector<pid_t>{zkd->pid()});
+  ASSERT_TRUE(r.server_cpu.cpu.has_value()) << r.server_cpu.unknown;
+  EXPECT_GT(r.server_cpu.cpu->count(), 0);
+  const std::string text = zk::bench::text_report(o, r);
+  EXPECT_NE(text.find("server cpu: "), std::string::npos) << text;
+  EXPECT_NE(text.find(" us per request"), std::string::npos) << text;
+}
+
+TEST(ZkbenchBinary, RunPlotsALatencyCdfAndReportsServerCpu) {
+  auto zkd = start_zkd();
+  ASSERT_TRUE(zkd);
+  const auto dir = zk::lab::make_temp_dir("zkbench_plot");
+  ASSERT_FALSE(dir.empty());
+  const auto plot = dir / "run.svg";
+  const Outcome run = zkbench({"run", "-s", zkd->address(), "--mix", "get=50,set=50", "--znodes",
+                               "20", "--value-bytes", "64", "--ops", "4000", "--warmup", "0",
+                               "--json", "--plot", plot.string()});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto o = parse_object(run.output);
+  ASSERT_TRUE(o.contains("server_cpu")) << run.output;
+  const auto& cpu = o.at("server_cpu").as_object();
+  ASSERT_EQ(cpu.at("pids").as_array().size(), 1u) << run.output;
+  EXPECT_EQ(cpu.at("pids").as_array().at(0).as_int64(), zkd->pid());
+  ASSERT_TRUE(cpu.at("cpu_us").is_int64()) << run.output;
+  EXPECT_GT(cpu.at("cpu_us").as_int64(), 0) << run.output;
+  EXPECT_GT(cpu.at("ns_per_op").as_int64(), 0) << run.output;
+  EXPECT_TRUE(cpu.at("unknown").is_null());
+
+  const std::string svg = read_file(plot);
+  EXPECT_EQ(svg.rfind("<?xml", 0), 0u) << svg;
+  EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+  EXPECT_NE(svg.find("latency (ms, log scale)"), std::string::npos);
+  const auto lines = plot_lines(svg);
+  ASSERT_EQ(lines.size(), 2u) << svg;
+  EXPECT_EQ(lines[0].first, "get");
+  EXPECT_EQ(lines[1].first, "set");
+  for (const auto& [name, points] : lines) {
+    ASSERT_GT(points.size(), 2u) << name;
+    EXPECT_GT(points.front().second, points.back().second) << name;  // up to fraction 1
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ZkbenchBinary, SweepPlotHasAPointPerStep) {
+  auto zkd = start_zkd();
+  ASSERT_TRUE(zkd);
+  const auto dir = zk::lab::make_temp_dir("zkbench_plot");
+  ASSERT_FALSE(dir.empty());
+  const auto plot = dir / "sweep.svg";
+  const Outcome sweep = zkbench({"sweep", "-s", zkd->address(), "--steps", "80,20,50", "--znodes",
+                                 "20", "--value-bytes", "64", "--ops", "300", "--warmup", "0",
+                                 "--json", "--plot", plot.string()});
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.output;
+  const auto o = parse_object(sweep.output);
+  ASSERT_TRUE(o.contains("steps")) << sweep.output;
+  for (const auto& step : o.at("steps").as_array()) {
+    EXPECT_TRUE(step.at("server_cpu_us").is_int64()) << sweep.output;
+    EXPECT_TRUE(step.as_object().contains("server_cpu_ns_per_op")) << sweep.output;
+  }
+  const auto lines = plot_lines(read_file(plot));
+  ASSERT_EQ(lines.size(), 1u);
+  const auto& points = lines[0].second;
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_LT(points[0].first, points[1].first);  // 20, 50, 80 % reads, left to right
+  EXPECT_LT(points[1].first, points[2].first);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ZkbenchBinary, AServerCpuThatCannotBeReadIsUnknownNotFatal) {
+  auto one = start_zkd();
+  auto two = start_zkd();
+  ASSERT_TRUE(one && two);
+  const std::string gone = std::to_string(gone_pid());
+  const Outcome run = zkbench({"run", "-s", one->address(), "--ops", "100", "--warmup", "0",
+                               "--znodes", "10", "--json", "--server-pids", gone});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto o = parse_object(run.output);
+  ASSERT_TRUE(o.contains("server_cpu")) << run.output;
+  EXPECT_TRUE(o.at("server_cpu").at("cpu_us").is_null()) << run.output;
+  EXPECT_NE(o.at("server_cpu").at("unknown").as_string().find(gone), std::string::npos);
+
+  // compare: A found by its port, B given a pid that is gone.
+  const Outcome cmp = zkbench({"compare", "--a", one->address(), "--b", two->address(), "--b-name",
+                               "second", "--rounds", "1", "--ops", "100", "--warmup", "0",
+                               "--znodes", "10", "--b-pids", gone});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.output;
+  EXPECT_NE(cmp.output.find("server us/op"), std::string::npos) << cmp.output;
+  EXPECT_NE(cmp.output.find("server cpu of second unknown: process " + gone), std::string::npos)
+      << cmp.output;
+  const Outcome json =
+      zkbench({"compare", "--a", one->address(), "--b", two->address(), "--rounds", "1", "--ops",
+               "100", "--warmup", "0", "--znodes", "10", "--b-pids", gone, "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  const auto c = parse_object(json.output);
+  ASSERT_TRUE(c.contains("rounds")) << json.output;
+  const auto& round = c.at("rounds").as_array().at(0);
+  EXPECT_TRUE(round.at("a").at("server_cpu_us").is_int64()) << json.output;
+  EXPECT_TRUE(round.at("b").at("server_cpu_us").is_null()) << json.output;
+  EXPECT_TRUE(round.at("a_over_b_x1000").at("server_cpu_per_op").is_null()) << json.output;
+
+  // A plot that cannot be written: exit 1, after the report.
+  const Outcome unwritable = zkbench({"run", "-s", one->address(), "--ops", "50", "--warmup", "0",
+                                      "--znodes", "10", "--plot", "/nonexistent-dir/x.svg"});
+  EXPECT_EQ(unwritable.exit_code, 1) << unwritable.output;
+  EXPECT_NE(unwritable.output.find("--plot: cannot write"), std::string::npos) << unwritable.output;
+}
+
+TEST(ZkbenchBinary, BadServerPidsExitTwo) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "-s", "127.0.0.1:1", "--server-pids", "abc"},
+        {"run", "-s", "127.0.0.1:1", "--server-pids", "0"},
+        {"sweep", "-s", "127.0.0.1:1", "--server-pids", "1,-2"},
+        {"compare", "--a", "127.0.0.1:1", "--b", "127.0.0.1:2", "--a-pids", "x"},
+        {"compare", "--a", "127.0.0.1:1", "--b", "127.0.0.1:2", "--server-pids", "1"},
+        {"run", "-s", "127.0.0.1:1", "--plot"}}) {
+    const Outcome r = zkbench(args);
+    EXPECT_EQ(r.exit_code, 2) << args.back() << ": " << r.output;
+  }
 }
 
 }  // namespace

@@ -34,9 +34,20 @@ TEST(OpMix, ParsesTypesAndWeights) {
   EXPECT_EQ(parse_mix("children=1,create=3").mix.describe(), "children=1,create=3");
 }
 
+TEST(OpMix, ParsesMulti) {
+  const MixParse p = parse_mix("multi=50,get=50");
+  ASSERT_EQ(p.error, "");
+  EXPECT_EQ(p.mix.weights[static_cast<size_t>(OpType::kMulti)], 50);
+  EXPECT_EQ(p.mix.weights[static_cast<size_t>(OpType::kGet)], 50);
+  EXPECT_DOUBLE_EQ(p.mix.share(OpType::kMulti), 0.5);
+  EXPECT_EQ(p.mix.describe(), "get=50,multi=50");
+  EXPECT_EQ(parse_mix("multi=1,create=2,set=3").mix.describe(), "set=3,create=2,multi=1");
+}
+
 TEST(OpMix, RejectsBadMixes) {
-  for (const char* bad : {"", "get", "get=", "get=-1", "get=x", "get=1,get=2", "bogus=3",
-                          "delete=5", "get=0,set=0", "get=1,", "get=1.5"}) {
+  for (const char* bad :
+       {"", "get", "get=", "get=-1", "get=x", "get=1,get=2", "bogus=3", "delete=5", "get=0,set=0",
+        "get=1,", "get=1.5", "multi=1,multi=2", "multi=-1"}) {
     EXPECT_NE(parse_mix(bad).error, "") << bad;
   }
 }
@@ -48,7 +59,7 @@ TEST(OpMix, ReadsMixIsGetAndSet) {
 }
 
 TEST(OpChooser, DrawsTheMixWithinTolerance) {
-  const OpMix mix = parse_mix("get=55,exists=10,children=5,set=20,create=10").mix;
+  const OpMix mix = parse_mix("get=50,exists=10,children=5,set=15,create=10,multi=10").mix;
   const auto shares = op_shares(mix, 42);
   for (OpType op : kAllOpTypes) {
     const double want = mix.share(op);
@@ -62,6 +73,7 @@ TEST(OpChooser, DrawsTheMixWithinTolerance) {
 TEST(OpChooser, ExtremeMixesDrawOnlyWhatWasAsked) {
   EXPECT_EQ(op_shares(reads_mix(100), 1)[static_cast<size_t>(OpType::kGet)], 1.0);
   EXPECT_EQ(op_shares(reads_mix(0), 1)[static_cast<size_t>(OpType::kSet)], 1.0);
+  EXPECT_EQ(op_shares(parse_mix("multi=7").mix, 1)[static_cast<size_t>(OpType::kMulti)], 1.0);
 }
 
 TEST(OpChooser, SameSeedSameSequence) {
@@ -147,7 +159,10 @@ TEST(KeyChooser, OneKey) {
 
 TEST(Workload, NamesRoundTrip) {
   for (OpType op : kAllOpTypes) EXPECT_EQ(parse_op_type(op_name(op)), op);
-  EXPECT_FALSE(parse_op_type("multi"));
+  EXPECT_EQ(parse_op_type("multi"), OpType::kMulti);
+  EXPECT_FALSE(parse_op_type("multiRead"));
+  EXPECT_FALSE(is_read(OpType::kMulti));
+  EXPECT_TRUE(is_read(OpType::kChildren));
   EXPECT_EQ(parse_distribution("zipf"), KeyDistribution::kZipf);
   EXPECT_FALSE(parse_distribution("gauss"));
   EXPECT_EQ(make_value(5), "abcde");
