@@ -170,11 +170,7 @@ ScenarioResult double_barrier(const BarrierOptions& o) {
   ScenarioResult result;
   result.unit = "rounds";
   SessionPool pool(o.pool);
-  if (std::string e = pool.connect(); !e.empty()) {
-    result.error = e;
-    return result;
-  }
-  if (std::string e = ensure_znode(pool, o.path); !e.empty()) {
+  if (std::string e = connect_and_ensure(pool, o.path); !e.empty()) {
     result.error = e;
     return result;
   }

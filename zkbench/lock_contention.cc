@@ -1,6 +1,5 @@
 #include "zkbench/lock_contention.h"
 
-#include <cstdio>
 #include <optional>
 #include <random>
 #include <string_view>
@@ -14,6 +13,7 @@
 #include "libzk/wire/path.h"
 #include "zkbench/client_group.h"
 #include "zkbench/pool_tasks.h"
+#include "zkbench/report.h"
 #include "zkbench/watch_wait.h"
 
 namespace zk::bench {
@@ -175,11 +175,9 @@ struct LockRun {
 };
 
 std::string per_release(int64_t notifications, int64_t releases) {
-  char buf[32];
-  std::snprintf(
-      buf, sizeof buf, "%.2f",
+  return format_double(
+      "%.2f",
       releases > 0 ? static_cast<double>(notifications) / static_cast<double>(releases) : 0.0);
-  return buf;
 }
 
 }  // namespace
@@ -188,11 +186,7 @@ ScenarioResult lock_contention(const LockOptions& o) {
   ScenarioResult result;
   result.unit = "acquisitions";
   SessionPool pool(o.pool);
-  if (std::string e = pool.connect(); !e.empty()) {
-    result.error = e;
-    return result;
-  }
-  if (std::string e = ensure_znode(pool, o.path); !e.empty()) {
+  if (std::string e = connect_and_ensure(pool, o.path); !e.empty()) {
     result.error = e;
     return result;
   }

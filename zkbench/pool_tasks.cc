@@ -58,6 +58,11 @@ std::string ensure_znode(SessionPool& pool, const std::string& path) {
   return s.ok() ? "" : "create " + path + ": " + std::string(zk::wire::error_name(s.error()));
 }
 
+std::string connect_and_ensure(SessionPool& pool, const std::string& path) {
+  if (std::string e = pool.connect(); !e.empty()) return e;
+  return ensure_znode(pool, path);
+}
+
 PipelineOutcome pipelined(SessionPool& pool, size_t count, int window, const PipelineOp& op) {
   Pipeline p{op, count};
   for (size_t s = 0; s < pool.size(); ++s) {

@@ -40,6 +40,8 @@ T run_on(SessionPool& pool, size_t session, zk::client::Task<T> task) {
 // waits for it (from the pool owner's thread). Empty on success, else
 // "create PATH: CODE".
 std::string ensure_znode(SessionPool& pool, const std::string& path);
+// Connects `pool`, then ensure_znode(pool, path). Empty on success, else why not.
+std::string connect_and_ensure(SessionPool& pool, const std::string& path);
 
 // What pipelined() did: items that succeeded, items that failed by their
 // error code, items never tried (every session had ended), and the sessions

@@ -29,12 +29,8 @@ ScenarioResult populate(const PopulateOptions& o) {
   ScenarioResult result;
   result.unit = "creates";
   SessionPool pool(o.pool);
-  if (std::string e = pool.connect(); !e.empty()) {
-    result.error = e;
-    return result;
-  }
   const zk::wire::Buffer value = make_value(o.value_bytes);
-  if (std::string e = ensure_znode(pool, o.root); !e.empty()) {
+  if (std::string e = connect_and_ensure(pool, o.root); !e.empty()) {
     result.error = e;
     return result;
   }
