@@ -29,9 +29,8 @@ void MultiHeader::read(Reader& r) {
 }
 
 MultiOp multi_create(std::string path, Buffer data, CreateMode mode, ACLs acl) {
-  return {OpCode::kCreate,
-          CreateRequest{std::move(path), std::move(data), std::move(acl),
-                        static_cast<int32_t>(mode)}};
+  return {OpCode::kCreate, CreateRequest{std::move(path), std::move(data), std::move(acl),
+                                         static_cast<int32_t>(mode)}};
 }
 MultiOp multi_remove(std::string path, int32_t version) {
   return {OpCode::kDelete, DeleteRequest{std::move(path), version}};

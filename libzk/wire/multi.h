@@ -57,9 +57,9 @@ std::string encode_multi_request(const std::vector<MultiOp>& ops);
 bool decode_multi_request(std::string_view body, std::vector<MultiOp>& out);
 
 // One operation's result. `type` is the operation's own type when it
-// succeeded (create2 15 for createContainer and createTTL too, as Apache) and kError when it did not; then `err` is its code (in a failed
-// multi: kOk for the operations before the failing one, the code for the
-// failing one, kRuntimeInconsistency after it).
+// succeeded (create2 15 for createContainer and createTTL too, as Apache) and kError when it did
+// not; then `err` is its code (in a failed multi: kOk for the operations before the failing one,
+// the code for the failing one, kRuntimeInconsistency after it).
 struct MultiResult {
   OpCode type = OpCode::kError;
   Error err = Error::kOk;
