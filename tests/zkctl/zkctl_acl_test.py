@@ -7,39 +7,16 @@ Run: ZKCTL=build/zkctl/zkctl /usr/bin/python3 tests/zkctl/zkctl_acl_test.py -v
 
 import json
 import os
-import subprocess
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from zk_server import ZkServer  # noqa: E402
+sys.dont_write_bytecode = True  # keep the source tree clean
+# The server fixture and the zkctl runner of the process tests.
+from zkctl_process_test import (  # noqa: E402,F401
+    BAD_VERSION, NO_AUTH, NO_NODE, OK, USAGE, ERROR, setUpModule, tearDownModule, zkctl)
 
-ZKCTL = os.path.abspath(os.environ["ZKCTL"]) if os.environ.get("ZKCTL") else ""
-SERVER = None
-
-OK, ERROR, USAGE, NO_NODE, BAD_VERSION, NO_AUTH = 0, 1, 2, 3, 5, 9
 ALICE_ACL = "digest:alice:V55/p2T0OpjQ+low3NVAH4aLvm0=:cdrwa"  # alice:pw
-
-
-def setUpModule():
-    global SERVER
-    if not ZKCTL or not os.access(ZKCTL, os.X_OK):
-        raise RuntimeError("set ZKCTL to the zkctl binary")
-    SERVER = ZkServer()
-    SERVER.start()
-    print(f"server: {SERVER.kind()} on {SERVER.address}", file=sys.stderr)
-
-
-def tearDownModule():
-    if SERVER:
-        SERVER.stop()
-
-
-def zkctl(*args, stdin=None):
-    env = dict(os.environ)
-    env.pop("ZKCTL_SERVER", None)
-    return subprocess.run([ZKCTL, "-s", SERVER.address, *args], input=stdin, capture_output=True,
-                          text=True, timeout=60, env=env)
 
 
 class AclCommands(unittest.TestCase):
