@@ -293,6 +293,23 @@ def server_from_args(args, **kwargs):
     return Server("zkd", zkd_bin=args.zkd_bin, **kwargs)
 
 
+def unittest_main(module, kazoo_installed, add_arguments=None):
+    """The main() of a unittest file whose tests start their own servers:
+    parses --server/--zkd-bin (and what `add_arguments(parser)` adds) into
+    module.ARGS, exits as skipped without kazoo or the asked-for server, runs
+    the module's tests. Returns the process exit code (0 or 1)."""
+    parser = argparse.ArgumentParser(description=module.__doc__.splitlines()[0])
+    add_server_arguments(parser)
+    if add_arguments:
+        add_arguments(parser)
+    module.ARGS, rest = parser.parse_known_args()
+    if not kazoo_installed:
+        skip("kazoo is not installed (apt-get install python3-kazoo)")
+    server_from_args(module.ARGS)  # exits early (skip/error) if unusable
+    program = unittest.main(module=module, argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
+    return 0 if program.result.wasSuccessful() else 1
+
+
 def run_tests(server, module_name, argv_rest):
     """Runs a module's unittest cases with `server` started; on failure prints
     the server's log tail. Returns the process exit code (0 or 1)."""

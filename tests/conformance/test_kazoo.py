@@ -15,7 +15,6 @@ Usage:
 Exits 77 (skip) when kazoo is not installed.
 """
 
-import argparse
 import os
 import queue
 import sys
@@ -277,18 +276,11 @@ class FocusedTest(unittest.TestCase):
 
 
 def main():
-    global ARGS
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    servers.add_server_arguments(parser)
-    parser.add_argument("--live-apache", action="store_true",
-                        help="also compare against a live Apache server in the same run")
-    ARGS, rest = parser.parse_known_args()
-    if kazoo_scenario.KazooClient is None:
-        servers.skip("kazoo is not installed (apt-get install python3-kazoo)")
-    servers.server_from_args(ARGS)  # exits early (skip/error) if unusable
-    program = unittest.main(module=sys.modules[__name__], argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
-    result = program.result
-    return 0 if result.wasSuccessful() else 1
+    def live_apache(parser):
+        parser.add_argument("--live-apache", action="store_true",
+                            help="also compare against a live Apache server in the same run")
+    return servers.unittest_main(sys.modules[__name__], kazoo_scenario.KazooClient is not None,
+                                 live_apache)
 
 
 if __name__ == "__main__":

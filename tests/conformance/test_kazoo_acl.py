@@ -16,7 +16,6 @@ InvalidACLError cases, per-operation checks inside a transaction, and whoAmI
 Exits 77 (skip) when kazoo is not installed.
 """
 
-import argparse
 import os
 import sys
 import unittest
@@ -307,16 +306,7 @@ class AclTest(unittest.TestCase):
 
 
 def main():
-    global ARGS
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    servers.add_server_arguments(parser)
-    ARGS, rest = parser.parse_known_args()
-    if KazooClient is None:
-        servers.skip("kazoo is not installed (apt-get install python3-kazoo)")
-    servers.server_from_args(ARGS)  # exits early (skip/error) if unusable
-    program = unittest.main(module=sys.modules[__name__], argv=[sys.argv[0]] + rest, exit=False,
-                            verbosity=2)
-    return 0 if program.result.wasSuccessful() else 1
+    return servers.unittest_main(sys.modules[__name__], KazooClient is not None)
 
 
 if __name__ == "__main__":

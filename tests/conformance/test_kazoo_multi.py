@@ -23,7 +23,6 @@ The same assertions hold for zkd and for Apache ZooKeeper 3.8.0 (run with
 Exits 77 (skip) when kazoo is not installed.
 """
 
-import argparse
 import os
 import sys
 import unittest
@@ -286,16 +285,7 @@ class TransactionTest(unittest.TestCase):
 
 
 def main():
-    global ARGS
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    servers.add_server_arguments(parser)
-    ARGS, rest = parser.parse_known_args()
-    if EventType is None:
-        servers.skip("kazoo is not installed (apt-get install python3-kazoo)")
-    servers.server_from_args(ARGS)  # exits early (skip/error) if unusable
-    program = unittest.main(module=sys.modules[__name__], argv=[sys.argv[0]] + rest, exit=False,
-                            verbosity=2)
-    return 0 if program.result.wasSuccessful() else 1
+    return servers.unittest_main(sys.modules[__name__], EventType is not None)
 
 
 if __name__ == "__main__":
