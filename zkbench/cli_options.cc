@@ -51,9 +51,13 @@ void add_workload_options(CLI::App& c, WorkloadFlags& f, bool with_mix) {
   c.add_option("--rate", o.rate, "open loop: requests/s in all (default 0: closed loop)")
       ->check(CLI::Range(0.0, 1e9));
   c.add_option("--root", o.root, "parent znode of the benchmark's znodes (default /zkbench)");
-  c.add_option("--session-timeout-ms", f.session_timeout_ms, "requested (default 30000)")
+  add_session_options(c, f.session_timeout_ms, f.connect_timeout_s);
+}
+
+void add_session_options(CLI::App& c, int64_t& session_timeout_ms, double& connect_timeout_s) {
+  c.add_option("--session-timeout-ms", session_timeout_ms, "requested (default 30000)")
       ->check(CLI::Range(int64_t{1000}, int64_t{600000}));
-  c.add_option("--connect-timeout", f.connect_timeout_s, "seconds per session (default 20)")
+  c.add_option("--connect-timeout", connect_timeout_s, "seconds per session (default 20)")
       ->check(CLI::Range(1.0, 600.0));
 }
 

@@ -35,6 +35,8 @@ void add_workload_options(CLI::App& command, WorkloadFlags& flags, bool with_mix
 
 // --plot FILE.svg: where to write the command's plot (plot_svg.h), which
 // shows `what`.
+// --session-timeout-ms and --connect-timeout, as every subcommand takes them.
+void add_session_options(CLI::App& command, int64_t& session_timeout_ms, double& connect_timeout_s);
 void add_plot_option(CLI::App& command, std::string& path, const std::string& what);
 
 // `name` (--server-pids, --a-pids, ...) PID,...: the server processes whose

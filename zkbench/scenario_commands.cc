@@ -36,10 +36,7 @@ void add_connection_options(CLI::App& c, ConnectionFlags& f) {
   f.threads_option =
       c.add_option("--threads", f.threads, "io threads (default: sessions, at most the cores)")
           ->check(CLI::Range(1, 1024));
-  c.add_option("--session-timeout-ms", f.session_timeout_ms, "requested (default 30000)")
-      ->check(CLI::Range(int64_t{1000}, int64_t{600000}));
-  c.add_option("--connect-timeout", f.connect_timeout_s, "seconds per session (default 20)")
-      ->check(CLI::Range(1.0, 600.0));
+  add_session_options(c, f.session_timeout_ms, f.connect_timeout_s);
   c.add_flag("--json", f.json, "print the report as one JSON object");
 }
 
