@@ -101,15 +101,17 @@ ApplyResult Applier::remove(const TxnHeader& h, const DeleteTxn& t) {
 }
 
 Error Applier::delete_node(const std::string& path, int64_t zxid, std::vector<Notification>& out) {
-  zk::wire::ACLs acl = acl_of(path);
+  // The node's ACL outlives it only when its own events will carry it.
+  zk::wire::ACLs acl = watches_.watched(path) ? acl_of(path) : zk::wire::ACLs{};
   Error err = tree_.remove(path, zxid);
   if (err == Error::kOk) watches_.node_deleted(path, acl, acl_of(apache_parent(path)), out);
   return err;
 }
 
-zk::wire::ACLs Applier::acl_of(std::string_view path) const {
+const zk::wire::ACLs& Applier::acl_of(std::string_view path) const {
+  static const zk::wire::ACLs kNone;
   const Node* node = tree_.find(path);
-  return node != nullptr ? node->acl : zk::wire::ACLs{};
+  return node != nullptr ? node->acl : kNone;
 }
 
 ApplyResult Applier::set_data(const TxnHeader& h, const SetDataTxn& t) {

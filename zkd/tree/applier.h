@@ -40,8 +40,9 @@ class Applier {
   // Deletes `path` and queues its watch events; the delete's error.
   zk::wire::Error delete_node(const std::string& path, int64_t zxid,
                               std::vector<Notification>& out);
-  // The ACL of the node at `path`; empty when there is none.
-  zk::wire::ACLs acl_of(std::string_view path) const;
+  // The ACL of the node at `path` (valid until the tree changes); empty when
+  // there is none.
+  const zk::wire::ACLs& acl_of(std::string_view path) const;
   ApplyResult close_session(const TxnHeader& header, const CloseSessionTxn& txn);
 
   DataTree& tree_;

@@ -22,6 +22,10 @@ class WatchManager {
   // getChildren / getChildren2 watches.
   void watch_children(std::string_view path, WatcherId watcher) { children_.add(path, watcher); }
   void remove_watcher(WatcherId watcher);
+  // Whether a data or child watch is set on `path` (a delete would fire).
+  bool watched(std::string_view path) const {
+    return data_.watched(path) || children_.watched(path);
+  }
 
   // The ACLs are those of the node and of its parent, carried by the events
   // for delivery (Notification::acl).

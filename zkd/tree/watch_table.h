@@ -24,6 +24,8 @@ class WatchTable {
   void remove_watcher(WatcherId watcher);
 
   bool contains(std::string_view path, WatcherId watcher) const;
+  // Whether anyone watches `path`.
+  bool watched(std::string_view path) const { return by_path_.find(path) != by_path_.end(); }
   size_t size() const { return entries_; }  // (watcher, path) pairs
   size_t path_count() const { return by_path_.size(); }
   size_t watcher_count() const { return by_watcher_.size(); }
