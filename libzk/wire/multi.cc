@@ -98,6 +98,19 @@ bool decode_multi_request(std::string_view body, std::vector<MultiOp>& out) {
   return r.ok();
 }
 
+void write_multi_result(Writer& w, OpCode type, Error err, std::string_view record) {
+  if (err == Error::kOk && type != OpCode::kError) {
+    MultiHeader{static_cast<int32_t>(type), false, 0}.write(w);
+    w.bytes().append(record);
+    return;
+  }
+  const auto code = static_cast<int32_t>(err);
+  MultiHeader{static_cast<int32_t>(OpCode::kError), false, code}.write(w);
+  w.int32(code);
+}
+
+void write_multi_end(Writer& w) { kTerminator.write(w); }
+
 std::string encode_multi_response(const std::vector<MultiResult>& results) {
   std::string out;
   Writer w(out);

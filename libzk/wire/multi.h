@@ -70,6 +70,12 @@ struct MultiResult {
 };
 
 std::string encode_multi_response(const std::vector<MultiResult>& results);
+// The same, a piece at a time, for a server that has each operation's own
+// reply record encoded already: MultiHeader{type, false, 0} + `record` when
+// `err` is kOk, else MultiHeader{-1, false, err} + ErrorResponse{err}; and
+// the terminator after the last.
+void write_multi_result(Writer& w, OpCode type, Error err, std::string_view record);
+void write_multi_end(Writer& w);
 // False for a truncated body, a missing terminator or an unknown result type.
 bool decode_multi_response(std::string_view body, std::vector<MultiResult>& out);
 

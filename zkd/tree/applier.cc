@@ -53,17 +53,10 @@ ApplyResult Applier::multi(const TxnHeader& h, const MultiTxn& t) {
   ApplyResult result;
   for (const Txn& op : t.ops) {
     ApplyResult step = apply(op);
-    if (step.response.err == Error::kOk && op.header.type != OpCode::kError) {
-      zk::wire::MultiHeader{static_cast<int32_t>(op.header.type), false, 0}.write(w);
-      body += step.response.body;
-    } else {
-      const auto err = static_cast<int32_t>(step.response.err);
-      zk::wire::MultiHeader{static_cast<int32_t>(OpCode::kError), false, err}.write(w);
-      w.int32(err);
-    }
+    zk::wire::write_multi_result(w, op.header.type, step.response.err, step.response.body);
     for (Notification& n : step.notifications) result.notifications.push_back(std::move(n));
   }
-  zk::wire::MultiHeader{-1, true, -1}.write(w);
+  zk::wire::write_multi_end(w);
   result.response = reply(h, Error::kOk, std::move(body)).response;
   return result;
 }

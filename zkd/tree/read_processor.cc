@@ -41,21 +41,26 @@ zk::wire::ACLs digests_masked(zk::wire::ACLs acl) {
 Response ReadProcessor::read(WatcherId watcher, OpCode op, std::string_view body, int64_t last_zxid,
                              const AuthIds& caller) const {
   Response r;
+  // getData, getChildren, getChildren2: `answer` for the decoded request.
+  auto path_watch = [&](auto answer) {
+    zk::wire::PathWatchRequest req;
+    return zk::wire::decode(body, req) ? answer(req) : error(Error::kMarshallingError);
+  };
   switch (op) {
     case OpCode::kExists:
       r = exists(watcher, body);
       break;
     case OpCode::kGetData:
-      r = get_data(watcher, body, caller);
+      r = path_watch([&](const auto& req) { return get_data(watcher, req, caller); });
       break;
     case OpCode::kGetACL:
       r = get_acl(body, caller);
       break;
     case OpCode::kGetChildren:
-      r = get_children(watcher, body, false, caller);
+      r = path_watch([&](const auto& req) { return get_children(watcher, req, false, caller); });
       break;
     case OpCode::kGetChildren2:
-      r = get_children(watcher, body, true, caller);
+      r = path_watch([&](const auto& req) { return get_children(watcher, req, true, caller); });
       break;
     case OpCode::kSync:
       r = sync(body);
@@ -85,10 +90,8 @@ Response ReadProcessor::exists(WatcherId watcher, std::string_view body) const {
   return ok(client_stat(*node));
 }
 
-Response ReadProcessor::get_data(WatcherId watcher, std::string_view body,
+Response ReadProcessor::get_data(WatcherId watcher, const zk::wire::PathWatchRequest& req,
                                  const AuthIds& caller) const {
-  zk::wire::PathWatchRequest req;
-  if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
   const Node* node = tree_.find(req.path);
   if (node == nullptr) return error(Error::kNoNode);
   if (!permitted(node->acl, zk::wire::perms::kRead, caller)) return error(Error::kNoAuth);
@@ -110,10 +113,8 @@ Response ReadProcessor::get_acl(std::string_view body, const AuthIds& caller) co
   return ok(zk::wire::GetACLResponse{node->acl, client_stat(*node)});
 }
 
-Response ReadProcessor::get_children(WatcherId watcher, std::string_view body, bool with_stat,
-                                     const AuthIds& caller) const {
-  zk::wire::PathWatchRequest req;
-  if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
+Response ReadProcessor::get_children(WatcherId watcher, const zk::wire::PathWatchRequest& req,
+                                     bool with_stat, const AuthIds& caller) const {
   const Node* node = tree_.find(req.path);
   if (node == nullptr) return error(Error::kNoNode);
   if (!permitted(node->acl, zk::wire::perms::kRead, caller)) return error(Error::kNoAuth);
@@ -160,25 +161,17 @@ Response ReadProcessor::multi_read(std::string_view body, const AuthIds& caller)
     // alone decode and are refused with an empty result list.
     if (reads > 0) return error(Error::kMarshallingError);
     r.err = Error::kMarshallingError;
-    zk::wire::MultiHeader{-1, true, -1}.write(w);
+    zk::wire::write_multi_end(w);
     return r;
   }
-  for (const zk::wire::MultiOp& op : ops) {
-    zk::wire::PathWatchRequest req = std::get<zk::wire::PathWatchRequest>(op.request);
+  for (zk::wire::MultiOp& op : ops) {
+    auto& req = std::get<zk::wire::PathWatchRequest>(op.request);
     req.watch = false;
-    const std::string sub_body = zk::wire::encode(req);
-    Response sub = op.type == OpCode::kGetData ? get_data(0, sub_body, caller)
-                                               : get_children(0, sub_body, false, caller);
-    if (sub.err == Error::kOk) {
-      zk::wire::MultiHeader{static_cast<int32_t>(op.type), false, 0}.write(w);
-      r.body += sub.body;
-    } else {
-      const auto err = static_cast<int32_t>(sub.err);
-      zk::wire::MultiHeader{static_cast<int32_t>(OpCode::kError), false, err}.write(w);
-      w.int32(err);
-    }
+    Response sub = op.type == OpCode::kGetData ? get_data(0, req, caller)
+                                               : get_children(0, req, false, caller);
+    zk::wire::write_multi_result(w, op.type, sub.err, sub.body);
   }
-  zk::wire::MultiHeader{-1, true, -1}.write(w);
+  zk::wire::write_multi_end(w);
   return r;
 }
 

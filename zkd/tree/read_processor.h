@@ -37,9 +37,10 @@ class ReadProcessor {
 
  private:
   Response exists(WatcherId watcher, std::string_view body) const;
-  Response get_data(WatcherId watcher, std::string_view body, const AuthIds& caller) const;
+  Response get_data(WatcherId watcher, const zk::wire::PathWatchRequest& req,
+                    const AuthIds& caller) const;
   Response get_acl(std::string_view body, const AuthIds& caller) const;
-  Response get_children(WatcherId watcher, std::string_view body, bool with_stat,
+  Response get_children(WatcherId watcher, const zk::wire::PathWatchRequest& req, bool with_stat,
                         const AuthIds& caller) const;
   Response sync(std::string_view body) const;
   Response all_children_number(std::string_view body, const AuthIds& caller) const;
