@@ -136,6 +136,28 @@ Result<Children> SyncClient::get_children2(const std::string& path, bool watch) 
   return impl_->run(impl_->client->get_children2(path, watch ? impl_->watch_callback() : nullptr));
 }
 
+Result<std::optional<zk::wire::Stat>> SyncClient::exists(const std::string& path,
+                                                         WatchCallback watch) {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->exists(path, std::move(watch)));
+}
+
+Result<NodeData> SyncClient::get_data(const std::string& path, WatchCallback watch) {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->get_data(path, std::move(watch)));
+}
+
+Result<std::vector<std::string>> SyncClient::get_children(const std::string& path,
+                                                          WatchCallback watch) {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->get_children(path, std::move(watch)));
+}
+
+Result<Children> SyncClient::get_children2(const std::string& path, WatchCallback watch) {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->get_children2(path, std::move(watch)));
+}
+
 Result<NodeAcl> SyncClient::get_acl(const std::string& path) {
   ZK_SYNC_REQUIRE_CLIENT();
   return impl_->run(impl_->client->get_acl(path));

@@ -8,6 +8,10 @@
 //
 // Watches: operations take `bool watch`. Triggered watches are queued in the
 // order they fired; next_watch_event() pops the next one with a deadline.
+// The overloads taking a WatchCallback set a watch that calls it instead (on
+// the io thread, in the order the server sent the events; the callback must
+// not block or call back into this SyncClient), for code that owns its
+// watches, such as the recipes.
 // Session state changes are queued the same way for next_session_event().
 #pragma once
 
@@ -53,6 +57,10 @@ class SyncClient {
                                   int32_t version = -1);
   Result<std::vector<std::string>> get_children(const std::string& path, bool watch = false);
   Result<Children> get_children2(const std::string& path, bool watch = false);
+  Result<std::optional<zk::wire::Stat>> exists(const std::string& path, WatchCallback watch);
+  Result<NodeData> get_data(const std::string& path, WatchCallback watch);
+  Result<std::vector<std::string>> get_children(const std::string& path, WatchCallback watch);
+  Result<Children> get_children2(const std::string& path, WatchCallback watch);
   Result<NodeAcl> get_acl(const std::string& path);
   Result<zk::wire::Stat> set_acl(const std::string& path, const zk::wire::ACLs& acl,
                                  int32_t version = -1);

@@ -251,6 +251,33 @@ TEST_F(ClientServerTest, ExistsWatchFiresOnCreation) {
   EXPECT_EQ(event->path, p("later"));
 }
 
+// A watch given as a callback calls it and is not queued for next_watch_event.
+TEST_F(ClientServerTest, CallbackWatchesCallTheirOwnCallback) {
+  auto watcher = connect();
+  ASSERT_TRUE(admin_->create(p("cb"), std::string("a")).ok());
+  std::promise<WatchedEvent> data_fired, child_fired, created_fired;
+  ASSERT_TRUE(
+      watcher->get_data(p("cb"), [&](const WatchedEvent& e) { data_fired.set_value(e); }).ok());
+  ASSERT_TRUE(
+      watcher->get_children(p("cb"), [&](const WatchedEvent& e) { child_fired.set_value(e); })
+          .ok());
+  ASSERT_TRUE(
+      watcher->exists(p("cb2"), [&](const WatchedEvent& e) { created_fired.set_value(e); }).ok());
+  ASSERT_TRUE(admin_->set_data(p("cb"), std::string("b")).ok());
+  ASSERT_TRUE(admin_->create(p("cb/kid"), std::nullopt).ok());
+  ASSERT_TRUE(admin_->create(p("cb2"), std::nullopt).ok());
+  auto data = data_fired.get_future();
+  auto child = child_fired.get_future();
+  auto created = created_fired.get_future();
+  ASSERT_EQ(data.wait_for(kDeadline), std::future_status::ready);
+  ASSERT_EQ(child.wait_for(kDeadline), std::future_status::ready);
+  ASSERT_EQ(created.wait_for(kDeadline), std::future_status::ready);
+  EXPECT_EQ(data.get().type, EventType::kNodeDataChanged);
+  EXPECT_EQ(child.get().type, EventType::kNodeChildrenChanged);
+  EXPECT_EQ(created.get().type, EventType::kNodeCreated);
+  EXPECT_FALSE(watcher->next_watch_event(0ms).has_value());
+}
+
 TEST_F(ClientServerTest, ThousandPipelinedRequestsCompleteInOrder) {
   ASSERT_TRUE(admin_->create(p("pipe"), std::string("x")).ok());
   Client& client = admin_->async_client();
