@@ -1,0 +1,120 @@
+// The replicated state machine without I/O: a write prepared and applied
+// (Database::prepare + apply, as the leader and every follower do), a read
+// served (Database::read), and a snapshot of N znodes written and loaded.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+#include "libzk/wire/jute.h"
+#include "libzk/wire/records.h"
+#include "zkd/tree/database.h"
+#include "zkd/tree/snapshot.h"
+
+namespace {
+
+using zk::wire::OpCode;
+using zk::wire::encode;
+using zkd::tree::Database;
+
+constexpr zkd::tree::SessionId kSession = 1;
+constexpr int kKeys = 1000;
+
+std::string key(int i) { return "/k" + std::to_string(i); }
+
+// A database holding /k0 .. /k<n-1> with `value_bytes` each; returns the next zxid.
+int64_t fill(Database& db, int n, size_t value_bytes) {
+  int64_t zxid = 1;
+  benchmark::DoNotOptimize(db.apply(db.prepare_create_session(kSession, 30'000, zxid++, 0)));
+  for (int i = 0; i < n; ++i, ++zxid) {
+    zk::wire::CreateRequest create{key(i), std::string(value_bytes, 'v'),
+                                   zk::wire::open_acl_unsafe(), 0};
+    auto txn = db.prepare(kSession, i, OpCode::kCreate, encode(create), zxid, 0);
+    benchmark::DoNotOptimize(db.apply(txn));
+  }
+  if (db.counts().znodes < n) std::abort();  // every create must have worked
+  return zxid;
+}
+
+void BM_SetDataPrepareApply(benchmark::State& state) {
+  Database db;
+  int64_t zxid = fill(db, kKeys, 100);
+  std::string value(static_cast<size_t>(state.range(0)), 'w');
+  int i = 0;
+  for (auto _ : state) {
+    zk::wire::SetDataRequest set{key(i++ % kKeys), value, -1};
+    auto txn = db.prepare(kSession, i, OpCode::kSetData, encode(set), zxid++, 0);
+    auto result = db.apply(txn);
+    benchmark::DoNotOptimize(result);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_SetDataPrepareApply)->Arg(100)->Arg(1024);
+
+void BM_GetDataRead(benchmark::State& state) {
+  Database db;
+  fill(db, kKeys, static_cast<size_t>(state.range(0)));
+  std::vector<std::string> requests;
+  for (int i = 0; i < kKeys; ++i)
+    requests.push_back(encode(zk::wire::PathWatchRequest{key(i), false}));
+  int i = 0;
+  for (auto _ : state) {
+    auto response = db.read(0, OpCode::kGetData, requests[static_cast<size_t>(i++ % kKeys)]);
+    benchmark::DoNotOptimize(response);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_GetDataRead)->Arg(100)->Arg(1024);
+
+void BM_CreateNodes(benchmark::State& state) {
+  for (auto _ : state) {
+    Database db;
+    fill(db, static_cast<int>(state.range(0)), 100);
+    benchmark::DoNotOptimize(db.counts());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_CreateNodes)->Arg(100'000)->Unit(benchmark::kMillisecond);
+
+std::string snapshot_of(const Database& db) {
+  auto cursor = db.begin_snapshot();
+  std::string payload;
+  while (true) {
+    std::string chunk = cursor->next_chunk(4096);
+    if (chunk.empty()) break;
+    payload += chunk;
+  }
+  return payload;
+}
+
+void BM_SnapshotWrite(benchmark::State& state) {
+  Database db;
+  fill(db, static_cast<int>(state.range(0)), 100);
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::string payload = snapshot_of(db);
+    bytes = payload.size();
+    benchmark::DoNotOptimize(payload.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
+}
+BENCHMARK(BM_SnapshotWrite)->Arg(100'000)->Unit(benchmark::kMillisecond);
+
+void BM_SnapshotLoad(benchmark::State& state) {
+  Database db;
+  fill(db, static_cast<int>(state.range(0)), 100);
+  const std::string payload = snapshot_of(db);
+  for (auto _ : state) {
+    std::optional<zkd::tree::LoadedSnapshot> loaded;
+    std::string error = zkd::tree::read_snapshot(payload, loaded);
+    if (!error.empty()) state.SkipWithError(error.c_str());
+    benchmark::DoNotOptimize(loaded);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * payload.size()));
+}
+BENCHMARK(BM_SnapshotLoad)->Arg(100'000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
