@@ -108,6 +108,7 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout)
     return layout.base_port != 0 ? "the ports from --base-port run past 65535"
                                  : "cannot find free loopback ports";
   }
+  if (layout.direct) links.clear();  // no relay.links: a lab without relays
   const std::string session_key = random_session_key();
   for (int id = 1; id <= nodes; ++id) {
     const auto node = node_dir(std::filesystem::absolute(dir), id);
@@ -135,6 +136,7 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout)
     cfg.close();
     if (!myid || !key || !cfg || ec) return "cannot write the configuration in " + node.string();
   }
+  if (layout.direct) return {};
   return write_relay_links(std::filesystem::absolute(dir), links);
 }
 

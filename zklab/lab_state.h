@@ -60,6 +60,9 @@ struct LabLayout {
   // election port base_port+200+i-1; the relay of the k-th link (0-based, in
   // relay.links order) listens on base_port+300+k.
   uint16_t base_port = 0;
+  // Peers connect to each other directly, as Apache's do: no relays, so no
+  // network faults (partition, isolate, slow), and one hop less per message.
+  bool direct = false;
 };
 
 // Writes zoo.cfg, data/myid and data/version-2/session.key for every node of

@@ -54,6 +54,8 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(1024, 65000));
   up->add_option("--tick-ms", layout.tick_time_ms, "tickTime in ms (default 200)")
       ->check(CLI::Range(10, 60000));
+  up->add_flag("--direct", layout.direct,
+               "peers connect directly, as Apache's do (no relays: no network faults)");
 
   bool json = false;
   auto* status = app.add_subcommand("status", "every node: pid, port, role, zxid, connections");

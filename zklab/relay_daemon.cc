@@ -121,8 +121,8 @@ std::optional<uint16_t> relay_control_port(const std::filesystem::path& dir_in,
   switch (relay_daemon_state(dir)) {
     case RelayDaemonState::kNone:
       error = "the lab in " + dir.string() +
-              " has no relays (it was written before zklab had them; `zklab down --wipe` "
-              "then `zklab up` writes a new one)";
+              " has no relays, so no network faults (it was written by `zklab up --direct`, or "
+              "before zklab had relays; `zklab down --wipe` then `zklab up` writes one with them)";
       return std::nullopt;
     case RelayDaemonState::kDown:
       error = "the relay daemon of the lab in " + dir.string() +

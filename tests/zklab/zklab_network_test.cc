@@ -175,4 +175,40 @@ TEST_F(ZklabNetworkTest, WithoutARunningLabExitOne) {
   EXPECT_NE(zklab({"status"}).output.find("relay daemon not running"), std::string::npos);
 }
 
+// up --direct: peers dial each other's real quorum ports (no relay daemon, as
+// Apache's ensembles run); the lab elects and replicates, and network faults
+// fail with a message that says why.
+TEST_F(ZklabNetworkTest, DirectLabHasNoRelaysAndRefusesFaults) {
+  Outcome up = zklab({"up", "-n", "3", "--direct"});
+  ASSERT_EQ(up.exit_code, 0) << up.output;
+  EXPECT_EQ(up.output.find("relay daemon pid"), std::string::npos) << up.output;
+  EXPECT_FALSE(std::filesystem::exists(lab_ / "relay.links"));
+  // Every node names the same server lines: nothing in between.
+  auto server_lines = [&](int id) {
+    std::istringstream cfg(read_file(lab_ / ("n" + std::to_string(id)) / "zoo.cfg"));
+    std::string line, out;
+    while (std::getline(cfg, line)) {
+      if (line.rfind("server.", 0) == 0) out += line + "\n";
+    }
+    return out;
+  };
+  EXPECT_EQ(server_lines(1), server_lines(2));
+  EXPECT_EQ(server_lines(1), server_lines(3));
+  auto [s, elected] = wait_status([](const Status& st) { return count_role(st, "leader") == 1; });
+  ASSERT_TRUE(elected) << describe(s);
+  const int follower = leader_of(s) == 1 ? 2 : 1;
+  ASSERT_EQ(zkctl(s.at(follower).address(), {"create", "/direct", "x"}).status, 0);
+  auto got = zkctl(s.at(leader_of(s)).address(), {"get", "/direct"});
+  EXPECT_EQ(got.status, 0) << got.output;
+  EXPECT_NE(got.output.find("x"), std::string::npos) << got.output;
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"partition", "1,2", "3"},
+                                               {"isolate", "1"},
+                                               {"slow", "1", "50ms"},
+                                               {"heal"}}) {
+    Outcome r = zklab(args);
+    EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.output;
+    EXPECT_NE(r.output.find("no network faults"), std::string::npos) << r.output;
+  }
+}
+
 }  // namespace
