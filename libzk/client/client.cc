@@ -174,6 +174,41 @@ Task<Result<Children>> Client::get_children2(std::string path, WatchCallback wat
   co_return Children{std::move(response.children), response.stat};
 }
 
+Task<Status> Client::add_watch(std::string path, zk::wire::AddWatchMode mode, WatchCallback watch) {
+  if (!valid(path)) co_return Error::kBadArguments;
+  if (!watch) co_return Error::kInvalidCallback;
+  const WatchKind kind = mode == zk::wire::AddWatchMode::kPersistentRecursive
+                             ? WatchKind::kPersistentRecursive
+                             : WatchKind::kPersistent;
+  zk::wire::AddWatchRequest request{session_->chroot().prefix(path), static_cast<int32_t>(mode)};
+  std::optional<WatchRegistration> reg = registration(path, std::move(watch), kind, false);
+  auto reply = co_await session_->call(OpCode::kAddWatch, encode(request), std::move(reg));
+  if (!reply) co_return reply.error();
+  co_return reply->header.err;
+}
+
+Task<Status> Client::remove_watches(std::string path, zk::wire::WatcherType type, bool local) {
+  if (!valid(path)) co_return Error::kBadArguments;
+  if (!session_->watches().contains(path, type)) co_return Error::kNoWatcher;
+  zk::wire::WatchesRequest request{session_->chroot().prefix(path), static_cast<int32_t>(type)};
+  auto reply = co_await session_->call(OpCode::kRemoveWatches, encode(request));
+  const Error err = reply ? reply->header.err : reply.error();
+  if (err != Error::kOk && !local) co_return err;
+  auto removed = session_->watches().remove(path, type);
+  for (auto& [event, callback] : removed) {
+    if (callback) callback(WatchedEvent{event, zk::wire::KeeperState::kSyncConnected, path});
+  }
+  co_return removed.empty() ? Error::kNoWatcher : Error::kOk;
+}
+
+Task<Status> Client::check_watches(std::string path, zk::wire::WatcherType type) {
+  if (!valid(path)) co_return Error::kBadArguments;
+  zk::wire::WatchesRequest request{session_->chroot().prefix(path), static_cast<int32_t>(type)};
+  auto reply = co_await session_->call(OpCode::kCheckWatches, encode(request));
+  if (!reply) co_return reply.error();
+  co_return reply->header.err;
+}
+
 Task<Result<NodeAcl>> Client::get_acl(std::string path) {
   if (!valid(path)) co_return Error::kBadArguments;
   zk::wire::PathRecord request{session_->chroot().prefix(path)};

@@ -39,7 +39,8 @@
 //     listener gets kDisconnected, and the client reconnects across the host
 //     list (round-robin from a shuffled or given order, with a short backoff
 //     after each full round), resuming the session (id, password, last zxid
-//     seen) and re-registering outstanding watches with setWatches. Each
+//     seen) and re-registering outstanding watches with setWatches
+//     (setWatches2 when persistent watches exist, as Java does). Each
 //     attempt (TCP connect and handshake) is abandoned after the session
 //     timeout / number of hosts (Java's connectTimeout), but at most a third
 //     of the session timeout and at least 1 s, so a server that accepts and
@@ -174,6 +175,35 @@ class Client {
 
   // getChildren2 (opcode 12): names and the parent's Stat.
   Task<Result<Children>> get_children2(std::string path, WatchCallback watch = {});
+
+  // addWatch (opcode 106): a watch on `path` (which need not exist) that
+  // calls `watch` for every event until removed: kPersistent for
+  // NodeCreated, NodeDeleted, NodeDataChanged and NodeChildrenChanged of
+  // `path`; kPersistentRecursive for NodeCreated, NodeDeleted and
+  // NodeDataChanged of `path` and every descendant (never
+  // NodeChildrenChanged). Registered when the server accepts it; re-sent with
+  // setWatches2 after a reconnect (no catch-up events for changes missed
+  // while disconnected). When the session ends it is called a last time with
+  // a kNone event (see events.h). Errors: kBadArguments, kInvalidCallback
+  // (empty callback), kConnectionLoss, kSessionExpired.
+  Task<Status> add_watch(std::string path, zk::wire::AddWatchMode mode, WatchCallback watch);
+
+  // removeWatches (opcode 18; Java's removeAllWatches): removes every watch
+  // of `type` this session holds on `path`, on the server and here: kChildren
+  // the child watches, kData the data and exists watches, kAny those and the
+  // persistent ones. Each removed callback is called once more with
+  // ChildWatchRemoved, DataWatchRemoved or PersistentWatchRemoved (state
+  // SyncConnected). kNoWatcher, without a round trip, when this client holds
+  // no such watch (persistent ones count for every type, as in Java), and
+  // when the server had none to remove. With `local`, the watches are removed
+  // here even when the server fails (e.g. kConnectionLoss), and the call
+  // succeeds. Errors: kBadArguments, kNoWatcher, kConnectionLoss, kSessionExpired.
+  Task<Status> remove_watches(std::string path, zk::wire::WatcherType type, bool local = false);
+
+  // checkWatches (opcode 17): kOk when the server holds a watch of `type` for
+  // this connection on `path`, kNoWatcher when not (zkd: kChildren / kData
+  // name one-shot watches only, kAny also persistent ones).
+  Task<Status> check_watches(std::string path, zk::wire::WatcherType type);
 
   // getACL (opcode 6). Errors: kNoNode.
   Task<Result<NodeAcl>> get_acl(std::string path);

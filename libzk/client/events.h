@@ -38,7 +38,10 @@ struct WatchedEvent {
   bool operator==(const WatchedEvent&) const = default;
 };
 
-// A one-shot watch. Runs on the client's executor thread; must not block.
+// A watch: one-shot (getData, exists, getChildren) or persistent (addWatch,
+// called for every event until removed). removeWatches calls it once more
+// with kDataWatchRemoved, kChildWatchRemoved or kPersistentWatchRemoved.
+// Runs on the client's executor thread; must not block.
 using WatchCallback = std::function<void(const WatchedEvent&)>;
 
 // Receives every session state change, in order, on the client's executor thread.

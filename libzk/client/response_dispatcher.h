@@ -2,16 +2,17 @@
 // connection (reference §3). A pure class (no I/O, no clock); not
 // thread-safe: owned by a session and used on its executor only.
 //
-//   xid -1  notification: chroot stripped, matching watches removed from the
-//           registry and their callbacks run immediately, in arrival order
+//   xid -1  notification: chroot stripped, matching one-shot watches removed
+//           from the registry and their callbacks run immediately, in arrival
+//           order, with the matching persistent ones (watch_registry.h)
 //   xid -2  ping reply: nothing to do
 //   xid -4  auth reply: completes the oldest outstanding auth request
 //   other   the oldest outstanding ordinary request must carry this xid
 //           (FIFO); otherwise kOutOfOrder, a fatal connection error
 //
 // Before a reply completes its request, a watch carried by the request is
-// registered (getData/getChildren*: on success; exists: data watch on
-// success, exist watch on NONODE), as the Java client does. Reply handlers
+// registered (getData/getChildren*/addWatch: on success; exists: data watch
+// on success, exist watch on NONODE), as the Java client does. Reply handlers
 // and watch callbacks run synchronously inside dispatch(), so a watch
 // triggered by an earlier frame always runs before a later reply's handler.
 #pragma once

@@ -281,19 +281,28 @@ void ClientSession::prime(const std::shared_ptr<Connection>& conn) {
   WatchRegistry& watches = dispatcher_.watches();
   if (!watches.empty()) {
     const Chroot& chroot = dispatcher_.chroot();
-    std::array<std::vector<std::string>, 3> lists = {watches.paths(WatchKind::kData),
-                                                     watches.paths(WatchKind::kExist),
-                                                     watches.paths(WatchKind::kChild)};
+    // SetWatches / SetWatches2 lists in record order.
+    const std::array<WatchKind, 5> kinds = {WatchKind::kData, WatchKind::kExist, WatchKind::kChild,
+                                            WatchKind::kPersistent,
+                                            WatchKind::kPersistentRecursive};
     zk::wire::SetWatches batch;
+    const std::array<std::vector<std::string>*, 5> lists = {
+        &batch.data_watches, &batch.exist_watches, &batch.child_watches, &batch.persistent_watches,
+        &batch.persistent_recursive_watches};
     size_t batch_bytes = 0;
     auto flush = [&] {
       if (batch_bytes == 0) return;
       batch.relative_zxid = dispatcher_.last_zxid_seen();
+      // As Java: setWatches2 only for a batch that holds persistent watches,
+      // so servers without it keep working for clients that use none.
+      const bool v2 =
+          !batch.persistent_watches.empty() || !batch.persistent_recursive_watches.empty();
       std::string record;
       zk::wire::Writer w(record);
-      batch.write(w, /*v2=*/false);
+      batch.write(w, v2);
       // Java gives setWatches an ordinary xid and expects its reply in order.
-      Outgoing o = make_outgoing(next_xid(), OpCode::kSetWatches, record);
+      Outgoing o =
+          make_outgoing(next_xid(), v2 ? OpCode::kSetWatches2 : OpCode::kSetWatches, record);
       std::weak_ptr<Connection> weak = conn;
       o.on_reply = [weak](Reply reply) {
         // A connection whose watches could not be restored is not usable.
@@ -305,13 +314,11 @@ void ClientSession::prime(const std::shared_ptr<Connection>& conn) {
       batch = zk::wire::SetWatches{};
       batch_bytes = 0;
     };
-    for (size_t kind = 0; kind < lists.size(); ++kind) {
-      for (const std::string& path : lists[kind]) {
+    for (size_t kind = 0; kind < kinds.size(); ++kind) {
+      for (const std::string& path : watches.paths(kinds[kind])) {
         std::string server_path = chroot.prefix(path);
         batch_bytes += server_path.size();
-        if (kind == 0) batch.data_watches.push_back(std::move(server_path));
-        if (kind == 1) batch.exist_watches.push_back(std::move(server_path));
-        if (kind == 2) batch.child_watches.push_back(std::move(server_path));
+        lists[kind]->push_back(std::move(server_path));
         if (batch_bytes >= kSetWatchesChunk) flush();
       }
     }

@@ -11,7 +11,8 @@
 // Connection loop (run): pick the next host, TCP connect and handshake within
 // the connect timeout (session timeout / number of hosts, at most a third of
 // the session timeout, at least 1 s); on success send
-// the stored auth packets and setWatches ahead of queued requests, then read
+// the stored auth packets and setWatches (setWatches2 for batches with
+// persistent watches) ahead of queued requests, then read
 // until the connection fails. While connected a pinger sends a ping when
 // nothing was sent for readTimeout/2 (readTimeout = 2/3 of the negotiated
 // timeout) and drops the connection when nothing arrived for readTimeout.
@@ -65,6 +66,8 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   void shutdown();
 
   const Chroot& chroot() const { return dispatcher_.chroot(); }
+  // The session's watch tables (removeWatches edits them).
+  WatchRegistry& watches() { return dispatcher_.watches(); }
   const boost::asio::any_io_executor& executor() const { return executor_; }
 
   // Safe from any thread.

@@ -158,6 +158,26 @@ Result<Children> SyncClient::get_children2(const std::string& path, WatchCallbac
   return impl_->run(impl_->client->get_children2(path, std::move(watch)));
 }
 
+Status SyncClient::add_watch(const std::string& path, zk::wire::AddWatchMode mode) {
+  return add_watch(path, mode, impl_->watch_callback());
+}
+
+Status SyncClient::add_watch(const std::string& path, zk::wire::AddWatchMode mode,
+                             WatchCallback watch) {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->add_watch(path, mode, std::move(watch)));
+}
+
+Status SyncClient::remove_watches(const std::string& path, zk::wire::WatcherType type, bool local) {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->remove_watches(path, type, local));
+}
+
+Status SyncClient::check_watches(const std::string& path, zk::wire::WatcherType type) {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->check_watches(path, type));
+}
+
 Result<NodeAcl> SyncClient::get_acl(const std::string& path) {
   ZK_SYNC_REQUIRE_CLIENT();
   return impl_->run(impl_->client->get_acl(path));

@@ -8,6 +8,7 @@
 //
 // Watches: operations take `bool watch`. Triggered watches are queued in the
 // order they fired; next_watch_event() pops the next one with a deadline.
+// add_watch() without a callback queues every event of its persistent watch.
 // The overloads taking a WatchCallback set a watch that calls it instead (on
 // the io thread, in the order the server sent the events; the callback must
 // not block or call back into this SyncClient), for code that owns its
@@ -61,6 +62,12 @@ class SyncClient {
   Result<NodeData> get_data(const std::string& path, WatchCallback watch);
   Result<std::vector<std::string>> get_children(const std::string& path, WatchCallback watch);
   Result<Children> get_children2(const std::string& path, WatchCallback watch);
+  // addWatch: events go to next_watch_event() (or to `watch`) until removed.
+  Status add_watch(const std::string& path, zk::wire::AddWatchMode mode);
+  Status add_watch(const std::string& path, zk::wire::AddWatchMode mode, WatchCallback watch);
+  // removeWatches; the removal events of queued watches are queued too.
+  Status remove_watches(const std::string& path, zk::wire::WatcherType type, bool local = false);
+  Status check_watches(const std::string& path, zk::wire::WatcherType type);
   Result<NodeAcl> get_acl(const std::string& path);
   Result<zk::wire::Stat> set_acl(const std::string& path, const zk::wire::ACLs& acl,
                                  int32_t version = -1);

@@ -209,6 +209,12 @@ std::string_view event_type_name(EventType t) {
       return "NodeDataChanged";
     case EventType::kNodeChildrenChanged:
       return "NodeChildrenChanged";
+    case EventType::kDataWatchRemoved:
+      return "DataWatchRemoved";
+    case EventType::kChildWatchRemoved:
+      return "ChildWatchRemoved";
+    case EventType::kPersistentWatchRemoved:
+      return "PersistentWatchRemoved";
   }
   return "Unknown";
 }

@@ -102,8 +102,25 @@ enum class EventType : int32_t {
   kNodeDeleted = 2,
   kNodeDataChanged = 3,
   kNodeChildrenChanged = 4,
+  // Client-local, after removeWatches (§9.1); never sent by a server.
+  kDataWatchRemoved = 5,
+  kChildWatchRemoved = 6,
+  kPersistentWatchRemoved = 7,
 };
 std::string_view event_type_name(EventType t);  // "NodeCreated", ...
+
+// addWatch (106) modes (§9.4).
+enum class AddWatchMode : int32_t {
+  kPersistent = 0,
+  kPersistentRecursive = 1,
+};
+
+// checkWatches (17) / removeWatches (18) types (§4.2, §9.4; 3.8 has no 4, 5).
+enum class WatcherType : int32_t {
+  kChildren = 1,
+  kData = 2,
+  kAny = 3,
+};
 
 enum class KeeperState : int32_t {
   kDisconnected = 0,

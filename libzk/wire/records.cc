@@ -168,6 +168,24 @@ void PathWatchRequest::read(Reader& r) {
   watch = r.boolean();
 }
 
+void AddWatchRequest::write(Writer& w) const {
+  w.ustring(path);
+  w.int32(mode);
+}
+void AddWatchRequest::read(Reader& r) {
+  path = r.ustring();
+  mode = r.int32();
+}
+
+void WatchesRequest::write(Writer& w) const {
+  w.ustring(path);
+  w.int32(type);
+}
+void WatchesRequest::read(Reader& r) {
+  path = r.ustring();
+  type = r.int32();
+}
+
 void PathRecord::write(Writer& w) const { w.ustring(path); }
 void PathRecord::read(Reader& r) { path = r.ustring(); }
 

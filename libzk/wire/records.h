@@ -133,6 +133,24 @@ struct PathWatchRequest {
   void read(Reader& r);
 };
 
+// addWatch (106). `mode` is an AddWatchMode, kept raw: a server must refuse
+// other values.
+struct AddWatchRequest {
+  std::string path;
+  int32_t mode = 0;
+  void write(Writer& w) const;
+  void read(Reader& r);
+};
+
+// checkWatches (17) and removeWatches (18): CheckWatchesRequest and
+// RemoveWatchesRequest have the same fields. `type` is a WatcherType, kept raw.
+struct WatchesRequest {
+  std::string path;
+  int32_t type = 0;
+  void write(Writer& w) const;
+  void read(Reader& r);
+};
+
 // getACL (6), sync (9), and the CreateResponse / SyncResponse bodies.
 struct PathRecord {
   std::string path;
