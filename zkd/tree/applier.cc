@@ -32,7 +32,19 @@ ApplyResult Applier::apply(const Txn& txn) {
       return reply(h, Error::kOk);
     }
     ApplyResult operator()(const CloseSessionTxn& t) { return self.close_session(h, t); }
-    ApplyResult operator()(const CreateTxn& t) { return self.create(h, t); }
+    ApplyResult operator()(const CreateTxn& t) {
+      return self.create(h, t.path, t.data, t.acl, t.ephemeral ? h.session_id : 0,
+                         t.parent_cversion);
+    }
+    ApplyResult operator()(const CreateContainerTxn& t) {
+      return self.create(h, t.path, t.data, t.acl, kContainerOwner, t.parent_cversion);
+    }
+    ApplyResult operator()(const CreateTTLTxn& t) {
+      // prepare() never makes an invalid ttl; a log holding one (Apache 3.8.0
+      // logs it before crashing, §6.3) makes no node.
+      if (!valid_ttl(t.ttl)) return reply(h, Error::kBadArguments);
+      return self.create(h, t.path, t.data, t.acl, ttl_owner(t.ttl), t.parent_cversion);
+    }
     ApplyResult operator()(const DeleteTxn& t) { return self.remove(h, t); }
     ApplyResult operator()(const SetDataTxn& t) { return self.set_data(h, t); }
     ApplyResult operator()(const SetACLTxn& t) { return self.set_acl(h, t); }
@@ -53,7 +65,10 @@ ApplyResult Applier::multi(const TxnHeader& h, const MultiTxn& t) {
   ApplyResult result;
   for (const Txn& op : t.ops) {
     ApplyResult step = apply(op);
-    zk::wire::write_multi_result(w, op.header.type, step.response.err, step.response.body);
+    // Containers and TTL nodes answer as create2 (§7.1).
+    OpCode type = op.header.type;
+    if (type == OpCode::kCreateContainer || type == OpCode::kCreateTTL) type = OpCode::kCreate2;
+    zk::wire::write_multi_result(w, type, step.response.err, step.response.body);
     for (Notification& n : step.notifications) result.notifications.push_back(std::move(n));
   }
   zk::wire::write_multi_end(w);
@@ -61,28 +76,28 @@ ApplyResult Applier::multi(const TxnHeader& h, const MultiTxn& t) {
   return result;
 }
 
-ApplyResult Applier::create(const TxnHeader& h, const CreateTxn& t) {
-  Error err = tree_.create(t.path, t.data, t.acl, t.ephemeral ? h.session_id : 0, t.parent_cversion,
-                           h.zxid, h.time_ms);
+ApplyResult Applier::create(const TxnHeader& h, const std::string& path,
+                            const zk::wire::Buffer& data, const zk::wire::ACLs& acl, int64_t owner,
+                            int32_t parent_cversion) {
+  Error err = tree_.create(path, data, acl, owner, parent_cversion, h.zxid, h.time_ms);
   if (err != Error::kOk) {
     // A replayed create meeting its node (the fuzzy snapshot caught it):
     // repair the parent's counter, which the snapshot may hold from before
     // the create (Apache's FileTxnSnapLog does this for opcode 1 only, which
     // leaves create2 replays short; we do it for both).
     if (err == Error::kNodeExists) {
-      tree_.raise_cversion(apache_parent(t.path), t.parent_cversion, h.zxid);
+      tree_.raise_cversion(apache_parent(path), parent_cversion, h.zxid);
     }
     return reply(h, err);
   }
   std::string body;
-  if (h.type == OpCode::kCreate2) {
-    body = encode(zk::wire::Create2Response{t.path, client_stat(*tree_.find(t.path))});
+  if (h.type == OpCode::kCreate) {
+    body = encode(zk::wire::PathRecord{path});
   } else {
-    body = encode(zk::wire::PathRecord{t.path});
+    body = encode(zk::wire::Create2Response{path, client_stat(*tree_.find(path))});
   }
   ApplyResult result = reply(h, Error::kOk, std::move(body));
-  watches_.node_created(t.path, acl_of(t.path), acl_of(apache_parent(t.path)),
-                        result.notifications);
+  watches_.node_created(path, acl_of(path), acl_of(apache_parent(path)), result.notifications);
   return result;
 }
 

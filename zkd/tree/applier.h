@@ -26,13 +26,17 @@ class Applier {
       : tree_(tree), sessions_(sessions), watches_(watches) {}
 
   // The reply carries the txn's zxid and, when err is kOk, the op's response
-  // record: create -> CreateResponse, create2 -> Create2Response, setData and
+  // record: create -> CreateResponse, create2, createContainer and createTTL
+  // -> Create2Response (a multi's result type 15 for all three), setData and
   // setACL -> Stat, delete / check / closeSession / createSession -> no
   // body, multi -> MultiResponse (err kOk even when the multi failed).
   ApplyResult apply(const Txn& txn);
 
  private:
-  ApplyResult create(const TxnHeader& header, const CreateTxn& txn);
+  // create, create2, createContainer, createTTL: the node's stored owner
+  // gives its kind (container_kind.h).
+  ApplyResult create(const TxnHeader& header, const std::string& path, const zk::wire::Buffer& data,
+                     const zk::wire::ACLs& acl, int64_t owner, int32_t parent_cversion);
   ApplyResult remove(const TxnHeader& header, const DeleteTxn& txn);
   ApplyResult set_data(const TxnHeader& header, const SetDataTxn& txn);
   ApplyResult set_acl(const TxnHeader& header, const SetACLTxn& txn);

@@ -42,7 +42,8 @@ zk::wire::Stat client_stat(const Node& node) {
   out.version = s.version;
   out.cversion = static_cast<int32_t>(static_cast<uint32_t>(s.cversion) * 2u - children);
   out.aversion = s.aversion;
-  out.ephemeral_owner = s.ephemeral_owner;
+  // Apache's DataNode.getClientEphemeralOwner: only a session's shows.
+  out.ephemeral_owner = s.kind == NodeKind::kEphemeral ? s.ephemeral_owner : 0;
   out.data_length = static_cast<int32_t>(data_length(node.data));
   out.num_children = static_cast<int32_t>(children);
   out.pzxid = s.pzxid;
@@ -55,7 +56,7 @@ std::string_view event_path_of_parent(std::string_view parent) {
   return parent.empty() ? std::string_view("/") : parent;
 }
 
-DataTree::DataTree() {
+DataTree::DataTree(bool extended_types) : extended_types_(extended_types) {
   // Apache builds these nodes with new StatPersisted() (all zero) and empty
   // data, links the children without counting creations (so the reported
   // cversion is -numChildren), and gives /zookeeper/config READ-only ACL via
@@ -115,12 +116,29 @@ Error DataTree::create(std::string_view path, zk::wire::Buffer data, zk::wire::A
   node.stat.czxid = node.stat.mzxid = node.stat.pzxid = zxid;
   node.stat.ctime = node.stat.mtime = time_ms;
   node.stat.ephemeral_owner = ephemeral_owner;
+  node.stat.kind = kind_of_owner(ephemeral_owner, extended_types_);
   approximate_data_size_ += node_size(path, node.data);
+  const int64_t length = data_length(node.data);
   auto [it, inserted] = nodes_.emplace(std::string(path), std::move(node));
-  if (ephemeral_owner != 0 && ephemerals_[ephemeral_owner].emplace(it->first).second) {
-    ++ephemeral_count_;
-  }
+  index(it->first, it->second.stat);
+  quota_.created(*this, it->first, length);
   return Error::kOk;
+}
+
+void DataTree::index(const std::string& path, const StoredStat& stat) {
+  switch (stat.kind) {
+    case NodeKind::kEphemeral:
+      if (ephemerals_[stat.ephemeral_owner].emplace(path).second) ++ephemeral_count_;
+      break;
+    case NodeKind::kContainer:
+      containers_.emplace(path);
+      break;
+    case NodeKind::kTtl:
+      ttl_nodes_.emplace(path);
+      break;
+    case NodeKind::kPersistent:
+      break;
+  }
 }
 
 Error DataTree::remove(std::string_view path, int64_t zxid) {
@@ -133,7 +151,9 @@ Error DataTree::remove(std::string_view path, int64_t zxid) {
   if (zxid > parent->stat.pzxid) parent->stat.pzxid = zxid;
 
   if (path == "/" || !nodes_.contains(path)) return Error::kNoNode;
+  QuotaTracker::Removal removal = quota_.removing(*this, path);
   erase_subtree(path);
+  quota_.removed(*this, removal);
   return Error::kOk;
 }
 
@@ -144,7 +164,10 @@ void DataTree::erase_subtree(std::string_view path) {
     erase_subtree(std::string(path) + "/" + child);
   }
   approximate_data_size_ -= node_size(path, it->second.data);
-  if (SessionId owner = it->second.stat.ephemeral_owner; owner != 0) {
+  const NodeKind kind = it->second.stat.kind;
+  if (kind == NodeKind::kContainer) containers_.erase(it->first);
+  if (kind == NodeKind::kTtl) ttl_nodes_.erase(it->first);
+  if (SessionId owner = it->second.stat.ephemeral_owner; kind == NodeKind::kEphemeral) {
     auto owned = ephemerals_.find(owner);
     if (owned != ephemerals_.end()) {
       if (auto entry = owned->second.find(path); entry != owned->second.end()) {
@@ -161,11 +184,13 @@ Error DataTree::set_data(std::string_view path, zk::wire::Buffer data, int32_t v
                          int64_t zxid, int64_t time_ms) {
   Node* node = find_mutable(path);
   if (node == nullptr) return Error::kNoNode;
-  approximate_data_size_ += data_length(data) - data_length(node->data);
+  const int64_t length_diff = data_length(data) - data_length(node->data);
+  approximate_data_size_ += length_diff;
   node->data = std::move(data);
   node->stat.version = version;
   node->stat.mzxid = zxid;
   node->stat.mtime = time_ms;
+  quota_.data_changed(*this, path, length_diff);
   return Error::kOk;
 }
 
@@ -204,7 +229,8 @@ int32_t DataTree::descendant_count(std::string_view path) const {
   return n;
 }
 
-DataTreeLoader::DataTreeLoader(size_t expected_nodes) : tree_(DataTree::Empty{}) {
+DataTreeLoader::DataTreeLoader(size_t expected_nodes, bool extended_types)
+    : tree_(DataTree::Empty{}, extended_types) {
   tree_.nodes_.reserve(expected_nodes);
 }
 
@@ -231,13 +257,12 @@ bool DataTreeLoader::add(std::string path, zk::wire::Buffer data, zk::wire::ACLs
   node.data = std::move(data);
   node.acl = std::move(acl);
   node.stat = stat;
+  node.stat.kind = kind_of_owner(stat.ephemeral_owner, tree_.extended_types_);
   if (parent != nullptr) {
     parent->children.emplace_hint(parent->children.end(),
                                   it->first.substr(it->first.rfind('/') + 1));
   }
-  if (SessionId owner = stat.ephemeral_owner; owner != 0) {
-    if (tree_.ephemerals_[owner].emplace(it->first).second) ++tree_.ephemeral_count_;
-  }
+  tree_.index(it->first, node.stat);
   return true;
 }
 
@@ -246,6 +271,7 @@ std::optional<DataTree> DataTreeLoader::finish() && {
     if (!tree_.exists(path)) return std::nullopt;
   }
   parent_ = nullptr;
+  tree_.quota_.rebuild(tree_);
   return std::move(tree_);
 }
 

@@ -23,7 +23,9 @@
 #include "libzk/wire/jute.h"
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
+#include "zkd/tree/container_kind.h"
 #include "zkd/tree/ids.h"
+#include "zkd/tree/quota_tracker.h"
 
 namespace zkd::tree {
 
@@ -39,7 +41,10 @@ struct StoredStat {
   int32_t version = 0;
   int32_t cversion = 0;  // child creations only (deletions do not count)
   int32_t aversion = 0;
-  int64_t ephemeral_owner = 0;  // owning session of an ephemeral node, else 0
+  // What ephemeral_owner encodes (container_kind.h), derived when the node is
+  // made; not stored on disk.
+  NodeKind kind = NodeKind::kPersistent;
+  int64_t ephemeral_owner = 0;  // owning session, or a container/TTL encoding, or 0
 };
 
 struct Node {
@@ -50,7 +55,8 @@ struct Node {
 };
 
 // The Stat clients see (Apache's DataNode.copyStat): cversion is reported as
-// 2 * stored - numChildren (32-bit wrap-around as in Java).
+// 2 * stored - numChildren (32-bit wrap-around as in Java); ephemeralOwner
+// is 0 for containers and TTL nodes.
 zk::wire::Stat client_stat(const Node& node);
 
 // Apache's parent of a path: everything before the last '/' ("/a" -> "", which
@@ -63,7 +69,11 @@ class DataTree {
  public:
   // The fresh tree (§5.1): "/", "/zookeeper", "/zookeeper/quota" and
   // "/zookeeper/config" with the Stats and ACLs Apache's DataTree() gives them.
-  DataTree();
+  // `extended_types`: zoo.cfg extendedTypesEnabled, which decides how owners
+  // are read (container_kind.h).
+  explicit DataTree(bool extended_types = false);
+
+  bool extended_types() const { return extended_types_; }
 
   // The node at `path` ("" is the root), or nullptr. The pointer is valid until
   // the next mutation of this tree.
@@ -73,7 +83,9 @@ class DataTree {
   // "/", "/zookeeper", "/zookeeper/quota", "/zookeeper/config": never deleted.
   static bool is_special_path(std::string_view path);
 
-  // Adds `path` under its (existing) parent. `parent_cversion` is the parent's
+  // Adds `path` under its (existing) parent; `ephemeral_owner` is the stored
+  // owner (a session, a container or TTL encoding, or 0), which gives the
+  // node its kind. `parent_cversion` is the parent's
   // stored counter after this create (-1: current + 1); the parent's cversion
   // and pzxid move only when it is larger than the current counter (Apache's
   // rule for replays over fuzzy snapshots). kNoNode without a parent,
@@ -99,6 +111,10 @@ class DataTree {
   // Absolute paths of the ephemeral nodes `owner` holds, sorted.
   std::vector<std::string> ephemerals(SessionId owner) const;
   int64_t ephemeral_count() const { return ephemeral_count_; }
+  // Paths of the containers and of the TTL nodes (the container manager's
+  // candidates, container_sweep.h), sorted.
+  const std::set<std::string, std::less<>>& containers() const { return containers_; }
+  const std::set<std::string, std::less<>>& ttl_nodes() const { return ttl_nodes_; }
 
   // zk_znode_count: the root counts twice, as in Apache (fresh tree: 5).
   int64_t node_count() const { return static_cast<int64_t>(nodes_.size()) + 1; }
@@ -111,10 +127,15 @@ class DataTree {
   // but the root), as getAllChildrenNumber counts them.
   int32_t descendant_count(std::string_view path) const;
 
+  // The paths with a quota (quota_tracker.h keeps their stats nodes current
+  // through create, remove, set_data and snapshot loads).
+  const QuotaPaths& quota_paths() const { return quota_.paths(); }
+
  private:
   friend class DataTreeLoader;
+  friend class QuotaTracker;  // rewrites stats nodes' data in place
   struct Empty {};
-  explicit DataTree(Empty) {}
+  DataTree(Empty, bool extended_types) : extended_types_(extended_types) {}
   struct PathHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -123,11 +144,17 @@ class DataTree {
   // Erases a node and its descendants from nodes_ and the ephemeral index
   // (not from the parent's children).
   void erase_subtree(std::string_view path);
+  // Adds a node just inserted at `path` to the index of its kind.
+  void index(const std::string& path, const StoredStat& stat);
 
+  bool extended_types_ = false;
   std::unordered_map<std::string, Node, PathHash, std::equal_to<>> nodes_;
   std::unordered_map<SessionId, std::set<std::string, std::less<>>> ephemerals_;
   int64_t ephemeral_count_ = 0;
+  std::set<std::string, std::less<>> containers_;
+  std::set<std::string, std::less<>> ttl_nodes_;
   int64_t approximate_data_size_ = 0;
+  QuotaTracker quota_;
 };
 
 // Builds a tree from a snapshot's nodes, given in pre-order (the root "/"
@@ -135,9 +162,10 @@ class DataTree {
 // ephemeral index, sizes) is rebuilt.
 class DataTreeLoader {
  public:
-  // `expected_nodes` is a hint for reserving.
-  explicit DataTreeLoader(size_t expected_nodes);
-  // Adds one node; its children come in later calls. False, changing
+  // `expected_nodes` is a hint for reserving; `extended_types` as DataTree's.
+  explicit DataTreeLoader(size_t expected_nodes, bool extended_types = false);
+  // Adds one node (its kind is derived from stat.ephemeral_owner; the
+  // stat's own kind is ignored); its children come in later calls. False, changing
   // nothing, when `path` is malformed or loaded already, or its parent is not.
   bool add(std::string path, zk::wire::Buffer data, zk::wire::ACLs acl, const StoredStat& stat);
   // The tree; nullopt when a system node (is_special_path) is missing.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "zkd/tree/applier.h"
+#include "zkd/tree/container_sweep.h"
 #include "zkd/tree/data_tree.h"
 #include "zkd/tree/pending_changes.h"
 #include "zkd/tree/preprocessor.h"
@@ -18,12 +19,17 @@ namespace zkd::tree {
 // stay valid when the Database moves. load_snapshot() assigns new contents to
 // these members; it never replaces them.
 struct Database::Impl {
+  explicit Impl(DatabaseOptions options)
+      : tree(options.extended_types),
+        quota{options.enforce_quota, std::move(options.quota_warning)} {}
+
   DataTree tree;
   SessionTable sessions;
   WatchManager watches;
   PendingChanges pending;
   int64_t last_zxid = 0;
-  Preprocessor preprocessor{tree, sessions, pending};
+  QuotaPolicy quota;
+  Preprocessor preprocessor{tree, sessions, pending, &quota};
   Applier applier{tree, sessions, watches};
   ReadProcessor reads{tree, watches};
 
@@ -34,7 +40,8 @@ struct Database::Impl {
   }
 };
 
-Database::Database() : impl_(std::make_unique<Impl>()) {}
+Database::Database() : Database(DatabaseOptions{}) {}
+Database::Database(DatabaseOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
 Database::~Database() = default;
 Database::Database(Database&&) noexcept = default;
 Database& Database::operator=(Database&&) noexcept = default;
@@ -76,7 +83,8 @@ std::unique_ptr<Database::SnapshotCursor> Database::begin_snapshot() const {
 
 std::string Database::load_snapshot(std::string_view payload) {
   std::optional<LoadedSnapshot> loaded;
-  if (std::string err = read_snapshot(payload, loaded); !err.empty()) return err;
+  if (std::string err = read_snapshot(payload, loaded, impl_->tree.extended_types()); !err.empty())
+    return err;
   impl_->tree = std::move(loaded->tree);
   impl_->sessions = std::move(loaded->sessions);
   impl_->watches = WatchManager();
@@ -131,6 +139,11 @@ std::vector<std::string> Database::watched_paths(WatcherId watcher) const {
 
 std::vector<std::pair<std::string, std::vector<WatcherId>>> Database::watchers_by_path() const {
   return impl_->watches.data_table().by_path();
+}
+
+std::vector<std::string> Database::sweep_candidates(int64_t now_ms,
+                                                    int64_t max_never_used_ms) const {
+  return tree::sweep_candidates(impl_->tree, impl_->pending, now_ms, max_never_used_ms);
 }
 
 Counts Database::counts() const {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,9 +44,20 @@ struct Counts {
   int64_t sessions = 0;
 };
 
+// How a Database reads and accepts node kinds (container_kind.h).
+struct DatabaseOptions {
+  bool extended_types = false;  // zoo.cfg extendedTypesEnabled: TTL nodes
+  // zoo.cfg enforceQuota: prepare() fails creates and setData beyond a hard
+  // quota limit with QUOTAEXCEEDED, and reports any limit exceeded through
+  // `quota_warning` (may be empty). quota_check.h.
+  bool enforce_quota = false;
+  std::function<void(const std::string&)> quota_warning = nullptr;
+};
+
 class Database {
  public:
   Database();
+  explicit Database(DatabaseOptions options);
   ~Database();
   Database(Database&&) noexcept;
   Database& operator=(Database&&) noexcept;
@@ -99,6 +111,12 @@ class Database {
   std::vector<std::pair<std::string, std::vector<WatcherId>>> watchers_by_path() const;
 
   Counts counts() const;
+
+  // --- the container manager ---
+  // Containers and TTL nodes to delete now (container_sweep.h), judged with
+  // the pending txns' effects: each becomes a deleteContainer (20) request
+  // from session 0 whose body is the path.
+  std::vector<std::string> sweep_candidates(int64_t now_ms, int64_t max_never_used_ms) const;
 
   // --- durability (see docs/storage-format.md for where the bytes go) ---
   //

@@ -9,6 +9,10 @@ namespace {
 // The root answers to "" and "/"; records use "/".
 std::string_view key_of(std::string_view path) { return path.empty() ? "/" : path; }
 
+int64_t length_of(const zk::wire::Buffer& data) {
+  return data ? static_cast<int64_t>(data->size()) : 0;
+}
+
 NodeView view_of(const Node& node) {
   NodeView v;
   v.version = node.stat.version;
@@ -16,6 +20,9 @@ NodeView view_of(const Node& node) {
   v.cversion = node.stat.cversion;
   v.num_children = static_cast<int32_t>(node.children.size());
   v.ephemeral_owner = node.stat.ephemeral_owner;
+  v.kind = node.stat.kind;
+  v.mtime = node.stat.mtime;
+  v.data_length = length_of(node.data);
   v.acl = node.acl;
   return v;
 }
@@ -43,7 +50,10 @@ std::vector<std::string> PendingChanges::ephemerals(SessionId session, const Dat
     if (!nodes_.contains(path)) out.insert(std::move(path));
   }
   for (const auto& [path, record] : nodes_) {
-    if (record.state && record.state->ephemeral_owner == session) out.insert(path);
+    if (record.state && record.state->kind == NodeKind::kEphemeral &&
+        record.state->ephemeral_owner == session) {
+      out.insert(path);
+    }
   }
   return {out.begin(), out.end()};
 }
@@ -64,26 +74,45 @@ void PendingChanges::add(const Txn& txn, const DataTree& tree) {
       self.set_session(h.session_id, false, h.zxid);
     }
     void operator()(const CreateTxn& t) {
-      std::string_view parent_path = apache_parent(t.path);
+      created(t.path, t.data, t.acl, t.parent_cversion, t.ephemeral ? h.session_id : 0);
+    }
+    void operator()(const CreateContainerTxn& t) {
+      created(t.path, t.data, t.acl, t.parent_cversion, kContainerOwner);
+    }
+    void operator()(const CreateTTLTxn& t) {
+      created(t.path, t.data, t.acl, t.parent_cversion, ttl_owner(t.ttl));
+    }
+    // A create's effect, as DataTree::create's.
+    void created(const std::string& path, const zk::wire::Buffer& data, const zk::wire::ACLs& acl,
+                 int32_t parent_cversion, int64_t owner) {
+      std::string_view parent_path = apache_parent(path);
       std::optional<NodeView> parent = self.node(parent_path, tree);
-      if (!parent || self.node(t.path, tree)) return;  // the apply fails and changes nothing
-      int32_t cversion = t.parent_cversion == -1
+      if (!parent || self.node(path, tree)) return;  // the apply fails and changes nothing
+      int32_t cversion = parent_cversion == -1
                              ? static_cast<int32_t>(static_cast<uint32_t>(parent->cversion) + 1u)
-                             : t.parent_cversion;
+                             : parent_cversion;
       if (cversion > parent->cversion) parent->cversion = cversion;
       ++parent->num_children;
       self.set_node(parent_path, parent, h.zxid);
-      NodeView created;
-      created.ephemeral_owner = t.ephemeral ? h.session_id : 0;
-      created.acl = t.acl;
-      self.set_node(t.path, created, h.zxid);
+      NodeView node;
+      node.ephemeral_owner = owner;
+      node.kind = kind_of_owner(owner, tree.extended_types());
+      node.mtime = h.time_ms;
+      node.data_length = length_of(data);
+      node.acl = acl;
+      self.set_node(path, node, h.zxid);
+      self.add_quota_usage(path, {1, node.data_length}, h.zxid, tree);
     }
     void operator()(const DeleteTxn& t) { self.remove_node(t.path, h.zxid, tree); }
     void operator()(const SetDataTxn& t) {
       std::optional<NodeView> node = self.node(t.path, tree);
       if (!node) return;
       node->version = t.version;
+      node->mtime = h.time_ms;
+      const int64_t length_diff = length_of(t.data) - node->data_length;
+      node->data_length = length_of(t.data);
       self.set_node(t.path, node, h.zxid);
+      self.add_quota_usage(t.path, {0, length_diff}, h.zxid, tree);
     }
     void operator()(const SetACLTxn& t) {
       std::optional<NodeView> node = self.node(t.path, tree);
@@ -112,6 +141,15 @@ void PendingChanges::applied(int64_t zxid) {
     if (it != sessions_.end() && it->second.zxid <= zxid) sessions_.erase(it);
     session_order_.pop_front();
   }
+  while (!quota_order_.empty() && quota_order_.front().zxid <= zxid) {
+    const QuotaShare& share = quota_order_.front();
+    if (auto it = quota_usage_.find(share.root); it != quota_usage_.end()) {
+      it->second.count -= share.diff.count;
+      it->second.bytes -= share.diff.bytes;
+      if (it->second.count == 0 && it->second.bytes == 0) quota_usage_.erase(it);
+    }
+    quota_order_.pop_front();
+  }
 }
 
 void PendingChanges::clear() {
@@ -119,6 +157,8 @@ void PendingChanges::clear() {
   sessions_.clear();
   node_order_.clear();
   session_order_.clear();
+  quota_usage_.clear();
+  quota_order_.clear();
 }
 
 void PendingChanges::set_node(std::string_view path, std::optional<NodeView> state, int64_t zxid) {
@@ -133,13 +173,34 @@ void PendingChanges::set_session(SessionId session, bool open, int64_t zxid) {
 }
 
 void PendingChanges::remove_node(std::string_view path, int64_t zxid, const DataTree& tree) {
-  if (!node(path, tree) || key_of(path) == "/") return;
+  std::optional<NodeView> gone = node(path, tree);
+  if (!gone || key_of(path) == "/") return;
+  add_quota_usage(path, {-1, -gone->data_length}, zxid, tree);
   std::string_view parent_path = apache_parent(path);
   if (std::optional<NodeView> parent = node(parent_path, tree)) {
     --parent->num_children;
     set_node(parent_path, parent, zxid);
   }
   set_node(path, std::nullopt, zxid);
+}
+
+QuotaUsage PendingChanges::quota_pending(std::string_view root) const {
+  QuotaUsage out = below_ != nullptr ? below_->quota_pending(root) : QuotaUsage{};
+  if (auto it = quota_usage_.find(root); it != quota_usage_.end()) {
+    out.count += it->second.count;
+    out.bytes += it->second.bytes;
+  }
+  return out;
+}
+
+void PendingChanges::add_quota_usage(std::string_view path, QuotaUsage diff, int64_t zxid,
+                                     const DataTree& tree) {
+  std::optional<std::string> root = tree.quota_paths().root_of(path);
+  if (!root || (diff.count == 0 && diff.bytes == 0)) return;
+  QuotaUsage& usage = quota_usage_[*root];
+  usage.count += diff.count;
+  usage.bytes += diff.bytes;
+  quota_order_.push_back({zxid, std::move(*root), diff});
 }
 
 }  // namespace zkd::tree

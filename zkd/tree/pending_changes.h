@@ -34,8 +34,17 @@ struct NodeView {
   int32_t aversion = 0;
   int32_t cversion = 0;  // the stored child-creation counter (§5.2)
   int32_t num_children = 0;
-  int64_t ephemeral_owner = 0;
-  zk::wire::ACLs acl;  // what ACL checks see (a pending setACL's, once prepared)
+  int64_t ephemeral_owner = 0;  // as stored (container_kind.h)
+  NodeKind kind = NodeKind::kPersistent;
+  int64_t mtime = 0;        // what a TTL node's expiry counts from
+  int64_t data_length = 0;  // what a setData's quota check compares with
+  zk::wire::ACLs acl;       // what ACL checks see (a pending setACL's, once prepared)
+};
+
+// Nodes and data bytes a quota path (quota_paths.h) gains or loses.
+struct QuotaUsage {
+  int64_t count = 0;
+  int64_t bytes = 0;
 };
 
 class PendingChanges {
@@ -53,6 +62,10 @@ class PendingChanges {
   bool session_open(SessionId session, const SessionTable& sessions) const;
   // The session's ephemeral nodes once every pending txn is applied, sorted.
   std::vector<std::string> ephemerals(SessionId session, const DataTree& tree) const;
+
+  // What the pending txns add to the usage of the quota path `root` (as
+  // the tree's quota paths assign nodes to roots now): quota_check.h.
+  QuotaUsage quota_pending(std::string_view root) const;
 
   // Records the effects of `txn`, which was just prepared against this view.
   void add(const Txn& txn, const DataTree& tree);
@@ -80,6 +93,8 @@ class PendingChanges {
   void set_session(SessionId session, bool open, int64_t zxid);
   // A delete's effect: the node goes, its parent loses a child.
   void remove_node(std::string_view path, int64_t zxid, const DataTree& tree);
+  // Adds a node's usage change to its quota path's pending usage, if any.
+  void add_quota_usage(std::string_view path, QuotaUsage diff, int64_t zxid, const DataTree& tree);
 
   const PendingChanges* below_ = nullptr;
   std::unordered_map<std::string, NodeRecord, PathHash, std::equal_to<>> nodes_;
@@ -87,6 +102,14 @@ class PendingChanges {
   // (zxid, key) per record written, in prepare order: what applied() retires.
   std::deque<std::pair<int64_t, std::string>> node_order_;
   std::deque<std::pair<int64_t, SessionId>> session_order_;
+  // Pending usage per quota path, and each txn's share of it (to retire).
+  std::unordered_map<std::string, QuotaUsage, PathHash, std::equal_to<>> quota_usage_;
+  struct QuotaShare {
+    int64_t zxid = 0;
+    std::string root;
+    QuotaUsage diff;
+  };
+  std::deque<QuotaShare> quota_order_;
 };
 
 }  // namespace zkd::tree

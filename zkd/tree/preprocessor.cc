@@ -73,6 +73,17 @@ MultiTxn rolled_back(const TxnHeader& header, size_t failed, Error err, size_t n
   return out;
 }
 
+// A createTTL request without its ttl.
+zk::wire::CreateRequest as_create(zk::wire::CreateTTLRequest req) {
+  return {std::move(req.path), std::move(req.data), std::move(req.acl), req.flags};
+}
+
+int64_t length_of(const zk::wire::Buffer& data) {
+  return data ? static_cast<int64_t>(data->size()) : 0;
+}
+
+bool is_ttl_flags(int32_t flags) { return flags == 5 || flags == 6; }
+
 std::string sequence_suffix(int32_t counter) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%010d", counter);
@@ -96,8 +107,16 @@ TxnBody Preprocessor::operation(const Caller& caller, OpCode op, std::string_vie
   switch (op) {
     case OpCode::kCreate:
     case OpCode::kCreate2:
+    case OpCode::kCreateContainer:
       return with_decoded<zk::wire::CreateRequest>(
-          body, [&](auto req) { return create(caller, std::move(req)); });
+          body, [&](auto req) { return create(caller, op, std::move(req), -1); });
+    case OpCode::kCreateTTL:
+      return with_decoded<zk::wire::CreateTTLRequest>(body, [&](auto req) {
+        const int64_t ttl = req.ttl;
+        return create(caller, op, as_create(std::move(req)), ttl);
+      });
+    case OpCode::kDeleteContainer:
+      return delete_container(caller, std::string(body));
     case OpCode::kDelete:
       return with_decoded<zk::wire::DeleteRequest>(
           body, [&](auto req) { return remove(caller, std::move(req)); });
@@ -110,11 +129,6 @@ TxnBody Preprocessor::operation(const Caller& caller, OpCode op, std::string_vie
     case OpCode::kCheck:
       return with_decoded<zk::wire::CheckVersionRequest>(
           body, [&](auto req) { return check(caller, std::move(req)); });
-    case OpCode::kCreateContainer:
-    case OpCode::kCreateTTL:
-      // createTTL adds a trailing ttl, which is not needed to decide this.
-      return with_decoded<zk::wire::CreateRequest>(
-          body, [](auto) -> TxnBody { return fail(Error::kUnimplemented); });
     case OpCode::kReconfig:
       return fail(Error::kReconfigDisabled);
     default:
@@ -132,46 +146,53 @@ TxnBody Preprocessor::multi(const Caller& caller, const TxnHeader& header,
   if (!std::all_of(ops.begin(), ops.end(), multi_may_hold)) return fail(Error::kMarshallingError);
 
   PendingChanges overlay(&pending_);
-  Preprocessor step(tree_, sessions_, overlay);
+  Preprocessor step(tree_, sessions_, overlay, quota_);
   MultiTxn out;
   for (size_t i = 0; i < ops.size(); ++i) {
     Txn txn;
     txn.header = header;
     txn.header.type = ops[i].type;
     // Apache builds a multi's create from its flags, whatever its header
-    // type: TTL flags fail the whole request while extended types are off
-    // (only once reached), container flags make a container (not yet here),
-    // others a create (1). A create2 stays 15 with its Stat, as in 3.8.4+
+    // type (Op.create): container flags make a container (19), TTL flags in
+    // a createTTL record a TTL node (21; the ttl counts only then) and in a
+    // plain create record fail the whole request (only once reached), others
+    // a create (1). A create2 stays 15 with its Stat, as in 3.8.4+
     // (ZOOKEEPER-4026; 3.8.0 answers a create, which the C client misreads).
     if (const int32_t* flags = create_flags(ops[i])) {
-      if (*flags == 5 || *flags == 6) return fail(Error::kMarshallingError);
-      if (*flags == 4) return rolled_back(header, i, Error::kUnimplemented, ops.size());
-      if (txn.header.type != OpCode::kCreate2) txn.header.type = OpCode::kCreate;
+      const bool ttl_record = std::holds_alternative<zk::wire::CreateTTLRequest>(ops[i].request);
+      if (is_ttl_flags(*flags) && !ttl_record) return fail(Error::kMarshallingError);
+      if (*flags == 4) {
+        txn.header.type = OpCode::kCreateContainer;
+      } else if (is_ttl_flags(*flags)) {
+        txn.header.type = OpCode::kCreateTTL;
+      } else if (txn.header.type != OpCode::kCreate2) {
+        txn.header.type = OpCode::kCreate;
+      }
     }
-    txn.body = std::visit(
-        Overloaded{
-            [&](zk::wire::CreateRequest& req) -> TxnBody {
-              return step.create(caller, std::move(req));
-            },
-            [&](zk::wire::CreateTTLRequest& req) -> TxnBody {  // the ttl is ignored
-              return step.create(caller,
-                                 zk::wire::CreateRequest{std::move(req.path), std::move(req.data),
-                                                         std::move(req.acl), req.flags});
-            },
-            [&](zk::wire::DeleteRequest& req) -> TxnBody {
-              return step.remove(caller, std::move(req));
-            },
-            [&](zk::wire::SetDataRequest& req) -> TxnBody {
-              return step.set_data(caller, std::move(req));
-            },
-            [&](zk::wire::CheckVersionRequest& req) -> TxnBody {
-              return step.check(caller, std::move(req));
-            },
-            [&](zk::wire::PathWatchRequest&) -> TxnBody {  // refused by multi_may_hold
-              return fail(Error::kMarshallingError);
-            },
-        },
-        ops[i].request);
+    const OpCode type = txn.header.type;
+    txn.body =
+        std::visit(Overloaded{
+                       [&](zk::wire::CreateRequest& req) -> TxnBody {
+                         return step.create(caller, type, std::move(req), -1);
+                       },
+                       [&](zk::wire::CreateTTLRequest& req) -> TxnBody {
+                         const int64_t ttl = type == OpCode::kCreateTTL ? req.ttl : -1;
+                         return step.create(caller, type, as_create(std::move(req)), ttl);
+                       },
+                       [&](zk::wire::DeleteRequest& req) -> TxnBody {
+                         return step.remove(caller, std::move(req));
+                       },
+                       [&](zk::wire::SetDataRequest& req) -> TxnBody {
+                         return step.set_data(caller, std::move(req));
+                       },
+                       [&](zk::wire::CheckVersionRequest& req) -> TxnBody {
+                         return step.check(caller, std::move(req));
+                       },
+                       [&](zk::wire::PathWatchRequest&) -> TxnBody {  // refused by multi_may_hold
+                         return fail(Error::kMarshallingError);
+                       },
+                   },
+                   ops[i].request);
     if (const auto* err = std::get_if<ErrorTxn>(&txn.body))
       return rolled_back(header, i, err->err, ops.size());
     overlay.add(txn, tree_);
@@ -192,14 +213,21 @@ Txn Preprocessor::close_session(SessionId session, int32_t xid, int64_t zxid,
 }
 
 // Apache's order (PrepRequestProcessor.pRequest2TxnCreate, §6.3).
-TxnBody Preprocessor::create(const Caller& caller, zk::wire::CreateRequest req) const {
-  // Flag 4 (container) makes a plain persistent node under opcodes 1/15. TTL
-  // flags 5/6 need extended types, which are off: Apache 3.8.0 answers
-  // UNIMPLEMENTED (checked live; the reference's −8 was with them on).
-  // Anything else is not a CreateMode.
-  if (req.flags == 5 || req.flags == 6) return fail(Error::kUnimplemented);
+TxnBody Preprocessor::create(const Caller& caller, OpCode op, zk::wire::CreateRequest req,
+                             int64_t ttl) const {
+  // The flags must be a CreateMode; TTL modes need extended types (Apache
+  // 3.8.0 answers UNIMPLEMENTED without them, checked live). Then Apache's
+  // EphemeralType.validateTTL: a TTL mode needs a valid ttl, any other mode
+  // none (ttl < 0), which also refuses TTL flags under opcodes 1/15/19.
+  // Flag 4 (container) under opcodes 1/15 makes a plain persistent node.
   if (req.flags < 0 || req.flags > 6) return fail(Error::kBadArguments);
   auto mode = static_cast<zk::wire::CreateMode>(req.flags);
+  const bool ttl_mode = is_ttl_flags(req.flags);
+  if (ttl_mode && !tree_.extended_types()) return fail(Error::kUnimplemented);
+  if (ttl_mode ? !valid_ttl(ttl) : ttl >= 0) return fail(Error::kBadArguments);
+  // Apache 3.8.0 takes createTTL with a non-TTL mode and ttl < 0, logs it
+  // and crashes applying it (§6.3): refused here.
+  if (op == OpCode::kCreateTTL && !ttl_mode) return fail(Error::kBadArguments);
   if (!session_open(caller.session)) return fail(Error::kSessionExpired);
   if (!has_slash_and_no_nul(req.path)) return fail(Error::kBadArguments);
   std::optional<zk::wire::ACLs> acl = fixup_acl(req.acl, caller.ids);
@@ -211,15 +239,43 @@ TxnBody Preprocessor::create(const Caller& caller, zk::wire::CreateRequest req) 
   if (zk::wire::is_sequential(mode)) path += sequence_suffix(parent->cversion);
   if (!zk::wire::is_valid_path(path)) return fail(Error::kBadArguments);
   if (node(path)) return fail(Error::kNodeExists);
-  if (parent->ephemeral_owner != 0) return fail(Error::kNoChildrenForEphemerals);
+  // Containers and TTL nodes may have children.
+  if (parent->kind == NodeKind::kEphemeral) return fail(Error::kNoChildrenForEphemerals);
+  if (Error err = quota(path, length_of(req.data), 1); err != Error::kOk) {
+    return fail(err);
+  }
 
-  CreateTxn txn;
-  txn.path = std::move(path);
-  txn.data = std::move(req.data);
-  txn.acl = std::move(*acl);
-  txn.ephemeral = zk::wire::is_ephemeral(mode);
-  txn.parent_cversion = plus_one(parent->cversion);
-  return txn;
+  const int32_t parent_cversion = plus_one(parent->cversion);
+  if (op == OpCode::kCreateContainer) {
+    return CreateContainerTxn{std::move(path), std::move(req.data), std::move(*acl),
+                              parent_cversion};
+  }
+  if (op == OpCode::kCreateTTL) {
+    return CreateTTLTxn{std::move(path), std::move(req.data), std::move(*acl), parent_cversion,
+                        ttl};
+  }
+  return CreateTxn{std::move(path), std::move(req.data), std::move(*acl),
+                   zk::wire::is_ephemeral(mode), parent_cversion};
+}
+
+// Apache's deleteContainer: the path checks of delete, parent, node, then
+// NOTEMPTY for a node that gained children. Apache refuses a session's
+// ephemeral with BADVERSION and would delete any other node; zkd refuses
+// every node that is no container or TTL node so, and any session but 0
+// (the container manager's) with BADARGUMENTS.
+TxnBody Preprocessor::delete_container(const Caller& caller, std::string path) const {
+  if (caller.session != 0) return fail(Error::kBadArguments);
+  if (!has_slash_and_no_nul(path) || DataTree::is_special_path(path)) {
+    return fail(Error::kBadArguments);
+  }
+  if (!node(apache_parent(path))) return fail(Error::kNoNode);
+  std::optional<NodeView> target = node(path);
+  if (!target) return fail(Error::kNoNode);
+  if (target->num_children != 0) return fail(Error::kNotEmpty);
+  if (target->kind != NodeKind::kContainer && target->kind != NodeKind::kTtl) {
+    return fail(Error::kBadVersion);
+  }
+  return DeleteTxn{std::move(path)};
 }
 
 // Apache's order: delete-specific path check (§11.1), parent, DELETE on the
@@ -245,6 +301,10 @@ TxnBody Preprocessor::set_data(const Caller& caller, zk::wire::SetDataRequest re
   std::optional<NodeView> target = node(req.path);
   if (!target) return fail(Error::kNoNode);
   if (!permitted(target->acl, zk::wire::perms::kWrite, caller.ids)) return fail(Error::kNoAuth);
+  if (Error err = quota(req.path, length_of(req.data) - target->data_length, 0);
+      err != Error::kOk) {
+    return fail(err);
+  }
   if (!version_matches(target->version, req.version)) return fail(Error::kBadVersion);
   return SetDataTxn{std::move(req.path), std::move(req.data), plus_one(target->version)};
 }
@@ -273,6 +333,11 @@ TxnBody Preprocessor::check(const Caller& caller, zk::wire::CheckVersionRequest 
   if (!permitted(target->acl, zk::wire::perms::kRead, caller.ids)) return fail(Error::kNoAuth);
   if (!version_matches(target->version, req.version)) return fail(Error::kBadVersion);
   return CheckVersionTxn{std::move(req.path), req.version};
+}
+
+Error Preprocessor::quota(std::string_view path, int64_t bytes_diff, int64_t count_diff) const {
+  if (quota_ == nullptr) return Error::kOk;
+  return check_quota(*quota_, tree_, pending_, path, bytes_diff, count_diff);
 }
 
 }  // namespace zkd::tree

@@ -15,7 +15,14 @@
 // and create / setACL store the ACL fixed up for the caller (acl_fixup.h).
 // A multi checks each operation's own permission.
 //
-// Not done yet: quotas, containers and TTL nodes (they become UNIMPLEMENTED).
+// Containers and TTL nodes (§6.4): createContainer (19) and createTTL (21)
+// make them whatever the flags say (the flags still decide sequential names
+// and validation); TTL nodes need extended types (DataTree::extended_types).
+// deleteContainer (20) is the container manager's, never a client's.
+//
+// Quotas (quota_check.h): with enforcement on, create and setData check the
+// limits of the quota covering the node after the ephemeral-parent check
+// (create) and after the ACL check, before the version (setData).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +34,7 @@
 #include "zkd/tree/data_tree.h"
 #include "zkd/tree/ids.h"
 #include "zkd/tree/pending_changes.h"
+#include "zkd/tree/quota_check.h"
 #include "zkd/tree/session_table.h"
 #include "zkd/tree/txn.h"
 
@@ -34,17 +42,20 @@ namespace zkd::tree {
 
 class Preprocessor {
  public:
-  // All three must outlive this object.
-  Preprocessor(const DataTree& tree, const SessionTable& sessions, const PendingChanges& pending)
-      : tree_(tree), sessions_(sessions), pending_(pending) {}
+  // All must outlive this object; no `quota` means no quota enforcement.
+  Preprocessor(const DataTree& tree, const SessionTable& sessions, const PendingChanges& pending,
+               const QuotaPolicy* quota = nullptr)
+      : tree_(tree), sessions_(sessions), pending_(pending), quota_(quota) {}
 
-  // create (1), create2 (15), delete (2), setData (5), setACL (7), check
-  // (13), multi (14) and closeSession (-11); createContainer (19), createTTL
-  // (21) and other opcodes give UNIMPLEMENTED, reconfig (16)
-  // RECONFIGDISABLED. A multi whose body does not decode, or holds an
-  // operation a multi may not hold (a read, an unknown type, create flags
-  // that are no CreateMode), is MARSHALLINGERROR as a whole. A write from a session not in the
-  // table gives SESSIONEXPIRED (Apache never lets such a request reach this stage).
+  // create (1), create2 (15), createContainer (19), createTTL (21), delete
+  // (2), setData (5), setACL (7), check (13), multi (14), closeSession (-11)
+  // and deleteContainer (20: body = the path's bytes; only from session 0,
+  // the container manager, else BADARGUMENTS); other opcodes give
+  // UNIMPLEMENTED, reconfig (16) RECONFIGDISABLED. A multi whose body does
+  // not decode, or holds an operation a multi may not hold (a read, an
+  // unknown type, TTL flags in a plain create record), is MARSHALLINGERROR
+  // as a whole. A write from a session not in the table gives SESSIONEXPIRED
+  // (Apache never lets such a request reach this stage).
   // `caller`: the ids of the connection the request came on, which ACLs are
   // checked against.
   Txn write(SessionId session, const AuthIds& caller, int32_t xid, zk::wire::OpCode op,
@@ -61,7 +72,11 @@ class Preprocessor {
   };
   // One operation, decoded: its txn, or an ErrorTxn.
   TxnBody operation(const Caller& caller, zk::wire::OpCode op, std::string_view body) const;
-  TxnBody create(const Caller& caller, zk::wire::CreateRequest req) const;
+  // A create of any kind: `op` (1, 15, 19 or 21) decides the kind of node
+  // and the txn; `ttl` is the request's (-1 for opcodes without one).
+  TxnBody create(const Caller& caller, zk::wire::OpCode op, zk::wire::CreateRequest req,
+                 int64_t ttl) const;
+  TxnBody delete_container(const Caller& caller, std::string path) const;
   TxnBody remove(const Caller& caller, zk::wire::DeleteRequest req) const;
   TxnBody set_data(const Caller& caller, zk::wire::SetDataRequest req) const;
   TxnBody set_acl(const Caller& caller, zk::wire::SetACLRequest req) const;
@@ -69,10 +84,12 @@ class Preprocessor {
   TxnBody multi(const Caller& caller, const TxnHeader& header, std::string_view body) const;
   std::optional<NodeView> node(std::string_view path) const { return pending_.node(path, tree_); }
   bool session_open(SessionId session) const { return pending_.session_open(session, sessions_); }
+  zk::wire::Error quota(std::string_view path, int64_t bytes_diff, int64_t count_diff) const;
 
   const DataTree& tree_;
   const SessionTable& sessions_;
   const PendingChanges& pending_;
+  const QuotaPolicy* quota_;
 };
 
 }  // namespace zkd::tree

@@ -8,6 +8,7 @@
 #include "libzk/wire/multi.h"
 #include "libzk/wire/records.h"
 #include "zkd/tree/acl_check.h"
+#include "zkd/tree/watch_requests.h"
 
 namespace zkd::tree {
 namespace {
@@ -70,6 +71,15 @@ Response ReadProcessor::read(WatcherId watcher, OpCode op, std::string_view body
       break;
     case OpCode::kMultiRead:
       r = multi_read(body, caller);
+      break;
+    case OpCode::kAddWatch:
+      r = add_watch(watches_, watcher, body);
+      break;
+    case OpCode::kCheckWatches:
+      r = check_watches(watches_, watcher, body);
+      break;
+    case OpCode::kRemoveWatches:
+      r = remove_watches(watches_, watcher, body);
       break;
     default:
       r = error(Error::kUnimplemented);

@@ -34,6 +34,13 @@ std::vector<Notification> restore_watches(const DataTree& tree, WatchManager& wa
       watches.watch_children(path, watcher);
     }
   }
+  // Persistent watches are re-registered without catch-up events.
+  for (const std::string& path : w.persistent_watches) {
+    watches.watch_persistent(path, watcher, zk::wire::AddWatchMode::kPersistent);
+  }
+  for (const std::string& path : w.persistent_recursive_watches) {
+    watches.watch_persistent(path, watcher, zk::wire::AddWatchMode::kPersistentRecursive);
+  }
   return out;
 }
 

@@ -14,9 +14,9 @@
 namespace zkd::tree {
 
 // Lists in Apache's order (data, exist, child); within a list, in the order
-// given. A path in two lists is handled once per list. Persistent lists
-// (v2) are not supported yet and are ignored. Returns the catch-up events, to
-// be sent before the setWatches reply.
+// given. A path in two lists is handled once per list. The persistent lists
+// (setWatches2, 105; empty for 101) are re-registered as they are, without
+// catch-up events. Returns the catch-up events, to be sent before the reply.
 std::vector<Notification> restore_watches(const DataTree& tree, WatchManager& watches,
                                           WatcherId watcher, const zk::wire::SetWatches& w);
 

@@ -271,7 +271,9 @@ class Input {
 class SnapshotDecoder {
  public:
   // `max_nodes`: the most node records the payload could hold.
-  explicit SnapshotDecoder(size_t max_nodes) : max_nodes_(max_nodes) {}
+  // `extended_types`: how the nodes' owners are read (container_kind.h).
+  SnapshotDecoder(size_t max_nodes, bool extended_types)
+      : max_nodes_(max_nodes), extended_types_(extended_types) {}
 
   std::string decode(std::string_view payload) {
     size_t offset = 0;
@@ -340,7 +342,7 @@ class SnapshotDecoder {
     }
     // A hint only; not trusted beyond what the payload could hold.
     size_t expected = hint < 0 ? 0 : static_cast<size_t>(hint);
-    loader_.emplace(std::min(expected, max_nodes_));
+    loader_.emplace(std::min(expected, max_nodes_), extended_types_);
     return in.ok();
   }
 
@@ -384,6 +386,7 @@ class SnapshotDecoder {
   }
 
   const size_t max_nodes_;
+  const bool extended_types_;
   bool header_ = false;
   bool ended_ = false;
   int64_t zxid_ = 0;
@@ -402,9 +405,10 @@ std::unique_ptr<Database::SnapshotCursor> start_snapshot(const DataTree& tree,
   return std::make_unique<TreeSnapshotCursor>(tree, sessions, zxid);
 }
 
-std::string read_snapshot(std::string_view payload, std::optional<LoadedSnapshot>& out) {
+std::string read_snapshot(std::string_view payload, std::optional<LoadedSnapshot>& out,
+                          bool extended_types) {
   // The smallest node record: tag, path "/x", null data, same ACL, the stat.
-  SnapshotDecoder decoder(payload.size() / (1 + 6 + 4 + 4 + 5 * 8 + 3 * 4 + 8));
+  SnapshotDecoder decoder(payload.size() / (1 + 6 + 4 + 4 + 5 * 8 + 3 * 4 + 8), extended_types);
   if (std::string err = decoder.decode(payload); !err.empty()) return err;
   out = std::move(decoder.result());
   return {};

@@ -22,7 +22,8 @@
 //   'E' end: the last record of the payload; i64 number of 'N' records
 //
 // numChildren and dataLength are not stored; the loader rebuilds them, the
-// ephemeral index and the sizes mntr reports.
+// ephemeral, container and TTL indexes and the sizes mntr reports.
+// ephemeralOwner is stored as the tree holds it (container_kind.h).
 //
 // The walk is fuzzy: between next_chunk() calls the tree may change. Across
 // calls the cursor keeps only names: per level of the walk, the node's path
@@ -60,7 +61,9 @@ struct LoadedSnapshot {
 };
 
 // Decodes a whole payload. Returns an error message (empty on success); `out`
-// is set only on success.
-std::string read_snapshot(std::string_view payload, std::optional<LoadedSnapshot>& out);
+// is set only on success. `extended_types`: the tree's (DataTree), which
+// decides how node owners are read; the payload stores only the owners.
+std::string read_snapshot(std::string_view payload, std::optional<LoadedSnapshot>& out,
+                          bool extended_types = false);
 
 }  // namespace zkd::tree

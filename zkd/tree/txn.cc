@@ -18,6 +18,19 @@ void write_body(Writer& w, const CreateTxn& t) {
   w.boolean(t.ephemeral);
   w.int32(t.parent_cversion);
 }
+void write_body(Writer& w, const CreateContainerTxn& t) {
+  w.ustring(t.path);
+  w.buffer(t.data);
+  zk::wire::write_acls(w, t.acl);
+  w.int32(t.parent_cversion);
+}
+void write_body(Writer& w, const CreateTTLTxn& t) {
+  w.ustring(t.path);
+  w.buffer(t.data);
+  zk::wire::write_acls(w, t.acl);
+  w.int32(t.parent_cversion);
+  w.int64(t.ttl);
+}
 void write_body(Writer& w, const DeleteTxn& t) { w.ustring(t.path); }
 void write_body(Writer& w, const SetDataTxn& t) {
   w.ustring(t.path);
@@ -97,7 +110,27 @@ bool read_body(Reader& r, const TxnHeader& header, TxnBody& out) {
       out = std::move(t);
       return true;
     }
+    case OpCode::kCreateContainer: {
+      CreateContainerTxn t;
+      t.path = r.ustring();
+      t.data = r.buffer();
+      t.acl = zk::wire::read_acls(r);
+      t.parent_cversion = r.int32();
+      out = std::move(t);
+      return true;
+    }
+    case OpCode::kCreateTTL: {
+      CreateTTLTxn t;
+      t.path = r.ustring();
+      t.data = r.buffer();
+      t.acl = zk::wire::read_acls(r);
+      t.parent_cversion = r.int32();
+      t.ttl = r.int64();
+      out = std::move(t);
+      return true;
+    }
     case OpCode::kDelete:
+    case OpCode::kDeleteContainer:
       out = DeleteTxn{r.ustring()};
       return true;
     case OpCode::kSetData: {

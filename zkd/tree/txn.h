@@ -35,7 +35,20 @@ struct CreateTxn {  // create (1) and create2 (15): the reply shape follows head
   bool ephemeral = false;
   int32_t parent_cversion = 0;  // the parent's stored child-creation counter after this create
 };
-struct DeleteTxn {
+struct CreateContainerTxn {  // createContainer (19): the node is a container (container_kind.h)
+  std::string path;
+  zk::wire::Buffer data;
+  zk::wire::ACLs acl;
+  int32_t parent_cversion = 0;
+};
+struct CreateTTLTxn {  // createTTL (21): a TTL node whose owner encodes `ttl`
+  std::string path;
+  zk::wire::Buffer data;
+  zk::wire::ACLs acl;
+  int32_t parent_cversion = 0;
+  int64_t ttl = 0;  // ms; valid_ttl(ttl) for every txn prepare() makes
+};
+struct DeleteTxn {  // delete (2) and the container manager's deleteContainer (20)
   std::string path;
 };
 struct SetDataTxn {
@@ -65,8 +78,9 @@ struct MultiTxn {
   std::vector<Txn> ops;
 };
 
-using TxnBody = std::variant<CreateSessionTxn, CloseSessionTxn, CreateTxn, DeleteTxn, SetDataTxn,
-                             SetACLTxn, CheckVersionTxn, ErrorTxn, MultiTxn>;
+using TxnBody =
+    std::variant<CreateSessionTxn, CloseSessionTxn, CreateTxn, CreateContainerTxn, CreateTTLTxn,
+                 DeleteTxn, SetDataTxn, SetACLTxn, CheckVersionTxn, ErrorTxn, MultiTxn>;
 
 struct Txn {
   TxnHeader header;
@@ -75,7 +89,8 @@ struct Txn {
 
 // Jute encoding of header + body, Apache's layout (for the log and for Zab).
 // The record written follows the body's alternative; the type field is
-// header.type, so the two must agree (create and create2 share CreateTxn).
+// header.type, so the two must agree (create and create2 share CreateTxn,
+// delete and deleteContainer DeleteTxn).
 // No TxnDigest is appended. A MultiTxn is Apache's: vector<{int type,
 // buffer record}>, the record without a header.
 void write_txn(zk::wire::Writer& w, const Txn& txn);

@@ -26,6 +26,17 @@ std::vector<WatcherId> WatchTable::take(std::string_view path) {
   return watchers;
 }
 
+bool WatchTable::remove(std::string_view path, WatcherId watcher) {
+  auto it = by_path_.find(path);
+  if (it == by_path_.end() || it->second.erase(watcher) == 0) return false;
+  if (it->second.empty()) by_path_.erase(it);
+  auto paths = by_watcher_.find(watcher);
+  paths->second.erase(paths->second.find(path));
+  if (paths->second.empty()) by_watcher_.erase(paths);
+  --entries_;
+  return true;
+}
+
 void WatchTable::remove_watcher(WatcherId watcher) {
   auto it = by_watcher_.find(watcher);
   if (it == by_watcher_.end()) return;

@@ -20,6 +20,8 @@ class WatchTable {
   void add(std::string_view path, WatcherId watcher);
   // Removes the watches on `path` and returns their watchers, sorted.
   std::vector<WatcherId> take(std::string_view path);
+  // Removes one watch; whether it was there.
+  bool remove(std::string_view path, WatcherId watcher);
   // Forgets every watch of `watcher`.
   void remove_watcher(WatcherId watcher);
 

@@ -157,14 +157,7 @@ TEST_F(TreeTest, TtlFlagsAreUnimplementedAndUnknownFlagsAreBadArguments) {
   EXPECT_FALSE(exists("/f"));
 }
 
-TEST_F(TreeTest, ContainerAndTtlOpcodesAreUnimplementedForNow) {
-  for (OpCode op : {OpCode::kCreateContainer, OpCode::kCreateTTL}) {
-    ApplyResult r = create("/f", std::string(), 4, kSession, op);
-    EXPECT_EQ(r.response.err, Error::kUnimplemented);
-    EXPECT_EQ(last_txn.header.type, OpCode::kError);
-  }
-  EXPECT_FALSE(exists("/f"));
-}
+// createContainer (19) and createTTL (21): container_test.cc.
 
 // --- §6.3 validation order: each case breaks two rules and expects the earlier one.
 
