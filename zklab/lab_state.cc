@@ -131,6 +131,8 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout)
         << "syncLimit=5\n"
         << "dataDir=" << data.string() << "\n"
         << "4lw.commands.whitelist=*\n"
+        // Every node on one host: no admin server on the shared 0.0.0.0:8080.
+        << "admin.enableServer=false\n"
         << (id > layout.voters ? "peerType=observer\n" : "")
         << server_lines(id, layout.voters, ports, links);
     cfg.close();

@@ -73,6 +73,11 @@ std::string config_text(const ZkdOptions& o, uint16_t port, const std::filesyste
       << "4lw.commands.whitelist=" << o.four_letter_whitelist << "\n";
   if (o.min_session_timeout_ms) cfg << "minSessionTimeout=" << *o.min_session_timeout_ms << "\n";
   if (o.max_session_timeout_ms) cfg << "maxSessionTimeout=" << *o.max_session_timeout_ms << "\n";
+  // No admin server (HTTP on 0.0.0.0:8080 by default, as Apache's) unless the
+  // extra lines configure one: many zkd run side by side here.
+  bool admin_configured = false;
+  for (const auto& line : o.extra_lines) admin_configured |= line.rfind("admin.", 0) == 0;
+  if (!admin_configured) cfg << "admin.enableServer=false\n";
   for (const auto& line : o.extra_lines) cfg << line << "\n";
   return cfg.str();
 }

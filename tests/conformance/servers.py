@@ -172,6 +172,9 @@ class Server:
         ]
         if self.whitelist is not None:
             lines.append(f"4lw.commands.whitelist={self.whitelist}")
+        if not any(key.startswith("admin.") for key in self.extra_config):
+            # No admin server on 0.0.0.0:8080 (zkd's default, as Apache's).
+            lines.append("admin.enableServer=false")
         for key, value in self.extra_config.items():
             lines.append(f"{key}={value}")
         with open(os.path.join(self.dir, "zoo.cfg"), "w") as f:

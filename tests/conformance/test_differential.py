@@ -150,8 +150,6 @@ KNOWN_DIFFERENCES = {
     "multi-create2": "create2 (15) sub-op of a multi: Apache 3.8.0 answers result type 1 "
                      "(path only; ZOOKEEPER-4026 changed it in 3.8.4), zkd type 15 (path + Stat) "
                      "on purpose (docs/apache-behaviour.md)",
-    "multi-container-flag": "create sub-op with flags 4: Apache makes a container and answers "
-                            "type 15 (path + Stat); zkd has no containers yet (UNIMPLEMENTED)",
 }
 
 
@@ -247,8 +245,6 @@ class Generator:
         if in_multi:
             if opcode == OP_CREATE2 and "multi-create2" in self.avoid:
                 opcode = w.OP_CREATE
-            if flags == 4 and "multi-container-flag" in self.avoid:
-                flags = 0
         if flags in (2, 3) and rng.random() < 0.3:
             path = rng.choice(SEQUENTIAL_PARENTS)
         elif rng.random() < 0.5:

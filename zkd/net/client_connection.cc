@@ -26,6 +26,7 @@ ClientConnection::ClientConnection(tcp::socket socket, ConnectionId id, Connecti
       options_(options),
       slot_(std::move(slot)),
       writer_wakeup_(socket_.get_executor()),
+      reader_wakeup_(socket_.get_executor()),
       handshake_timer_(socket_.get_executor()) {
   boost::system::error_code ec;
   remote_ = unmapped(socket_.remote_endpoint(ec));
@@ -68,6 +69,8 @@ void ClientConnection::send(std::string bytes) {
   queue_.push_back(std::move(bytes));
   ++packets_sent_;
   writer_wakeup_.cancel();
+  // A reply may have brought the server back under its limit.
+  if (options_.read_gate) options_.read_gate->recheck();
 }
 
 void ClientConnection::close_after_flush() {
@@ -83,6 +86,7 @@ void ClientConnection::close() {
   queue_.clear();
   handshake_timer_.cancel();
   writer_wakeup_.cancel();
+  reader_wakeup_.cancel();
   boost::system::error_code ec;
   socket_.shutdown(tcp::socket::shutdown_both, ec);  // fails harmlessly if the peer already left
   socket_.close(ec);
@@ -95,9 +99,37 @@ void ClientConnection::mark_established() {
   handshake_timer_.cancel();
 }
 
+void ClientConnection::resume_reading() { reader_wakeup_.cancel(); }
+
+void ReadGate::recheck() {
+  if (parked_.empty() || over_limit_()) return;
+  auto parked = std::move(parked_);
+  parked_.clear();
+  for (auto& weak : parked) {
+    if (auto connection = weak.lock()) connection->resume_reading();
+  }
+}
+
+void ReadGate::park(std::weak_ptr<ClientConnection> connection) {
+  parked_.push_back(std::move(connection));
+}
+
 asio::awaitable<void> ClientConnection::read_loop() {
   std::array<char, 64 * 1024> chunk;
   while (state_ == State::kOpen) {
+    if (gate_closed()) {
+      // Back-pressure: read nothing more until the server is under its limit.
+      options_.read_gate->park(weak_from_this());
+      reader_wakeup_.expires_at(asio::steady_timer::time_point::max());
+      auto [wait_ec] = co_await reader_wakeup_.async_wait(as_tuple(use_awaitable));
+      (void)wait_ec;  // operation_aborted is the wake-up signal; the loop re-checks
+      continue;
+    }
+    if (input_held_) {
+      input_held_ = false;
+      if (!consume_input()) break;
+      continue;
+    }
     auto [ec, n] = co_await socket_.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
     if (ec) {
       if (state_ == State::kOpen && ec != asio::error::eof && ec != asio::error::connection_reset) {
@@ -138,6 +170,10 @@ bool ClientConnection::consume_input() {
   if (fresh_ && !handle_fresh_bytes()) return state_ == State::kOpen;
   size_t offset = 0;
   while (state_ == State::kOpen) {
+    if (gate_closed()) {
+      input_held_ = true;
+      break;
+    }
     auto frame = zk::wire::next_frame(std::string_view(input_).substr(offset), options_.max_frame);
     if (frame.status == zk::wire::FrameStatus::kNeedMore) break;
     if (frame.status == zk::wire::FrameStatus::kBadLength) {

@@ -23,9 +23,11 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "libzk/wire/frame.h"
 #include "zkd/net/connection_limiter.h"
@@ -57,10 +59,39 @@ class ConnectionHandler {
   virtual void closed(ClientConnection& connection) = 0;
 };
 
+// Back-pressure shared by the client connections of one server (Apache's
+// globalOutstandingLimit): while the server's `over_limit` predicate holds,
+// connections take no further frames from what they have read and stop
+// reading their sockets; nothing is dropped and no error is sent. A parked
+// connection resumes when the gate finds the predicate false again: the gate
+// is re-checked whenever a connection sends (every reply) and when the
+// server calls recheck() (after each batch of completed writes, for those
+// that complete without a reply).
+// Threading: the connections' executor (one thread).
+class ReadGate {
+ public:
+  explicit ReadGate(std::function<bool()> over_limit) : over_limit_(std::move(over_limit)) {}
+  // True when a connection may take another frame; false parks the caller's
+  // reading (the caller then calls park()).
+  bool open() const { return !over_limit_(); }
+  // Wakes every parked connection when the limit is no longer exceeded.
+  void recheck();
+  // `connection` stops reading until recheck() finds the gate open.
+  void park(std::weak_ptr<ClientConnection> connection);
+  size_t parked() const { return parked_.size(); }
+
+ private:
+  std::function<bool()> over_limit_;
+  std::vector<std::weak_ptr<ClientConnection>> parked_;
+};
+
 struct ConnectionOptions {
+  // Apache's jute.maxbuffer: a longer frame closes the connection.
   int32_t max_frame = zk::wire::kDefaultMaxFrame;
   // Apache's zookeeper.nio.sessionlessCnxnTimeout.
   std::chrono::milliseconds handshake_timeout{10000};
+  // nullptr: no back-pressure.
+  std::shared_ptr<ReadGate> read_gate;
 };
 
 // An IPv4-mapped IPv6 peer address (::ffff:a.b.c.d, from a dual-stack
@@ -93,6 +124,9 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   void close();
   // The session handshake is done: cancels the handshake timeout.
   void mark_established();
+  // The read gate (ConnectionOptions::read_gate) opened again: take the
+  // frames already read, then read the socket again.
+  void resume_reading();
 
   bool accepting_sends() const { return state_ == State::kOpen; }
   bool closing() const { return state_ != State::kOpen; }
@@ -108,8 +142,10 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
 
   boost::asio::awaitable<void> read_loop();
   boost::asio::awaitable<void> write_loop();
-  // Returns false when the connection must stop reading.
+  // Returns false when the connection must stop reading. Stops early (with
+  // input_held_ set) when the read gate closes.
   bool consume_input();
+  bool gate_closed() const { return options_.read_gate && !options_.read_gate->open(); }
   bool handle_fresh_bytes();
   void coroutine_ended(std::string_view which, std::exception_ptr error);
 
@@ -125,7 +161,9 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   bool established_ = false;
   std::string input_;
   std::deque<std::string> queue_;
+  bool input_held_ = false;  // whole frames may wait in input_ (the gate closed)
   boost::asio::steady_timer writer_wakeup_;
+  boost::asio::steady_timer reader_wakeup_;  // a parked reader waits on it
   boost::asio::steady_timer handshake_timer_;
   int coroutines_running_ = 0;
   bool closed_reported_ = false;

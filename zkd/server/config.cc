@@ -28,20 +28,11 @@ const std::set<std::string, std::less<>>& quietly_accepted_keys() {
       "electionAlg",
       "quorumListenOnAllIPs",
       "syncEnabled",
-      "extendedTypesEnabled",
       "maxCnxns",
       "skipACL",
-      "enforceQuota",
       "snapSizeLimitInKb",
-      "metricsProvider.className",
-      "admin.enableServer",
-      "admin.serverAddress",
-      "admin.serverPort",
-      "admin.commandURL",
-      "admin.idleTimeout",
       "admin.portUnification",
       "admin.forceHttps",
-      "jute.maxbuffer",
       "multiAddress.enabled",
   };
   return keys;
@@ -239,6 +230,20 @@ bool apply(Parser& parser, const Property& p, ServerConfig& c, Seen& seen) {
     c.four_letter_whitelist = p.value;
   } else if (k == "reconfigEnabled") {
     parser.boolean(p, c.reconfig_enabled);
+  } else if (k == "extendedTypesEnabled") {
+    parser.boolean(p, c.extended_types_enabled);
+  } else if (k == "enforceQuota") {
+    parser.boolean(p, c.enforce_quota);
+  } else if (k == "znode.container.checkIntervalMs") {
+    if (!parser.number(p, c.container_check_interval_ms)) return false;
+    if (c.container_check_interval_ms <= 0)
+      return parser.fail(p, "must be a positive number of ms");
+  } else if (k == "znode.container.maxPerMinute") {
+    if (!parser.number(p, c.container_max_per_minute)) return false;
+    if (c.container_max_per_minute <= 0) return parser.fail(p, "must be a positive number");
+  } else if (k == "znode.container.maxNeverUsedIntervalMs") {
+    if (!parser.number(p, c.container_max_never_used_interval_ms)) return false;
+    if (c.container_max_never_used_interval_ms < 0) return parser.fail(p, "must not be negative");
   } else if (k == "DigestAuthenticationProvider.superDigest") {
     c.super_digest = p.value;
   } else if (k == "initLimit") {
@@ -296,6 +301,32 @@ bool apply(Parser& parser, const Property& p, ServerConfig& c, Seen& seen) {
     c.force_sync = p.value != "no";
   } else if (k == "globalOutstandingLimit") {
     if (!parser.number(p, c.global_outstanding_limit)) return false;
+    if (c.global_outstanding_limit < 1) return parser.fail(p, "must be a positive number");
+  } else if (k == "jute.maxbuffer") {
+    if (!parser.number(p, c.jute_max_buffer)) return false;
+    if (c.jute_max_buffer < 1) return parser.fail(p, "must be a positive number of bytes");
+  } else if (k == "admin.enableServer") {
+    parser.boolean(p, c.admin_enabled);
+  } else if (k == "admin.serverAddress") {
+    c.admin_address = p.value;
+  } else if (k == "admin.serverPort" || k == "metricsProvider.httpPort") {
+    int32_t port = 0;
+    if (!parser.number(p, port)) return false;
+    if (port <= 0 || port > 65535) return parser.fail(p, "'" + p.value + "' is not a TCP port");
+    (k == "admin.serverPort" ? c.admin_port : c.metrics_http_port) = static_cast<uint16_t>(port);
+  } else if (k == "admin.commandURL") {
+    if (!p.value.starts_with('/')) return parser.fail(p, "must start with '/'");
+    c.admin_command_url = p.value;
+    while (c.admin_command_url.size() > 1 && c.admin_command_url.ends_with('/')) {
+      c.admin_command_url.pop_back();
+    }
+  } else if (k == "admin.idleTimeout") {
+    if (!parser.number(p, c.admin_idle_timeout_ms)) return false;
+    if (c.admin_idle_timeout_ms <= 0) return parser.fail(p, "must be a positive number of ms");
+  } else if (k == "metricsProvider.className") {
+    c.metrics_provider_class = p.value;
+  } else if (k == "metricsProvider.httpHost") {
+    c.metrics_http_host = p.value;
   } else if (k == "standaloneEnabled") {
     parser.boolean(p, c.standalone_enabled);
   } else if (quietly_accepted_keys().count(k) != 0 || k.rfind("metricsProvider.", 0) == 0 ||
@@ -361,6 +392,11 @@ bool check_ensemble(Parser& parser, const ServerConfig& c, const Seen& seen,
 }
 
 }  // namespace
+
+bool ServerConfig::prometheus_enabled() const {
+  return metrics_provider_class ==
+         "org.apache.zookeeper.metrics.prometheus.PrometheusMetricsProvider";
+}
 
 bool ServerConfig::replicated() const {
   return !quorum_servers.empty() && (participants(quorum_servers) > 1 || !standalone_enabled);
@@ -501,6 +537,13 @@ ConfigResult load_config(const std::filesystem::path& file) {
   if (result.config->replicated()) {
     result.error = read_my_id(*result.config);
     if (result.error.empty()) apply_own_line(result, file.string());
+    if (result.error.empty() && result.config->extended_types_enabled &&
+        result.config->my_id > 254) {
+      // Apache's EphemeralType.validateServerId: a TTL node's owner has the
+      // top byte 0xFF, which server id 255 puts into its session ids.
+      result.error = file.string() + ": extendedTypesEnabled is true but server id " +
+                     std::to_string(result.config->my_id) + " is larger than 254";
+    }
     if (!result.error.empty()) result.config.reset();
   }
   return result;

@@ -41,6 +41,21 @@ struct ServerConfig {
   int32_t max_session_timeout_ms = 0;  // 20 x tickTime when absent
   std::string four_letter_whitelist = "srvr";
   bool reconfig_enabled = false;
+  // extendedTypesEnabled: TTL nodes (createTTL). An ensemble member's id must
+  // then be <= 254 (load_config checks it), as in Apache.
+  bool extended_types_enabled = false;
+  // enforceQuota: creates and setData beyond a quota's hard limit fail with
+  // QUOTAEXCEEDED, and any exceeded limit is logged (zkd/tree/quota_check.h).
+  // Apache reads it as the JVM property zookeeper.enforceQuota, which a
+  // zoo.cfg line sets.
+  bool enforce_quota = false;
+  // The container manager (container_manager.h), which deletes empty
+  // containers and expired TTL nodes. Apache reads these only as JVM system
+  // properties of the same names (znode.container.*); zkd takes them from
+  // zoo.cfg.
+  int64_t container_check_interval_ms = 60000;       // checkIntervalMs, > 0
+  int64_t container_max_per_minute = 10000;          // maxPerMinute, > 0
+  int64_t container_max_never_used_interval_ms = 0;  // maxNeverUsedIntervalMs; 0: never
   // DigestAuthenticationProvider.superDigest ("super:<base64 sha1>", as
   // Apache's JVM property zookeeper.DigestAuthenticationProvider.superDigest,
   // which zoo.cfg sets without the prefix): a digest AuthPacket whose id
@@ -68,8 +83,26 @@ struct ServerConfig {
   // when replicated(), else 0.
   int64_t my_id = 0;
 
-  // Stored, not acted on yet.
+  // Limits. globalOutstandingLimit: while more writes than this wait to be
+  // committed, client connections stop reading (back-pressure, no error).
+  // jute.maxbuffer: the largest request frame a client may send; a longer
+  // one closes its connection (replies are not limited, as Apache's).
   int32_t global_outstanding_limit = 1000;
+  int32_t jute_max_buffer = 0xfffff;
+
+  // The admin server (Apache's AdminServer): HTTP on
+  // admin.serverAddress:admin.serverPort, commands under admin.commandURL.
+  bool admin_enabled = true;
+  std::string admin_address = "0.0.0.0";
+  uint16_t admin_port = 8080;
+  std::string admin_command_url = "/commands";
+  int32_t admin_idle_timeout_ms = 30000;
+  // metricsProvider.className; zkd serves /metrics on metricsProvider.httpHost:
+  // metricsProvider.httpPort when it names Apache's Prometheus provider.
+  std::string metrics_provider_class;
+  std::string metrics_http_host = "0.0.0.0";
+  uint16_t metrics_http_port = 7000;
+  bool prometheus_enabled() const;
 
   // The whole file as read (Apache's icfg), for later use.
   std::string text;

@@ -96,6 +96,9 @@ void Server::drain() {
       }
     }
   }
+  // Writes of connections that have gone finish without a reply, so no send
+  // re-checks globalOutstandingLimit's gate for them: do it once per drain.
+  read_gate_->recheck();
 }
 
 void Server::finish_write(net::ConnectionId connection, PendingWrite& write,

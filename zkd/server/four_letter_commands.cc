@@ -15,6 +15,7 @@
 #include "zkd/server/replication.h"
 #include "zkd/server/server.h"
 #include "zkd/server/version.h"
+#include "zkd/storage/snapshot_file.h"
 
 namespace zkd::server {
 namespace {
@@ -52,7 +53,7 @@ std::string env_or(const char* name, const char* fallback) {
   return v ? v : fallback;
 }
 
-std::vector<std::pair<std::string, std::string>> environment() {
+std::vector<std::pair<std::string, std::string>> environment_values() {
   std::vector<std::pair<std::string, std::string>> out;
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
@@ -132,7 +133,198 @@ ServerSummary Server::summary() const {
   s.last_zxid = db_.last_zxid();
   s.mode = replicated() ? replica_mode(replication_->status.role) : "standalone";
   s.node_count = db_.counts().znodes;
+  s.uptime_ms = steady_clock_ms() - started_steady_ms_;
+  s.auth_failures = auth_failures_;
   return s;
+}
+
+std::vector<ConnectionSnapshot> Server::connections() const { return connection_snapshots(); }
+
+ConfSnapshot Server::conf() const {
+  ConfSnapshot c;
+  c.client_port = endpoint().port();
+  c.data_dir = absolute_text(config_.data_dir);
+  c.data_dir_size = directory_size(config_.data_dir / "version-2");
+  c.data_log_dir = absolute_text(config_.data_log_dir);
+  c.data_log_size = directory_size(config_.data_log_dir / "version-2");
+  c.tick_time_ms = config_.tick_time_ms;
+  c.max_client_cnxns = config_.max_client_cnxns;
+  c.min_session_timeout_ms = config_.min_session_timeout_ms;
+  c.max_session_timeout_ms = config_.max_session_timeout_ms;
+  c.server_id = replicated() ? config_.my_id : 0;
+  return c;
+}
+
+std::vector<std::pair<std::string, std::string>> Server::environment() const {
+  return environment_values();
+}
+
+DirsSnapshot Server::dirs() const {
+  return DirsSnapshot{directory_size(config_.data_dir / "version-2"),
+                      directory_size(config_.data_log_dir / "version-2")};
+}
+
+DumpSnapshot Server::dump() const {
+  DumpSnapshot d;
+  // Buckets are kept on the steady clock; print them as wall-clock dates.
+  int64_t offset = wall_clock_ms() - steady_clock_ms();
+  for (auto& [at, sessions] : tracker_.buckets()) {
+    d.session_buckets.push_back(SessionBucket{at + offset, sessions});
+  }
+  d.session_count = tracker_.size();
+  for (SessionId s : db_.sessions()) {
+    auto paths = db_.ephemerals(s);
+    if (!paths.empty()) d.ephemerals.emplace_back(s, std::move(paths));
+  }
+  std::map<int64_t, std::vector<ConnectionSnapshot>> buckets;
+  for (auto& snapshot : connection_snapshots()) {
+    int64_t last_seen =
+        snapshot.last_response_ms != 0 ? snapshot.last_response_ms : snapshot.established_ms;
+    int64_t at = last_seen + std::max<int64_t>(snapshot.timeout_ms, 0);
+    buckets[at].push_back(std::move(snapshot));
+    ++d.connection_count;
+  }
+  for (auto& [at, list] : buckets) d.connection_buckets.push_back({at, std::move(list)});
+  return d;
+}
+
+WatchCounts Server::watch_counts() const {
+  auto counts = db_.counts();
+  return WatchCounts{static_cast<int64_t>(counts.watching_connections),
+                     static_cast<int64_t>(counts.watched_paths),
+                     static_cast<int64_t>(counts.data_watches)};
+}
+
+WatchesBySession Server::watches_by_session() const {
+  std::map<net::ConnectionId, const ClientState*> by_id;
+  for (const auto& [id, c] : clients_) by_id.emplace(id, &c);
+  WatchesBySession watches;
+  for (const auto& [id, c] : by_id) {
+    auto paths = db_.watched_paths(id);
+    if (!paths.empty()) watches.emplace_back(c->session_id, std::move(paths));
+  }
+  return watches;
+}
+
+WatchesByPath Server::watches_by_path() const {
+  WatchesByPath watches;
+  for (auto& [path, watchers] : db_.watchers_by_path()) {
+    std::vector<int64_t> sessions;
+    for (auto w : watchers) {
+      auto it = clients_.find(w);
+      if (it != clients_.end()) sessions.push_back(it->second.session_id);
+    }
+    watches.emplace_back(path, std::move(sessions));
+  }
+  return watches;
+}
+
+std::optional<admin::ServerView::Leader> Server::leader() const {
+  if (!replicated()) return std::nullopt;
+  Leader l;
+  l.is_leader = replication_->status.role == zab::Role::kLeading;
+  l.leader_id = static_cast<int64_t>(replication_->status.leader);
+  auto it = config_.quorum_servers.find(l.leader_id);
+  if (it != config_.quorum_servers.end()) l.leader_ip = it->second.host;
+  return l;
+}
+
+std::map<int64_t, std::string> Server::voting_view() const {
+  std::map<int64_t, std::string> view;
+  if (!replicated()) return view;
+  for (const auto& [id, s] : config_.quorum_servers) {
+    std::string host = s.host.find(':') != std::string::npos ? "[" + s.host + "]" : s.host;
+    std::string line = host + ":" + std::to_string(s.quorum_port) + ":" +
+                       std::to_string(s.election_port) +
+                       (s.observer ? ":observer" : ":participant");
+    if (s.client_port != 0 && !s.client_address.empty()) {
+      line += ";" + s.client_address + ":" + std::to_string(s.client_port);
+    }
+    view.emplace(id, std::move(line));
+  }
+  return view;
+}
+
+admin::ServerView::SnapshotInfo Server::last_snapshot() const {
+  SnapshotInfo info;
+  auto names = storage::list_snapshots(env_, layout_.snap_dir);
+  if (!names.ok() || names->empty()) return info;
+  info.zxid = names->front().zxid;
+  std::error_code ec;
+  auto written = std::filesystem::last_write_time(
+      std::filesystem::path(layout_.snap_dir) / names->front().name, ec);
+  if (!ec) {
+    auto since_epoch = std::chrono::file_clock::to_sys(written).time_since_epoch();
+    info.timestamp = std::chrono::duration_cast<std::chrono::seconds>(since_epoch).count();
+  }
+  return info;
+}
+
+std::string Server::initial_configuration() const { return config_.text; }
+
+void Server::reset_server_stats() {
+  latency_.reset();
+  packets_received_ = packets_sent_ = 0;
+}
+
+void Server::reset_connection_stats() {
+  for (auto& [id, c] : clients_) c.reset_stats();
+}
+
+std::vector<MonitorEntry> Server::monitor() const {
+  auto counts = db_.counts();
+  std::vector<MonitorEntry> v;
+  auto add = [&v](std::string key, auto value) {
+    using T = decltype(value);
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, LatencyStats>) {
+      v.push_back({std::move(key), value});
+    } else if constexpr (std::is_convertible_v<T, std::string>) {
+      v.push_back({std::move(key), std::string(value)});
+    } else {
+      v.push_back({std::move(key), static_cast<int64_t>(value)});
+    }
+  };
+  const ServerSummary s = summary();
+  add("version", s.version);
+  add("server_state", s.mode);
+  add("ephemerals_count", counts.ephemerals);
+  add("min_latency", latency_.min());
+  add("avg_latency", latency_.average());
+  add("max_latency", latency_.max());
+  add("packets_received", packets_received_);
+  add("packets_sent", packets_sent_);
+  add("num_alive_connections", clients_.size());
+  add("outstanding_requests", pipeline_.writes_pending());
+  add("znode_count", counts.znodes);
+  add("global_sessions", tracker_.size());
+  add("local_sessions", 0);
+  add("watch_count", counts.data_watches + counts.child_watches);
+  add("approximate_data_size", counts.approximate_data_size);
+  add("open_file_descriptor_count", open_file_descriptors());
+  add("max_file_descriptor_count", max_file_descriptors());
+  if (replicated() && replication_->status.role == zab::Role::kLeading) {
+    const auto& core = replication_->core;
+    add("learners", core.synced_learners() + core.synced_observers());
+    add("synced_followers", core.synced_learners());
+    add("synced_observers", core.synced_observers());
+    add("pending_syncs", 0);
+  }
+  add("uptime", s.uptime_ms);
+  add("connection_drop_probability", 0.0);
+  add("last_client_response_size", -1);
+  add("min_client_response_size", -1);
+  add("max_client_response_size", -1);
+  add("outstanding_tls_handshake", 0);
+  add("auth_failed_count", auth_failures_);
+  add("non_mtls_remote_conn_count", 0);
+  add("non_mtls_local_conn_count", 0);
+  // Apache's fsynctime and snapshottime summaries (ms), and our own
+  // txns_per_fsync (group commit: how many txns one fsync made durable).
+  add("fsynctime", fsync_ms_);
+  add("snapshottime", snapshot_ms_);
+  add("txns_per_fsync",
+      fsyncs_ == 0 ? 0.0 : static_cast<double>(logged_txns_) / static_cast<double>(fsyncs_));
+  return v;
 }
 
 std::string Server::four_letter_word(net::ClientConnection& /*connection*/, std::string_view word,
@@ -158,141 +350,27 @@ std::string Server::run_four_letter_word(std::string_view word, std::string_view
     return std::to_string(trace_mask_);
   }
   if (word == "crst") {
-    for (auto& [id, c] : clients_) c.reset_stats();
+    reset_connection_stats();
     return "Connection stats reset.\n";
   }
   if (word == "srst") {
-    latency_.reset();
-    packets_received_ = packets_sent_ = 0;
+    reset_server_stats();
     return "Server stats reset.\n";
   }
   if (word == "dirs") {
-    return format_dirs(directory_size(config_.data_dir / "version-2"),
-                       directory_size(config_.data_log_dir / "version-2"));
+    auto d = dirs();
+    return format_dirs(d.data_dir_size, d.log_dir_size);
   }
-  if (word == "conf") {
-    ConfSnapshot c;
-    c.client_port = endpoint().port();
-    c.data_dir = absolute_text(config_.data_dir);
-    c.data_dir_size = directory_size(config_.data_dir / "version-2");
-    c.data_log_dir = absolute_text(config_.data_log_dir);
-    c.data_log_size = directory_size(config_.data_log_dir / "version-2");
-    c.tick_time_ms = config_.tick_time_ms;
-    c.max_client_cnxns = config_.max_client_cnxns;
-    c.min_session_timeout_ms = config_.min_session_timeout_ms;
-    c.max_session_timeout_ms = config_.max_session_timeout_ms;
-    c.server_id = replicated() ? config_.my_id : 0;
-    return format_conf(c);
-  }
+  if (word == "conf") return format_conf(conf());
   if (word == "envi") return format_envi(environment());
   if (word == "wchs") {
-    auto counts = db_.counts();
-    return format_wchs(counts.watching_connections, counts.watched_paths, counts.data_watches);
+    auto w = watch_counts();
+    return format_wchs(w.connections, w.paths, w.total);
   }
-  if (word == "wchc") {
-    std::map<net::ConnectionId, const ClientState*> by_id;
-    for (const auto& [id, c] : clients_) by_id.emplace(id, &c);
-    std::vector<std::pair<int64_t, std::vector<std::string>>> watches;
-    for (const auto& [id, c] : by_id) {
-      auto paths = db_.watched_paths(id);
-      if (!paths.empty()) watches.emplace_back(c->session_id, std::move(paths));
-    }
-    return format_wchc(watches);
-  }
-  if (word == "wchp") {
-    std::vector<std::pair<std::string, std::vector<int64_t>>> watches;
-    for (auto& [path, watchers] : db_.watchers_by_path()) {
-      std::vector<int64_t> sessions;
-      for (auto w : watchers) {
-        auto it = clients_.find(w);
-        if (it != clients_.end()) sessions.push_back(it->second.session_id);
-      }
-      watches.emplace_back(path, std::move(sessions));
-    }
-    return format_wchp(watches);
-  }
-  if (word == "dump") {
-    DumpSnapshot d;
-    // Buckets are kept on the steady clock; print them as wall-clock dates.
-    int64_t offset = wall_clock_ms() - steady_clock_ms();
-    for (auto& [at, sessions] : tracker_.buckets()) {
-      d.session_buckets.push_back(SessionBucket{at + offset, sessions});
-    }
-    d.session_count = tracker_.size();
-    for (SessionId s : db_.sessions()) {
-      auto paths = db_.ephemerals(s);
-      if (!paths.empty()) d.ephemerals.emplace_back(s, std::move(paths));
-    }
-    std::map<int64_t, std::vector<ConnectionSnapshot>> buckets;
-    for (auto& snapshot : connection_snapshots()) {
-      int64_t last_seen =
-          snapshot.last_response_ms != 0 ? snapshot.last_response_ms : snapshot.established_ms;
-      int64_t at = last_seen + std::max<int64_t>(snapshot.timeout_ms, 0);
-      buckets[at].push_back(std::move(snapshot));
-      ++d.connection_count;
-    }
-    for (auto& [at, list] : buckets) d.connection_buckets.push_back({at, std::move(list)});
-    return format_dump(d);
-  }
-  if (word == "mntr") {
-    auto counts = db_.counts();
-    std::vector<std::pair<std::string, std::string>> v;
-    auto add = [&v](std::string key, auto value) {
-      if constexpr (std::is_convertible_v<decltype(value), std::string>) {
-        v.emplace_back(std::move(key), std::string(value));
-      } else {
-        v.emplace_back(std::move(key), std::to_string(value));
-      }
-    };
-    add("version", full_version());
-    add("server_state", summary().mode);
-    add("ephemerals_count", counts.ephemerals);
-    add("min_latency", latency_.min());
-    add("avg_latency", java_double(latency_.average()));
-    add("max_latency", latency_.max());
-    add("packets_received", packets_received_);
-    add("packets_sent", packets_sent_);
-    add("num_alive_connections", clients_.size());
-    add("outstanding_requests", pipeline_.writes_pending());
-    add("znode_count", counts.znodes);
-    add("global_sessions", tracker_.size());
-    add("local_sessions", 0);
-    add("watch_count", counts.data_watches + counts.child_watches);
-    add("approximate_data_size", counts.approximate_data_size);
-    add("open_file_descriptor_count", open_file_descriptors());
-    add("max_file_descriptor_count", max_file_descriptors());
-    if (replicated() && replication_->status.role == zab::Role::kLeading) {
-      const auto& core = replication_->core;
-      add("learners", core.synced_learners() + core.synced_observers());
-      add("synced_followers", core.synced_learners());
-      add("synced_observers", core.synced_observers());
-      add("pending_syncs", 0);
-    }
-    add("uptime", steady_clock_ms() - started_steady_ms_);
-    add("connection_drop_probability", "0.0");
-    add("last_client_response_size", -1);
-    add("min_client_response_size", -1);
-    add("max_client_response_size", -1);
-    add("outstanding_tls_handshake", 0);
-    add("auth_failed_count", auth_failures_);
-    add("non_mtls_remote_conn_count", 0);
-    add("non_mtls_local_conn_count", 0);
-    // Apache's fsynctime and snapshottime summaries (ms), and our own
-    // txns_per_fsync (group commit: how many txns one fsync made durable).
-    auto summary = [&add](const std::string& name, const LatencyStats& stats) {
-      add("avg_" + name, java_double(stats.average()));
-      add("min_" + name, stats.min());
-      add("max_" + name, stats.max());
-      add("cnt_" + name, stats.count());
-      add("sum_" + name, stats.total());
-    };
-    summary("fsynctime", fsync_ms_);
-    summary("snapshottime", snapshot_ms_);
-    add("txns_per_fsync",
-        java_double(
-            fsyncs_ == 0 ? 0.0 : static_cast<double>(logged_txns_) / static_cast<double>(fsyncs_)));
-    return format_mntr(v);
-  }
+  if (word == "wchc") return format_wchc(watches_by_session());
+  if (word == "wchp") return format_wchp(watches_by_path());
+  if (word == "dump") return format_dump(dump());
+  if (word == "mntr") return format_mntr(monitor_texts(monitor()));
   if (word == "hash") return "";  // no digest log kept yet
   return not_whitelisted_message(word);
 }

@@ -100,6 +100,28 @@ std::string format_mntr(const std::vector<std::pair<std::string, std::string>>& 
   return out;
 }
 
+std::vector<std::pair<std::string, std::string>> monitor_texts(
+    const std::vector<MonitorEntry>& entries) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [key, value] : entries) {
+    if (const auto* i = std::get_if<int64_t>(&value)) {
+      out.emplace_back(key, std::to_string(*i));
+    } else if (const auto* d = std::get_if<double>(&value)) {
+      out.emplace_back(key, java_double(*d));
+    } else if (const auto* text = std::get_if<std::string>(&value)) {
+      out.emplace_back(key, *text);
+    } else {
+      const auto& stats = std::get<LatencyStats>(value);
+      out.emplace_back("avg_" + key, java_double(stats.average()));
+      out.emplace_back("min_" + key, std::to_string(stats.min()));
+      out.emplace_back("max_" + key, std::to_string(stats.max()));
+      out.emplace_back("cnt_" + key, std::to_string(stats.count()));
+      out.emplace_back("sum_" + key, std::to_string(stats.total()));
+    }
+  }
+  return out;
+}
+
 std::string format_conf(const ConfSnapshot& c) {
   std::string out;
   out += "clientPort=" + std::to_string(c.client_port) + "\n";

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "zkd/server/latency_stats.h"
@@ -53,6 +54,9 @@ struct ServerSummary {
   int64_t last_zxid = 0;
   std::string mode = "standalone";
   int64_t node_count = 0;
+  // Not printed by srvr; the admin server's server_stats carries them.
+  int64_t uptime_ms = 0;
+  uint64_t auth_failures = 0;
 };
 
 std::string format_srvr(const ServerSummary& s);
@@ -61,6 +65,20 @@ std::string format_cons(const std::vector<ConnectionSnapshot>& clients);
 
 // mntr: "zk_<key>\t<value>\n" per entry, in the order given.
 std::string format_mntr(const std::vector<std::pair<std::string, std::string>>& values);
+
+// One of the monitor figures, typed, so that mntr (text), the admin server's
+// monitor (JSON) and /metrics (Prometheus) print the same figures: an
+// integer, a double (java_double in mntr), a text (version, server_state), or
+// a summary, which Apache prints as avg_<key>, min_<key>, max_<key>,
+// cnt_<key> and sum_<key>.
+using MonitorValue = std::variant<int64_t, double, std::string, LatencyStats>;
+struct MonitorEntry {
+  std::string key;  // Apache's name, without mntr's "zk_" prefix
+  MonitorValue value;
+};
+// The same figures as mntr's key/value texts, summaries expanded.
+std::vector<std::pair<std::string, std::string>> monitor_texts(
+    const std::vector<MonitorEntry>& entries);
 
 struct ConfSnapshot {
   int client_port = 0;
@@ -80,6 +98,10 @@ std::string format_conf(const ConfSnapshot& c);
 // "Environment:\n" then key=value lines in the order given.
 std::string format_envi(const std::vector<std::pair<std::string, std::string>>& values);
 
+struct DirsSnapshot {
+  int64_t data_dir_size = 0;  // bytes under dataDir/version-2
+  int64_t log_dir_size = 0;   // bytes under dataLogDir/version-2
+};
 std::string format_dirs(int64_t data_dir_size, int64_t log_dir_size);
 
 struct SessionBucket {
@@ -98,6 +120,14 @@ struct DumpSnapshot {
   size_t connection_count = 0;
 };
 std::string format_dump(const DumpSnapshot& d);
+
+struct WatchCounts {
+  int64_t connections = 0;  // connections watching something
+  int64_t paths = 0;        // watched paths
+  int64_t total = 0;        // watches
+};
+using WatchesBySession = std::vector<std::pair<int64_t, std::vector<std::string>>>;
+using WatchesByPath = std::vector<std::pair<std::string, std::vector<int64_t>>>;
 
 // wchs, wchc (per session, paths) and wchp (per path, sessions); each ends
 // with the blank line Apache prints.

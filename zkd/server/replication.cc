@@ -10,6 +10,7 @@
 
 #include "libzk/wire/jute.h"
 #include "zkd/net/log.h"
+#include "zkd/server/database_options.h"
 #include "zkd/server/epoch_files.h"
 #include "zkd/storage/snapshot_file.h"
 
@@ -236,7 +237,7 @@ void Server::carry_out_ready(zab::Ready& ready) {
     if (it == r.incoming_snapshots.end()) {
       return fail_replica("the snapshot to install (" + hex(zxid) + ") never arrived");
     }
-    tree::Database db;
+    tree::Database db(database_options(config_));
     if (auto err = db.load_snapshot(it->second); !err.empty()) {
       return fail_replica("the leader's snapshot " + hex(zxid) + " does not load: " + err);
     }
@@ -263,7 +264,7 @@ void Server::carry_out_ready(zab::Ready& ready) {
     last_prepared_zxid_ = std::min<int64_t>(last_prepared_zxid_, t);
     durable_zxid_ = std::min<int64_t>(durable_zxid_, t);
     if (db_.last_zxid() > t) {
-      tree::Database rebuilt;
+      tree::Database rebuilt(database_options(config_));
       auto recovered = recover(env_, layout_, rebuilt);
       if (!recovered.ok()) {
         return fail_replica("cannot rebuild the state after truncation: " +

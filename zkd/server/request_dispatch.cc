@@ -52,6 +52,9 @@ bool is_read(OpCode op) {
     case OpCode::kSync:
     case OpCode::kGetAllChildrenNumber:
     case OpCode::kMultiRead:
+    case OpCode::kAddWatch:
+    case OpCode::kCheckWatches:
+    case OpCode::kRemoveWatches:
       return true;
     default:
       return false;
@@ -62,6 +65,8 @@ bool is_tree_write(OpCode op) {
   switch (op) {
     case OpCode::kCreate:
     case OpCode::kCreate2:
+    case OpCode::kCreateContainer:
+    case OpCode::kCreateTTL:
     case OpCode::kDelete:
     case OpCode::kSetData:
     case OpCode::kSetACL:
@@ -71,24 +76,6 @@ bool is_tree_write(OpCode op) {
     default:
       return false;
   }
-}
-
-// createTTL (21) while extended types are off (the only mode zkd has):
-// Apache's validation order gives UNIMPLEMENTED for TTL modes and
-// BADARGUMENTS otherwise (§6.3; a non-TTL mode with ttl -1 crashes Apache, we
-// refuse it too).
-Error create_ttl_error(std::string_view body) {
-  zk::wire::Reader r(body);
-  zk::wire::CreateRequest request;
-  request.read(r);
-  r.int64();  // ttl
-  if (!r.ok()) return Error::kMarshallingError;
-  auto mode = static_cast<zk::wire::CreateMode>(request.flags);
-  if (mode == zk::wire::CreateMode::kPersistentWithTTL ||
-      mode == zk::wire::CreateMode::kPersistentSequentialWithTTL) {
-    return Error::kUnimplemented;
-  }
-  return Error::kBadArguments;
 }
 
 // reconfig (16): RECONFIGDISABLED unless enabled; standalone cannot reconfigure.
@@ -181,8 +168,8 @@ void Server::handle_request(ClientState& client, std::string_view payload, Arriv
     answer_write(client, xid, op, body, started);
   } else if (op == OpCode::kCloseSession) {
     answer_close_session(client, xid, started);
-  } else if (op == OpCode::kSetWatches) {
-    answer_set_watches(client, xid, body, started);
+  } else if (op == OpCode::kSetWatches || op == OpCode::kSetWatches2) {
+    answer_set_watches(client, xid, op, body, started);
   } else if (op == OpCode::kAuth) {
     answer_auth(client, xid, body);
   } else if (op == OpCode::kSasl) {
@@ -194,12 +181,10 @@ void Server::handle_request(ClientState& client, std::string_view payload, Arriv
     answer_get_ephemerals(client, xid, body, started);
   } else if (op == OpCode::kWhoAmI) {
     answer_who_am_i(client, xid, started);
-  } else if (op == OpCode::kCreateTTL) {
-    answer_with_error_txn(client, xid, op, create_ttl_error(body), started);
   } else if (op == OpCode::kReconfig) {
     answer_with_error_txn(client, xid, op, reconfig_error(body, config_.reconfig_enabled), started);
   } else if (op == OpCode::kDeleteContainer) {
-    // server-internal (§4.1)
+    // server-internal (§4.1): only the container manager sends it
     answer_with_error_txn(client, xid, op, Error::kBadArguments, started);
   } else {
     log_info("closing connection from ", client.connection->remote_text(), " (session ",
@@ -257,20 +242,19 @@ void Server::answer_close_session(ClientState& client, int32_t xid, int64_t star
   submit_write(client.connection->id(), std::move(write), request);
 }
 
-void Server::answer_set_watches(ClientState& client, int32_t xid, std::string_view body,
+void Server::answer_set_watches(ClientState& client, int32_t xid, OpCode op, std::string_view body,
                                 int64_t started) {
   zk::wire::Reader r(body);
   zk::wire::SetWatches request;
-  request.read(r, false);
+  request.read(r, /*v2=*/op == OpCode::kSetWatches2);
   if (!r.ok()) {
     log_warn("malformed setWatches from ", client.connection->remote_text());
-    reply(client, xid, db_.last_zxid(), Error::kMarshallingError, {}, op_tag(OpCode::kSetWatches),
-          started);
+    reply(client, xid, db_.last_zxid(), Error::kMarshallingError, {}, op_tag(op), started);
     return;
   }
   // Catch-up events go out before the (header-only) reply (§9.5).
   deliver(db_.set_watches(client.connection->id(), request));
-  reply(client, xid, db_.last_zxid(), Error::kOk, {}, op_tag(OpCode::kSetWatches), started);
+  reply(client, xid, db_.last_zxid(), Error::kOk, {}, op_tag(op), started);
 }
 
 void Server::answer_auth(ClientState& client, int32_t xid, std::string_view body) {

@@ -11,6 +11,7 @@
 #include "libzk/wire/records.h"
 #include "zkd/net/log.h"
 #include "zkd/server/authentication.h"
+#include "zkd/server/database_options.h"
 #include "zkd/server/replication.h"
 
 namespace zkd::server {
@@ -42,6 +43,7 @@ Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
     : io_(io),
       config_(std::move(config)),
       whitelist_(config_.four_letter_whitelist),
+      db_(database_options(config_)),
       tracker_(config_.tick_time_ms),
       session_ids_(config_.replicated() ? static_cast<uint8_t>(config_.my_id) : 1,
                    steady_clock_ms()),
@@ -51,9 +53,33 @@ Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
       layout_(storage_layout(config_)),
       snapshot_schedule_(config_.snap_count, std::random_device{}()),
       purge_timer_(io),
+      containers_(config_),
+      container_timer_(io),
       started_steady_ms_(steady_clock_ms()) {
+  read_gate_ = std::make_shared<net::ReadGate>([this] { return over_outstanding_limit(); });
   listener_ = std::make_shared<net::ClientListener>(io_, *this, config_.max_client_cnxns,
-                                                    net::ConnectionOptions{});
+                                                    connection_options());
+}
+
+net::ConnectionOptions Server::connection_options() const {
+  net::ConnectionOptions options;
+  options.max_frame = config_.jute_max_buffer;
+  options.read_gate = read_gate_;
+  return options;
+}
+
+bool Server::over_outstanding_limit() const {
+  // Apache throttles on the requests in its processor pipeline; in zkd those
+  // are the writes waiting to be committed (mntr's zk_outstanding_requests).
+  return pipeline_.writes_pending() >= static_cast<size_t>(config_.global_outstanding_limit);
+}
+
+std::optional<asio::ip::tcp::endpoint> Server::admin_endpoint() const {
+  return admin_ ? admin_->admin_endpoint() : std::nullopt;
+}
+
+std::optional<asio::ip::tcp::endpoint> Server::metrics_endpoint() const {
+  return admin_ ? admin_->metrics_endpoint() : std::nullopt;
 }
 
 Server::~Server() { stop(); }
@@ -129,7 +155,7 @@ boost::system::error_code Server::start() {
     // No IPv6 on this host: fall back to every IPv4 address.
     endpoint = asio::ip::tcp::endpoint(asio::ip::tcp::v4(), config_.client_port);
     listener_ = std::make_shared<net::ClientListener>(io_, *this, config_.max_client_cnxns,
-                                                      net::ConnectionOptions{});
+                                                      connection_options());
     ec = listener_->listen(endpoint);
   }
   if (ec) return ec;
@@ -137,8 +163,11 @@ boost::system::error_code Server::start() {
     if (auto replica_ec = start_replica()) return replica_ec;
   }
   listener_->start();
+  admin_ = std::make_unique<admin::AdminEndpoints>(io_, *this, config_);
+  admin_->start();
   schedule_tick();
   schedule_purge();
+  schedule_container_check();
   log_info("serving clients on ", listener_->local_endpoint(), " (tickTime ", config_.tick_time_ms,
            " ms, session timeout ", config_.min_session_timeout_ms, "..",
            config_.max_session_timeout_ms, " ms)");
@@ -151,8 +180,10 @@ void Server::stop() {
   if (stopped_) return;
   stopped_ = true;
   listener_->stop();
+  if (admin_) admin_->stop();
   tick_timer_.cancel();
   purge_timer_.cancel();
+  container_timer_.cancel();
   if (replicated()) stop_replica();
   close_all_clients();
   // What was handed to the log becomes durable (and is replayed at the next
@@ -373,6 +404,34 @@ void Server::expire_due_sessions() {
   for (SessionId session : tracker_.expire(steady_clock_ms())) {
     log_info("session ", hex(session), " expired");
     end_session(session);
+  }
+}
+
+void Server::schedule_container_check() {
+  if (stopped_) return;
+  container_timer_.expires_after(containers_.check_interval());
+  container_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;  // cancelled by stop()
+    check_containers();
+    schedule_container_check();
+  });
+}
+
+void Server::check_containers() {
+  // Only the serving leader (or a standalone server) deletes, as Apache.
+  if (replicated() && !(serving() && replication_->status.role == zab::Role::kLeading)) return;
+  std::vector<std::string> due = containers_.admit(
+      db_.sweep_candidates(wall_clock_ms(), containers_.max_never_used_ms()), steady_clock_ms());
+  for (std::string& path : due) {
+    log_info("deleting container or expired TTL node ", path);
+    WriteRequest request;  // Apache's: session 0, the path's bytes as the body
+    request.op = zk::wire::OpCode::kDeleteContainer;
+    request.body = std::move(path);
+    PendingWrite write;
+    write.kind = PendingWrite::Kind::kExpiry;
+    write.op = zk::wire::OpCode::kDeleteContainer;
+    write.started_ms = steady_clock_ms();
+    submit_write(Pipeline::kNoConnection, std::move(write), request);
   }
 }
 

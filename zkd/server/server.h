@@ -54,6 +54,7 @@
 #include <boost/asio/thread_pool.hpp>
 #include <boost/system/error_code.hpp>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,11 +62,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "zkd/admin/admin_endpoints.h"
+#include "zkd/admin/server_view.h"
 #include "zkd/net/client_connection.h"
 #include "zkd/net/client_listener.h"
 #include "zkd/net/peer_transport.h"
 #include "zkd/server/client_state.h"
 #include "zkd/server/config.h"
+#include "zkd/server/container_manager.h"
 #include "zkd/server/four_letter_format.h"
 #include "zkd/server/four_letter_whitelist.h"
 #include "zkd/server/latency_stats.h"
@@ -84,7 +88,7 @@
 
 namespace zkd::server {
 
-class Server final : public net::ConnectionHandler {
+class Server final : public net::ConnectionHandler, public admin::ServerView {
  public:
   // Exit status after the txn log failed while serving (disk full, I/O error).
   static constexpr int kExitLogFailure = 4;
@@ -110,6 +114,32 @@ class Server final : public net::ConnectionHandler {
   void stop();
   // 0, or kExitLogFailure when the server stopped because the log failed.
   int exit_status() const { return exit_status_; }
+  // The admin server's and the Prometheus endpoint's addresses, once
+  // started; nullopt when off (admin_endpoints.h).
+  std::optional<boost::asio::ip::tcp::endpoint> admin_endpoint() const;
+  std::optional<boost::asio::ip::tcp::endpoint> metrics_endpoint() const;
+
+  // admin::ServerView, also what the four-letter words print
+  // (four_letter_commands.cc). On the state thread.
+  bool serving() const override;
+  ServerSummary summary() const override;
+  std::vector<ConnectionSnapshot> connections() const override;
+  std::vector<MonitorEntry> monitor() const override;
+  ConfSnapshot conf() const override;
+  std::vector<std::pair<std::string, std::string>> environment() const override;
+  DirsSnapshot dirs() const override;
+  DumpSnapshot dump() const override;
+  WatchCounts watch_counts() const override;
+  WatchesBySession watches_by_session() const override;
+  WatchesByPath watches_by_path() const override;
+  std::optional<Leader> leader() const override;
+  std::map<int64_t, std::string> voting_view() const override;
+  SnapshotInfo last_snapshot() const override;
+  std::string initial_configuration() const override;
+  int64_t trace_mask() const override { return trace_mask_; }
+  void set_trace_mask(int64_t mask) override { trace_mask_ = mask; }
+  void reset_server_stats() override;
+  void reset_connection_stats() override;
 
   // net::ConnectionHandler
   void opened(const std::shared_ptr<net::ClientConnection>& connection) override;
@@ -127,7 +157,7 @@ class Server final : public net::ConnectionHandler {
       kReply,          // a client's write (or an error txn): reply to it
       kCreateSession,  // the connect handshake: send the ConnectResponse
       kCloseSession,   // a client's closeSession: reply, then close
-      kExpiry,         // closeSession of an expired session: nobody to answer
+      kExpiry,         // the server's own (expiry, container manager): nobody to answer
       kSync,           // ensemble: a sync, answered once the leader's point is applied
     };
     Kind kind = Kind::kReply;
@@ -158,6 +188,10 @@ class Server final : public net::ConnectionHandler {
   void expire_due_sessions();
   void schedule_tick();
   void end_session(SessionId session);
+  // The container manager (container_manager.h): every check interval the
+  // leader (or standalone server) deletes the sweep candidates.
+  void schedule_container_check();
+  void check_containers();
   // Every session in the tree gets its whole timeout from now (after
   // recovery, and on a replica that starts to lead).
   void touch_all_sessions();
@@ -188,7 +222,6 @@ class Server final : public net::ConnectionHandler {
   storage::Status open_replica(std::vector<storage::LogRecord> records, int64_t snapshot_zxid);
   boost::system::error_code start_replica();
   void stop_replica();
-  bool serving() const;
   void replicate_write(net::ConnectionId connection, PendingWrite write,
                        const WriteRequest& request);
   void replicate_sync(ClientState& client, std::string payload, int64_t started_ms);
@@ -220,8 +253,9 @@ class Server final : public net::ConnectionHandler {
   void answer_with_error_txn(ClientState& client, int32_t xid, zk::wire::OpCode op,
                              zk::wire::Error err, int64_t started_ms);
   void answer_close_session(ClientState& client, int32_t xid, int64_t started_ms);
-  void answer_set_watches(ClientState& client, int32_t xid, std::string_view body,
-                          int64_t started_ms);
+  // setWatches (101) or setWatches2 (105, `op`).
+  void answer_set_watches(ClientState& client, int32_t xid, zk::wire::OpCode op,
+                          std::string_view body, int64_t started_ms);
   void answer_auth(ClientState& client, int32_t xid, std::string_view body);
   void answer_get_ephemerals(ClientState& client, int32_t xid, std::string_view body,
                              int64_t started_ms);
@@ -235,7 +269,11 @@ class Server final : public net::ConnectionHandler {
   // four-letter words (four_letter_commands.cc)
   std::string run_four_letter_word(std::string_view word, std::string_view argument);
   std::vector<ConnectionSnapshot> connection_snapshots() const;
-  ServerSummary summary() const;
+
+  // Client connections' options: jute.maxbuffer and the read gate
+  // (globalOutstandingLimit, over_outstanding_limit()).
+  net::ConnectionOptions connection_options() const;
+  bool over_outstanding_limit() const;
 
   boost::asio::io_context& io_;
   ServerConfig config_;
@@ -244,7 +282,9 @@ class Server final : public net::ConnectionHandler {
   SessionTracker tracker_;
   SessionIdGenerator session_ids_;
   SessionPasswords passwords_;
+  std::shared_ptr<net::ReadGate> read_gate_;
   std::shared_ptr<net::ClientListener> listener_;
+  std::unique_ptr<admin::AdminEndpoints> admin_;  // set by start()
   boost::asio::steady_timer tick_timer_;
   bool stopped_ = false;
   int exit_status_ = 0;
@@ -266,6 +306,8 @@ class Server final : public net::ConnectionHandler {
   // everything its tasks use; stop() joins it.
   std::unique_ptr<boost::asio::thread_pool> snapshot_thread_;
   boost::asio::steady_timer purge_timer_;
+  ContainerManager containers_;
+  boost::asio::steady_timer container_timer_;
 
   std::unique_ptr<Replication> replication_;  // set in an ensemble
 

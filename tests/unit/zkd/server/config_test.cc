@@ -102,6 +102,19 @@ TEST(Config, ForceSyncIsOffOnlyForNo) {
   EXPECT_TRUE(on.warnings.empty());
 }
 
+TEST(Config, EnforceQuotaIsReadAsJavaBoolean) {
+  auto def = parse_config("dataDir=/d\nclientPort=1\n", "zoo.cfg");
+  ASSERT_TRUE(def.config) << def.error;
+  EXPECT_FALSE(def.config->enforce_quota);
+  auto on = parse_config("dataDir=/d\nclientPort=1\nenforceQuota=TRUE\n", "zoo.cfg");
+  ASSERT_TRUE(on.config) << on.error;
+  EXPECT_TRUE(on.config->enforce_quota);
+  EXPECT_TRUE(on.warnings.empty());
+  auto off = parse_config("dataDir=/d\nclientPort=1\nenforceQuota=yes\n", "zoo.cfg");
+  ASSERT_TRUE(off.config) << off.error;
+  EXPECT_FALSE(off.config->enforce_quota);
+}
+
 TEST(Config, PreAllocSizeMustBePositive) {
   auto r = parse_config("dataDir=/d\nclientPort=1\npreAllocSize=0\n", "zoo.cfg");
   EXPECT_FALSE(r.config);

@@ -1,0 +1,176 @@
+#!/usr/bin/python3
+"""zkd's limits against a real zkd process: globalOutstandingLimit
+(back-pressure without loss), jute.maxbuffer (incoming frames), replies larger
+than a Java client's jute.maxbuffer (the server does not limit them, as
+Apache's does not), and maxClientCnxns with an unmodified client (kazoo).
+
+Run: test_limits.py --zkd-bin build/zkd/zkd [--live-apache]
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+from admin_util import servers
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conformance"))
+import zkwire  # noqa: E402
+
+try:
+    from kazoo.client import KazooClient
+
+    KAZOO = True
+except ImportError:  # unittest_main reports the skip
+    KAZOO = False
+
+ARGS = None
+ZKCLI = "/usr/share/zookeeper/bin/zkCli.sh"
+
+
+def zkd(extra=None):
+    return servers.server_from_args(ARGS, extra_config=extra or {})
+
+
+def mntr(server):
+    text = server.four_letter_word("mntr")
+    return dict(line[3:].split("\t", 1) for line in text.splitlines() if line.startswith("zk_"))
+
+
+def create_body(path, data):
+    return (zkwire.ustring(path) + zkwire.buffer(data) + zkwire.acl_vector(zkwire.OPEN_ACL_UNSAFE)
+            + zkwire.int32(0))
+
+
+def flood(server, count):
+    """Pipelines `count` creates in one write; returns the replies' (xid, err)."""
+    with zkwire.Session(server.host, server.port, io_timeout=60.0) as session:
+        frames = b"".join(
+            zkwire.frame(zkwire.int32(xid) + zkwire.int32(zkwire.OP_CREATE)
+                         + create_body(f"/flood-{xid}", b"v"))
+            for xid in range(1, count + 1))
+        session.send(frames)
+        return [(r.xid, r.err) for r in (session.read_reply(60.0) for _ in range(count))]
+
+
+class OutstandingLimitTest(unittest.TestCase):
+    COUNT = 500
+
+    def test_flood_beyond_the_limit_loses_nothing(self):
+        limit = 2
+        with zkd({"globalOutstandingLimit": limit}) as server:
+            replies = flood(server, self.COUNT)
+            self.assertEqual(replies, [(xid, 0) for xid in range(1, self.COUNT + 1)])
+            figures = mntr(server)
+        # Group commit puts every write waiting for the disk into one fsync;
+        # with at most `limit` writes outstanding, no fsync carries more.
+        self.assertLessEqual(float(figures["txns_per_fsync"]), limit)
+        self.assertGreaterEqual(int(figures["cnt_fsynctime"]), self.COUNT // limit)
+        self.assertEqual(int(figures["znode_count"]) >= self.COUNT, True)
+
+    def test_without_the_limit_the_flood_is_batched(self):
+        # The control for the test above: the measure does tell the two apart.
+        with zkd() as server:
+            replies = flood(server, self.COUNT)
+            self.assertEqual(replies, [(xid, 0) for xid in range(1, self.COUNT + 1)])
+            self.assertGreater(float(mntr(server)["txns_per_fsync"]), 2.0)
+
+
+class MaxBufferTest(unittest.TestCase):
+    def test_a_frame_longer_than_jute_maxbuffer_closes_its_connection(self):
+        with zkd({"jute.maxbuffer": 2000}) as server:
+            with zkwire.Session(server.host, server.port) as fits:
+                self.assertEqual(fits.create("/fits", b"x" * 1900).err, 0)
+                with zkwire.Session(server.host, server.port) as too_long:
+                    too_long.send_request(zkwire.OP_CREATE, create_body("/long", b"x" * 3000))
+                    too_long.expect_closed()
+                # Only that connection: the other one still works.
+                self.assertEqual(fits.exists("/long").err, -101)  # NONODE
+                self.assertEqual(fits.create("/after", b"y" * 1900).err, 0)
+
+    def test_replies_are_not_limited(self):
+        # Apache sends a reply of any size; a client whose jute.maxbuffer is
+        # smaller (the Java client: 0xfffff) drops the connection
+        # ("Packet len N is out of range!"). kazoo has no such limit.
+        with zkd() as server:
+            client = KazooClient(hosts=server.hostport)
+            client.start(timeout=15)
+            try:
+                names = make_big_listing(client)
+                self.assertEqual(sorted(client.get_children("/big")), names)
+            finally:
+                client.stop()
+                client.close()
+
+    def test_java_client_drops_a_reply_over_its_maxbuffer(self):
+        if not (os.access(ZKCLI, os.X_OK) and shutil.which("java")):
+            self.skipTest("zkCli.sh (Apache ZooKeeper) is not installed")
+        kinds = ["zkd"] + (["apache"] if ARGS.live_apache and servers.apache_available() else [])
+        for kind in kinds:
+            with self.subTest(server=kind):
+                server = zkd() if kind == "zkd" else servers.Server("apache")
+                with server:
+                    client = KazooClient(hosts=server.hostport)
+                    client.start(timeout=30)
+                    try:
+                        make_big_listing(client)
+                    finally:
+                        client.stop()
+                        client.close()
+                    # The control: a small listing reaches the same client.
+                    self.assertIn("[big, zookeeper]", run_zkcli(server, "ls /"))
+                    # The client reads "Packet len N is out of range!" and drops
+                    # the connection; zkCli reports the loss (Apache: the same).
+                    out = run_zkcli(server, "ls /big")
+                    self.assertIn("KeeperErrorCode = ConnectionLoss for /big", out)
+                    self.assertEqual(server.four_letter_word("ruok"), "imok")
+
+
+def make_big_listing(client):
+    """/big with children whose names add up to more than 1 MiB."""
+    names = [f"{i:04d}-" + "n" * 995 for i in range(1100)]
+    client.ensure_path("/big")
+    for result in [client.create_async("/big/" + name) for name in names]:
+        result.get(timeout=60)
+    return names
+
+
+def run_zkcli(server, command):
+    """zkCli.sh's output (stdout and stderr) for one command; it exits after it."""
+    done = subprocess.run([ZKCLI, "-server", server.hostport] + command.split(),
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    return done.stdout + done.stderr
+
+
+class MaxClientCnxnsTest(unittest.TestCase):
+    def test_kazoo_clients_beyond_the_limit_are_refused(self):
+        with zkd({"maxClientCnxns": 2}) as server:
+            clients = [KazooClient(hosts=server.hostport) for _ in range(2)]
+            for c in clients:
+                c.start(timeout=15)
+            try:
+                with zkwire.Connection(server.host, server.port) as third:
+                    third.send(zkwire.frame(zkwire.connect_request(30000)))
+                    self.assertEqual(third.expect_closed(), b"")
+                clients[0].stop()
+                clients[0].close()
+                # The slot is free again: an unmodified client gets in.
+                late = KazooClient(hosts=server.hostport)
+                late.start(timeout=15)
+                late.create("/late")
+                late.stop()
+                late.close()
+            finally:
+                for c in clients[1:]:
+                    c.stop()
+                    c.close()
+
+
+def add_arguments(parser):
+    parser.add_argument("--live-apache", action="store_true",
+                        help="also run zkCli.sh against a live Apache server")
+
+
+if __name__ == "__main__":
+    sys.exit(servers.unittest_main(sys.modules[__name__], KAZOO, add_arguments))

@@ -1,0 +1,106 @@
+#include "zkd/admin/admin_endpoints.h"
+
+#include <boost/asio/ip/address.hpp>
+#include <utility>
+
+#include "zkd/admin/admin_commands.h"
+#include "zkd/admin/prometheus_text.h"
+#include "zkd/net/log.h"
+
+namespace zkd::admin {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace {
+
+HttpResponse not_found(std::string_view path) {
+  return HttpResponse{404, "text/plain; charset=utf-8", "Not Found: " + std::string(path) + "\n"};
+}
+
+}  // namespace
+
+AdminEndpoints::AdminEndpoints(asio::io_context& io, ServerView& view,
+                               const server::ServerConfig& config)
+    : io_(io), view_(view), config_(config) {}
+
+AdminEndpoints::~AdminEndpoints() { stop(); }
+
+std::shared_ptr<HttpServer> AdminEndpoints::bind(const std::string& name, const std::string& host,
+                                                 uint16_t port, HttpHandler handler) {
+  boost::system::error_code ec;
+  auto address = asio::ip::make_address(host, ec);
+  if (ec) {
+    net::log_warn("not starting the ", name, ": '", host, "' is not an IP address");
+    return nullptr;
+  }
+  HttpOptions options;
+  options.idle_timeout = std::chrono::milliseconds(config_.admin_idle_timeout_ms);
+  auto server = std::make_shared<HttpServer>(io_, name, std::move(handler), options);
+  if (auto listen_ec = server->listen(tcp::endpoint(address, port))) {
+    net::log_warn("not starting the ", name, " on ", host, ":", port, ": ", listen_ec.message(),
+                  " (zkd serves clients without it)");
+    return nullptr;
+  }
+  server->start();
+  net::log_info(name, " on ", server->local_endpoint());
+  return server;
+}
+
+void AdminEndpoints::start() {
+  if (config_.admin_enabled) {
+    admin_ = bind("admin server", config_.admin_address, config_.admin_port,
+                  [this](std::string_view path, const std::map<std::string, std::string>& query) {
+                    return admin_request(path, query);
+                  });
+  }
+  if (config_.prometheus_enabled()) {
+    metrics_ = bind("metrics server", config_.metrics_http_host, config_.metrics_http_port,
+                    [this](std::string_view path, const std::map<std::string, std::string>&) {
+                      return metrics_request(path);
+                    });
+  } else if (!config_.metrics_provider_class.empty() &&
+             config_.metrics_provider_class !=
+                 "org.apache.zookeeper.metrics.impl.DefaultMetricsProvider") {
+    net::log_warn("metricsProvider.className=", config_.metrics_provider_class,
+                  " is not a provider zkd knows; no metrics endpoint");
+  }
+}
+
+void AdminEndpoints::stop() {
+  if (admin_) admin_->stop();
+  if (metrics_) metrics_->stop();
+  admin_.reset();
+  metrics_.reset();
+}
+
+std::optional<tcp::endpoint> AdminEndpoints::admin_endpoint() const {
+  if (!admin_) return std::nullopt;
+  return admin_->local_endpoint();
+}
+
+std::optional<tcp::endpoint> AdminEndpoints::metrics_endpoint() const {
+  if (!metrics_) return std::nullopt;
+  return metrics_->local_endpoint();
+}
+
+HttpResponse AdminEndpoints::admin_request(std::string_view path,
+                                           const std::map<std::string, std::string>& query) {
+  const std::string& url = config_.admin_command_url;
+  if (path == url || path == url + "/") {
+    return HttpResponse{200, "text/html; charset=utf-8", command_links(url)};
+  }
+  if (path.starts_with(url + "/")) {
+    std::string_view name = path.substr(url.size() + 1);
+    return HttpResponse{200, "application/json", run_command(view_, name, query)};
+  }
+  if (path == "/metrics") return metrics_request(path);
+  return not_found(path);
+}
+
+HttpResponse AdminEndpoints::metrics_request(std::string_view path) {
+  if (path != "/metrics") return not_found(path);
+  return HttpResponse{200, kPrometheusContentType, prometheus_text(view_.monitor())};
+}
+
+}  // namespace zkd::admin

@@ -1,0 +1,223 @@
+#include "zkd/admin/http_server.h"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+#include <exception>
+#include <optional>
+#include <utility>
+
+#include "zkd/net/log.h"
+
+namespace zkd::admin {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::as_tuple;
+using asio::use_awaitable;
+
+struct HttpServer::Connection {
+  explicit Connection(tcp::socket socket) : stream(std::move(socket)) {}
+  beast::tcp_stream stream;
+};
+
+namespace {
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::map<std::string, std::string> parse_query(std::string_view query) {
+  std::map<std::string, std::string> out;
+  while (!query.empty()) {
+    size_t amp = query.find('&');
+    std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+    if (pair.empty()) continue;
+    size_t eq = pair.find('=');
+    std::string key = percent_decode(pair.substr(0, eq), true);
+    std::string value =
+        eq == std::string_view::npos ? std::string() : percent_decode(pair.substr(eq + 1), true);
+    out.emplace(std::move(key), std::move(value));  // the first value wins, as Apache's
+  }
+  return out;
+}
+
+HttpResponse plain(unsigned status, std::string body) {
+  return HttpResponse{status, "text/plain; charset=utf-8", std::move(body)};
+}
+
+}  // namespace
+
+std::string percent_decode(std::string_view text, bool plus_is_space) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '%' && i + 2 < text.size()) {
+      int hi = hex_digit(text[i + 1]);
+      int lo = hex_digit(text[i + 2]);
+      if (hi >= 0 && lo >= 0) {
+        out += static_cast<char>(hi * 16 + lo);
+        i += 2;
+        continue;
+      }
+    }
+    out += (plus_is_space && c == '+') ? ' ' : c;
+  }
+  return out;
+}
+
+HttpServer::HttpServer(asio::io_context& io, std::string name, HttpHandler handler,
+                       HttpOptions options)
+    : io_(io),
+      name_(std::move(name)),
+      handler_(std::move(handler)),
+      options_(options),
+      acceptor_(io) {}
+
+boost::system::error_code HttpServer::listen(const tcp::endpoint& endpoint) {
+  boost::system::error_code ec;
+  acceptor_.open(endpoint.protocol(), ec);
+  if (ec) return ec;
+  acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (ec) return ec;
+  acceptor_.bind(endpoint, ec);
+  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    boost::system::error_code ignored;
+    acceptor_.close(ignored);
+  }
+  return ec;
+}
+
+HttpServer::tcp::endpoint HttpServer::local_endpoint() const {
+  boost::system::error_code ec;
+  auto endpoint = acceptor_.local_endpoint(ec);
+  return ec ? tcp::endpoint{} : endpoint;
+}
+
+void HttpServer::start() {
+  auto self = shared_from_this();
+  asio::co_spawn(io_, accept_loop(), [self](std::exception_ptr e) {
+    if (!e) return;
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& ex) {
+      net::log_error(self->name_, " failed: ", ex.what());
+    }
+  });
+}
+
+void HttpServer::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  boost::system::error_code ec;
+  acceptor_.close(ec);
+  for (auto& [id, weak] : open_) {
+    if (auto connection = weak.lock()) connection->stream.socket().close(ec);
+  }
+  open_.clear();
+}
+
+asio::awaitable<void> HttpServer::accept_loop() {
+  auto self = shared_from_this();
+  while (!stopped_) {
+    auto [ec, socket] = co_await acceptor_.async_accept(as_tuple(use_awaitable));
+    if (ec) {
+      if (stopped_ || ec == asio::error::operation_aborted) break;
+      net::log_warn(name_, ": accept failed: ", ec.message());
+      continue;
+    }
+    auto connection = std::make_shared<Connection>(std::move(socket));
+    asio::co_spawn(io_, serve(connection), [self](std::exception_ptr e) {
+      if (!e) return;
+      try {
+        std::rethrow_exception(e);
+      } catch (const std::exception& ex) {
+        net::log_warn(self->name_, ": connection failed: ", ex.what());
+      }
+    });
+  }
+}
+
+asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) {
+  auto self = shared_from_this();
+  const uint64_t id = next_id_++;
+  open_.emplace(id, connection);
+  auto& stream = connection->stream;
+
+  beast::flat_buffer buffer;
+  http::request_parser<http::string_body> parser;
+  parser.header_limit(static_cast<uint32_t>(options_.max_header_bytes));
+  parser.body_limit(options_.max_body_bytes);
+  stream.expires_after(options_.idle_timeout);
+  auto [read_ec, read_bytes] =
+      co_await http::async_read(stream, buffer, parser, as_tuple(use_awaitable));
+  (void)read_bytes;
+
+  std::optional<HttpResponse> answer;
+  bool head = false;
+  unsigned version = 11;
+  if (read_ec == http::error::header_limit || read_ec == http::error::body_limit ||
+      read_ec == http::error::buffer_overflow) {
+    boost::system::error_code peer_ec;
+    net::log_info(name_, ": request too large from ", stream.socket().remote_endpoint(peer_ec),
+                  "; closing the connection");
+  } else if (read_ec == http::error::end_of_stream || read_ec == beast::error::timeout ||
+             read_ec == asio::error::operation_aborted || read_ec == asio::error::eof ||
+             read_ec == asio::error::connection_reset) {
+    // The peer left, took too long, or the server stops: nothing to answer.
+  } else if (read_ec) {
+    answer = plain(400, "Bad Request: " + read_ec.message() + "\n");
+  } else {
+    const auto& request = parser.get();
+    version = request.version();
+    head = request.method() == http::verb::head;
+    if (request.method() != http::verb::get && !head) {
+      answer = plain(405, "Method Not Allowed\n");
+    } else {
+      std::string_view target = request.target();
+      size_t q = target.find('?');
+      std::string path = percent_decode(target.substr(0, q), false);
+      auto query = q == std::string_view::npos ? std::map<std::string, std::string>{}
+                                               : parse_query(target.substr(q + 1));
+      answer = handler_(path, query);
+    }
+  }
+
+  if (answer && !stopped_) {
+    http::response<http::string_body> response{static_cast<http::status>(answer->status), version};
+    if (!answer->content_type.empty()) {
+      response.set(http::field::content_type, answer->content_type);
+    }
+    if (answer->status == 405) response.set(http::field::allow, "GET, HEAD");
+    response.keep_alive(false);
+    const size_t length = answer->body.size();
+    if (!head) response.body() = std::move(answer->body);
+    response.content_length(length);
+    stream.expires_after(options_.idle_timeout);
+    auto [write_ec, written] =
+        co_await http::async_write(stream, response, as_tuple(use_awaitable));
+    (void)written;
+    if (write_ec && write_ec != asio::error::operation_aborted) {
+      net::log_info(name_, ": write failed: ", write_ec.message());
+    }
+  }
+  boost::system::error_code ec;
+  stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+  stream.socket().close(ec);
+  open_.erase(id);
+}
+
+}  // namespace zkd::admin

@@ -1,0 +1,14 @@
+// The replicated state's options as zoo.cfg sets them: every Database the
+// server builds (at start, from a leader's snapshot, after a truncation) is
+// made with these.
+#pragma once
+
+#include "zkd/server/config.h"
+#include "zkd/tree/database.h"
+
+namespace zkd::server {
+
+// extendedTypesEnabled and enforceQuota; quota warnings go to the log.
+tree::DatabaseOptions database_options(const ServerConfig& config);
+
+}  // namespace zkd::server
