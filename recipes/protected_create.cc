@@ -4,6 +4,9 @@
 #include <random>
 #include <variant>
 
+#include "libzk/wire/path.h"
+#include "recipes/znode_util.h"
+
 namespace zk::recipes {
 
 namespace {
@@ -11,22 +14,15 @@ namespace {
 constexpr std::string_view kProtectionMark = "_c_";
 constexpr size_t kUuidLength = 36;  // 8-4-4-4-12 hex digits
 
-std::string parent_of(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::string join(const std::string& parent, const std::string& name) {
-  return parent == "/" ? "/" + name : parent + "/" + name;
-}
-
 // The child of `parent` whose name starts with `prefix`, if any.
 Result<std::optional<std::string>> find_created(SyncClient& zk, const std::string& parent,
                                                 const std::string& prefix) {
   auto children = zk.get_children(parent);
   if (!children.ok()) return children.error();
   for (const std::string& child : *children) {
-    if (child.starts_with(prefix)) return std::optional<std::string>(join(parent, child));
+    if (child.starts_with(prefix)) {
+      return std::optional<std::string>(detail::child_path(parent, child));
+    }
   }
   return std::optional<std::string>();
 }
@@ -75,7 +71,8 @@ Status ensure_path(SyncClient& zk, const std::string& path, const RetryPolicy& p
                                           return std::monostate{};
                                         if (created.error() != Error::kNoNode)
                                           return created.error();
-                                        Status parent = ensure_path(zk, parent_of(path), policy);
+                                        Status parent = ensure_path(
+                                            zk, std::string(zk::wire::parent_path(path)), policy);
                                         if (!parent.ok()) return parent.error();
                                         created = zk.create(path, std::string());
                                         if (created.ok() || created.error() == Error::kNodeExists)
@@ -89,7 +86,7 @@ Result<std::string> protected_create(SyncClient& zk, const std::string& parent,
                                      const std::string& name, const zk::wire::Buffer& data,
                                      zk::wire::CreateMode mode, const RetryPolicy& policy) {
   const std::string prefix = new_protection_prefix();
-  const std::string path = join(parent, prefix + name);
+  const std::string path = detail::child_path(parent, prefix + name);
   bool maybe_created = false;  // an earlier attempt was lost in flight
   return with_retries<std::string>(zk, policy, [&]() -> Result<std::string> {
     if (maybe_created) {
