@@ -20,6 +20,7 @@ struct NameOf {
   const char* operator()(const DeleteCommand&) const { return "delete"; }
   const char* operator()(const DeleteAllCommand&) const { return "deleteall"; }
   const char* operator()(const WatchCommand&) const { return "watch"; }
+  const char* operator()(const RemoveWatchesCommand&) const { return "removewatches"; }
   const char* operator()(const SyncCommand&) const { return "sync"; }
   const char* operator()(const AddAuthCommand&) const { return "addauth"; }
   const char* operator()(const GetAclCommand&) const { return "getacl"; }

@@ -8,6 +8,7 @@
 #include <string>
 #include <variant>
 
+#include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
 
 namespace zkctl {
@@ -84,9 +85,22 @@ enum class WatchKind {
 struct WatchCommand {
   std::string path;
   WatchKind kind = WatchKind::kData;
-  int count = 1;                      // events to print; the watch is re-armed in between
+  // Set: one addWatch of this mode instead of `kind`, printing every event
+  // (of PATH, or of PATH and its descendants when recursive).
+  std::optional<zk::wire::AddWatchMode> persistent;
+  // Events to print; a one-shot watch is re-armed in between. 0 (persistent
+  // only): until interrupted.
+  int count = 1;
   std::optional<int64_t> timeout_ms;  // per event; none = wait forever
   bool operator==(const WatchCommand&) const = default;
+};
+
+// removeWatches of this session's watches on PATH (zkCli's removewatches).
+struct RemoveWatchesCommand {
+  std::string path;
+  zk::wire::WatcherType type = zk::wire::WatcherType::kAny;
+  bool local = false;  // remove here even if the server cannot be reached
+  bool operator==(const RemoveWatchesCommand&) const = default;
 };
 
 struct SyncCommand {
@@ -117,9 +131,10 @@ struct SetAclCommand {
   bool operator==(const SetAclCommand&) const = default;
 };
 
-using Command = std::variant<CreateCommand, GetCommand, SetCommand, LsCommand, StatCommand,
-                             ExistsCommand, DeleteCommand, DeleteAllCommand, WatchCommand,
-                             SyncCommand, AddAuthCommand, GetAclCommand, SetAclCommand>;
+using Command =
+    std::variant<CreateCommand, GetCommand, SetCommand, LsCommand, StatCommand, ExistsCommand,
+                 DeleteCommand, DeleteAllCommand, WatchCommand, RemoveWatchesCommand, SyncCommand,
+                 AddAuthCommand, GetAclCommand, SetAclCommand>;
 
 // The command's name as typed ("create", "deleteall", ...).
 const char* command_name(const Command& c);

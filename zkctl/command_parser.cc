@@ -24,6 +24,7 @@ class CommandGrammar {
     add_delete();
     add_path_only<DeleteAllCommand>("deleteall", "delete the node and all its descendants");
     add_watch();
+    add_removewatches();
     add_path_only<SyncCommand>("sync", "sync the server with the leader for PATH");
     add_addauth();
     add_getacl();
@@ -116,20 +117,51 @@ class CommandGrammar {
     CLI::Option* data = s->add_flag("--data", flag_a_, "data watch (default)");
     CLI::Option* children = s->add_flag("--children", flag_b_, "children watch");
     CLI::Option* exists = s->add_flag("--exists", flag_c_, "exists watch (node may be missing)");
-    data->excludes(children)->excludes(exists);
-    children->excludes(exists);
-    s->add_option("--count", count_, "events to print, re-arming in between")
-        ->check(CLI::Range(1, 1000000000).description(""));
+    CLI::Option* persistent =
+        s->add_flag("--persistent", flag_d_, "persistent watch (addWatch): every event");
+    CLI::Option* recursive =
+        s->add_flag("--recursive", flag_e_, "with --persistent: also the descendants");
+    data->excludes(children)->excludes(exists)->excludes(persistent);
+    children->excludes(exists)->excludes(persistent);
+    exists->excludes(persistent);
+    recursive->needs(persistent);
+    CLI::Option* count = s->add_option("--count", count_, "events to print, re-arming in between")
+                             ->check(CLI::Range(1, 1000000000).description(""));
     s->add_option("--timeout-watch", timeout_ms_, "give up after MS without an event")
         ->check(CLI::Range(int64_t{0}, int64_t{86400000}).description(""));
     s->add_option("PATH", path_, "node path")->required();
-    s->callback([this] {
+    s->callback([this, count] {
       WatchCommand w;
       w.path = path_;
       w.kind = flag_b_ ? WatchKind::kChildren : flag_c_ ? WatchKind::kExists : WatchKind::kData;
       w.count = count_;
+      if (flag_d_) {
+        w.persistent = flag_e_ ? zk::wire::AddWatchMode::kPersistentRecursive
+                               : zk::wire::AddWatchMode::kPersistent;
+        if (count->count() == 0) w.count = 0;  // until interrupted
+      }
       w.timeout_ms = timeout_ms_;
       out_ = w;
+    });
+  }
+
+  void add_removewatches() {
+    CLI::App* s = sub("removewatches", "remove this session's watches on a node");
+    CLI::Option* children = s->add_flag("-c,--children", flag_a_, "children watches only");
+    CLI::Option* data = s->add_flag("-d,--data", flag_b_, "data and exists watches only");
+    CLI::Option* any = s->add_flag("-a,--any", flag_c_, "every kind, persistent too (default)");
+    children->excludes(data)->excludes(any);
+    data->excludes(any);
+    s->add_flag("-l,--local", flag_d_, "remove locally even if the server is unreachable");
+    s->add_option("PATH", path_, "node path")->required();
+    s->callback([this] {
+      RemoveWatchesCommand r;
+      r.path = path_;
+      r.type = flag_a_   ? zk::wire::WatcherType::kChildren
+               : flag_b_ ? zk::wire::WatcherType::kData
+                         : zk::wire::WatcherType::kAny;
+      r.local = flag_d_;
+      out_ = r;
     });
   }
 
@@ -172,6 +204,8 @@ class CommandGrammar {
   bool flag_a_ = false;
   bool flag_b_ = false;
   bool flag_c_ = false;
+  bool flag_d_ = false;
+  bool flag_e_ = false;
   int32_t version_ = kAnyVersion;
   int count_ = 1;
   std::optional<int64_t> timeout_ms_;
@@ -201,6 +235,13 @@ std::string command_help_text() {
          "  watch [--data|--children|--exists] [--count N] [--timeout-watch MS] PATH\n"
          "                                 set a watch, print each event as\n"
          "                                 'NodeDataChanged /path'; re-arm until N\n"
+         "  watch --persistent [--recursive] [--count N] [--timeout-watch MS] PATH\n"
+         "                                 addWatch: print every event (--recursive:\n"
+         "                                 of the subtree too) until N or interrupted\n"
+         "  removewatches [-c|-d|-a] [-l] PATH\n"
+         "                                 remove this session's watches on PATH\n"
+         "                                 (-c children, -d data, -a all, default;\n"
+         "                                 -l also when the server is unreachable)\n"
          "  sync PATH                      sync the connected server with the leader\n"
          "  addauth SCHEME AUTH            add a credential to the session (digest\n"
          "                                 user:password); counts for later commands\n"

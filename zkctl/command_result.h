@@ -71,9 +71,13 @@ struct AuthAddedResult {
   std::string scheme;
 };
 
-using CommandResult =
-    std::variant<CreatedResult, DataResult, SetResult, ChildrenResult, StatResult, ExistsResult,
-                 DeletedResult, SyncedResult, WatchEventResult, AclResult, AuthAddedResult>;
+struct WatchesRemovedResult {
+  std::string path;
+};
+
+using CommandResult = std::variant<CreatedResult, DataResult, SetResult, ChildrenResult, StatResult,
+                                   ExistsResult, DeletedResult, SyncedResult, WatchEventResult,
+                                   AclResult, AuthAddedResult, WatchesRemovedResult>;
 
 // A failed command. `zk_error` is set when the server or client library
 // reported a ZooKeeper error; otherwise `name` says what happened

@@ -44,7 +44,8 @@ std::string exit_code_help_text() {
          "  7   connection failed (cannot connect, CONNECTIONLOSS, OPERATIONTIMEOUT)\n"
          "  8   session expired (SESSIONEXPIRED, SESSIONMOVED)\n"
          "  9   not authorized (NOAUTH, AUTHFAILED)\n"
-         "  10  watch: no event before --timeout-watch\n";
+         "  10  watch: no event before --timeout-watch; lock and the coordination\n"
+         "      verbs: their --timeout ran out\n";
 }
 
 }  // namespace zkctl

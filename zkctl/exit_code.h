@@ -20,7 +20,7 @@ enum class ExitCode : int {
   kConnectionFailed = 7,  // no server answered, CONNECTIONLOSS, OPERATIONTIMEOUT
   kSessionExpired = 8,    // SESSIONEXPIRED, SESSIONMOVED
   kNoAuth = 9,            // NOAUTH, AUTHFAILED
-  kWatchTimeout = 10,     // `watch --timeout-watch` passed without an event
+  kWatchTimeout = 10,     // `watch --timeout-watch` passed without an event; `lock --timeout`
 };
 
 inline int to_int(ExitCode c) { return static_cast<int>(c); }

@@ -10,9 +10,11 @@
 
 #include "libzk/client/sync_client.h"
 #include "zkctl/command_parser.h"
+#include "zkctl/coordination_verbs.h"
 #include "zkctl/global_options.h"
 #include "zkctl/interactive_shell.h"
 #include "zkctl/line_interpreter.h"
+#include "zkctl/lock_verbs.h"
 #include "zkctl/printer.h"
 #include "zkctl/script_runner.h"
 #include "zkctl/zk_command_runner.h"
@@ -54,17 +56,35 @@ int run(int argc, char** argv) {
 
   // Everything that needs no server is checked before connecting.
   std::optional<Command> one_shot;
+  std::optional<LockVerbCommand> lock_verb;      // lock, elect: zkctl/lock_verbs.h
+  std::optional<CoordinationVerb> coordination;  // zkctl/coordination_verbs.h
   if (mode == RunMode::kOneShot) {
     if (options.command.size() == 1 && options.command[0] == "help") {
       std::cout << full_help_text();
       return to_int(ExitCode::kOk);
     }
-    ParseResult command = parse_command(options.command);
-    if (auto* usage = std::get_if<UsageError>(&command)) {
-      std::cerr << "zkctl: " << usage->message << "\nRun 'zkctl --help' for usage.\n";
-      return to_int(ExitCode::kUsage);
+    if (is_lock_verb(options.command)) {
+      auto verb = parse_lock_verb(options.command);
+      if (auto* usage = std::get_if<UsageError>(&verb)) {
+        std::cerr << "zkctl: " << usage->message << "\nRun 'zkctl --help' for usage.\n";
+        return to_int(ExitCode::kUsage);
+      }
+      lock_verb = std::get<LockVerbCommand>(std::move(verb));
+    } else if (is_coordination_verb(options.command)) {
+      auto verb = parse_coordination_verb(options.command);
+      if (auto* usage = std::get_if<UsageError>(&verb)) {
+        std::cerr << "zkctl: " << usage->message << "\nRun 'zkctl --help' for usage.\n";
+        return to_int(ExitCode::kUsage);
+      }
+      coordination = std::get<CoordinationVerb>(std::move(verb));
+    } else {
+      ParseResult command = parse_command(options.command);
+      if (auto* usage = std::get_if<UsageError>(&command)) {
+        std::cerr << "zkctl: " << usage->message << "\nRun 'zkctl --help' for usage.\n";
+        return to_int(ExitCode::kUsage);
+      }
+      one_shot = std::get<Command>(command);
     }
-    one_shot = std::get<Command>(command);
   }
   std::ifstream script;
   if (mode == RunMode::kScriptFile) {
@@ -87,6 +107,16 @@ int run(int argc, char** argv) {
     return to_int(failure.exit_code);
   }
 
+  if (coordination) {
+    const int verb_code = run_coordination_verb(*coordination, client, printer);
+    (void)client.close();
+    return verb_code;
+  }
+  if (lock_verb) {
+    const int verb_code = run_lock_verb(*lock_verb, client, printer);
+    (void)client.close();
+    return verb_code;
+  }
   ZkCommandRunner runner(client);
   LineInterpreter interpreter(runner, printer);
   ExitCode code = ExitCode::kOk;

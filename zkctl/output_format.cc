@@ -111,6 +111,7 @@ struct HumanRenderer {
     return out;
   }
   std::string operator()(const AuthAddedResult&) const { return {}; }
+  std::string operator()(const WatchesRemovedResult&) const { return {}; }
 };
 
 struct JsonRenderer {
@@ -147,6 +148,10 @@ struct JsonRenderer {
   void operator()(const SyncedResult& r) const {
     w.key("path").string(r.path);
     w.key("synced").boolean(true);
+  }
+  void operator()(const WatchesRemovedResult& r) const {
+    w.key("path").string(r.path);
+    w.key("watches_removed").boolean(true);
   }
   void operator()(const WatchEventResult& r) const {
     w.key("event").string(zk::wire::event_type_name(r.type));

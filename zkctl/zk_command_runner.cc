@@ -98,8 +98,15 @@ class Execution {
   }
 
   Outcome operator()(const WatchCommand& c) {
-    for (int i = 0; i < c.count; ++i) {
-      if (auto failure = arm(c)) return failure;
+    if (c.persistent) {
+      drain_events();
+      auto status = client_.add_watch(c.path, *c.persistent);
+      if (!status) return failure_from_zk(status.error(), c.path);
+    }
+    for (int i = 0; c.count == 0 || i < c.count; ++i) {
+      if (!c.persistent) {
+        if (auto failure = arm(c)) return failure;
+      }
       auto event = wait_event(c);
       if (!event) {
         CommandFailure f;
@@ -118,6 +125,14 @@ class Execution {
       }
       sink_(WatchEventResult{event->type, event->path});
     }
+    return std::nullopt;
+  }
+
+  Outcome operator()(const RemoveWatchesCommand& c) {
+    auto status = client_.remove_watches(c.path, c.type, c.local);
+    if (!status) return failure_from_zk(status.error(), c.path);
+    drain_events();  // the removed watches' own *WatchRemoved events
+    sink_(WatchesRemovedResult{c.path});
     return std::nullopt;
   }
 
@@ -174,11 +189,15 @@ class Execution {
     return std::nullopt;
   }
 
-  Outcome arm(const WatchCommand& c) {
-    // Events still queued come from watches of earlier commands in this
-    // session (e.g. one that timed out and fired later); they are not ours.
+  // Events still queued come from watches of earlier commands in this
+  // session (e.g. one that timed out and fired later); they are not ours.
+  void drain_events() {
     while (client_.next_watch_event(milliseconds(0))) {
     }
+  }
+
+  Outcome arm(const WatchCommand& c) {
+    drain_events();
     switch (c.kind) {
       case WatchKind::kData: {
         auto r = client_.get_data(c.path, true);
@@ -199,9 +218,10 @@ class Execution {
     return std::nullopt;
   }
 
-  // The next event on the watched path; nullopt when the per-event timeout
-  // ran out. Events for other paths (left over from earlier commands) are
-  // skipped; session-end events (type kNone) are always returned.
+  // The next event on the watched path (or below it, for a recursive
+  // watch); nullopt when the per-event timeout ran out. Events for other
+  // paths (left over from earlier commands) are skipped; session-end events (type kNone) are always
+  // returned.
   std::optional<zk::client::WatchedEvent> wait_event(const WatchCommand& c) {
     using Clock = std::chrono::steady_clock;
     const auto deadline =
@@ -218,6 +238,8 @@ class Execution {
         continue;
       }
       if (event->type == zk::wire::EventType::kNone || event->path == c.path) return event;
+      const bool recursive = c.persistent == zk::wire::AddWatchMode::kPersistentRecursive;
+      if (recursive && (c.path == "/" || event->path.starts_with(c.path + "/"))) return event;
     }
   }
 

@@ -1,0 +1,112 @@
+"""zkctl's persistent watches and removewatches against a real server (see zk_server.py).
+
+Environment: ZKCTL = path of the zkctl binary (required); ZKD_BIN = path of zkd
+(optional; without it the test runs against Apache ZooKeeper 3.8).
+Run: ZKCTL=build/zkctl/zkctl /usr/bin/python3 tests/zkctl/zkctl_watch_test.py -v
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from zk_server import ZkServer  # noqa: E402
+
+ZKCTL = os.path.abspath(os.environ["ZKCTL"]) if os.environ.get("ZKCTL") else ""
+SERVER = None
+OK, ERROR, WATCH_TIMEOUT = 0, 1, 10
+
+
+def setUpModule():
+    global SERVER
+    if not ZKCTL or not os.access(ZKCTL, os.X_OK):
+        raise RuntimeError("set ZKCTL to the zkctl binary")
+    SERVER = ZkServer()
+    SERVER.start()
+
+
+def tearDownModule():
+    if SERVER:
+        SERVER.stop()
+
+
+def zkctl(*args, stdin=None):
+    env = dict(os.environ)
+    env.pop("ZKCTL_SERVER", None)
+    return subprocess.run([ZKCTL, "-s", SERVER.address, *args], input=stdin, capture_output=True,
+                          text=True, timeout=60, env=env)
+
+
+class PersistentWatch(unittest.TestCase):
+    def ok(self, *args, **kwargs):
+        r = zkctl(*args, **kwargs)
+        self.assertEqual(r.returncode, OK, f"zkctl {args}: {r.stdout!r} {r.stderr!r}")
+        return r
+
+    def stream(self, *args):
+        p = subprocess.Popen([ZKCTL, "-s", SERVER.address, *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: p.poll() is None and p.kill())
+        return p
+
+    def trigger_until_done(self, watcher, trigger, deadline_s=30.0):
+        """Runs trigger(n) until the watcher exits: the watch may not be set yet
+        when the first changes happen (each bounded wait is on the process)."""
+        end = time.monotonic() + deadline_s
+        n = 0
+        while time.monotonic() < end:
+            trigger(n)
+            n += 1
+            try:
+                out, err = watcher.communicate(timeout=0.3)
+                return watcher.returncode, out, err
+            except subprocess.TimeoutExpired:
+                continue
+        watcher.kill()
+        self.fail("watcher did not finish before the deadline")
+
+    def test_recursive_watch_streams_json_lines_of_the_subtree(self):
+        self.ok("create", "/pw")
+        watcher = self.stream("--json", "watch", "--persistent", "--recursive", "--count", "3",
+                              "/pw", "--timeout-watch", "30000")
+        code, out, err = self.trigger_until_done(
+            watcher, lambda n: self.ok("create", f"/pw/c{n}"))
+        self.assertEqual(code, OK, err)
+        events = [json.loads(line) for line in out.splitlines()]
+        self.assertEqual(len(events), 3, out)
+        # Consecutive creates under /pw: NodeCreated each, never NodeChildrenChanged.
+        self.assertEqual([e["event"] for e in events], ["NodeCreated"] * 3)
+        first = int(events[0]["path"][len("/pw/c"):])
+        self.assertEqual([e["path"] for e in events], [f"/pw/c{first + i}" for i in range(3)])
+
+    def test_persistent_watch_sees_children_and_data_of_its_node(self):
+        self.ok("create", "/pp")
+        watcher = self.stream("watch", "--persistent", "--count", "2", "/pp",
+                              "--timeout-watch", "30000")
+        code, out, err = self.trigger_until_done(watcher, lambda n: self.ok("set", "/pp", str(n)))
+        self.assertEqual((code, err), (OK, ""))
+        self.assertEqual(out, "NodeDataChanged /pp\nNodeDataChanged /pp\n")
+
+    def test_removewatches_in_a_script(self):
+        # Line 2 sets a persistent watch and times out; it stays until line 3
+        # removes it; line 4 finds nothing left to remove.
+        script = ("create /rw\n"
+                  "watch --persistent /rw --timeout-watch 100\n"
+                  "removewatches /rw\n"
+                  "removewatches -a /rw\n")
+        r = zkctl("--keep-going", "-", stdin=script)
+        self.assertNotEqual(r.returncode, OK)
+        self.assertEqual(r.stdout, "/rw\n")
+        self.assertEqual(r.stderr.count("no event within"), 1, r.stderr)
+        self.assertEqual(r.stderr.count("NOWATCHER"), 1, r.stderr)
+
+    def test_recursive_needs_persistent(self):
+        r = zkctl("watch", "--recursive", "/x")
+        self.assertEqual(r.returncode, 2, r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
