@@ -3,50 +3,16 @@
 // Boost.JSON is used header-only: its implementation is compiled here, once
 // for zkd's admin library.
 #include <boost/json/src.hpp>
-#include <cstdio>
 
 #include "zkd/server/four_letter_format.h"
 
 namespace zkd::admin {
 namespace {
 
+// A JSON string literal (Boost.JSON's escaping: short forms for \b \t \n \f \r,
+// \u00XX for the other control characters, as Jackson's).
 void quote(std::string_view text, std::string& out) {
-  out += '"';
-  for (char ch : text) {
-    auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
+  out += boost::json::serialize(boost::json::string_view(text.data(), text.size()));
 }
 
 // `depth`: the objects enclosing `value` (arrays do not indent).
