@@ -9,7 +9,6 @@ Run: test_limits.py --zkd-bin build/zkd/zkd [--live-apache]
 
 import os
 import shutil
-import subprocess
 import sys
 import unittest
 
@@ -26,7 +25,7 @@ except ImportError:  # unittest_main reports the skip
     KAZOO = False
 
 ARGS = None
-ZKCLI = "/usr/share/zookeeper/bin/zkCli.sh"
+ZKCLI = servers.ZKCLI
 
 
 def zkd(extra=None):
@@ -138,9 +137,7 @@ def make_big_listing(client):
 
 def run_zkcli(server, command):
     """zkCli.sh's output (stdout and stderr) for one command; it exits after it."""
-    done = subprocess.run([ZKCLI, "-server", server.hostport] + command.split(),
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
-    return done.stdout + done.stderr
+    return servers.zkcli(server, *command.split())
 
 
 class MaxClientCnxnsTest(unittest.TestCase):

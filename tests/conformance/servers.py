@@ -54,6 +54,24 @@ def apache_available():
     return os.path.exists(APACHE_JAR) and os.access(JAVA, os.X_OK)
 
 
+# Apache's Java CLI (Debian `zookeeper`): an unmodified client for tests.
+ZKCLI = "/usr/share/zookeeper/bin/zkCli.sh"
+ZKCLI_TIMEOUT_S = 120
+
+
+def zkcli_available():
+    return os.access(ZKCLI, os.X_OK) and os.access(JAVA, os.X_OK)
+
+
+def zkcli(server, *command):
+    """Runs one zkCli.sh command against `server` (it exits after it);
+    returns its stdout and stderr together."""
+    done = subprocess.run([ZKCLI, "-server", server.hostport, *command],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, timeout=ZKCLI_TIMEOUT_S)
+    return done.stdout.decode(errors="replace")
+
+
 def free_loopback_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))

@@ -27,7 +27,6 @@ Exits 77 (skip) when zkCli.sh (Debian's `zookeeper` package) is missing.
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 import unittest
@@ -39,9 +38,8 @@ sys.dont_write_bytecode = True  # keep the source tree clean
 import servers  # noqa: E402
 import zkwire as w  # noqa: E402
 
-ZKCLI = "/usr/share/zookeeper/bin/zkCli.sh"
+ZKCLI = servers.ZKCLI
 CHECK_INTERVAL_MS = 100
-CLI_TIMEOUT_S = 60
 REMOVAL_DEADLINE_S = 20  # many check intervals and one TTL
 EVENT_NODE_DELETED = 2
 OP_CREATE_TTL = 21
@@ -64,12 +62,7 @@ class ContainerServer(servers.Server):
         return command
 
 
-def zkcli(server, *command):
-    """Runs one zkCli.sh command; returns its combined output."""
-    done = subprocess.run([ZKCLI, "-server", server.hostport, *command],
-                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, timeout=CLI_TIMEOUT_S)
-    return done.stdout.decode(errors="replace")
+zkcli = servers.zkcli
 
 
 class ZkCliContainerTest(unittest.TestCase):

@@ -25,7 +25,6 @@ Exits 77 (skip) when zkCli.sh (Debian's `zookeeper` package) is missing.
 
 import argparse
 import os
-import subprocess
 import sys
 import unittest
 
@@ -36,8 +35,7 @@ sys.dont_write_bytecode = True  # keep the source tree clean
 import servers  # noqa: E402
 import zkwire as w  # noqa: E402
 
-ZKCLI = "/usr/share/zookeeper/bin/zkCli.sh"
-CLI_TIMEOUT_S = 60
+ZKCLI = servers.ZKCLI
 STATS = "/zookeeper/quota/q/zookeeper_stats"
 LIMITS = "/zookeeper/quota/q/zookeeper_limits"
 ERR_NONODE = -101
@@ -45,12 +43,7 @@ ERR_QUOTAEXCEEDED = -125
 ARGS = None
 
 
-def zkcli(server, *command):
-    """Runs one zkCli.sh command; returns its combined output."""
-    done = subprocess.run([ZKCLI, "-server", server.hostport, *command],
-                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, timeout=CLI_TIMEOUT_S)
-    return done.stdout.decode(errors="replace")
+zkcli = servers.zkcli
 
 
 class QuotaTestBase(unittest.TestCase):

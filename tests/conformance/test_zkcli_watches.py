@@ -26,7 +26,7 @@ sys.dont_write_bytecode = True  # keep the source tree clean
 
 import servers  # noqa: E402
 
-ZKCLI = "/usr/share/zookeeper/bin/zkCli.sh"
+ZKCLI = servers.ZKCLI
 SCRIPT_TIMEOUT_S = 90.0
 EVENT_RE = re.compile(r"^WatchedEvent state:(\w+) type:(\w+) path:(\S+)$")
 
