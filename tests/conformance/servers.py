@@ -314,18 +314,20 @@ def server_from_args(args, **kwargs):
     return Server("zkd", zkd_bin=args.zkd_bin, **kwargs)
 
 
-def unittest_main(module, kazoo_installed, add_arguments=None):
+def unittest_main(module, kazoo_installed, add_arguments=None,
+                  missing="kazoo is not installed (apt-get install python3-kazoo)"):
     """The main() of a unittest file whose tests start their own servers:
     parses --server/--zkd-bin (and what `add_arguments(parser)` adds) into
-    module.ARGS, exits as skipped without kazoo or the asked-for server, runs
-    the module's tests. Returns the process exit code (0 or 1)."""
+    module.ARGS, exits as skipped without the client the tests use
+    (`kazoo_installed` false: skipped saying `missing`) or the asked-for
+    server, runs the module's tests. Returns the process exit code (0 or 1)."""
     parser = argparse.ArgumentParser(description=module.__doc__.splitlines()[0])
     add_server_arguments(parser)
     if add_arguments:
         add_arguments(parser)
     module.ARGS, rest = parser.parse_known_args()
     if not kazoo_installed:
-        skip("kazoo is not installed (apt-get install python3-kazoo)")
+        skip(missing)
     server_from_args(module.ARGS)  # exits early (skip/error) if unusable
     program = unittest.main(module=module, argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
     return 0 if program.result.wasSuccessful() else 1

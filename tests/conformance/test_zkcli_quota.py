@@ -23,7 +23,6 @@ same assertions hold for zkd and for Apache ZooKeeper 3.8.0 (run with
 Exits 77 (skip) when zkCli.sh (Debian's `zookeeper` package) is missing.
 """
 
-import argparse
 import os
 import sys
 import unittest
@@ -157,15 +156,8 @@ class EnforcedQuotaTest(QuotaTestBase):
 
 
 def main():
-    global ARGS
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    servers.add_server_arguments(parser)
-    ARGS, rest = parser.parse_known_args()
-    if not os.access(ZKCLI, os.X_OK):
-        servers.skip(f"{ZKCLI} not installed (apt-get install zookeeper)")
-    servers.server_from_args(ARGS)  # exits early (skip/error) if unusable
-    program = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
-    return 0 if program.result.wasSuccessful() else 1
+    return servers.unittest_main(sys.modules[__name__], servers.zkcli_available(),
+                                 missing=f"{ZKCLI} not installed (apt-get install zookeeper)")
 
 
 if __name__ == "__main__":
