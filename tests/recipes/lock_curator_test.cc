@@ -5,12 +5,15 @@
 // layouts are the same, and LeaderLatch candidates and `zkctl elect`
 // candidates elect one leader at a time and hand over to each other.
 //
-// The lock paths are created before Curator runs: Curator creates missing
-// parents as container nodes (createContainer, opcode 19).
+// The lock paths are created before the exclusion tests run; Curator creates
+// missing parents as container nodes (createContainer, opcode 19), which
+// MissingLockParentsAreContainersTheServerRemoves checks.
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <fstream>
+#include <future>
+#include <memory>
 #include <regex>
 
 #include "recipes/lock.h"
@@ -106,6 +109,29 @@ TEST_F(CuratorInterop, EachSidesHolderBlocksTheOtherAndTheLayoutsMatch) {
   auto tried = zk::lab::run_zkd(try_peer.front(), {try_peer.begin() + 1, try_peer.end()}, 60s);
   EXPECT_EQ(exit_code(tried.status), 0) << tried.output;
   EXPECT_NE(tried.output.find("busy"), std::string::npos) << tried.output;
+}
+
+// InterProcessMutex on a missing path creates its parents as containers
+// (creatingParentContainersIfNeeded): once the lock is released they are
+// empty and zkd's container manager removes them, innermost first, as
+// Apache's does. Persistent parents would stay.
+TEST_F(CuratorInterop, MissingLockParentsAreContainersTheServerRemoves) {
+  const auto try_peer = peer({"try", zkd_->address(), "/containers/a/lock"});
+  auto tried = zk::lab::run_zkd(try_peer.front(), {try_peer.begin() + 1, try_peer.end()}, 60s);
+  EXPECT_EQ(exit_code(tried.status), 0) << tried.output;
+  ASSERT_NE(tried.output.find("acquired"), std::string::npos) << tried.output;
+  auto deleted = std::make_shared<std::promise<zk::wire::EventType>>();
+  auto outer = admin_->exists(
+      "/containers", [deleted](const zk::client::WatchedEvent& e) { deleted->set_value(e.type); });
+  ASSERT_TRUE(outer.ok());
+  if (outer->has_value()) {  // else already swept
+    auto event = deleted->get_future();
+    ASSERT_EQ(event.wait_for(30s), std::future_status::ready) << "/containers is still there";
+    EXPECT_EQ(event.get(), zk::wire::EventType::kNodeDeleted);
+  }
+  auto after = admin_->exists("/containers");
+  ASSERT_TRUE(after.ok());
+  EXPECT_FALSE(after->has_value());
 }
 
 TEST_F(CuratorInterop, LeaderLatchAndZkctlElectHandOverToEachOther) {

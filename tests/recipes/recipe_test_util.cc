@@ -17,8 +17,9 @@
 
 namespace zk::recipes::testing {
 
-std::unique_ptr<zk::lab::ZkdProcess> start_zkd() {
+std::unique_ptr<zk::lab::ZkdProcess> start_zkd(std::vector<std::string> extra_config) {
   zk::lab::ZkdOptions options;
+  options.extra_lines = std::move(extra_config);
   options.binary = ZKD_BINARY;
   options.tick_time_ms = 200;
   options.max_session_timeout_ms = 30000;
@@ -197,7 +198,8 @@ void CuratorTest::SetUp() {
   if (std::string jar = missing_curator_jar(); !jar.empty()) {
     GTEST_SKIP() << "Curator is not installed (" << jar << ")";
   }
-  zkd_ = start_zkd();
+  // Curator makes missing parents containers: sweep them often.
+  zkd_ = start_zkd({"znode.container.checkIntervalMs=100"});
   ASSERT_TRUE(zkd_);
   admin_ = connect(zkd_->address());
   ASSERT_TRUE(admin_);

@@ -25,9 +25,9 @@
 namespace zk::recipes::testing {
 
 // A standalone zkd (ZKD_BINARY) with 200 ms ticks, so that session timeouts
-// from 400 ms to 30 s are accepted; null, with a failed expectation, if it
-// did not start.
-std::unique_ptr<zk::lab::ZkdProcess> start_zkd();
+// from 400 ms to 30 s are accepted, and `extra_config` lines in its zoo.cfg;
+// null, with a failed expectation, if it did not start.
+std::unique_ptr<zk::lab::ZkdProcess> start_zkd(std::vector<std::string> extra_config = {});
 
 // A 3-node zkd ensemble; null, with a failed expectation, if it did not start.
 std::unique_ptr<zk::lab::Ensemble> start_ensemble();
@@ -110,8 +110,8 @@ std::vector<std::string> curator_peer(const std::string& source,
                                       const std::vector<std::string>& args);
 
 // A fixture for tests with Curator peers: skipped when Curator is not
-// installed; otherwise a standalone zkd (start_zkd), a client on it and a
-// temporary directory.
+// installed; otherwise a standalone zkd (start_zkd; its container manager
+// runs every 100 ms), a client on it and a temporary directory.
 class CuratorTest : public ::testing::Test {
  protected:
   void SetUp() override;
