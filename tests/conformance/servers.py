@@ -72,6 +72,17 @@ def zkcli(server, *command):
     return done.stdout.decode(errors="replace")
 
 
+def zkcli_session(server, commands):
+    """Runs `commands` in one zkCli.sh session against `server` (one session:
+    ephemerals and watches live until the script's end); returns the output
+    lines, stdout and stderr together."""
+    script = "".join(c + "\n" for c in commands) + "quit\n"
+    done = subprocess.run([ZKCLI, "-server", server.hostport], input=script.encode(),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          timeout=ZKCLI_TIMEOUT_S)
+    return done.stdout.decode("utf-8", "replace").splitlines()
+
+
 def free_loopback_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))

@@ -13,10 +13,8 @@ script gives one deterministic transcript. The same expectations hold for
 Exits 77 (skip) when zkCli.sh or Java is not installed.
 """
 
-import argparse
 import os
 import re
-import subprocess
 import sys
 import unittest
 
@@ -27,23 +25,9 @@ sys.dont_write_bytecode = True  # keep the source tree clean
 import servers  # noqa: E402
 
 ZKCLI = servers.ZKCLI
-SCRIPT_TIMEOUT_S = 90.0
 EVENT_RE = re.compile(r"^WatchedEvent state:(\w+) type:(\w+) path:(\S+)$")
 
 ARGS = None
-
-
-def run_zkcli(hostport, commands):
-    """Runs `commands` in one zkCli session; returns its output lines."""
-    script = "".join(c + "\n" for c in commands) + "quit\n"
-    done = subprocess.run(
-        [ZKCLI, "-server", hostport],
-        input=script.encode(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        timeout=SCRIPT_TIMEOUT_S,
-    )
-    return done.stdout.decode("utf-8", "replace").splitlines()
 
 
 def node_events(lines):
@@ -69,7 +53,7 @@ class ZkCliPersistentWatchTest(unittest.TestCase):
         cls.server.stop()
 
     def run_script(self, commands):
-        lines = run_zkcli(self.server.hostport, commands)
+        lines = servers.zkcli_session(self.server, commands)
         return lines, node_events(lines)
 
     def test_recursive_watch_reports_the_subtree_without_children_changed(self):
@@ -128,16 +112,8 @@ class ZkCliPersistentWatchTest(unittest.TestCase):
 
 
 def main():
-    global ARGS
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    servers.add_server_arguments(parser)
-    ARGS, rest = parser.parse_known_args()
-    if not (os.access(ZKCLI, os.X_OK) and servers.apache_available()):
-        servers.skip(f"zkCli.sh or Java is not installed ({ZKCLI})")
-    servers.server_from_args(ARGS)  # exits early (skip/error) if unusable
-    program = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
-    return 0 if program.result.wasSuccessful() else 1
-
+    return servers.unittest_main(sys.modules[__name__], servers.zkcli_available(),
+                                 missing=f"zkCli.sh or Java is not installed ({ZKCLI})")
 
 if __name__ == "__main__":
     sys.exit(main())
