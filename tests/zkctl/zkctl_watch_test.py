@@ -13,31 +13,11 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from zk_server import ZkServer  # noqa: E402
-
-ZKCTL = os.path.abspath(os.environ["ZKCTL"]) if os.environ.get("ZKCTL") else ""
-SERVER = None
-OK, ERROR, WATCH_TIMEOUT = 0, 1, 10
-
-
-def setUpModule():
-    global SERVER
-    if not ZKCTL or not os.access(ZKCTL, os.X_OK):
-        raise RuntimeError("set ZKCTL to the zkctl binary")
-    SERVER = ZkServer()
-    SERVER.start()
-
-
-def tearDownModule():
-    if SERVER:
-        SERVER.stop()
-
-
-def zkctl(*args, stdin=None):
-    env = dict(os.environ)
-    env.pop("ZKCTL_SERVER", None)
-    return subprocess.run([ZKCTL, "-s", SERVER.address, *args], input=stdin, capture_output=True,
-                          text=True, timeout=60, env=env)
+sys.dont_write_bytecode = True  # keep the source tree clean
+# The server fixture and the zkctl runner of the process tests.
+import zkctl_process_test as fixture  # noqa: E402
+from zkctl_process_test import (  # noqa: E402,F401
+    ERROR, OK, WATCH_TIMEOUT, setUpModule, tearDownModule, zkctl)
 
 
 class PersistentWatch(unittest.TestCase):
@@ -47,7 +27,8 @@ class PersistentWatch(unittest.TestCase):
         return r
 
     def stream(self, *args):
-        p = subprocess.Popen([ZKCTL, "-s", SERVER.address, *args], stdout=subprocess.PIPE,
+        p = subprocess.Popen([fixture.ZKCTL, "-s", fixture.SERVER.address, *args],
+                             stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         self.addCleanup(lambda: p.poll() is None and p.kill())
         return p
