@@ -27,7 +27,9 @@ class ReadProcessor {
   // exists (3), getData (4), getACL (6), getChildren (8), sync (9),
   // getChildren2 (12), getAllChildrenNumber (104), multiRead (22: only
   // getData and getChildren, else MARSHALLINGERROR — with an empty result
-  // list as its body when it holds writes only, as Apache); other opcodes give
+  // list as its body when it holds writes only, as Apache), and the watch
+  // requests addWatch (106), checkWatches (17) and removeWatches (18)
+  // (watch_requests.h); other opcodes give
   // UNIMPLEMENTED. The reply's zxid is `last_zxid`. A body that does not
   // decode gives MARSHALLINGERROR. Invalid paths simply miss (NONODE), except
   // a NUL in an exists path (BADARGUMENTS). `caller`: the ids of the
