@@ -14,8 +14,8 @@
 
 namespace {
 
-using zk::wire::OpCode;
 using zk::wire::encode;
+using zk::wire::OpCode;
 using zkd::tree::Database;
 
 constexpr zkd::tree::SessionId kSession = 1;
