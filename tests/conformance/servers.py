@@ -325,6 +325,21 @@ def server_from_args(args, **kwargs):
     return Server("zkd", zkd_bin=args.zkd_bin, **kwargs)
 
 
+class ClassServerTest(unittest.TestCase):
+    """A TestCase whose tests share one server (`cls.server`), started for
+    the class from its module's ARGS (--server/--zkd-bin)."""
+    server = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = server_from_args(sys.modules[cls.__module__].ARGS)
+        cls.server.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+
 def unittest_main(module, kazoo_installed, add_arguments=None,
                   missing="kazoo is not installed (apt-get install python3-kazoo)"):
     """The main() of a unittest file whose tests start their own servers:

@@ -49,17 +49,8 @@ def commit(transaction):
     return transaction.commit_async().get(timeout=test_kazoo.OP_TIMEOUT)
 
 
-class TransactionTest(unittest.TestCase):
+class TransactionTest(servers.ClassServerTest):
     """One server for the class; each test under its own top-level path."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.server = servers.server_from_args(ARGS)
-        cls.server.start()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
 
     def setUp(self):
         self.clients = []

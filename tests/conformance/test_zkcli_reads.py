@@ -40,17 +40,7 @@ def listed(lines):
     return None
 
 
-class ZkCliReadTest(unittest.TestCase):
-    server = None
-
-    @classmethod
-    def setUpClass(cls):
-        cls.server = servers.server_from_args(ARGS)
-        cls.server.start()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
+class ZkCliReadTest(servers.ClassServerTest):
 
     def test_get_ephemerals_lists_the_sessions_own(self):
         # Another session's ephemeral is not listed.

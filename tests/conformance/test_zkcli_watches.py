@@ -40,17 +40,7 @@ def node_events(lines):
     return out
 
 
-class ZkCliPersistentWatchTest(unittest.TestCase):
-    server = None
-
-    @classmethod
-    def setUpClass(cls):
-        cls.server = servers.server_from_args(ARGS)
-        cls.server.start()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
+class ZkCliPersistentWatchTest(servers.ClassServerTest):
 
     def run_script(self, commands):
         lines = servers.zkcli_session(self.server, commands)
