@@ -54,6 +54,25 @@ def zkctl(*args, stdin=None, server=None, env=None, timeout=60):
                           env=full_env)
 
 
+def trigger_until_done(test, watcher, trigger, deadline_s=30.0):
+    """Runs trigger(n) until the watcher process exits: the watch may not be
+    armed yet when the first change happens, so changes are repeated (each
+    bounded wait is on the watcher process itself). Returns its exit code,
+    stdout and stderr; fails `test` after the deadline."""
+    end = time.monotonic() + deadline_s
+    n = 0
+    while time.monotonic() < end:
+        trigger(n)
+        n += 1
+        try:
+            out, err = watcher.communicate(timeout=0.3)
+            return watcher.returncode, out, err
+        except subprocess.TimeoutExpired:
+            continue
+    watcher.kill()
+    test.fail("watcher did not finish before the deadline")
+
+
 def json_lines(text):
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
@@ -305,35 +324,18 @@ class Watches(ZkctlTestCase):
         self.addCleanup(lambda: p.poll() is None and p.kill())
         return p
 
-    def trigger_until_done(self, watcher, trigger, deadline_s=30.0):
-        """Runs trigger() until the watcher exits: the watch may not be armed yet
-        when the first change happens, so changes are repeated (each bounded wait
-        is on the watcher process itself)."""
-        end = time.monotonic() + deadline_s
-        n = 0
-        while time.monotonic() < end:
-            trigger(n)
-            n += 1
-            try:
-                out, err = watcher.communicate(timeout=0.3)
-                return watcher.returncode, out, err
-            except subprocess.TimeoutExpired:
-                continue
-        watcher.kill()
-        self.fail("watcher did not finish before the deadline")
-
     def test_watch_prints_the_data_change_made_by_another_zkctl(self):
         self.ok("create", "/w1", "0")
         watcher = self.start_watch("/w1", "--timeout-watch", "30000")
-        code, out, err = self.trigger_until_done(
-            watcher, lambda n: self.ok("set", "/w1", str(n + 1)))
+        code, out, err = trigger_until_done(
+            self, watcher, lambda n: self.ok("set", "/w1", str(n + 1)))
         self.assertEqual((code, out, err), (OK, "NodeDataChanged /w1\n", ""))
 
     def test_watch_children_count_rearms(self):
         self.ok("create", "/w2")
         watcher = self.start_watch("--children", "--count", "2", "/w2", "--timeout-watch", "30000")
-        code, out, err = self.trigger_until_done(
-            watcher, lambda n: self.ok("create", f"/w2/c{n}"))
+        code, out, err = trigger_until_done(
+            self, watcher, lambda n: self.ok("create", f"/w2/c{n}"))
         self.assertEqual(code, OK, err)
         self.assertEqual(out, "NodeChildrenChanged /w2\nNodeChildrenChanged /w2\n")
 
@@ -354,7 +356,7 @@ class Watches(ZkctlTestCase):
                 self.ok("delete", "/w3")
                 self.ok("create", "/w3")
 
-        code, out, err = self.trigger_until_done(watcher, create_once)
+        code, out, err = trigger_until_done(self, watcher, create_once)
         self.assertEqual(code, OK, err)
         event = json.loads(out)
         self.assertEqual(event["path"], "/w3")

@@ -17,7 +17,7 @@ sys.dont_write_bytecode = True  # keep the source tree clean
 # The server fixture and the zkctl runner of the process tests.
 import zkctl_process_test as fixture  # noqa: E402
 from zkctl_process_test import (  # noqa: E402,F401
-    ERROR, OK, WATCH_TIMEOUT, setUpModule, tearDownModule, zkctl)
+    ERROR, OK, WATCH_TIMEOUT, setUpModule, tearDownModule, trigger_until_done, zkctl)
 
 
 class PersistentWatch(unittest.TestCase):
@@ -33,28 +33,13 @@ class PersistentWatch(unittest.TestCase):
         self.addCleanup(lambda: p.poll() is None and p.kill())
         return p
 
-    def trigger_until_done(self, watcher, trigger, deadline_s=30.0):
-        """Runs trigger(n) until the watcher exits: the watch may not be set yet
-        when the first changes happen (each bounded wait is on the process)."""
-        end = time.monotonic() + deadline_s
-        n = 0
-        while time.monotonic() < end:
-            trigger(n)
-            n += 1
-            try:
-                out, err = watcher.communicate(timeout=0.3)
-                return watcher.returncode, out, err
-            except subprocess.TimeoutExpired:
-                continue
-        watcher.kill()
-        self.fail("watcher did not finish before the deadline")
 
     def test_recursive_watch_streams_json_lines_of_the_subtree(self):
         self.ok("create", "/pw")
         watcher = self.stream("--json", "watch", "--persistent", "--recursive", "--count", "3",
                               "/pw", "--timeout-watch", "30000")
-        code, out, err = self.trigger_until_done(
-            watcher, lambda n: self.ok("create", f"/pw/c{n}"))
+        code, out, err = trigger_until_done(
+            self, watcher, lambda n: self.ok("create", f"/pw/c{n}"))
         self.assertEqual(code, OK, err)
         events = [json.loads(line) for line in out.splitlines()]
         self.assertEqual(len(events), 3, out)
@@ -67,7 +52,8 @@ class PersistentWatch(unittest.TestCase):
         self.ok("create", "/pp")
         watcher = self.stream("watch", "--persistent", "--count", "2", "/pp",
                               "--timeout-watch", "30000")
-        code, out, err = self.trigger_until_done(watcher, lambda n: self.ok("set", "/pp", str(n)))
+        code, out, err = trigger_until_done(
+            self, watcher, lambda n: self.ok("set", "/pp", str(n)))
         self.assertEqual((code, err), (OK, ""))
         self.assertEqual(out, "NodeDataChanged /pp\nNodeDataChanged /pp\n")
 
