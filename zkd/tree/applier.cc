@@ -119,7 +119,7 @@ Error Applier::delete_node(const std::string& path, int64_t zxid, std::vector<No
 const zk::wire::ACLs& Applier::acl_of(std::string_view path) const {
   static const zk::wire::ACLs kNone;
   const Node* node = tree_.find(path);
-  return node != nullptr ? node->acl : kNone;
+  return node != nullptr ? node->acl() : kNone;
 }
 
 ApplyResult Applier::set_data(const TxnHeader& h, const SetDataTxn& t) {

@@ -1,5 +1,7 @@
 #include "zkd/tree/data_tree.h"
 
+#include <absl/hash/hash.h>
+
 #include <utility>
 
 namespace zkd::tree {
@@ -19,36 +21,23 @@ int64_t utf16_length(std::string_view s) {
   return n;
 }
 
-int64_t data_length(const zk::wire::Buffer& data) {
-  return data ? static_cast<int64_t>(data->size()) : 0;
-}
+int64_t data_length(DataView data) { return data ? static_cast<int64_t>(data->size()) : 0; }
 
-int64_t node_size(std::string_view path, const zk::wire::Buffer& data) {
+int64_t node_size(std::string_view path, DataView data) {
   return utf16_length(path) + data_length(data);
 }
+int64_t node_size(const Node& node) { return utf16_length(node.path()) + node.data_length(); }
 
 std::string_view child_name(std::string_view path) { return path.substr(path.rfind('/') + 1); }
 
-}  // namespace
-
-zk::wire::Stat client_stat(const Node& node) {
-  const StoredStat& s = node.stat;
-  auto children = static_cast<uint32_t>(node.children.size());
-  zk::wire::Stat out;
-  out.czxid = s.czxid;
-  out.mzxid = s.mzxid;
-  out.ctime = s.ctime;
-  out.mtime = s.mtime;
-  out.version = s.version;
-  out.cversion = static_cast<int32_t>(static_cast<uint32_t>(s.cversion) * 2u - children);
-  out.aversion = s.aversion;
-  // Apache's DataNode.getClientEphemeralOwner: only a session's shows.
-  out.ephemeral_owner = s.kind == NodeKind::kEphemeral ? s.ephemeral_owner : 0;
-  out.data_length = static_cast<int32_t>(data_length(node.data));
-  out.num_children = static_cast<int32_t>(children);
-  out.pzxid = s.pzxid;
-  return out;
+// The parent a node is linked under; the root has none.
+std::string_view parent_path(const Node& node) {
+  std::string_view path = node.path();
+  if (path == "/") return {};
+  return path.rfind('/') == 0 ? std::string_view("/") : apache_parent(path);
 }
+
+}  // namespace
 
 std::string_view apache_parent(std::string_view path) { return path.substr(0, path.rfind('/')); }
 
@@ -61,28 +50,86 @@ DataTree::DataTree(bool extended_types) : extended_types_(extended_types) {
   // data, links the children without counting creations (so the reported
   // cversion is -numChildren), and gives /zookeeper/config READ-only ACL via
   // setACL(path, READ_ACL_UNSAFE, -1), which stores aversion -1.
-  auto system_node = [](std::set<std::string, std::less<>> children, zk::wire::ACLs acl) {
-    Node n;
-    n.data = std::string();
-    n.acl = std::move(acl);
-    n.children = std::move(children);
-    return n;
+  auto system_node = [this](std::string_view path, const zk::wire::ACLs& acl) {
+    Node* node = insert(path, std::string_view(), acls_.acquire(acl));
+    approximate_data_size_ += node_size(*node);
+    if (Node* parent = path == "/" ? nullptr : find_mutable(parent_path(*node))) {
+      parent->mutable_children().insert(node);
+    }
+    return node;
   };
-  nodes_.emplace("/", system_node({"zookeeper"}, zk::wire::open_acl_unsafe()));
-  nodes_.emplace("/zookeeper", system_node({"config", "quota"}, zk::wire::open_acl_unsafe()));
-  nodes_.emplace("/zookeeper/quota", system_node({}, zk::wire::open_acl_unsafe()));
-  Node config = system_node({}, zk::wire::read_acl_unsafe());
-  config.stat.aversion = -1;
-  nodes_.emplace("/zookeeper/config", std::move(config));
+  system_node("/", zk::wire::open_acl_unsafe());
+  system_node("/zookeeper", zk::wire::open_acl_unsafe());
+  system_node("/zookeeper/quota", zk::wire::open_acl_unsafe());
+  system_node("/zookeeper/config", zk::wire::read_acl_unsafe())->stat_.aversion = -1;
+  approximate_data_size_ += node_size("", std::string_view());  // the root's "" alias
+}
 
-  approximate_data_size_ = node_size("", nodes_.at("/").data);  // the root's "" alias
-  for (const auto& [path, node] : nodes_) approximate_data_size_ += node_size(path, node.data);
+DataTree::~DataTree() { free_all(); }
+
+DataTree::DataTree(DataTree&& other) noexcept
+    : extended_types_(other.extended_types_),
+      nodes_(std::exchange(other.nodes_, {})),
+      acls_(std::move(other.acls_)),
+      ephemerals_(std::move(other.ephemerals_)),
+      ephemeral_count_(other.ephemeral_count_),
+      containers_(std::move(other.containers_)),
+      ttl_nodes_(std::move(other.ttl_nodes_)),
+      approximate_data_size_(other.approximate_data_size_),
+      quota_(std::move(other.quota_)) {}
+
+DataTree& DataTree::operator=(DataTree&& other) noexcept {
+  if (this == &other) return *this;
+  free_all();
+  extended_types_ = other.extended_types_;
+  nodes_ = std::exchange(other.nodes_, {});
+  acls_ = std::move(other.acls_);
+  ephemerals_ = std::move(other.ephemerals_);
+  ephemeral_count_ = other.ephemeral_count_;
+  containers_ = std::move(other.containers_);
+  ttl_nodes_ = std::move(other.ttl_nodes_);
+  approximate_data_size_ = other.approximate_data_size_;
+  quota_ = std::move(other.quota_);
+  return *this;
+}
+
+void DataTree::free_all() {
+  for (Node* node : nodes_) Node::destroy(node);  // the ACL table goes as a whole
+  nodes_.clear();
+}
+
+size_t DataTree::PathHash::operator()(std::string_view path) const {
+  return absl::Hash<std::string_view>{}(path);
+}
+
+Node* DataTree::insert(std::string_view path, DataView data, AclCache::Entry* acl) {
+  Node* node = Node::make(path, data);
+  node->acl_ = acl;
+  nodes_.insert(node);
+  return node;
+}
+
+Node* DataTree::replace_data(Node* node, DataView data) {
+  if (node->assign_data_in_place(data)) return node;
+  Node* moved = Node::make(node->path(), data);
+  moved->stat_ = node->stat_;
+  moved->acl_ = node->acl_;
+  moved->children_ = std::move(node->children_);
+  nodes_.erase(node->path());
+  nodes_.insert(moved);
+  if (Node* parent = node->path() == "/" ? nullptr : find_mutable(parent_path(*node))) {
+    ChildSet& siblings = parent->mutable_children();
+    siblings.erase(node->name());
+    siblings.insert(moved);
+  }
+  Node::destroy(node);
+  return moved;
 }
 
 const Node* DataTree::find(std::string_view path) const {
   if (path.empty()) path = "/";
   auto it = nodes_.find(path);
-  return it == nodes_.end() ? nullptr : &it->second;
+  return it == nodes_.end() ? nullptr : *it;
 }
 
 Node* DataTree::find_mutable(std::string_view path) {
@@ -94,47 +141,44 @@ bool DataTree::is_special_path(std::string_view path) {
          path == "/zookeeper/config";
 }
 
-Error DataTree::create(std::string_view path, zk::wire::Buffer data, zk::wire::ACLs acl,
-                       SessionId ephemeral_owner, int32_t parent_cversion, int64_t zxid,
-                       int64_t time_ms) {
+Error DataTree::create(std::string_view path, const zk::wire::Buffer& data,
+                       const zk::wire::ACLs& acl, SessionId ephemeral_owner,
+                       int32_t parent_cversion, int64_t zxid, int64_t time_ms) {
   if (path.find('/') == std::string_view::npos) return Error::kNoNode;
   Node* parent = find_mutable(apache_parent(path));
   if (parent == nullptr) return Error::kNoNode;
   std::string_view name = child_name(path);
-  if (parent->children.contains(name) || nodes_.contains(path)) return Error::kNodeExists;
+  if (parent->children().contains(name) || nodes_.contains(path)) return Error::kNodeExists;
 
-  if (parent_cversion == -1) parent_cversion = parent->stat.cversion + 1;
-  if (parent_cversion > parent->stat.cversion) {
-    parent->stat.cversion = parent_cversion;
-    parent->stat.pzxid = zxid;
+  if (parent_cversion == -1) parent_cversion = parent->stat_.cversion + 1;
+  if (parent_cversion > parent->stat_.cversion) {
+    parent->stat_.cversion = parent_cversion;
+    parent->stat_.pzxid = zxid;
   }
-  parent->children.emplace(name);
-
-  Node node;
-  node.data = std::move(data);
-  node.acl = std::move(acl);
-  node.stat.czxid = node.stat.mzxid = node.stat.pzxid = zxid;
-  node.stat.ctime = node.stat.mtime = time_ms;
-  node.stat.ephemeral_owner = ephemeral_owner;
-  node.stat.kind = kind_of_owner(ephemeral_owner, extended_types_);
-  approximate_data_size_ += node_size(path, node.data);
-  const int64_t length = data_length(node.data);
-  auto [it, inserted] = nodes_.emplace(std::string(path), std::move(node));
-  index(it->first, it->second.stat);
-  quota_.created(*this, it->first, length);
+  Node* node = insert(path, view_of(data), acls_.acquire(acl));
+  parent->mutable_children().insert(node);
+  StoredStat& stat = node->stat_;
+  stat.czxid = stat.mzxid = stat.pzxid = zxid;
+  stat.ctime = stat.mtime = time_ms;
+  stat.ephemeral_owner = ephemeral_owner;
+  stat.kind = kind_of_owner(ephemeral_owner, extended_types_);
+  approximate_data_size_ += node_size(*node);
+  index(*node);
+  quota_.created(*this, path, node->data_length());
   return Error::kOk;
 }
 
-void DataTree::index(const std::string& path, const StoredStat& stat) {
+void DataTree::index(const Node& node) {
+  const StoredStat& stat = node.stat();
   switch (stat.kind) {
     case NodeKind::kEphemeral:
-      if (ephemerals_[stat.ephemeral_owner].emplace(path).second) ++ephemeral_count_;
+      if (ephemerals_[stat.ephemeral_owner].emplace(node.path()).second) ++ephemeral_count_;
       break;
     case NodeKind::kContainer:
-      containers_.emplace(path);
+      containers_.emplace(node.path());
       break;
     case NodeKind::kTtl:
-      ttl_nodes_.emplace(path);
+      ttl_nodes_.emplace(node.path());
       break;
     case NodeKind::kPersistent:
       break;
@@ -145,60 +189,67 @@ Error DataTree::remove(std::string_view path, int64_t zxid) {
   if (path.find('/') == std::string_view::npos) return Error::kNoNode;
   Node* parent = find_mutable(apache_parent(path));
   if (parent == nullptr) return Error::kNoNode;
-  if (auto child = parent->children.find(child_name(path)); child != parent->children.end()) {
-    parent->children.erase(child);
+  if (parent->children_) {
+    parent->children_->erase(child_name(path));
+    if (parent->children_->empty()) parent->children_.reset();
   }
-  if (zxid > parent->stat.pzxid) parent->stat.pzxid = zxid;
+  if (zxid > parent->stat_.pzxid) parent->stat_.pzxid = zxid;
 
-  if (path == "/" || !nodes_.contains(path)) return Error::kNoNode;
+  Node* node = path == "/" ? nullptr : find_mutable(path);
+  if (node == nullptr) return Error::kNoNode;
   QuotaTracker::Removal removal = quota_.removing(*this, path);
-  erase_subtree(path);
+  erase_subtree(node);
   quota_.removed(*this, removal);
   return Error::kOk;
 }
 
-void DataTree::erase_subtree(std::string_view path) {
-  auto it = nodes_.find(path);
-  if (it == nodes_.end()) return;
-  for (const std::string& child : it->second.children) {
-    erase_subtree(std::string(path) + "/" + child);
+void DataTree::erase_subtree(Node* node) {
+  if (node->children_) {
+    for (Node* child : *node->children_) erase_subtree(child);
   }
-  approximate_data_size_ -= node_size(path, it->second.data);
-  const NodeKind kind = it->second.stat.kind;
-  if (kind == NodeKind::kContainer) containers_.erase(it->first);
-  if (kind == NodeKind::kTtl) ttl_nodes_.erase(it->first);
-  if (SessionId owner = it->second.stat.ephemeral_owner; kind == NodeKind::kEphemeral) {
-    auto owned = ephemerals_.find(owner);
+  approximate_data_size_ -= node_size(*node);
+  const StoredStat& stat = node->stat_;
+  auto unindex = [path = node->path()](std::set<std::string, std::less<>>& paths) {
+    if (auto it = paths.find(path); it != paths.end()) paths.erase(it);
+  };
+  if (stat.kind == NodeKind::kContainer) unindex(containers_);
+  if (stat.kind == NodeKind::kTtl) unindex(ttl_nodes_);
+  if (stat.kind == NodeKind::kEphemeral) {
+    auto owned = ephemerals_.find(stat.ephemeral_owner);
     if (owned != ephemerals_.end()) {
-      if (auto entry = owned->second.find(path); entry != owned->second.end()) {
+      if (auto entry = owned->second.find(node->path()); entry != owned->second.end()) {
         owned->second.erase(entry);
         --ephemeral_count_;
       }
       if (owned->second.empty()) ephemerals_.erase(owned);
     }
   }
-  nodes_.erase(it);
+  nodes_.erase(node->path());
+  acls_.release(node->acl_);
+  Node::destroy(node);
 }
 
-Error DataTree::set_data(std::string_view path, zk::wire::Buffer data, int32_t version,
+Error DataTree::set_data(std::string_view path, const zk::wire::Buffer& data, int32_t version,
                          int64_t zxid, int64_t time_ms) {
   Node* node = find_mutable(path);
   if (node == nullptr) return Error::kNoNode;
-  const int64_t length_diff = data_length(data) - data_length(node->data);
+  const int64_t length_diff = data_length(view_of(data)) - node->data_length();
   approximate_data_size_ += length_diff;
-  node->data = std::move(data);
-  node->stat.version = version;
-  node->stat.mzxid = zxid;
-  node->stat.mtime = time_ms;
+  node = replace_data(node, view_of(data));
+  node->stat_.version = version;
+  node->stat_.mzxid = zxid;
+  node->stat_.mtime = time_ms;
   quota_.data_changed(*this, path, length_diff);
   return Error::kOk;
 }
 
-Error DataTree::set_acl(std::string_view path, zk::wire::ACLs acl, int32_t aversion) {
+Error DataTree::set_acl(std::string_view path, const zk::wire::ACLs& acl, int32_t aversion) {
   Node* node = find_mutable(path);
   if (node == nullptr) return Error::kNoNode;
-  node->acl = std::move(acl);
-  node->stat.aversion = aversion;
+  AclCache::Entry* old = node->acl_;
+  node->acl_ = acls_.acquire(acl);
+  acls_.release(old);
+  node->stat_.aversion = aversion;
   return Error::kOk;
 }
 
@@ -206,10 +257,10 @@ void DataTree::raise_cversion(std::string_view path, int32_t cversion, int64_t z
   if (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
   Node* node = find_mutable(path);
   if (node == nullptr) return;
-  if (cversion == -1) cversion = node->stat.cversion + 1;
-  if (cversion > node->stat.cversion) {
-    node->stat.cversion = cversion;
-    node->stat.pzxid = zxid;
+  if (cversion == -1) cversion = node->stat_.cversion + 1;
+  if (cversion > node->stat_.cversion) {
+    node->stat_.cversion = cversion;
+    node->stat_.pzxid = zxid;
   }
 }
 
@@ -223,8 +274,8 @@ int32_t DataTree::descendant_count(std::string_view path) const {
   if (path == "/") return static_cast<int32_t>(nodes_.size()) - 1;
   std::string prefix = std::string(path) + "/";
   int32_t n = 0;
-  for (const auto& entry : nodes_) {
-    if (entry.first.starts_with(prefix)) ++n;
+  for (const Node* node : nodes_) {
+    if (node->path().starts_with(prefix)) ++n;
   }
   return n;
 }
@@ -234,35 +285,40 @@ DataTreeLoader::DataTreeLoader(size_t expected_nodes, bool extended_types)
   tree_.nodes_.reserve(expected_nodes);
 }
 
-bool DataTreeLoader::add(std::string path, zk::wire::Buffer data, zk::wire::ACLs acl,
+bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::ACLs& acl,
                          const StoredStat& stat) {
   Node* parent = nullptr;
   if (path != "/") {
     size_t slash = path.rfind('/');
-    if (slash == std::string::npos || slash + 1 == path.size()) return false;
+    if (slash == std::string_view::npos || slash + 1 == path.size()) return false;
     std::string_view parent_path = slash == 0 ? std::string_view("/") : apache_parent(path);
-    if (parent_ == nullptr || parent_path != parent_path_) {
+    if (parent_ == nullptr || parent_path != parent_->path()) {
       parent_ = tree_.find_mutable(parent_path);
-      parent_path_ = parent_ == nullptr ? std::string() : std::string(parent_path);
       if (parent_ == nullptr) return false;
     }
     parent = parent_;
   } else if (!tree_.nodes_.empty()) {
     return false;
   }
-  auto [it, inserted] = tree_.nodes_.try_emplace(std::move(path));  // `path` stays if not
-  if (!inserted) return false;
-  tree_.approximate_data_size_ += node_size(it->first, data);
-  Node& node = it->second;
-  node.data = std::move(data);
-  node.acl = std::move(acl);
-  node.stat = stat;
-  node.stat.kind = kind_of_owner(stat.ephemeral_owner, tree_.extended_types_);
-  if (parent != nullptr) {
-    parent->children.emplace_hint(parent->children.end(),
-                                  it->first.substr(it->first.rfind('/') + 1));
+  Node* node = Node::make(path, data);
+  if (!tree_.nodes_.insert(node).second) {
+    Node::destroy(node);
+    return false;
   }
-  tree_.index(it->first, node.stat);
+  if (last_acl_ != nullptr && last_acl_->first == acl) {
+    AclCache::retain(last_acl_);
+  } else {
+    last_acl_ = tree_.acls_.acquire(acl);
+  }
+  node->acl_ = last_acl_;
+  tree_.approximate_data_size_ += node_size(*node);
+  node->stat_ = stat;
+  node->stat_.kind = kind_of_owner(stat.ephemeral_owner, tree_.extended_types_);
+  if (parent != nullptr) {
+    ChildSet& siblings = parent->mutable_children();
+    siblings.insert(siblings.end(), node);
+  }
+  tree_.index(*node);
   return true;
 }
 

@@ -7,10 +7,14 @@
 // existing node fails with kNodeExists and changes nothing, ...). It knows
 // nothing of requests, watches or the session table. Not thread-safe.
 //
-// Layout: a hash map from absolute path to Node, each node holding the names
-// of its children. The root is stored under "/" and also answers to "" (Apache
-// stores it under both, which is why it is counted twice in node_count()).
+// Layout: a flat hash set of nodes keyed by their absolute path (each node one
+// allocation, znode.h), each node holding a sorted set of pointers to its
+// children, and the ACL lists interned (acl_cache.h). The root is stored
+// under "/" and also answers to "" (Apache stores it under both, which is why
+// it is counted twice in node_count()).
 #pragma once
+
+#include <absl/container/flat_hash_set.h>
 
 #include <cstdint>
 #include <optional>
@@ -23,41 +27,13 @@
 #include "libzk/wire/jute.h"
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
+#include "zkd/tree/acl_cache.h"
 #include "zkd/tree/container_kind.h"
 #include "zkd/tree/ids.h"
 #include "zkd/tree/quota_tracker.h"
+#include "zkd/tree/znode.h"
 
 namespace zkd::tree {
-
-// What a node stores (Apache's StatPersisted). dataLength and numChildren are
-// derived; cversion is the stored child-creation counter (§5.2), which is also
-// the source of sequential suffixes (§6.2).
-struct StoredStat {
-  int64_t czxid = 0;
-  int64_t mzxid = 0;
-  int64_t pzxid = 0;
-  int64_t ctime = 0;
-  int64_t mtime = 0;
-  int32_t version = 0;
-  int32_t cversion = 0;  // child creations only (deletions do not count)
-  int32_t aversion = 0;
-  // What ephemeral_owner encodes (container_kind.h), derived when the node is
-  // made; not stored on disk.
-  NodeKind kind = NodeKind::kPersistent;
-  int64_t ephemeral_owner = 0;  // owning session, or a container/TTL encoding, or 0
-};
-
-struct Node {
-  zk::wire::Buffer data;  // null is distinct from empty (§5.4)
-  zk::wire::ACLs acl;     // as given by the txn
-  StoredStat stat;
-  std::set<std::string, std::less<>> children;  // child names, sorted
-};
-
-// The Stat clients see (Apache's DataNode.copyStat): cversion is reported as
-// 2 * stored - numChildren (32-bit wrap-around as in Java); ephemeralOwner
-// is 0 for containers and TTL nodes.
-zk::wire::Stat client_stat(const Node& node);
 
 // Apache's parent of a path: everything before the last '/' ("/a" -> "", which
 // names the root; "/a/b" -> "/a"; "/t//a" -> "/t/"). `path` must contain a '/'.
@@ -72,6 +48,11 @@ class DataTree {
   // `extended_types`: zoo.cfg extendedTypesEnabled, which decides how owners
   // are read (container_kind.h).
   explicit DataTree(bool extended_types = false);
+  ~DataTree();
+  DataTree(DataTree&& other) noexcept;
+  DataTree& operator=(DataTree&& other) noexcept;
+  DataTree(const DataTree&) = delete;
+  DataTree& operator=(const DataTree&) = delete;
 
   bool extended_types() const { return extended_types_; }
 
@@ -90,9 +71,9 @@ class DataTree {
   // and pzxid move only when it is larger than the current counter (Apache's
   // rule for replays over fuzzy snapshots). kNoNode without a parent,
   // kNodeExists when the node is there; nothing changes then.
-  zk::wire::Error create(std::string_view path, zk::wire::Buffer data, zk::wire::ACLs acl,
-                         SessionId ephemeral_owner, int32_t parent_cversion, int64_t zxid,
-                         int64_t time_ms);
+  zk::wire::Error create(std::string_view path, const zk::wire::Buffer& data,
+                         const zk::wire::ACLs& acl, SessionId ephemeral_owner,
+                         int32_t parent_cversion, int64_t zxid, int64_t time_ms);
   // Removes a node. The parent's pzxid moves to `zxid` when larger, even if
   // the node is missing (Apache). prepare() only deletes childless nodes; a
   // node that still has children here is a replay over a fuzzy snapshot that
@@ -100,10 +81,10 @@ class DataTree {
   // creates come later in the log), so no node is ever left without a parent.
   zk::wire::Error remove(std::string_view path, int64_t zxid);
   // setData's effect: data, version (the new one), mzxid and mtime.
-  zk::wire::Error set_data(std::string_view path, zk::wire::Buffer data, int32_t version,
+  zk::wire::Error set_data(std::string_view path, const zk::wire::Buffer& data, int32_t version,
                            int64_t zxid, int64_t time_ms);
   // setACL's effect: ACL and aversion (the new one); no zxid or time changes.
-  zk::wire::Error set_acl(std::string_view path, zk::wire::ACLs acl, int32_t aversion);
+  zk::wire::Error set_acl(std::string_view path, const zk::wire::ACLs& acl, int32_t aversion);
   // Raises a node's stored cversion to `cversion` (and pzxid to `zxid`) when
   // larger: Apache's repair when a replayed create meets an existing node.
   void raise_cversion(std::string_view path, int32_t cversion, int64_t zxid);
@@ -118,6 +99,8 @@ class DataTree {
 
   // zk_znode_count: the root counts twice, as in Apache (fresh tree: 5).
   int64_t node_count() const { return static_cast<int64_t>(nodes_.size()) + 1; }
+  // Distinct ACL lists the nodes share.
+  size_t acl_list_count() const { return acls_.size(); }
   // zk_approximate_data_size: sum of path length (UTF-16 units, as Java's
   // String.length) + data length over every node, maintained as Apache's
   // cached figure is (fresh tree: 44).
@@ -136,19 +119,40 @@ class DataTree {
   friend class QuotaTracker;  // rewrites stats nodes' data in place
   struct Empty {};
   DataTree(Empty, bool extended_types) : extended_types_(extended_types) {}
+  // The index hashes and compares nodes by path; a bare path looks one up.
   struct PathHash {
     using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    size_t operator()(std::string_view path) const;
+    size_t operator()(const Node* node) const { return (*this)(node->path()); }
   };
+  struct PathEq {
+    using is_transparent = void;
+    static std::string_view key(std::string_view path) { return path; }
+    static std::string_view key(const Node* node) { return node->path(); }
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const {
+      return key(a) == key(b);
+    }
+  };
+  using Index = absl::flat_hash_set<Node*, PathHash, PathEq>;
+
   Node* find_mutable(std::string_view path);
-  // Erases a node and its descendants from nodes_ and the ephemeral index
-  // (not from the parent's children).
-  void erase_subtree(std::string_view path);
-  // Adds a node just inserted at `path` to the index of its kind.
-  void index(const std::string& path, const StoredStat& stat);
+  // Makes a node with `acl` (a reference the node now owns) and indexes it by
+  // path; kind indexes and sizes are the caller's.
+  Node* insert(std::string_view path, DataView data, AclCache::Entry* acl);
+  // Replaces a node's data, moving it to a larger allocation when it does not
+  // fit (the index and the parent's children then point at the new one).
+  Node* replace_data(Node* node, DataView data);
+  // Erases a node and its descendants from the index, the kind indexes and
+  // the sizes (not from the parent's children) and frees them.
+  void erase_subtree(Node* node);
+  // Adds a node just inserted to the index of its kind.
+  void index(const Node& node);
+  void free_all();
 
   bool extended_types_ = false;
-  std::unordered_map<std::string, Node, PathHash, std::equal_to<>> nodes_;
+  Index nodes_;
+  AclCache acls_;
   std::unordered_map<SessionId, std::set<std::string, std::less<>>> ephemerals_;
   int64_t ephemeral_count_ = 0;
   std::set<std::string, std::less<>> containers_;
@@ -165,16 +169,17 @@ class DataTreeLoader {
   // `expected_nodes` is a hint for reserving; `extended_types` as DataTree's.
   explicit DataTreeLoader(size_t expected_nodes, bool extended_types = false);
   // Adds one node (its kind is derived from stat.ephemeral_owner; the
-  // stat's own kind is ignored); its children come in later calls. False, changing
-  // nothing, when `path` is malformed or loaded already, or its parent is not.
-  bool add(std::string path, zk::wire::Buffer data, zk::wire::ACLs acl, const StoredStat& stat);
+  // stat's own kind is ignored); its children come in later calls, in name
+  // order. False, changing nothing, when `path` is malformed or loaded
+  // already, or its parent is not.
+  bool add(std::string_view path, DataView data, const zk::wire::ACLs& acl, const StoredStat& stat);
   // The tree; nullopt when a system node (is_special_path) is missing.
   std::optional<DataTree> finish() &&;
 
  private:
   DataTree tree_;
-  Node* parent_ = nullptr;  // the last parent looked up (siblings come together)
-  std::string parent_path_;
+  Node* parent_ = nullptr;               // the last parent looked up (siblings come together)
+  AclCache::Entry* last_acl_ = nullptr;  // the last list interned (runs share one)
 };
 
 }  // namespace zkd::tree

@@ -106,10 +106,9 @@ std::string Database::visit_snapshot(std::string_view payload, SnapshotVisitor& 
     std::string path = std::move(stack.back());
     stack.pop_back();
     const Node& node = *tree.find(path);
-    visitor.node(path, node.data, node.acl, client_stat(node));
-    std::string_view prefix = path == "/" ? std::string_view() : std::string_view(path);
-    for (auto child = node.children.rbegin(); child != node.children.rend(); ++child) {
-      stack.push_back(std::string(prefix) + "/" + *child);
+    visitor.node(path, node.data_buffer(), node.acl(), client_stat(node));
+    for (auto child = node.children().rbegin(); child != node.children().rend(); ++child) {
+      stack.emplace_back((*child)->path());
     }
   }
   return {};

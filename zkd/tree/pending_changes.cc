@@ -15,15 +15,15 @@ int64_t length_of(const zk::wire::Buffer& data) {
 
 NodeView view_of(const Node& node) {
   NodeView v;
-  v.version = node.stat.version;
-  v.aversion = node.stat.aversion;
-  v.cversion = node.stat.cversion;
-  v.num_children = static_cast<int32_t>(node.children.size());
-  v.ephemeral_owner = node.stat.ephemeral_owner;
-  v.kind = node.stat.kind;
-  v.mtime = node.stat.mtime;
-  v.data_length = length_of(node.data);
-  v.acl = node.acl;
+  v.version = node.stat().version;
+  v.aversion = node.stat().aversion;
+  v.cversion = node.stat().cversion;
+  v.num_children = static_cast<int32_t>(node.children().size());
+  v.ephemeral_owner = node.stat().ephemeral_owner;
+  v.kind = node.stat().kind;
+  v.mtime = node.stat().mtime;
+  v.data_length = node.data_length();
+  v.acl = node.acl();
   return v;
 }
 

@@ -10,7 +10,7 @@ namespace {
 std::optional<StatsTrack> stats_at(const DataTree& tree, const std::string& path) {
   const Node* node = tree.find(path);
   if (node == nullptr) return std::nullopt;
-  return StatsTrack::parse(node->data ? *node->data : "");
+  return StatsTrack::parse(node->data().value_or(""));
 }
 
 // One figure against its limits; true when the operation may go ahead.

@@ -12,10 +12,6 @@ constexpr std::string_view kProcRoot = "/zookeeper";
 
 std::string_view child_name(std::string_view path) { return path.substr(path.rfind('/') + 1); }
 
-int64_t data_length(const zk::wire::Buffer& data) {
-  return data ? static_cast<int64_t>(data->size()) : 0;
-}
-
 }  // namespace
 
 void QuotaTracker::created(DataTree& tree, std::string_view path, int64_t data_length) {
@@ -40,8 +36,8 @@ QuotaTracker::Removal QuotaTracker::removing(const DataTree& tree, std::string_v
     stack.pop_back();
     const Node* node = tree.find(p);
     if (node == nullptr) continue;
-    for (const std::string& child : node->children) stack.push_back(p + "/" + child);
-    const int64_t length = data_length(node->data);
+    for (const Node* child : node->children()) stack.emplace_back(child->path());
+    const int64_t length = node->data_length();
     out.nodes.emplace_back(std::move(p), length);
   }
   return out;
@@ -72,11 +68,11 @@ void QuotaTracker::update_stats(DataTree& tree, std::string_view quota_path, int
                                 int64_t count_diff) {
   Node* stats = tree.find_mutable(quota_stat_path(quota_path));
   if (stats == nullptr) return;
-  std::optional<StatsTrack> track = StatsTrack::parse(stats->data ? *stats->data : "");
+  std::optional<StatsTrack> track = StatsTrack::parse(stats->data().value_or(""));
   if (!track) return;
   track->set(StatsTrack::kCount, track->count() + count_diff);
   track->set(StatsTrack::kBytes, track->bytes() + bytes_diff);
-  stats->data = track->to_string();
+  tree.replace_data(stats, track->to_string());
 }
 
 void QuotaTracker::recount(DataTree& tree, std::string_view quota_path) {
@@ -89,15 +85,15 @@ void QuotaTracker::recount(DataTree& tree, std::string_view quota_path) {
     const Node* node = tree.find(p);
     if (node == nullptr) continue;
     ++count;
-    bytes += data_length(node->data);
-    for (const std::string& child : node->children) stack.push_back(p + "/" + child);
+    bytes += node->data_length();
+    for (const Node* child : node->children()) stack.emplace_back(child->path());
   }
   Node* stats = tree.find_mutable(quota_stat_path(quota_path));
   if (stats == nullptr) return;
   StatsTrack track;
   track.set(StatsTrack::kCount, count);
   track.set(StatsTrack::kBytes, bytes);
-  stats->data = track.to_string();
+  tree.replace_data(stats, track.to_string());
 }
 
 void QuotaTracker::rebuild(DataTree& tree) {
@@ -110,7 +106,7 @@ void QuotaTracker::rebuild(DataTree& tree) {
 void QuotaTracker::find_limits(DataTree& tree, const std::string& path) {
   const Node* node = tree.find(path);
   if (node == nullptr) return;
-  if (node->children.empty()) {
+  if (node->children().empty()) {
     const std::string end = "/" + std::string(kQuotaLimitNode);
     if (path.ends_with(end)) {
       std::string quota_path = path.substr(kQuotaRoot.size(), path.find(end) - kQuotaRoot.size());
@@ -119,8 +115,9 @@ void QuotaTracker::find_limits(DataTree& tree, const std::string& path) {
     }
     return;
   }
-  std::vector<std::string> children(node->children.begin(), node->children.end());
-  for (const std::string& child : children) find_limits(tree, path + "/" + child);
+  std::vector<std::string> children;
+  for (const Node* child : node->children()) children.emplace_back(child->path());
+  for (const std::string& child : children) find_limits(tree, child);
 }
 
 }  // namespace zkd::tree

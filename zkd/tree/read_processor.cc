@@ -104,9 +104,9 @@ Response ReadProcessor::get_data(WatcherId watcher, const zk::wire::PathWatchReq
                                  const AuthIds& caller) const {
   const Node* node = tree_.find(req.path);
   if (node == nullptr) return error(Error::kNoNode);
-  if (!permitted(node->acl, zk::wire::perms::kRead, caller)) return error(Error::kNoAuth);
+  if (!permitted(node->acl(), zk::wire::perms::kRead, caller)) return error(Error::kNoAuth);
   if (req.watch) watches_.watch_data(req.path, watcher);
-  return ok(zk::wire::GetDataResponse{node->data, client_stat(*node)});
+  return ok(zk::wire::GetDataResponse{node->data_buffer(), client_stat(*node)});
 }
 
 Response ReadProcessor::get_acl(std::string_view body, const AuthIds& caller) const {
@@ -114,22 +114,24 @@ Response ReadProcessor::get_acl(std::string_view body, const AuthIds& caller) co
   if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
   const Node* node = tree_.find(req.path);
   if (node == nullptr) return error(Error::kNoNode);
-  if (!permitted(node->acl, zk::wire::perms::kRead | zk::wire::perms::kAdmin, caller)) {
+  if (!permitted(node->acl(), zk::wire::perms::kRead | zk::wire::perms::kAdmin, caller)) {
     return error(Error::kNoAuth);
   }
-  if (!permitted(node->acl, zk::wire::perms::kAdmin, caller)) {
-    return ok(zk::wire::GetACLResponse{digests_masked(node->acl), client_stat(*node)});
+  if (!permitted(node->acl(), zk::wire::perms::kAdmin, caller)) {
+    return ok(zk::wire::GetACLResponse{digests_masked(node->acl()), client_stat(*node)});
   }
-  return ok(zk::wire::GetACLResponse{node->acl, client_stat(*node)});
+  return ok(zk::wire::GetACLResponse{node->acl(), client_stat(*node)});
 }
 
 Response ReadProcessor::get_children(WatcherId watcher, const zk::wire::PathWatchRequest& req,
                                      bool with_stat, const AuthIds& caller) const {
   const Node* node = tree_.find(req.path);
   if (node == nullptr) return error(Error::kNoNode);
-  if (!permitted(node->acl, zk::wire::perms::kRead, caller)) return error(Error::kNoAuth);
+  if (!permitted(node->acl(), zk::wire::perms::kRead, caller)) return error(Error::kNoAuth);
   if (req.watch) watches_.watch_children(req.path, watcher);
-  std::vector<std::string> children(node->children.begin(), node->children.end());
+  std::vector<std::string> children;
+  children.reserve(node->children().size());
+  for (const Node* child : node->children()) children.emplace_back(child->name());
   if (with_stat) return ok(zk::wire::GetChildren2Response{std::move(children), client_stat(*node)});
   return ok(zk::wire::GetChildrenResponse{std::move(children)});
 }
@@ -147,7 +149,7 @@ Response ReadProcessor::all_children_number(std::string_view body, const AuthIds
   if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
   const Node* node = tree_.find(req.path);
   if (node == nullptr) return error(Error::kNoNode);
-  if (!permitted(node->acl, zk::wire::perms::kRead, caller)) return error(Error::kNoAuth);
+  if (!permitted(node->acl(), zk::wire::perms::kRead, caller)) return error(Error::kNoAuth);
   Response r;
   zk::wire::Writer w(r.body);
   w.int32(tree_.descendant_count(req.path));

@@ -11,7 +11,7 @@ std::vector<Notification> restore_watches(const DataTree& tree, WatchManager& wa
     const Node* node = tree.find(path);
     if (node == nullptr) {
       out.push_back(make_notification(watcher, EventType::kNodeDeleted, path));
-    } else if (node->stat.mzxid > w.relative_zxid) {
+    } else if (node->stat().mzxid > w.relative_zxid) {
       out.push_back(make_notification(watcher, EventType::kNodeDataChanged, path));
     } else {
       watches.watch_data(path, watcher);
@@ -28,7 +28,7 @@ std::vector<Notification> restore_watches(const DataTree& tree, WatchManager& wa
     const Node* node = tree.find(path);
     if (node == nullptr) {
       out.push_back(make_notification(watcher, EventType::kNodeDeleted, path));
-    } else if (node->stat.pzxid > w.relative_zxid) {
+    } else if (node->stat().pzxid > w.relative_zxid) {
       out.push_back(make_notification(watcher, EventType::kNodeChildrenChanged, path));
     } else {
       watches.watch_children(path, watcher);

@@ -92,11 +92,12 @@ class TreeSnapshotCursor final : public Database::SnapshotCursor {
     chunk.reserve(last_chunk_size_);
     chunk.assign(kChunkHeaderSize, '\0');  // filled in at the end
     size_t written = 0;
+    previous_acl_ = nullptr;
     if (!started_) {
       started_ = true;
       chunk += header_;
       header_ = std::string();
-      write_node(chunk, "/", *tree_.find("/"));
+      write_node(chunk, *tree_.find("/"));
       stack_.push_back(Level{"/", {}, false});
       ++written;
     }
@@ -104,10 +105,9 @@ class TreeSnapshotCursor final : public Database::SnapshotCursor {
     // change within a call, so these are safe until it returns.
     struct Position {
       const Node* node;
-      std::set<std::string, std::less<>>::const_iterator next;
+      ChildSet::const_iterator next;
     };
     std::vector<Position> positions;
-    std::string path;
     while (written < max_nodes && !stack_.empty()) {
       Level& level = stack_.back();
       // `positions` holds the topmost levels visited in this call (a suffix
@@ -118,29 +118,24 @@ class TreeSnapshotCursor final : public Database::SnapshotCursor {
           stack_.pop_back();
           continue;
         }
-        const auto& children = node->children;
+        const ChildSet& children = node->children();
         positions.push_back(
             {node, level.started ? children.upper_bound(level.last) : children.begin()});
       }
       Position& at = positions.back();
-      if (at.next == at.node->children.end()) {
+      if (at.next == at.node->children().end()) {
         stack_.pop_back();
         positions.pop_back();
         continue;
       }
-      const std::string& name = *at.next++;
-      level.last = name;
+      const Node* node = *at.next++;
+      level.last = node->name();
       level.started = true;
-      path.assign(level.path == "/" ? std::string_view() : std::string_view(level.path));
-      path += '/';
-      path += name;
-      const Node* node = tree_.find(path);
-      if (node == nullptr) continue;  // cannot happen: children sets match the map
-      write_node(chunk, path, *node);
+      write_node(chunk, *node);
       ++written;
-      if (!node->children.empty()) {
-        stack_.push_back(Level{path, {}, false});  // invalidates `level`
-        positions.push_back({node, node->children.begin()});
+      if (!node->children().empty()) {
+        stack_.push_back(Level{std::string(node->path()), {}, false});  // invalidates `level`
+        positions.push_back({node, node->children().begin()});
       }
     }
     if (stack_.empty()) {
@@ -166,26 +161,27 @@ class TreeSnapshotCursor final : public Database::SnapshotCursor {
     bool started = false;  // whether `last` is set
   };
 
-  void write_node(std::string& out, std::string_view path, const Node& node) {
+  void write_node(std::string& out, const Node& node) {
     put_u8(out, kNode);
-    put_string(out, path);
-    if (node.data) {
-      put_string(out, *node.data);
+    put_string(out, node.path());
+    if (DataView data = node.data()) {
+      put_string(out, *data);
     } else {
       put_i32(out, -1);
     }
-    if (nodes_ > 0 && node.acl == previous_acl_) {
+    // Interned lists: the same list is the same object.
+    if (&node.acl() == previous_acl_) {
       put_i32(out, kSameAcl);
     } else {
-      put_i32(out, static_cast<int32_t>(node.acl.size()));
-      for (const zk::wire::ACL& acl : node.acl) {
+      put_i32(out, static_cast<int32_t>(node.acl().size()));
+      for (const zk::wire::ACL& acl : node.acl()) {
         put_i32(out, acl.perms);
         put_string(out, acl.id.scheme);
         put_string(out, acl.id.id);
       }
-      previous_acl_ = node.acl;
+      previous_acl_ = &node.acl();
     }
-    const StoredStat& s = node.stat;
+    const StoredStat& s = node.stat();
     put_i64(out, s.czxid);
     put_i64(out, s.mzxid);
     put_i64(out, s.pzxid);
@@ -202,7 +198,9 @@ class TreeSnapshotCursor final : public Database::SnapshotCursor {
   const int64_t zxid_;
   std::string header_;
   std::vector<Level> stack_;
-  zk::wire::ACLs previous_acl_;
+  // The interned list written last, compared by address within one call
+  // only (between calls the tree may free it and reuse the address).
+  const zk::wire::ACLs* previous_acl_ = nullptr;
   int64_t nodes_ = 0;
   size_t last_chunk_size_ = 0;
   bool started_ = false;
@@ -235,22 +233,23 @@ class Input {
     for (int i = 0; i < 8; ++i) u = u << 8 | b[i];
     return static_cast<int64_t>(u);
   }
-  std::string string() {
+  // Views into the input's bytes.
+  std::string_view string() {
     int32_t n = i32();
     if (n < 0 || !take(static_cast<size_t>(n))) {
       ok_ = false;
       return {};
     }
-    return std::string(p_ - n, static_cast<size_t>(n));
+    return {p_ - n, static_cast<size_t>(n)};
   }
-  zk::wire::Buffer buffer() {
+  DataView buffer() {
     int32_t n = i32();
     if (n == -1) return std::nullopt;
     if (n < 0 || !take(static_cast<size_t>(n))) {
       ok_ = false;
       return std::nullopt;
     }
-    return std::string(p_ - n, static_cast<size_t>(n));
+    return std::string_view(p_ - n, static_cast<size_t>(n));
   }
 
  private:
@@ -347,24 +346,21 @@ class SnapshotDecoder {
   }
 
   std::string read_node(Input& in) {
-    std::string path = in.string();
-    zk::wire::Buffer data = in.buffer();
+    std::string_view path = in.string();
+    DataView data = in.buffer();
     int32_t acl_count = in.i32();
-    zk::wire::ACLs acl;
     if (acl_count == kSameAcl) {
       if (nodes_ == 0) return "no previous ACL";
-      acl = previous_acl_;
     } else {
       if (acl_count < 0 || static_cast<size_t>(acl_count) > in.remaining() / 12) {
         return "bad ACL count";
       }
-      acl.resize(static_cast<size_t>(acl_count));
-      for (zk::wire::ACL& entry : acl) {
+      previous_acl_.resize(static_cast<size_t>(acl_count));
+      for (zk::wire::ACL& entry : previous_acl_) {
         entry.perms = in.i32();
         entry.id.scheme = in.string();
         entry.id.id = in.string();
       }
-      previous_acl_ = acl;
     }
     StoredStat s;
     s.czxid = in.i64();
@@ -377,9 +373,9 @@ class SnapshotDecoder {
     s.aversion = in.i32();
     s.ephemeral_owner = in.i64();
     if (!in.ok()) return "truncated node record";
-    std::string shown = path.substr(0, 200);
-    if (!loader_->add(std::move(path), std::move(data), std::move(acl), s)) {
-      return "node " + shown + " out of place (no parent, duplicate or malformed)";
+    if (!loader_->add(path, data, previous_acl_, s)) {
+      return "node " + std::string(path.substr(0, 200)) +
+             " out of place (no parent, duplicate or malformed)";
     }
     ++nodes_;
     return {};
