@@ -69,6 +69,7 @@ DataTree::~DataTree() { free_all(); }
 
 DataTree::DataTree(DataTree&& other) noexcept
     : extended_types_(other.extended_types_),
+      pool_(std::move(other.pool_)),
       nodes_(std::exchange(other.nodes_, {})),
       acls_(std::move(other.acls_)),
       ephemerals_(std::move(other.ephemerals_)),
@@ -82,6 +83,7 @@ DataTree& DataTree::operator=(DataTree&& other) noexcept {
   if (this == &other) return *this;
   free_all();
   extended_types_ = other.extended_types_;
+  pool_ = std::move(other.pool_);
   nodes_ = std::exchange(other.nodes_, {});
   acls_ = std::move(other.acls_);
   ephemerals_ = std::move(other.ephemerals_);
@@ -94,7 +96,7 @@ DataTree& DataTree::operator=(DataTree&& other) noexcept {
 }
 
 void DataTree::free_all() {
-  for (Node* node : nodes_) Node::destroy(node);  // the ACL table goes as a whole
+  for (Node* node : nodes_) Node::destroy(pool_, node);  // the ACL table goes as a whole
   nodes_.clear();
 }
 
@@ -103,7 +105,7 @@ size_t DataTree::PathHash::operator()(std::string_view path) const {
 }
 
 Node* DataTree::insert(std::string_view path, DataView data, AclCache::Entry* acl) {
-  Node* node = Node::make(path, data);
+  Node* node = Node::make(pool_, path, data);
   node->acl_ = acl;
   nodes_.insert(node);
   return node;
@@ -111,7 +113,7 @@ Node* DataTree::insert(std::string_view path, DataView data, AclCache::Entry* ac
 
 Node* DataTree::replace_data(Node* node, DataView data) {
   if (node->assign_data_in_place(data)) return node;
-  Node* moved = Node::make(node->path(), data);
+  Node* moved = Node::make(pool_, node->path(), data);
   moved->stat_ = node->stat_;
   moved->acl_ = node->acl_;
   moved->children_ = std::move(node->children_);
@@ -122,7 +124,7 @@ Node* DataTree::replace_data(Node* node, DataView data) {
     siblings.erase(node->name());
     siblings.insert(moved);
   }
-  Node::destroy(node);
+  Node::destroy(pool_, node);
   return moved;
 }
 
@@ -226,7 +228,7 @@ void DataTree::erase_subtree(Node* node) {
   }
   nodes_.erase(node->path());
   acls_.release(node->acl_);
-  Node::destroy(node);
+  Node::destroy(pool_, node);
 }
 
 Error DataTree::set_data(std::string_view path, const zk::wire::Buffer& data, int32_t version,
@@ -300,9 +302,9 @@ bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::A
   } else if (!tree_.nodes_.empty()) {
     return false;
   }
-  Node* node = Node::make(path, data);
+  Node* node = Node::make(tree_.pool_, path, data);
   if (!tree_.nodes_.insert(node).second) {
-    Node::destroy(node);
+    Node::destroy(tree_.pool_, node);
     return false;
   }
   if (last_acl_ != nullptr && last_acl_->first == acl) {

@@ -8,7 +8,7 @@
 // nothing of requests, watches or the session table. Not thread-safe.
 //
 // Layout: a flat hash set of nodes keyed by their absolute path (each node one
-// allocation, znode.h), each node holding a sorted set of pointers to its
+// block of this tree's pool, znode.h), each node holding a sorted set of pointers to its
 // children, and the ACL lists interned (acl_cache.h). The root is stored
 // under "/" and also answers to "" (Apache stores it under both, which is why
 // it is counted twice in node_count()).
@@ -151,6 +151,7 @@ class DataTree {
   void free_all();
 
   bool extended_types_ = false;
+  NodePool pool_;  // the nodes' memory; outlives nodes_
   Index nodes_;
   AclCache acls_;
   std::unordered_map<SessionId, std::set<std::string, std::less<>>> ephemerals_;

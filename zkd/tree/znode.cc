@@ -1,7 +1,5 @@
 #include "zkd/tree/znode.h"
 
-#include <malloc.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -19,27 +17,29 @@ bool ByName::operator()(const Node* a, const Node* b) const { return a->name() <
 bool ByName::operator()(const Node* a, std::string_view b) const { return a->name() < b; }
 bool ByName::operator()(std::string_view a, const Node* b) const { return a < b->name(); }
 
-Node::Node(std::string_view path, DataView data)
+Node::Node(std::string_view path, DataView data, size_t block_size)
     : path_size_(static_cast<uint32_t>(path.size())),
       name_offset_(static_cast<uint32_t>(path.rfind('/') + 1)),
-      data_size_(data ? static_cast<int32_t>(data->size()) : -1) {
+      data_size_(data ? static_cast<int32_t>(data->size()) : -1),
+      block_size_(static_cast<uint32_t>(block_size)) {
   std::memcpy(bytes(), path.data(), path.size());
   if (data) std::memcpy(bytes() + path.size(), data->data(), data->size());
 }
 
-Node* Node::make(std::string_view path, DataView data) {
-  void* block = std::malloc(sizeof(Node) + path.size() + size_of(data));
-  if (block == nullptr) throw std::bad_alloc();
-  return new (block) Node(path, data);
+Node* Node::make(NodePool& pool, std::string_view path, DataView data) {
+  size_t capacity = 0;
+  void* block = pool.allocate(sizeof(Node) + path.size() + size_of(data), capacity);
+  return new (block) Node(path, data, capacity);
 }
 
-void Node::destroy(Node* node) {
+void Node::destroy(NodePool& pool, Node* node) {
+  const size_t capacity = node->block_size_;
   node->~Node();
-  std::free(node);
+  pool.deallocate(node, capacity);
 }
 
 bool Node::assign_data_in_place(DataView data) {
-  if (sizeof(Node) + path_size_ + size_of(data) > malloc_usable_size(this)) return false;
+  if (sizeof(Node) + path_size_ + size_of(data) > block_size_) return false;
   if (data) std::memcpy(bytes() + path_size_, data->data(), data->size());
   data_size_ = data ? static_cast<int32_t>(data->size()) : -1;
   return true;

@@ -1,7 +1,8 @@
 // One znode as a replica stores it (Apache's DataNode), laid out to be small:
 // a fixed header (the stored Stat, a reference to an interned ACL list, the
-// children set) followed in the same allocation by the node's absolute path
-// and its data. A million nodes of 100 bytes take about 250 bytes each.
+// children set) followed in the same block (node_pool.h) by the node's
+// absolute path and its data. A million nodes of 100 bytes take about 250
+// bytes each, index included.
 //
 // Nodes are made, resized and freed only by the DataTree that indexes them;
 // everyone else sees `const Node&`.
@@ -18,6 +19,7 @@
 #include "libzk/wire/records.h"
 #include "zkd/tree/acl_cache.h"
 #include "zkd/tree/container_kind.h"
+#include "zkd/tree/node_pool.h"
 
 namespace zkd::tree {
 
@@ -82,12 +84,12 @@ class Node {
   friend class DataTree;
   friend class DataTreeLoader;
 
-  Node(std::string_view path, DataView data);
+  Node(std::string_view path, DataView data, size_t block_size);
   ~Node() = default;
   // A node holding `path` and `data` (zero Stat, no ACL, no children).
-  static Node* make(std::string_view path, DataView data);
+  static Node* make(NodePool& pool, std::string_view path, DataView data);
   // Frees a node from make() with its children set (not the children).
-  static void destroy(Node* node);
+  static void destroy(NodePool& pool, Node* node);
   // Replaces the data when it fits this node's allocation; false otherwise.
   bool assign_data_in_place(DataView data);
   // The children set, made on first use.
@@ -100,7 +102,8 @@ class Node {
   std::unique_ptr<ChildSet> children_;
   uint32_t path_size_ = 0;
   uint32_t name_offset_ = 0;
-  int32_t data_size_ = -1;  // -1: null
+  int32_t data_size_ = -1;   // -1: null
+  uint32_t block_size_ = 0;  // of the whole block, header included
 };
 
 // The Stat clients see (Apache's DataNode.copyStat): cversion is reported as
