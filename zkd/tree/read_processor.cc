@@ -106,7 +106,18 @@ Response ReadProcessor::get_data(WatcherId watcher, const zk::wire::PathWatchReq
   if (node == nullptr) return error(Error::kNoNode);
   if (!permitted(node->acl(), zk::wire::perms::kRead, caller)) return error(Error::kNoAuth);
   if (req.watch) watches_.watch_data(req.path, watcher);
-  return ok(zk::wire::GetDataResponse{node->data_buffer(), client_stat(*node)});
+  // GetDataResponse's layout, written from the node's bytes (no copy of the
+  // data besides the one into the reply).
+  Response r;
+  zk::wire::Writer w(r.body);
+  r.body.reserve(static_cast<size_t>(node->data_length()) + 4 + 68);
+  if (DataView data = node->data()) {
+    w.buffer(*data);
+  } else {
+    w.int32(-1);
+  }
+  client_stat(*node).write(w);
+  return r;
 }
 
 Response ReadProcessor::get_acl(std::string_view body, const AuthIds& caller) const {
