@@ -1,7 +1,9 @@
 // Leader election, after Apache's FastLeaderElection: every LOOKING replica
 // proposes the best vote it has seen in its round (ordered by current epoch,
 // last zxid, server id) and broadcasts it; when a quorum of the round agrees
-// with its vote it waits finalize_ticks for a better one, then decides.
+// with its vote it waits finalize_ticks for a better one, then decides (at
+// once when every voter it has not heard in the round is one whose
+// connection closed).
 // Replicas that are FOLLOWING or LEADING answer LOOKING ones with their vote,
 // so a restarted replica joins an established leader. Observers only ask:
 // they vote for no one, are never counted, and join a leader that a quorum of
@@ -110,8 +112,11 @@ void Zab::on_vote(const Message& m) {
   if (role_ != Role::kLooking) {
     if (m.state != PeerState::kLooking) return;
     // A peer that is LOOKING has left our epoch (Apache: its connection
-    // broke). Tell it whom we follow.
+    // broke). Tell it whom we follow. Our leader's vote of the round we
+    // decided in, for the leader we chose, is no such sign: it left before
+    // the leader decided (we may decide first) and arrives late.
     if (learning() && m.from == leader_) {
+      if (m.round == round_ && m.vote == vote_) return;
       become_looking();
       return;
     }
@@ -136,12 +141,15 @@ void Zab::on_vote(const Message& m) {
       vote_ = m.vote;
       finalize_left_ = 0;
       broadcast_vote();
+    } else if (m.vote != vote_) {
+      // Its vote is worse than ours, so it has not seen ours (it may have
+      // been FOLLOWING when our broadcast came): tell it now rather than at
+      // the next resend.
+      send_vote(m.from);
     }
     received_[m.from] = m.vote;
     received_[cfg_.id] = vote_;
-    if (finalize_left_ == 0 && quorum_agrees(received_, vote_)) {
-      finalize_left_ = cfg_.finalize_ticks;
-    }
+    if (quorum_agrees(received_, vote_)) on_quorum_agrees();
     return;
   }
 
@@ -160,6 +168,35 @@ void Zab::on_vote(const Message& m) {
   round_ = std::max(round_, m.round);
   // Take the leader's own vote, not a follower's possibly stale copy of it.
   decide(leader == cfg_.id ? m.vote : out_of_election_.at(leader).vote);
+}
+
+// Whether to decide without the finalize wait: the wait is for a better vote
+// from a voter not heard in this round, and a closed connection says that
+// voter cannot send one now. So: at least one voter's link is down, and every
+// voter we have not heard in this round is such a one. A voter we heard
+// cannot beat our vote in this round: its vote only moves to better votes it
+// hears, starting from its own, and what it sent us does not beat ours (or we
+// would have taken it). With every voter heard the wait is kept, as before:
+// no link went down, so nothing calls for haste.
+bool Zab::decide_now() const {
+  bool closed = false;
+  for (ServerId v : cfg_.voters) {
+    if (v == cfg_.id || received_.contains(v)) continue;
+    if (!unreachable_.contains(v)) return false;
+    closed = true;
+  }
+  return closed;
+}
+
+// A quorum of our round agrees with our vote: decide now (decide_now), else
+// wait finalize_ticks for a better vote (Apache's finalizeWait), unless
+// already waiting.
+void Zab::on_quorum_agrees() {
+  if (decide_now()) {
+    decide(vote_);
+    return;
+  }
+  if (finalize_left_ == 0) finalize_left_ = cfg_.finalize_ticks;
 }
 
 void Zab::decide(Vote v) {

@@ -89,6 +89,7 @@ void Zab::on_follower_info(const Message& m) {
     // step down: the next election chooses an epoch above it. An observer
     // does not count: it is left out (it times out and retries) until then.
     if (is_voter(m.from)) {
+      epoch_floor_ = std::max(epoch_floor_, m.epoch);
       become_looking();
     } else {
       peers_.erase(m.from);
@@ -113,7 +114,7 @@ void Zab::send_leader_info(ServerId id, Peer& p) {
 // epochs. An observer that accepted a later one would refuse ours: left out.
 void Zab::maybe_choose_epoch() {
   if (new_epoch_ != 0 || count_voters(Peer::Stage::kGotInfo) + 1 < quorum()) return;
-  Epoch e = hard_.accepted_epoch;
+  Epoch e = std::max(hard_.accepted_epoch, epoch_floor_);
   for (const auto& [id, p] : peers_) {
     if (is_voter(id)) e = std::max(e, p.accepted_epoch);
   }

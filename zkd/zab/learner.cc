@@ -33,7 +33,12 @@ void Zab::send_follower_info() {
 void Zab::protocol_error() { become_looking(); }
 
 void Zab::link_down(ServerId peer) {
-  if (learning() && peer == leader_) become_looking();
+  if (is_voter(peer)) unreachable_.insert(peer);
+  if (learning() && peer == leader_) {
+    become_looking();
+  } else if (role_ == Role::kLooking && finalize_left_ > 0 && quorum_agrees(received_, vote_)) {
+    on_quorum_agrees();  // it may have been the voter we waited for
+  }
 }
 
 void Zab::on_learner_message(const Message& m) {

@@ -53,6 +53,7 @@ Zab::Zab(Config config, Bootstrap boot)
 
 void Zab::step(const Message& m) {
   if (m.to != cfg_.id || m.from == cfg_.id) return;
+  unreachable_.erase(m.from);  // its link is up again
   if (m.type == MsgType::kVote) {
     on_vote(m);
     return;

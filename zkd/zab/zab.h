@@ -11,6 +11,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -79,7 +80,10 @@ class Zab {
   // The host's link to `peer` broke (its connection closed). A follower or
   // observer whose leader that is goes back to election at once, as Apache's
   // learners do when their socket to the leader closes; anything else waits
-  // for the tick-based limits (a leader counts silent learners).
+  // for the tick-based limits (a leader counts silent learners). In election
+  // a voter whose link is down, and that has not been heard from since,
+  // cannot send a better vote: once a quorum agrees, the replica need not
+  // wait finalize_ticks for it (docs/zab.md, Election).
   void link_down(ServerId peer);
   // The host's log is durable up to zxid (every entry <= zxid it was given).
   void persisted(Zxid zxid);
@@ -160,6 +164,8 @@ class Zab {
   bool quorum_agrees(const std::map<ServerId, Vote>& votes, const Vote& v) const;
   bool quorum_names(const std::map<ServerId, Vote>& votes, ServerId leader) const;
   bool leader_confirmed(ServerId leader, uint64_t round) const;
+  bool decide_now() const;
+  void on_quorum_agrees();
   void decide(Vote v);  // by value: callers pass votes held in maps it clears
   void tick_looking();
 
@@ -212,11 +218,18 @@ class Zab {
   };
   std::map<ServerId, OutOfElection> out_of_election_;  // FOLLOWING / LEADING peers
   int finalize_left_ = 0;  // > 0: a quorum agrees; decide when it reaches 0
+  // Voters whose link the host reported down (link_down) and that sent
+  // nothing since: they cannot vote now.
+  std::set<ServerId> unreachable_;
   int resend_left_ = 0;
 
   // leader
   LeaderPhase phase_ = LeaderPhase::kDiscovery;
   Epoch new_epoch_ = 0;  // 0 until chosen
+  // The largest acceptedEpoch a voter showed above an epoch we had chosen
+  // (we stepped down for it): an epoch we choose later exceeds it, even when
+  // that voter's FollowerInfo comes after a quorum's again.
+  Epoch epoch_floor_ = 0;
   int phase_ticks_ = 0;
   Zxid initial_last_ = 0;  // the leader's history for the new epoch ends here
   uint64_t next_counter_ = 1;
