@@ -81,6 +81,7 @@
 #include "zkd/server/snapshot_schedule.h"
 #include "zkd/server/write_request.h"
 #include "zkd/storage/env.h"
+#include "zkd/storage/snapshot_file.h"
 #include "zkd/storage/status.h"
 #include "zkd/storage/txn_log.h"
 #include "zkd/tree/database.h"
@@ -302,6 +303,8 @@ class Server final : public net::ConnectionHandler, public admin::ServerView {
   SnapshotSchedule snapshot_schedule_;
   std::unique_ptr<tree::Database::SnapshotCursor> snapshot_cursor_;  // set while a snapshot runs
   std::shared_ptr<SnapshotJob> snapshot_job_;                        // likewise
+  // Which snapshot files purges found valid (snapshot thread only).
+  storage::SnapshotChecks snapshot_checks_;
   // The snapshot thread: writes snapshot chunks and purges. Declared after
   // everything its tasks use; stop() joins it.
   std::unique_ptr<boost::asio::thread_pool> snapshot_thread_;

@@ -69,7 +69,7 @@ void Server::snapshot_step(const std::shared_ptr<SnapshotJob>& job) {
       status = job->writer->finish();
       if (status.ok()) {
         auto removed = storage::purge(env_, layout_.snap_dir, layout_.log_dir,
-                                      config_.autopurge_snap_retain_count);
+                                      config_.autopurge_snap_retain_count, snapshot_checks_);
         if (removed.ok()) {
           purged = std::move(*removed);
         } else {
@@ -128,7 +128,7 @@ void Server::schedule_purge() {
 void Server::purge_in_background() {
   asio::post(*snapshot_thread_, [this] {
     auto removed = storage::purge(env_, layout_.snap_dir, layout_.log_dir,
-                                  config_.autopurge_snap_retain_count);
+                                  config_.autopurge_snap_retain_count, snapshot_checks_);
     if (!removed.ok()) {
       log_warn("autopurge failed: ", removed.status().message());
       return;

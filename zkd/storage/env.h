@@ -6,7 +6,7 @@
 // errors read "<operation> <path>: <strerror>").
 //
 // Threading: an Env may be used from several threads at once; one
-// WritableFile is used by one thread at a time.
+// WritableFile or ReadableFile is used by one thread at a time.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +32,19 @@ class WritableFile {
   virtual uint64_t size() const = 0;
 };
 
+// A file opened for reading at any offset (pread), so a big file can be
+// checked in bounded pieces instead of read whole.
+class ReadableFile {
+ public:
+  virtual ~ReadableFile() = default;
+  // The file's size when it was opened.
+  virtual uint64_t size() const = 0;
+  // Reads up to `n` bytes at `offset` into `scratch` (which has room for `n`)
+  // and returns how many it read: fewer than `n` only at the end of the file,
+  // 0 at or past it.
+  virtual StatusOr<size_t> read(uint64_t offset, size_t n, char* scratch) = 0;
+};
+
 class Env {
  public:
   virtual ~Env() = default;
@@ -45,8 +58,11 @@ class Env {
   // torn tail back to `offset`); bytes after it are zeroed.
   virtual StatusOr<std::unique_ptr<WritableFile>> reopen_writable_file(const std::string& path,
                                                                        uint64_t offset) = 0;
-  // The whole content of a file.
+  // The whole content of a file, in one buffer of its size (bytes appended
+  // while it is read are included).
   virtual StatusOr<std::string> read_file(const std::string& path) = 0;
+  // Opens an existing file for reading in pieces.
+  virtual StatusOr<std::unique_ptr<ReadableFile>> open_readable_file(const std::string& path) = 0;
   // Names (not paths) of the entries of a directory, sorted.
   virtual StatusOr<std::vector<std::string>> list_dir(const std::string& dir) = 0;
   virtual Status create_dirs(const std::string& dir) = 0;

@@ -57,6 +57,36 @@ class MemoryEnv::File final : public WritableFile {
   bool closed_ = false;
 };
 
+// Reads the inode it was opened on, even after the name is removed or
+// renamed (as POSIX does).
+class MemoryEnv::Reader final : public ReadableFile {
+ public:
+  Reader(MemoryEnv& env, std::shared_ptr<Inode> inode, uint64_t size)
+      : env_(env), inode_(std::move(inode)), size_(size) {}
+
+  uint64_t size() const override { return size_; }
+
+  StatusOr<size_t> read(uint64_t offset, size_t n, char* scratch) override {
+    std::lock_guard lock(env_.mu_);
+    const std::string& data = inode_->data;
+    if (offset >= data.size()) return size_t{0};
+    n = std::min<uint64_t>(n, data.size() - offset);
+    std::copy_n(data.begin() + static_cast<ptrdiff_t>(offset), n, scratch);
+    env_.count_read(n);
+    return n;
+  }
+
+ private:
+  MemoryEnv& env_;
+  std::shared_ptr<Inode> inode_;
+  uint64_t size_;
+};
+
+void MemoryEnv::count_read(uint64_t n) {
+  bytes_read_ += n;
+  largest_read_ = std::max(largest_read_, n);
+}
+
 std::shared_ptr<MemoryEnv::Inode> MemoryEnv::find(const std::string& path) const {
   auto it = live_.find(path);
   return it == live_.end() ? nullptr : it->second;
@@ -95,7 +125,16 @@ StatusOr<std::string> MemoryEnv::read_file(const std::string& path) {
   std::lock_guard lock(mu_);
   std::shared_ptr<Inode> inode = find(path);
   if (inode == nullptr) return Status::error("open " + path + ": No such file or directory");
+  count_read(inode->data.size());
   return inode->data;
+}
+
+StatusOr<std::unique_ptr<ReadableFile>> MemoryEnv::open_readable_file(const std::string& path) {
+  std::lock_guard lock(mu_);
+  std::shared_ptr<Inode> inode = find(path);
+  if (inode == nullptr) return Status::error("open " + path + ": No such file or directory");
+  const uint64_t size = inode->data.size();
+  return std::unique_ptr<ReadableFile>(std::make_unique<Reader>(*this, std::move(inode), size));
 }
 
 StatusOr<std::vector<std::string>> MemoryEnv::list_dir(const std::string& dir_in) {
@@ -213,6 +252,16 @@ std::vector<std::string> MemoryEnv::files() const {
 uint64_t MemoryEnv::file_syncs() const {
   std::lock_guard lock(mu_);
   return file_syncs_;
+}
+
+uint64_t MemoryEnv::bytes_read() const {
+  std::lock_guard lock(mu_);
+  return bytes_read_;
+}
+
+uint64_t MemoryEnv::largest_read() const {
+  std::lock_guard lock(mu_);
+  return largest_read_;
 }
 
 }  // namespace zkd::storage

@@ -33,6 +33,7 @@ class MemoryEnv final : public Env {
   StatusOr<std::unique_ptr<WritableFile>> reopen_writable_file(const std::string& path,
                                                                uint64_t offset) override;
   StatusOr<std::string> read_file(const std::string& path) override;
+  StatusOr<std::unique_ptr<ReadableFile>> open_readable_file(const std::string& path) override;
   StatusOr<std::vector<std::string>> list_dir(const std::string& dir) override;
   Status create_dirs(const std::string& dir) override;
   Status remove_file(const std::string& path) override;
@@ -57,6 +58,10 @@ class MemoryEnv final : public Env {
   std::vector<std::string> files() const;
   // WritableFile::sync() calls so far, over all files.
   uint64_t file_syncs() const;
+  // Bytes returned by read_file() and ReadableFile::read() so far, and the
+  // most that one call returned (what a reader held at once).
+  uint64_t bytes_read() const;
+  uint64_t largest_read() const;
 
  private:
   struct Inode {
@@ -64,6 +69,8 @@ class MemoryEnv final : public Env {
     std::string synced;  // what survives drop_unsynced
   };
   class File;
+  class Reader;
+  void count_read(uint64_t n);  // mu_ held
 
   std::shared_ptr<Inode> find(const std::string& path) const;  // mu_ held
 
@@ -72,6 +79,8 @@ class MemoryEnv final : public Env {
   std::map<std::string, std::shared_ptr<Inode>> live_;     // directory entries now
   std::map<std::string, std::shared_ptr<Inode>> durable_;  // as of the last sync_dir
   uint64_t file_syncs_ = 0;
+  uint64_t bytes_read_ = 0;
+  uint64_t largest_read_ = 0;
 };
 
 }  // namespace zkd::storage

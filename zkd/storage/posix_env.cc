@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "zkd/storage/env.h"
 
@@ -86,6 +87,64 @@ Status preallocate(int fd, const std::string& path, uint64_t from, uint64_t to) 
   return Status();
 }
 
+// Reads `n` bytes into `out` (at `offset`, or from the current position when
+// there is none), retrying short reads; fewer only at the end of the file.
+// Returns how many it read.
+StatusOr<size_t> read_up_to(int fd, const std::string& path, std::optional<uint64_t> offset,
+                            size_t n, char* out) {
+  size_t done = 0;
+  while (done < n) {
+    ssize_t r = retry([&] {
+      return offset ? ::pread(fd, out + done, n - done, static_cast<off_t>(*offset + done))
+                    : ::read(fd, out + done, n - done);
+    });
+    if (r < 0) return posix_error("read", path, errno);
+    if (r == 0) break;
+    done += static_cast<size_t>(r);
+  }
+  return done;
+}
+
+// Reads all of `fd` from its current position into `data`: a buffer of the
+// size fstat reports, then, in case the file grew meanwhile, a small probe
+// whose bytes are appended only if there are any. A file that does not grow
+// is held once and never copied.
+Status read_whole(int fd, const std::string& path, std::string& data) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return posix_error("stat", path, errno);
+  data.resize(static_cast<size_t>(st.st_size));
+  auto got = read_up_to(fd, path, std::nullopt, data.size(), data.data());
+  if (!got.ok()) return got.status();
+  if (*got < data.size()) {  // the file shrank meanwhile
+    data.resize(*got);
+    return Status();
+  }
+  char probe[4096];
+  while (true) {
+    auto more = read_up_to(fd, path, std::nullopt, sizeof probe, probe);
+    if (!more.ok()) return more.status();
+    if (*more == 0) return Status();
+    data.append(probe, *more);
+  }
+}
+
+class PosixReadableFile final : public ReadableFile {
+ public:
+  PosixReadableFile(std::string path, int fd, uint64_t size)
+      : path_(std::move(path)), fd_(fd), size_(size) {}
+  ~PosixReadableFile() override { ::close(fd_); }
+
+  uint64_t size() const override { return size_; }
+  StatusOr<size_t> read(uint64_t offset, size_t n, char* scratch) override {
+    return read_up_to(fd_, path_, offset, n, scratch);
+  }
+
+ private:
+  const std::string path_;
+  const int fd_;
+  const uint64_t size_;
+};
+
 class PosixEnv final : public Env {
  public:
   StatusOr<std::unique_ptr<WritableFile>> new_writable_file(const std::string& path,
@@ -127,28 +186,23 @@ class PosixEnv final : public Env {
     int fd = retry([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
     if (fd < 0) return posix_error("open", path, errno);
     std::string data;
-    Status s;
-    struct stat st;
-    if (::fstat(fd, &st) != 0) {
-      s = posix_error("stat", path, errno);
-    } else {
-      data.resize(static_cast<size_t>(st.st_size));
-      size_t done = 0;
-      while (true) {
-        if (done == data.size()) data.resize(data.size() + 65536);  // file grew
-        ssize_t r = retry([&] { return ::read(fd, data.data() + done, data.size() - done); });
-        if (r < 0) {
-          s = posix_error("read", path, errno);
-          break;
-        }
-        if (r == 0) break;
-        done += static_cast<size_t>(r);
-      }
-      data.resize(done);
-    }
+    Status s = read_whole(fd, path, data);
     ::close(fd);
     if (!s.ok()) return s;
     return data;
+  }
+
+  StatusOr<std::unique_ptr<ReadableFile>> open_readable_file(const std::string& path) override {
+    int fd = retry([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
+    if (fd < 0) return posix_error("open", path, errno);
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      Status s = posix_error("stat", path, errno);
+      ::close(fd);
+      return s;
+    }
+    return std::unique_ptr<ReadableFile>(
+        std::make_unique<PosixReadableFile>(path, fd, static_cast<uint64_t>(st.st_size)));
   }
 
   StatusOr<std::vector<std::string>> list_dir(const std::string& dir) override {

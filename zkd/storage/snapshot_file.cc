@@ -2,6 +2,7 @@
 #include "zkd/storage/snapshot_file.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "zkd/storage/coding.h"
 #include "zkd/storage/crc32c.h"
@@ -88,50 +89,105 @@ class Writer final : public SnapshotWriter {
   bool finished_ = false;  // renamed, or abandoned
 };
 
-// Why `data` is not a valid snapshot (empty when it is). `name_zxid`: the
-// zxid in the file name, if it has the final form.
-std::string invalid_reason(std::string_view data, std::optional<int64_t> name_zxid) {
-  if (data.size() < kHeaderSize + kTrailerSize) {
-    return "cut short (" + std::to_string(data.size()) + " bytes, a snapshot has at least " +
+// Exactly the bytes [offset, offset + n) of the file being checked
+// (n ≤ kCheckChunk, offset + n ≤ its size), or an error when they cannot be
+// read. The view stays valid until the next call.
+using ReadRange = std::function<StatusOr<std::string_view>(uint64_t offset, size_t n)>;
+
+// The most a check reads at once (and so holds) of the file.
+constexpr size_t kCheckChunk = size_t{1} << 20;
+
+// The one definition of a valid snapshot (docs/storage-format.md): why the
+// `size`-byte file that `read` returns is not one (empty when it is).
+// `name_zxid`: the zxid in the file name, if it has the final form. An error
+// only when reading fails.
+StatusOr<std::string> invalid_reason(uint64_t size, const ReadRange& read,
+                                     std::optional<int64_t> name_zxid) {
+  if (size < kHeaderSize + kTrailerSize) {
+    return "cut short (" + std::to_string(size) + " bytes, a snapshot has at least " +
            std::to_string(kHeaderSize + kTrailerSize) + ")";
   }
-  if (data.substr(0, kMagic.size()) != kMagic) return "not a snapshot file (bad magic)";
-  const uint32_t version = coding::get_u32(data.data() + kMagic.size());
+  auto head_view = read(0, kHeaderSize);
+  if (!head_view.ok()) return head_view.status();
+  const std::string head(*head_view);
+  if (head.substr(0, kMagic.size()) != kMagic)
+    return std::string("not a snapshot file (bad magic)");
+  const uint32_t version = coding::get_u32(head.data() + kMagic.size());
   if (version != kVersion) {
     return "unsupported format version " + std::to_string(version) + " (this zkd reads " +
            std::to_string(kVersion) + ")";
   }
-  if (data.substr(data.size() - kEndMagic.size()) != kEndMagic) {
-    return "cut short or overwritten (no end marker)";
+  auto trailer_view = read(size - kTrailerSize, kTrailerSize);
+  if (!trailer_view.ok()) return trailer_view.status();
+  const std::string trailer(*trailer_view);
+  if (trailer.substr(kTrailerSize - kEndMagic.size()) != kEndMagic) {
+    return std::string("cut short or overwritten (no end marker)");
   }
-  const char* trailer = data.data() + data.size() - kTrailerSize;
-  const uint64_t payload_size = coding::get_u64(trailer);
-  if (payload_size != data.size() - kHeaderSize - kTrailerSize) {
+  const uint64_t payload_size = coding::get_u64(trailer.data());
+  if (payload_size != size - kHeaderSize - kTrailerSize) {
     return "trailer says " + std::to_string(payload_size) + " payload bytes but the file holds " +
-           std::to_string(data.size() - kHeaderSize - kTrailerSize);
+           std::to_string(size - kHeaderSize - kTrailerSize);
   }
-  const uint32_t stored = crc32c::unmask(coding::get_u32(trailer + 8));
-  const uint32_t actual = crc32c::value(data.substr(0, data.size() - kTrailerSize + 8));
-  if (stored != actual) return "checksum mismatch";
-  const int64_t zxid = coding::get_i64(data.data() + 16);
+  const uint64_t checked_size = size - kTrailerSize + 8;  // up to the stored checksum
+  uint32_t actual = 0;
+  for (uint64_t offset = 0; offset < checked_size;) {
+    auto piece =
+        read(offset, static_cast<size_t>(std::min<uint64_t>(kCheckChunk, checked_size - offset)));
+    if (!piece.ok()) return piece.status();
+    actual = crc32c::extend(actual, *piece);
+    offset += piece->size();
+  }
+  const uint32_t stored = crc32c::unmask(coding::get_u32(trailer.data() + 8));
+  if (stored != actual) return std::string("checksum mismatch");
+  const int64_t zxid = coding::get_i64(head.data() + 16);
   if (name_zxid && *name_zxid != zxid) {
     return "header zxid " + std::to_string(zxid) + " differs from the name's " +
            std::to_string(*name_zxid);
   }
-  return {};
+  return std::string();
 }
 
 StatusOr<Snapshot> read_snapshot(Env& env, const std::string& path, bool with_path) {
   const std::string name(file_names::base_name(path));
   auto data = env.read_file(path);
   if (!data.ok()) return data.status();
-  std::string why = invalid_reason(*data, file_names::parse_zxid(name, kPrefix));
-  if (!why.empty()) return Status::error((with_path ? path : name) + ": " + why);
+  const std::string_view bytes = *data;
+  auto why = invalid_reason(
+      bytes.size(),
+      [&](uint64_t offset, size_t n) -> StatusOr<std::string_view> {
+        return bytes.substr(offset, n);
+      },
+      file_names::parse_zxid(name, kPrefix));
+  if (!why.ok()) return why.status();
+  if (!why->empty()) return Status::error((with_path ? path : name) + ": " + *why);
   Snapshot snapshot;
   snapshot.zxid = coding::get_i64(data->data() + 16);
   snapshot.name = name;
-  snapshot.payload = data->substr(kHeaderSize, data->size() - kHeaderSize - kTrailerSize);
+  // In place: a snapshot can be hundreds of MB, so no second copy.
+  snapshot.payload = std::move(*data);
+  snapshot.payload.resize(snapshot.payload.size() - kTrailerSize);
+  snapshot.payload.erase(0, kHeaderSize);
   return snapshot;
+}
+
+// Why snapshot file `path`, open as `file`, is not valid; reads it kCheckChunk
+// bytes at a time.
+StatusOr<std::string> check_snapshot(ReadableFile& file, const std::string& path,
+                                     std::optional<int64_t> name_zxid) {
+  std::string buffer;
+  return invalid_reason(
+      file.size(),
+      [&](uint64_t offset, size_t n) -> StatusOr<std::string_view> {
+        buffer.resize(std::max(buffer.size(), n));
+        auto got = file.read(offset, n, buffer.data());
+        if (!got.ok()) return got.status();
+        if (*got != n) {
+          return Status::error("read " + path + ": ended at " + std::to_string(offset + *got) +
+                               " bytes, it had " + std::to_string(file.size()) + " when opened");
+        }
+        return std::string_view(buffer.data(), n);
+      },
+      name_zxid);
 }
 
 }  // namespace
@@ -194,12 +250,44 @@ StatusOr<LoadedSnapshot> read_latest_snapshot(Env& env, const std::string& dir) 
   return out;
 }
 
+StatusOr<bool> SnapshotChecks::valid(Env& env, const std::string& dir, const std::string& name) {
+  const std::string path = file_names::join(dir, name);
+  auto file = env.open_readable_file(path);
+  if (!file.ok()) return file.status();
+  const uint64_t size = (*file)->size();
+  if (auto known = verdicts_.find(name); known != verdicts_.end() && known->second.size == size) {
+    return known->second.valid;
+  }
+  auto why = check_snapshot(**file, path, file_names::parse_zxid(name, kPrefix));
+  if (!why.ok()) return why.status();
+  verdicts_[name] = Verdict{size, why->empty()};
+  return why->empty();
+}
+
+void SnapshotChecks::keep_only(const std::vector<SnapshotName>& present) {
+  std::map<std::string, Verdict> kept;
+  for (const SnapshotName& snapshot : present) {
+    if (auto known = verdicts_.find(snapshot.name); known != verdicts_.end()) {
+      kept.insert(*known);
+    }
+  }
+  verdicts_ = std::move(kept);
+}
+
 StatusOr<std::vector<std::string>> purge(Env& env, const std::string& snap_dir,
                                          const std::string& log_dir, int retain) {
+  SnapshotChecks checks;
+  return purge(env, snap_dir, log_dir, retain, checks);
+}
+
+StatusOr<std::vector<std::string>> purge(Env& env, const std::string& snap_dir,
+                                         const std::string& log_dir, int retain,
+                                         SnapshotChecks& checks) {
   std::vector<std::string> removed;
   if (!env.file_exists(snap_dir)) return removed;
   auto snapshots = list_snapshots(env, snap_dir);
   if (!snapshots.ok()) return snapshots.status();
+  checks.keep_only(*snapshots);
 
   // The newest `retain` valid snapshots are kept; `oldest_kept` indexes the
   // oldest of them in the newest-first list.
@@ -209,7 +297,8 @@ StatusOr<std::vector<std::string>> purge(Env& env, const std::string& snap_dir,
   int64_t newest_kept_zxid = 0;
   for (size_t i = 0; i < snapshots->size() && valid < want; ++i) {
     const SnapshotName& snap = (*snapshots)[i];
-    if (!read_snapshot(env, file_names::join(snap_dir, snap.name), false).ok()) continue;
+    auto ok = checks.valid(env, snap_dir, snap.name);
+    if (!ok.ok() || !*ok) continue;  // unreadable counts as invalid
     if (valid++ == 0) newest_kept_zxid = snap.zxid;
     oldest_kept = i;
   }

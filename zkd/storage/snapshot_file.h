@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,15 +69,49 @@ Status remove_snapshots_after(Env& env, const std::string& dir, int64_t zxid);
 // Reads and validates one snapshot file (for `zkd dump-snapshot`).
 StatusOr<Snapshot> read_snapshot_file(Env& env, const std::string& path);
 
+// What purge() has learnt about snapshot files: whether each one it checked
+// is valid, by name and size, so that a later purge with the same object does
+// not read it again (a snapshot can be hundreds of MB, and every purge looks
+// at the newest `retain` of them). Keep one per snapshot directory for the
+// life of the process and pass it to every purge of that directory; used by
+// one thread at a time. It holds an entry per snapshot file present at the
+// last purge.
+// A file whose name and size are unchanged is taken to be unchanged: a file
+// with a snapshot's final name is never rewritten in place (SnapshotWriter
+// renames whole files). So bytes that rot on disk after the check go unnoticed
+// here; recovery checks the snapshot it loads again.
+class SnapshotChecks {
+ public:
+  // Whether `dir`/`name` is a valid snapshot, reading it (in pieces of at most
+  // 1 MiB, so memory stays bounded whatever its size) unless it was found
+  // valid or invalid before at its current size. An error only when it cannot
+  // be opened or read (then nothing is remembered).
+  StatusOr<bool> valid(Env& env, const std::string& dir, const std::string& name);
+  // Forgets every file not in `present` (the directory's current snapshots).
+  void keep_only(const std::vector<SnapshotName>& present);
+
+ private:
+  struct Verdict {
+    uint64_t size = 0;
+    bool valid = false;
+  };
+  std::map<std::string, Verdict> verdicts_;  // by file name
+};
+
 // Autopurge: keeps the newest `retain` snapshots (at least 1) and the log
 // segments that hold any txn after the oldest kept snapshot; removes the rest.
 // Returns the removed file names.
-// Only valid snapshots count as kept (each candidate is read and checked),
-// so a corrupt newest snapshot never costs the log needed by an older one;
-// with no valid snapshot nothing is removed. Also removes leftover
+// Only valid snapshots count as kept (each candidate is checked, reading it in
+// bounded pieces, unless `checks` already knows it; one that cannot be read
+// counts as invalid), so a corrupt newest snapshot never costs the log needed
+// by an older one; with no valid snapshot nothing is removed. Also removes leftover
 // `snapshot.<zxid>.tmp` files older than the newest kept snapshot (never one
 // that may still be being written). Safe to run while the log writer appends:
 // the newest segment is never removed. Rule: docs/storage-format.md.
+StatusOr<std::vector<std::string>> purge(Env& env, const std::string& snap_dir,
+                                         const std::string& log_dir, int retain,
+                                         SnapshotChecks& checks);
+// The same with a fresh SnapshotChecks: reads every candidate.
 StatusOr<std::vector<std::string>> purge(Env& env, const std::string& snap_dir,
                                          const std::string& log_dir, int retain);
 

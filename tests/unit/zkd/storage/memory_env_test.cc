@@ -83,6 +83,27 @@ TEST_F(MemoryEnvTest, CorruptAndTruncateChangeTheDurableBytes) {
   EXPECT_FALSE(env_.corrupt("/data/log/missing", 0, 1).ok());
 }
 
+TEST_F(MemoryEnvTest, ReadableFileReadsPiecesAndCountsThem) {
+  ASSERT_TRUE(env_.write_file("/data/log/f", "0123456789").ok());
+  auto reader = env_.open_readable_file("/data/log/f");
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  EXPECT_EQ((*reader)->size(), 10u);
+  ASSERT_TRUE(env_.remove_file("/data/log/f").ok());  // still open: still readable
+  char buf[8];
+  auto got = (*reader)->read(3, 4, buf);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(std::string(buf, *got), "3456");
+  got = (*reader)->read(7, 8, buf);  // short at the end
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(std::string(buf, *got), "789");
+  got = (*reader)->read(12, 8, buf);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(*got, 0u);
+  EXPECT_EQ(env_.bytes_read(), 7u);
+  EXPECT_EQ(env_.largest_read(), 4u);
+  EXPECT_FALSE(env_.open_readable_file("/data/log/f").ok());
+}
+
 TEST_F(MemoryEnvTest, ListsNamesSortedAndReportsMissingThings) {
   ASSERT_TRUE(env_.write_file("/data/log/b", "").ok());
   ASSERT_TRUE(env_.write_file("/data/log/a", "").ok());

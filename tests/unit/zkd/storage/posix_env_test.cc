@@ -1,7 +1,12 @@
 // posix_env() against a real temporary directory.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <thread>
 
 #include "tests/unit/zkd/storage/storage_test_util.h"
 #include "zkd/storage/env.h"
@@ -77,6 +82,57 @@ TEST(PosixEnvTest, ErrorsNameThePathAndTheReason) {
   EXPECT_NE(data.status().message().find("No such file or directory"), std::string::npos);
   EXPECT_FALSE(posix_env().remove_file(missing).ok());
   EXPECT_FALSE(posix_env().list_dir(missing).ok());
+}
+
+TEST(PosixEnvTest, ReadableFileReadsPiecesAtAnyOffset) {
+  TempDir tmp;
+  const std::string path = tmp.path() + "/f";
+  auto file = posix_env().new_writable_file(path, 0);
+  ASSERT_TRUE(file.ok());
+  ASSERT_TRUE((*file)->append("0123456789").ok());
+  ASSERT_TRUE((*file)->close().ok());
+  auto reader = posix_env().open_readable_file(path);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  EXPECT_EQ((*reader)->size(), 10u);
+  char buf[8];
+  auto got = (*reader)->read(3, 4, buf);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(std::string(buf, *got), "3456");
+  got = (*reader)->read(7, 8, buf);  // short at the end
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(std::string(buf, *got), "789");
+  got = (*reader)->read(10, 8, buf);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(*got, 0u);
+  auto missing = posix_env().open_readable_file(tmp.path() + "/none");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find(tmp.path() + "/none"), std::string::npos);
+}
+
+// A FIFO reports size 0 and its bytes arrive after read_file() has sized its
+// buffer: the most a file can grow while it is read.
+TEST(PosixEnvTest, ReadFileKeepsBytesAddedAfterItsSizeWasTaken) {
+  TempDir tmp;
+  const std::string path = tmp.path() + "/fifo";
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  std::string content(300000, '\0');
+  for (size_t i = 0; i < content.size(); ++i) content[i] = static_cast<char>(i * 7 + i / 251);
+  std::thread writer([&] {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);  // waits for the reader
+    if (fd < 0) return;
+    for (size_t done = 0; done < content.size();) {
+      ssize_t w =
+          ::write(fd, content.data() + done, std::min<size_t>(10000, content.size() - done));
+      if (w <= 0) break;
+      done += static_cast<size_t>(w);
+    }
+    ::close(fd);
+  });
+  auto data = posix_env().read_file(path);
+  writer.join();
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  EXPECT_EQ(data->size(), content.size());
+  EXPECT_TRUE(*data == content);
 }
 
 TEST(PosixEnvTest, TxnLogSurvivesATornTailOnRealFiles) {
