@@ -45,6 +45,16 @@ class ReadableFile {
   virtual StatusOr<size_t> read(uint64_t offset, size_t n, char* scratch) = 0;
 };
 
+// A whole file as one read-only byte range, for parsing big files (log
+// segments, snapshots) without copying them: PosixEnv maps the file, so only
+// the pages touched are read and nothing is zero-filled first. The bytes are
+// the file's when it was opened; it must not be shrunk while the view lives.
+class FileView {
+ public:
+  virtual ~FileView() = default;
+  virtual std::string_view bytes() const = 0;
+};
+
 class Env {
  public:
   virtual ~Env() = default;
@@ -61,6 +71,8 @@ class Env {
   // The whole content of a file, in one buffer of its size (bytes appended
   // while it is read are included).
   virtual StatusOr<std::string> read_file(const std::string& path) = 0;
+  // An existing file's content as a view (FileView).
+  virtual StatusOr<std::unique_ptr<FileView>> view_file(const std::string& path) = 0;
   // Opens an existing file for reading in pieces.
   virtual StatusOr<std::unique_ptr<ReadableFile>> open_readable_file(const std::string& path) = 0;
   // Names (not paths) of the entries of a directory, sorted.

@@ -129,6 +129,23 @@ StatusOr<std::string> MemoryEnv::read_file(const std::string& path) {
   return inode->data;
 }
 
+namespace {
+class CopiedFile final : public FileView {
+ public:
+  explicit CopiedFile(std::string bytes) : bytes_(std::move(bytes)) {}
+  std::string_view bytes() const override { return bytes_; }
+
+ private:
+  const std::string bytes_;
+};
+}  // namespace
+
+StatusOr<std::unique_ptr<FileView>> MemoryEnv::view_file(const std::string& path) {
+  auto bytes = read_file(path);
+  if (!bytes.ok()) return bytes.status();
+  return std::unique_ptr<FileView>(std::make_unique<CopiedFile>(std::move(*bytes)));
+}
+
 StatusOr<std::unique_ptr<ReadableFile>> MemoryEnv::open_readable_file(const std::string& path) {
   std::lock_guard lock(mu_);
   std::shared_ptr<Inode> inode = find(path);

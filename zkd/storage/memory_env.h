@@ -33,6 +33,8 @@ class MemoryEnv final : public Env {
   StatusOr<std::unique_ptr<WritableFile>> reopen_writable_file(const std::string& path,
                                                                uint64_t offset) override;
   StatusOr<std::string> read_file(const std::string& path) override;
+  // A copy of the file's bytes (counted as read).
+  StatusOr<std::unique_ptr<FileView>> view_file(const std::string& path) override;
   StatusOr<std::unique_ptr<ReadableFile>> open_readable_file(const std::string& path) override;
   StatusOr<std::vector<std::string>> list_dir(const std::string& dir) override;
   Status create_dirs(const std::string& dir) override;

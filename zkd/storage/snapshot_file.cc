@@ -149,9 +149,9 @@ StatusOr<std::string> invalid_reason(uint64_t size, const ReadRange& read,
 
 StatusOr<Snapshot> read_snapshot(Env& env, const std::string& path, bool with_path) {
   const std::string name(file_names::base_name(path));
-  auto data = env.read_file(path);
-  if (!data.ok()) return data.status();
-  const std::string_view bytes = *data;
+  auto view = env.view_file(path);
+  if (!view.ok()) return view.status();
+  const std::string_view bytes = (*view)->bytes();
   auto why = invalid_reason(
       bytes.size(),
       [&](uint64_t offset, size_t n) -> StatusOr<std::string_view> {
@@ -161,12 +161,11 @@ StatusOr<Snapshot> read_snapshot(Env& env, const std::string& path, bool with_pa
   if (!why.ok()) return why.status();
   if (!why->empty()) return Status::error((with_path ? path : name) + ": " + *why);
   Snapshot snapshot;
-  snapshot.zxid = coding::get_i64(data->data() + 16);
+  snapshot.zxid = coding::get_i64(bytes.data() + 16);
   snapshot.name = name;
-  // In place: a snapshot can be hundreds of MB, so no second copy.
-  snapshot.payload = std::move(*data);
-  snapshot.payload.resize(snapshot.payload.size() - kTrailerSize);
-  snapshot.payload.erase(0, kHeaderSize);
+  // A view: a snapshot can be hundreds of MB, so no copy.
+  snapshot.payload = bytes.substr(kHeaderSize, bytes.size() - kHeaderSize - kTrailerSize);
+  snapshot.file = std::move(*view);
   return snapshot;
 }
 

@@ -38,8 +38,9 @@ class SnapshotWriter {
 
 struct Snapshot {
   int64_t zxid = 0;
-  std::string name;     // file name
-  std::string payload;  // the chunks, concatenated
+  std::string name;                // file name
+  std::unique_ptr<FileView> file;  // the whole file, which `payload` views
+  std::string_view payload;        // the chunks, concatenated
 };
 
 // The newest snapshot whose checksum and framing are intact; skips (and

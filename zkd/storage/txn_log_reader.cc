@@ -214,9 +214,12 @@ StatusOr<RecoveredLog> read_txn_log(Env& env, const std::string& dir, int64_t af
   for (size_t i = first; i < segments.size(); ++i) {
     const SegmentName& segment = segments[i];
     const bool last = i + 1 == segments.size();
-    auto data = env.read_file(file_names::join(dir, segment.name));
-    if (!data.ok()) return data.status();
-    ParsedSegment parsed = parse_segment(*data, segment.first_zxid, prev_zxid, after_zxid);
+    ParsedSegment parsed;
+    {  // the view goes before any repair rewrites the file
+      auto view = env.view_file(file_names::join(dir, segment.name));
+      if (!view.ok()) return view.status();
+      parsed = parse_segment((*view)->bytes(), segment.first_zxid, prev_zxid, after_zxid);
+    }
     for (LogRecord& record : parsed.records) out.records.push_back(std::move(record));
     if (parsed.bad && !(last && parsed.bad->tail_like)) {
       return corruption(dir, segment.name, *parsed.bad);
@@ -243,11 +246,11 @@ StatusOr<RecoveredLog> read_txn_log(Env& env, const std::string& dir, int64_t af
 }
 
 StatusOr<SegmentContents> read_segment_file(Env& env, const std::string& path) {
-  auto data = env.read_file(path);
-  if (!data.ok()) return data.status();
+  auto view = env.view_file(path);
+  if (!view.ok()) return view.status();
   const int64_t name_zxid =
       file_names::parse_zxid(file_names::base_name(path), kSegmentPrefix).value_or(kNoZxid);
-  ParsedSegment parsed = parse_segment(*data, name_zxid, kNoZxid, kNoZxid);
+  ParsedSegment parsed = parse_segment((*view)->bytes(), name_zxid, kNoZxid, kNoZxid);
   SegmentContents out;
   out.records = std::move(parsed.records);
   if (parsed.bad) {

@@ -27,6 +27,17 @@ TEST_F(MemoryEnvTest, PreallocatedFileShowsZerosPastTheLogicalEnd) {
   EXPECT_EQ(read(env_, "/data/log/f"), "abc0123456789");
 }
 
+TEST_F(MemoryEnvTest, ViewFileIsASnapshotOfTheBytes) {
+  auto file = env_.new_writable_file("/data/log/v", 0);
+  ASSERT_TRUE(file.ok());
+  ASSERT_TRUE((*file)->append("abc").ok());
+  auto view = env_.view_file("/data/log/v");
+  ASSERT_TRUE(view.ok());
+  ASSERT_TRUE((*file)->append("def").ok());
+  EXPECT_EQ((*view)->bytes(), "abc");  // the bytes when it was opened
+  EXPECT_FALSE(env_.view_file("/data/log/none").ok());
+}
+
 TEST_F(MemoryEnvTest, ReopenZeroesAfterTheOffsetAndAppendsThere) {
   ASSERT_TRUE(env_.write_file("/data/log/f", "abcdefgh").ok());
   auto file = env_.reopen_writable_file("/data/log/f", 3);

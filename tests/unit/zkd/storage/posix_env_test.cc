@@ -111,6 +111,30 @@ TEST(PosixEnvTest, ReadableFileReadsPiecesAtAnyOffset) {
 
 // A FIFO reports size 0 and its bytes arrive after read_file() has sized its
 // buffer: the most a file can grow while it is read.
+TEST(PosixEnvTest, ViewFileShowsTheWholeFileAndOutlivesItsRemoval) {
+  TempDir tmp;
+  const std::string path = tmp.path() + "/f";
+  auto file = posix_env().new_writable_file(path, 8192);
+  ASSERT_TRUE(file.ok());
+  ASSERT_TRUE((*file)->append("log bytes").ok());
+  ASSERT_TRUE((*file)->close().ok());
+  auto view = posix_env().view_file(path);
+  ASSERT_TRUE(view.ok()) << view.status().message();
+  EXPECT_EQ((*view)->bytes(), "log bytes" + std::string(8192 - 9, '\0'));
+  ASSERT_TRUE(posix_env().remove_file(path).ok());
+  EXPECT_EQ((*view)->bytes().substr(0, 9), "log bytes");  // mapped, not re-read
+
+  const std::string empty = tmp.path() + "/empty";
+  ASSERT_TRUE(posix_env().new_writable_file(empty, 0).ok());
+  auto none = posix_env().view_file(empty);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE((*none)->bytes().empty());
+
+  auto missing = posix_env().view_file(tmp.path() + "/missing");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("/missing"), std::string::npos);
+}
+
 TEST(PosixEnvTest, ReadFileKeepsBytesAddedAfterItsSizeWasTaken) {
   TempDir tmp;
   const std::string path = tmp.path() + "/fifo";
