@@ -284,7 +284,9 @@ int32_t DataTree::descendant_count(std::string_view path) const {
 
 DataTreeLoader::DataTreeLoader(size_t expected_nodes, bool extended_types)
     : tree_(DataTree::Empty{}, extended_types) {
-  tree_.nodes_.reserve(expected_nodes);
+  // Room for the creates replayed from the log after the snapshot too, so
+  // that they do not rehash a table of a million nodes.
+  tree_.nodes_.reserve(expected_nodes + expected_nodes / 4);
 }
 
 bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::ACLs& acl,
