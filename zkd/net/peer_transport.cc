@@ -67,8 +67,7 @@ struct Link {
   ServerId peer;  // 0 until an accepted link's hello
   bool dialed;
   bool open = true;
-  bool up = false;       // stays true after close: the link did carry packets
-  bool writing = false;  // the writer coroutine has a write in flight
+  bool up = false;  // stays true after close: the link did carry packets
   std::string remote;
   std::string close_reason;
   std::deque<std::string> queue;  // whole frames, the hello first
@@ -122,9 +121,6 @@ struct PeerTransport::Impl : std::enable_shared_from_this<Impl> {
 
   void start_link(const std::shared_ptr<Link>& link);
   void queue_frame(Link& link, std::string frame);
-  // Writes what the socket takes of `frame` now, when nothing is queued or
-  // being written before it, and queues the rest (see "Delivery").
-  void write_or_queue(const std::shared_ptr<Link>& link, std::string frame);
   // Handles the buffered input: the hello, then whole frames. False once the
   // link is closed.
   bool consume(const std::shared_ptr<Link>& link, std::string& input);
@@ -276,11 +272,6 @@ void PeerTransport::Impl::start_link(const std::shared_ptr<Link>& link) {
   link->remote = ec ? std::string("(unknown address)") : endpoint_text(remote);
   link->socket.set_option(tcp::no_delay(true), ec);
   if (ec) log_warn("peer connection ", link->remote, ": cannot set TCP_NODELAY: ", ec.message());
-  // send() writes without blocking (write_or_queue); the coroutines are unaffected.
-  link->socket.non_blocking(true, ec);
-  if (ec) {
-    log_warn("peer connection ", link->remote, ": cannot make it non-blocking: ", ec.message());
-  }
   all_links.insert(link);
   link->hello_timer.expires_after(kHandshakeTimeout);
   link->hello_timer.async_wait(
@@ -300,24 +291,6 @@ void PeerTransport::Impl::queue_frame(Link& link, std::string frame) {
   link.queued_bytes += frame.size();
   link.queue.push_back(std::move(frame));
   link.writer_wakeup.cancel();
-}
-
-void PeerTransport::Impl::write_or_queue(const std::shared_ptr<Link>& link, std::string frame) {
-  if (link->writing || !link->queue.empty() || !link->socket.non_blocking()) {
-    queue_frame(*link, std::move(frame));
-    return;
-  }
-  boost::system::error_code ec;
-  const size_t n = link->socket.write_some(asio::buffer(frame), ec);
-  if (ec == asio::error::would_block || ec == asio::error::try_again ||
-      ec == asio::error::interrupted) {
-    ec.clear();
-  }
-  if (ec) {
-    close_link(link, "write failed: " + ec.message());
-    return;
-  }
-  if (n < frame.size()) queue_frame(*link, frame.substr(n));
 }
 
 void PeerTransport::Impl::send(PeerPacket packet) {
@@ -346,7 +319,7 @@ void PeerTransport::Impl::send(PeerPacket packet) {
     close_link(link, "send queue full");
     return;
   }
-  write_or_queue(link, std::move(frame));
+  queue_frame(*link, std::move(frame));
 }
 
 asio::awaitable<void> PeerTransport::Impl::write_loop(std::shared_ptr<Link> link) {
@@ -368,9 +341,7 @@ asio::awaitable<void> PeerTransport::Impl::write_loop(std::shared_ptr<Link> link
       link->queue.pop_front();
     }
     for (const auto& frame : batch) buffers.emplace_back(asio::buffer(frame));
-    link->writing = true;
     auto [ec, n] = co_await asio::async_write(link->socket, buffers, as_tuple(use_awaitable));
-    link->writing = false;
     if (ec) {
       close_link(link, "write failed: " + ec.message());
       break;

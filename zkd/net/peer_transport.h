@@ -12,16 +12,13 @@
 // carries packets, once both hellos are through (peer_codec.h has the bytes).
 // A connection that sends no hello within 10 s is closed.
 //
-// Delivery: send() never blocks. When nothing is queued or being written on
-// that peer's connection it writes the packet to the socket at once, so the
-// packet leaves in the caller's event-loop turn, and queues what the socket
-// did not take; otherwise it queues the packet behind the others for the
-// connection's writer. Packets to a peer whose link is down are dropped (the
-// core repairs what it needs: docs/zab.md "Links"), as are the packets still
-// queued when a link breaks. A link whose queue exceeds max_queued_bytes (a
-// paused peer) is closed; one packet alone on an empty queue is always taken.
-// A packet whose encoding exceeds max_packet_bytes is dropped (logged) at the
-// sender. Packets on one link arrive in order, whole, or not at all.
+// Delivery: send() queues the packet on that peer's connection and returns at
+// once. Packets to a peer whose link is down are dropped (the core repairs
+// what it needs: docs/zab.md "Links"), as are the packets still queued when a
+// link breaks. A link whose queue exceeds max_queued_bytes (a paused peer) is
+// closed; one packet alone on an empty queue is always taken. A packet whose
+// encoding exceeds max_packet_bytes is dropped (logged) at the sender. Packets
+// on one link arrive in order, whole, or not at all.
 //
 // Reconnects: a dialer that loses its link, or cannot connect, tries again
 // after a backoff that doubles from min_backoff to max_backoff and resets once
@@ -86,7 +83,7 @@ class PeerTransport {
   // server's host, invalid_argument when `self` is not in `peers`, and
   // already_started on a second call or after stop().
   boost::system::error_code start();
-  // Sends packet.message to packet.message.to (see "Delivery"). Sending to
+  // Queues packet.message for packet.message.to (see "Delivery"). Sending to
   // self or to an unknown id is a no-op.
   void send(PeerPacket packet);
   // Closes every link and stops dialing; receive is not called afterwards.

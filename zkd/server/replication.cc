@@ -5,7 +5,6 @@
 #include "zkd/server/replication.h"
 
 #include <algorithm>
-#include <boost/asio/post.hpp>
 #include <random>
 #include <utility>
 
@@ -73,15 +72,6 @@ const char* replica_mode(zab::Role role) {
       break;
   }
   return "looking";
-}
-
-ReadySend ready_send(const zab::Ready& ready, bool earlier_held) {
-  const bool snap =
-      std::any_of(ready.messages.begin(), ready.messages.end(),
-                  [](const zab::Message& m) { return m.type == zab::MsgType::kSnap; });
-  const bool first = !earlier_held && !snap && !ready.install_snapshot && !ready.truncate_after &&
-                     ready.committed.empty();
-  return first ? ReadySend::kFirst : ReadySend::kAfterReplies;
 }
 
 ReplicaTiming replica_timing(const ServerConfig& config) {
@@ -228,18 +218,7 @@ void Server::process_ready() {
     }
   }
   r.in_ready = false;
-  if (stopped_) return;
-  // Replies first: drain() queues on the client connections the replies
-  // that this pass's commits released; their writers run in a later turn,
-  // and so does the flush posted behind them, after the replies left.
-  drain();
-  if (stopped_ || r.held.empty() || r.flush_posted) return;
-  r.flush_posted = true;
-  asio::post(io_, [this] {
-    if (stopped_) return;
-    replication_->flush_posted = false;
-    replication_->send_held();
-  });
+  if (!stopped_) drain();
 }
 
 void Server::carry_out_ready(zab::Ready& ready) {
@@ -250,11 +229,6 @@ void Server::carry_out_ready(zab::Ready& ready) {
         env_, layout_.snap_dir,
         EpochFiles{ready.hard_state->accepted_epoch, ready.hard_state->current_epoch});
     if (!status.ok()) return fail_replica("cannot write the epoch files: " + status.message());
-  }
-  // 6, early when allowed (ready_send): before step 4 wakes the log thread.
-  const ReadySend when = ready_send(ready, !r.held.empty());
-  if (when == ReadySend::kFirst) {
-    for (zab::Message& m : ready.messages) r.transport->send(net::PeerPacket{std::move(m), {}});
   }
   // 2. the leader's snapshot replaces state and log, durably.
   if (ready.install_snapshot) {
@@ -311,18 +285,15 @@ void Server::carry_out_ready(zab::Ready& ready) {
     apply_committed(e);
     if (stopped_) return;
   }
-  // 6. otherwise held until the replies are queued (process_ready); a Snap
-  // carries the state right after step 5.
-  if (when == ReadySend::kAfterReplies) {
-    for (zab::Message& m : ready.messages) {
-      net::PeerPacket packet{std::move(m), {}};
-      if (packet.message.type == zab::MsgType::kSnap) {
-        packet.attachment = whole_snapshot(db_);
-        log_info("sending a snapshot at ", hex(db_.last_zxid()), " (", packet.attachment.size(),
-                 " bytes) to server ", packet.message.to);
-      }
-      r.held.push_back(std::move(packet));
+  // 6. send; a Snap carries the state right after step 5.
+  for (zab::Message& m : ready.messages) {
+    net::PeerPacket packet{std::move(m), {}};
+    if (packet.message.type == zab::MsgType::kSnap) {
+      packet.attachment = whole_snapshot(db_);
+      log_info("sending a snapshot at ", hex(db_.last_zxid()), " (", packet.attachment.size(),
+               " bytes) to server ", packet.message.to);
     }
+    r.transport->send(std::move(packet));
   }
   // 8. syncs.
   for (uint64_t ticket : ready.syncs_done) ticket_done(ticket);

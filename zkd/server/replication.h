@@ -12,8 +12,6 @@
 #include <set>
 #include <string>
 #include <unordered_map>
-#include <utility>
-#include <vector>
 
 #include "zkd/net/peer_transport.h"
 #include "zkd/server/config.h"
@@ -42,24 +40,6 @@ SessionPasswords::Key ensemble_session_key(const ServerConfig& config);
 // is never shown: a looking replica does not serve).
 const char* replica_mode(zab::Role role);
 
-// When the host sends a Ready's messages (docs/zab.md "The Ready contract"
-// allows any order that keeps them after step 1, Snap and truncation after
-// steps 2-5, and FIFO per destination).
-enum class ReadySend {
-  // Right after step 1, before the entries go to the log thread: a Proposal
-  // reaches the followers, and an Ack the leader, without waiting for a
-  // thread wake-up or a later event-loop turn.
-  kFirst,
-  // After steps 2-5 and after the client replies those commits released
-  // have been queued (Server::process_ready), so that on the leader a
-  // client's reply leaves ahead of the Commits to the followers.
-  kAfterReplies,
-};
-// kFirst when the Ready installs no snapshot, truncates nothing, commits
-// nothing and carries no Snap, and no earlier message is still held
-// (`earlier_held`), which would be overtaken.
-ReadySend ready_send(const zab::Ready& ready, bool earlier_held);
-
 struct Server::Replication {
   Replication(boost::asio::io_context& io, ReplicaTiming timing, zab::Bootstrap boot)
       : tick(timing.tick), core(std::move(timing.config), std::move(boot)), tick_timer(io) {}
@@ -67,14 +47,6 @@ struct Server::Replication {
   std::chrono::milliseconds tick;
   zab::Zab core;
   std::unique_ptr<net::PeerTransport> transport;
-  // Messages of ReadySend::kAfterReplies batches (and every later one, to
-  // keep FIFO), in order, until send_held(); a flush is posted when set.
-  std::vector<net::PeerPacket> held;
-  bool flush_posted = false;
-  void send_held() {
-    std::vector<net::PeerPacket> packets = std::exchange(held, {});
-    for (net::PeerPacket& p : packets) transport->send(std::move(p));
-  }
   zab::Status status;
   boost::asio::steady_timer tick_timer;
   uint64_t ticks = 0;
