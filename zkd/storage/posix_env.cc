@@ -129,6 +129,23 @@ Status read_whole(int fd, const std::string& path, std::string& data) {
   }
 }
 
+// A file opened read-only, with its size then; the caller closes fd.
+struct OpenedFile {
+  int fd = -1;
+  uint64_t size = 0;
+};
+StatusOr<OpenedFile> open_for_reading(const std::string& path) {
+  int fd = retry([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
+  if (fd < 0) return posix_error("open", path, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    Status s = posix_error("stat", path, errno);
+    ::close(fd);
+    return s;
+  }
+  return OpenedFile{fd, static_cast<uint64_t>(st.st_size)};
+}
+
 class MappedFile final : public FileView {
  public:
   MappedFile(const void* addr, size_t size) : addr_(addr), size_(size) {}
@@ -207,15 +224,10 @@ class PosixEnv final : public Env {
   }
 
   StatusOr<std::unique_ptr<FileView>> view_file(const std::string& path) override {
-    int fd = retry([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
-    if (fd < 0) return posix_error("open", path, errno);
-    struct stat st;
-    if (::fstat(fd, &st) != 0) {
-      Status s = posix_error("stat", path, errno);
-      ::close(fd);
-      return s;
-    }
-    const auto size = static_cast<size_t>(st.st_size);
+    auto opened = open_for_reading(path);
+    if (!opened.ok()) return opened.status();
+    const int fd = opened->fd;
+    const auto size = static_cast<size_t>(opened->size);
     void* addr = nullptr;
     if (size > 0) {
       // MAP_POPULATE: every page is going to be read, so map them in one go
@@ -232,16 +244,10 @@ class PosixEnv final : public Env {
   }
 
   StatusOr<std::unique_ptr<ReadableFile>> open_readable_file(const std::string& path) override {
-    int fd = retry([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
-    if (fd < 0) return posix_error("open", path, errno);
-    struct stat st;
-    if (::fstat(fd, &st) != 0) {
-      Status s = posix_error("stat", path, errno);
-      ::close(fd);
-      return s;
-    }
+    auto opened = open_for_reading(path);
+    if (!opened.ok()) return opened.status();
     return std::unique_ptr<ReadableFile>(
-        std::make_unique<PosixReadableFile>(path, fd, static_cast<uint64_t>(st.st_size)));
+        std::make_unique<PosixReadableFile>(path, opened->fd, opened->size));
   }
 
   StatusOr<std::vector<std::string>> list_dir(const std::string& dir) override {
