@@ -22,8 +22,9 @@ Node::Node(std::string_view path, DataView data, size_t block_size)
       name_offset_(static_cast<uint32_t>(path.rfind('/') + 1)),
       data_size_(data ? static_cast<int32_t>(data->size()) : -1),
       block_size_(static_cast<uint32_t>(block_size)) {
-  std::memcpy(bytes(), path.data(), path.size());
-  if (data) std::memcpy(bytes() + path.size(), data->data(), data->size());
+  // (memcpy from the null pointer of an empty view is undefined: skip those.)
+  if (!path.empty()) std::memcpy(bytes(), path.data(), path.size());
+  if (data && !data->empty()) std::memcpy(bytes() + path.size(), data->data(), data->size());
 }
 
 Node* Node::make(NodePool& pool, std::string_view path, DataView data) {
@@ -40,7 +41,7 @@ void Node::destroy(NodePool& pool, Node* node) {
 
 bool Node::assign_data_in_place(DataView data) {
   if (sizeof(Node) + path_size_ + size_of(data) > block_size_) return false;
-  if (data) std::memcpy(bytes() + path_size_, data->data(), data->size());
+  if (data && !data->empty()) std::memcpy(bytes() + path_size_, data->data(), data->size());
   data_size_ = data ? static_cast<int32_t>(data->size()) : -1;
   return true;
 }
