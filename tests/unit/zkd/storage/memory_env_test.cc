@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/unit/zkd/storage/storage_test_util.h"
+
 namespace zkd::storage {
 namespace {
 
@@ -98,16 +100,10 @@ TEST_F(MemoryEnvTest, ReadableFileReadsPiecesAndCountsThem) {
   ASSERT_TRUE(env_.write_file("/data/log/f", "0123456789").ok());
   auto reader = env_.open_readable_file("/data/log/f");
   ASSERT_TRUE(reader.ok()) << reader.status().message();
-  EXPECT_EQ((*reader)->size(), 10u);
   ASSERT_TRUE(env_.remove_file("/data/log/f").ok());  // still open: still readable
+  testing::expect_digits_read_in_pieces(**reader);
   char buf[8];
-  auto got = (*reader)->read(3, 4, buf);
-  ASSERT_TRUE(got.ok());
-  EXPECT_EQ(std::string(buf, *got), "3456");
-  got = (*reader)->read(7, 8, buf);  // short at the end
-  ASSERT_TRUE(got.ok());
-  EXPECT_EQ(std::string(buf, *got), "789");
-  got = (*reader)->read(12, 8, buf);
+  auto got = (*reader)->read(12, 8, buf);  // past the end
   ASSERT_TRUE(got.ok());
   EXPECT_EQ(*got, 0u);
   EXPECT_EQ(env_.bytes_read(), 7u);

@@ -93,17 +93,7 @@ TEST(PosixEnvTest, ReadableFileReadsPiecesAtAnyOffset) {
   ASSERT_TRUE((*file)->close().ok());
   auto reader = posix_env().open_readable_file(path);
   ASSERT_TRUE(reader.ok()) << reader.status().message();
-  EXPECT_EQ((*reader)->size(), 10u);
-  char buf[8];
-  auto got = (*reader)->read(3, 4, buf);
-  ASSERT_TRUE(got.ok());
-  EXPECT_EQ(std::string(buf, *got), "3456");
-  got = (*reader)->read(7, 8, buf);  // short at the end
-  ASSERT_TRUE(got.ok());
-  EXPECT_EQ(std::string(buf, *got), "789");
-  got = (*reader)->read(10, 8, buf);
-  ASSERT_TRUE(got.ok());
-  EXPECT_EQ(*got, 0u);
+  testing::expect_digits_read_in_pieces(**reader);
   auto missing = posix_env().open_readable_file(tmp.path() + "/none");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find(tmp.path() + "/none"), std::string::npos);

@@ -32,6 +32,22 @@ class TempDir {
   std::string path_;
 };
 
+// Reads a ReadableFile holding "0123456789" in pieces: at an offset, short
+// at the end, nothing at its end.
+inline void expect_digits_read_in_pieces(ReadableFile& file) {
+  EXPECT_EQ(file.size(), 10u);
+  char buf[8];
+  auto got = file.read(3, 4, buf);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(std::string(buf, *got), "3456");
+  got = file.read(7, 8, buf);  // short at the end
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(std::string(buf, *got), "789");
+  got = file.read(10, 8, buf);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(*got, 0u);
+}
+
 // A txn of `size` bytes that depends on `zxid` and never ends in a zero byte
 // (so cutting or zeroing any of its bytes changes the record).
 inline std::string txn_bytes(int64_t zxid, size_t size) {
