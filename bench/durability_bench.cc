@@ -2,7 +2,9 @@
 //
 //   (a) raw fsync rate: 4 KiB pwrite + fdatasync in a loop on a file in the
 //       data dir's filesystem (preallocated, as a txn log segment is; and
-//       appending, which also syncs the file size);
+//       appending, which also syncs the file size); and the floor of a
+//       3-server ensemble on this one disk: three files synced together,
+//       started a network hop apart, the time until two of them are durable;
 //   (b) write throughput of a zkd with fsync on and the default config (or of
 //       any server given with --hosts) with 1, 8, 64 concurrent writers: one
 //       session each, one setData in flight each; txns/s, txns per fsync (from
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <barrier>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -77,29 +80,50 @@ struct FsyncRate {
   double preallocated_p50_us = 0;
   double append_per_s = 0;
   double append_p50_us = 0;
+  int quorum_stagger_us = 0;
+  double quorum_second_p50_us = 0;  // two of three files durable, from the first start
   std::string error;
 };
+
+constexpr size_t kProbeBlock = 4096;
+constexpr off_t kProbeSpan = 16 << 20;
+
+double p50_of(std::vector<double>& values) {
+  if (values.empty()) return 0;
+  auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), mid, values.end());
+  return *mid;
+}
+
+// Creates (or truncates) a probe file; preallocated: filled with kProbeSpan
+// written zeros and synced, so overwriting it changes no metadata. Returns
+// the descriptor, or -1 with `error` set.
+int open_probe(const std::filesystem::path& file, bool preallocated, std::string& error) {
+  int fd = ::open(file.c_str(), O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    error = "cannot create " + file.string();
+    return -1;
+  }
+  if (preallocated) {
+    std::string zeros(1 << 20, '\0');
+    for (off_t off = 0; off < kProbeSpan; off += static_cast<off_t>(zeros.size())) {
+      if (::pwrite(fd, zeros.data(), zeros.size(), off) < 0) error = "preallocation failed";
+    }
+    ::fsync(fd);
+  }
+  return fd;
+}
 
 // 4 KiB writes, each followed by fdatasync, for `duration` (and at most a
 // million of them). Preallocated: overwrites a zero-filled 16 MiB file, so
 // no sync has to change the file's size. Otherwise appends.
 double fsync_loop(const std::filesystem::path& file, std::chrono::milliseconds duration,
                   bool preallocated, double& p50_us, std::string& error) {
-  constexpr size_t kBlock = 4096;
-  constexpr off_t kFileSpan = 16 << 20;
-  int fd = ::open(file.c_str(), O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    error = "cannot create " + file.string();
-    return 0;
-  }
+  constexpr size_t kBlock = kProbeBlock;
+  constexpr off_t kFileSpan = kProbeSpan;
+  int fd = open_probe(file, preallocated, error);
+  if (fd < 0) return 0;
   std::string block(kBlock, 'x');
-  if (preallocated) {
-    std::string zeros(1 << 20, '\0');
-    for (off_t off = 0; off < kFileSpan; off += static_cast<off_t>(zeros.size())) {
-      if (::pwrite(fd, zeros.data(), zeros.size(), off) < 0) error = "preallocation failed";
-    }
-    ::fsync(fd);
-  }
   int64_t count = 0;
   off_t off = 0;
   std::vector<double> took_us;
@@ -121,21 +145,79 @@ double fsync_loop(const std::filesystem::path& file, std::chrono::milliseconds d
     }
   }
   double elapsed = seconds_since(start);
-  if (!took_us.empty()) {
-    auto mid = took_us.begin() + static_cast<std::ptrdiff_t>(took_us.size() / 2);
-    std::nth_element(took_us.begin(), mid, took_us.end());
-    p50_us = *mid;
-  }
+  p50_us = p50_of(took_us);
   ::close(fd);
   std::filesystem::remove(file);
   return elapsed > 0 ? static_cast<double>(count) / elapsed : 0;
 }
 
-FsyncRate measure_fsync(const std::filesystem::path& dir) {
+// The disk's part of one quorum write when three servers share this disk:
+// `rounds` times, file i (of three, preallocated) gets one 4 KiB pwrite +
+// fdatasync starting i * stagger after the round starts (the leader logs a
+// proposal at once, the followers one network hop later). Returns the p50
+// of the time from the round's start until the second of the three is done:
+// no server on this disk can acknowledge a write sooner.
+double quorum_fsync_floor(const std::filesystem::path& dir, std::chrono::microseconds stagger,
+                          int rounds, std::string& error) {
+  constexpr int kServers = 3;
+  std::vector<int> fds;
+  for (int i = 0; i < kServers; ++i) {
+    int fd = open_probe(dir / ("quorum_probe_" + std::to_string(i)), true, error);
+    if (fd < 0) break;
+    fds.push_back(fd);
+  }
+  std::vector<double> second_us;
+  if (static_cast<int>(fds.size()) == kServers) {
+    std::barrier round(kServers + 1);
+    Clock::time_point round_start;                  // written before the first arrival
+    std::vector<Clock::time_point> done(kServers);  // each thread its own slot
+    std::vector<std::atomic<bool>> failed(kServers);
+    std::vector<std::thread> servers;
+    for (int i = 0; i < kServers; ++i) {
+      servers.emplace_back([&, i] {
+        const std::string block(kProbeBlock, 'x');
+        for (int r = 0; r < rounds; ++r) {
+          round.arrive_and_wait();  // round_start is set
+          const auto at = round_start + i * stagger;
+          while (Clock::now() < at) {
+          }
+          const auto off = static_cast<off_t>((r * kProbeBlock) % kProbeSpan);
+          if (::pwrite(fds[i], block.data(), kProbeBlock, off) != ssize_t(kProbeBlock) ||
+              ::fdatasync(fds[i]) != 0) {
+            failed[i] = true;
+          }
+          done[i] = Clock::now();
+          round.arrive_and_wait();  // done[] is read
+        }
+      });
+    }
+    for (int r = 0; r < rounds; ++r) {
+      round_start = Clock::now();
+      round.arrive_and_wait();
+      round.arrive_and_wait();
+      std::vector<Clock::time_point> ends = done;
+      std::sort(ends.begin(), ends.end());
+      second_us.push_back(std::chrono::duration<double, std::micro>(ends[1] - round_start).count());
+    }
+    for (auto& t : servers) t.join();
+    for (auto& f : failed) {
+      if (f) error = "write or fdatasync failed on a quorum probe in " + dir.string();
+    }
+  }
+  for (size_t i = 0; i < fds.size(); ++i) {
+    ::close(fds[i]);
+    std::filesystem::remove(dir / ("quorum_probe_" + std::to_string(i)));
+  }
+  return p50_of(second_us);
+}
+
+FsyncRate measure_fsync(const std::filesystem::path& dir, std::chrono::microseconds stagger) {
   FsyncRate r;
   std::filesystem::create_directories(dir);
   r.preallocated_per_s = fsync_loop(dir / "fsync_probe", 2s, true, r.preallocated_p50_us, r.error);
   r.append_per_s = fsync_loop(dir / "fsync_probe", 1s, false, r.append_p50_us, r.error);
+  r.quorum_stagger_us = static_cast<int>(stagger.count());
+  r.quorum_second_p50_us = quorum_fsync_floor(dir, stagger, 2000, r.error);
   return r;
 }
 
@@ -521,7 +603,11 @@ void print_table(const FsyncRate& f, const std::vector<LevelResult>& levels,
             << "    preallocated file: " << fixed(f.preallocated_per_s, 0) << " fsyncs/s (p50 "
             << fixed(f.preallocated_p50_us, 0) << " us)\n"
             << "    appending file:    " << fixed(f.append_per_s, 0) << " fsyncs/s (p50 "
-            << fixed(f.append_p50_us, 0) << " us)\n";
+            << fixed(f.append_p50_us, 0) << " us)\n"
+            << "    three files at once, started " << f.quorum_stagger_us
+            << " us apart (3 servers on this disk):\n"
+            << "                       two of them durable after "
+            << fixed(f.quorum_second_p50_us, 0) << " us (p50)\n";
   if (!f.error.empty()) std::cout << "    error: " << f.error << "\n";
   std::cout << "\n(b) write throughput, one setData in flight per writer (" << target << ")\n";
   std::printf("    %8s %12s %10s %12s %10s %10s\n", "writers", "txns/s", "fsyncs", "txns/fsync",
@@ -565,7 +651,9 @@ void print_json(const FsyncRate& f, const std::vector<LevelResult>& levels,
   j << "{\"fsync_per_s\":{\"preallocated\":" << fixed(f.preallocated_per_s, 1)
     << ",\"append\":" << fixed(f.append_per_s, 1)
     << "},\"fsync_p50_us\":{\"preallocated\":" << fixed(f.preallocated_p50_us, 0)
-    << ",\"append\":" << fixed(f.append_p50_us, 0) << "},\"throughput\":[";
+    << ",\"append\":" << fixed(f.append_p50_us, 0)
+    << "},\"quorum_fsync\":{\"stagger_us\":" << f.quorum_stagger_us
+    << ",\"second_p50_us\":" << fixed(f.quorum_second_p50_us, 0) << "},\"throughput\":[";
   for (size_t i = 0; i < levels.size(); ++i) {
     const auto& l = levels[i];
     j << (i ? "," : "") << "{\"writers\":" << l.writers << ",\"txns\":" << l.txns
@@ -608,6 +696,7 @@ int run(int argc, char** argv) {
   std::string base_dir;
   bool keep_dir = false;
   bool json = false;
+  int stagger_us = 50;
   app.add_option("--writers", writers, "concurrent writers per run, e.g. 1,8,64")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
@@ -623,11 +712,14 @@ int run(int argc, char** argv) {
   app.add_option("--dir", base_dir, "where to make the data dir (default: the temp dir)");
   app.add_flag("--keep-dir", keep_dir, "keep the data dir afterwards");
   app.add_flag("--json", json, "print the figures as one JSON object too");
+  app.add_option("--stagger-us", stagger_us,
+                 "(a) three files at once: microseconds between their starts (a network hop)")
+      ->check(CLI::Range(0, 100000));
   CLI11_PARSE(app, argc, argv);
 
   auto dir = make_work_dir(base_dir);
   std::cerr << "work dir: " << dir << "\n";
-  auto fsync = measure_fsync(dir / "data");
+  auto fsync = measure_fsync(dir / "data", std::chrono::microseconds(stagger_us));
   std::unique_ptr<ZkdProcess> zkd;
   std::string target = hosts;
   if (hosts.empty()) {
