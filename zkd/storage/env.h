@@ -2,8 +2,9 @@
 // directories, fsync — behind one interface, so tests can run the same code
 // on an in-memory file system that loses unsynced writes and corrupts bytes
 // on purpose (memory_env.h), and production runs on POSIX (posix_env() below:
-// pwrite at the logical end, posix_fallocate, fdatasync, EINTR retried;
-// errors read "<operation> <path>: <strerror>").
+// pwrite at the logical end, posix_fallocate with written zeros kept about
+// 1 MiB ahead of the end so that syncs change no metadata, fdatasync, EINTR
+// retried; errors read "<operation> <path>: <strerror>").
 //
 // Threading: an Env may be used from several threads at once; one
 // WritableFile or ReadableFile is used by one thread at a time.

@@ -1,12 +1,17 @@
 // posix_env() against a real temporary directory.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include "tests/unit/zkd/storage/storage_test_util.h"
 #include "zkd/storage/env.h"
@@ -51,6 +56,68 @@ TEST(PosixEnvTest, ReopenZeroesTheTailAndKeepsThePreallocation) {
   ASSERT_TRUE(data.ok());
   EXPECT_EQ(*data, "abcXY" + std::string(995, '\0'));
   EXPECT_FALSE(posix_env().reopen_writable_file(path, 1001).ok());
+}
+
+// Whether the block at `offset` of `path` is allocated but unwritten (it
+// reads as zeros, and a sync after writing it must also mark it written);
+// nothing when the file system cannot tell (no FIEMAP, no unwritten extents).
+std::optional<bool> unwritten_at(const std::string& path, uint64_t offset) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  constexpr unsigned kMaxExtents = 64;
+  std::vector<char> buf(sizeof(fiemap) + kMaxExtents * sizeof(fiemap_extent));
+  auto* map = reinterpret_cast<fiemap*>(buf.data());
+  map->fm_start = offset;
+  map->fm_length = 1;
+  map->fm_flags = FIEMAP_FLAG_SYNC;
+  map->fm_extent_count = kMaxExtents;
+  const int r = ::ioctl(fd, FS_IOC_FIEMAP, map);
+  ::close(fd);
+  if (r != 0 || map->fm_mapped_extents == 0) return std::nullopt;
+  return (map->fm_extents[0].fe_flags & FIEMAP_EXTENT_UNWRITTEN) != 0;
+}
+
+TEST(PosixEnvTest, PreallocatedFileIsWrittenWithZerosAheadOfItsEnd) {
+  TempDir tmp;
+  const std::string path = tmp.path() + "/f";
+  constexpr uint64_t kSize = 8 << 20;
+  auto file = posix_env().new_writable_file(path, kSize);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  if (unwritten_at(path, 0) != true) GTEST_SKIP() << "no unwritten extents to observe here";
+  ASSERT_TRUE((*file)->append(std::string(100, 'a')).ok());
+  ASSERT_TRUE((*file)->sync().ok());
+  // The next half MiB is written zeros already; far ahead nothing is.
+  EXPECT_EQ(unwritten_at(path, 4096), false);
+  EXPECT_EQ(unwritten_at(path, 512 << 10), false);
+  EXPECT_EQ(unwritten_at(path, 4 << 20), true);
+  // Topped up as the end moves on.
+  const std::string big(3 << 20, 'b');
+  ASSERT_TRUE((*file)->append(big).ok());
+  ASSERT_TRUE((*file)->sync().ok());
+  EXPECT_EQ(unwritten_at(path, (3 << 20) + 4096 + (256 << 10)), false);
+  EXPECT_EQ(unwritten_at(path, 7 << 20), true);
+  // Readers see the appended bytes, then zeros to the preallocated size.
+  EXPECT_EQ(std::filesystem::file_size(path), kSize);
+  auto data = posix_env().read_file(path);
+  ASSERT_TRUE(data.ok());
+  EXPECT_EQ(*data, std::string(100, 'a') + big + std::string(kSize - 100 - big.size(), '\0'));
+  ASSERT_TRUE((*file)->close().ok());
+}
+
+TEST(PosixEnvTest, AppendsNeverWriteZerosPastThePreallocatedSize) {
+  TempDir tmp;
+  const std::string path = tmp.path() + "/f";
+  auto file = posix_env().new_writable_file(path, 4096);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_TRUE((*file)->append("x").ok());
+  ASSERT_TRUE((*file)->append(std::string(5000, 'y')).ok());  // past the preallocation
+  ASSERT_TRUE((*file)->sync().ok());
+  EXPECT_EQ(std::filesystem::file_size(path), 5001u);
+  auto unallocated = posix_env().new_writable_file(tmp.path() + "/g", 0);
+  ASSERT_TRUE(unallocated.ok());
+  ASSERT_TRUE((*unallocated)->append("z").ok());
+  ASSERT_TRUE((*unallocated)->sync().ok());
+  EXPECT_EQ(std::filesystem::file_size(tmp.path() + "/g"), 1u);
 }
 
 TEST(PosixEnvTest, DirectoryOperations) {
