@@ -72,6 +72,7 @@ struct Link {
   std::string close_reason;
   std::deque<std::string> queue;  // whole frames, the hello first
   uint64_t queued_bytes = 0;      // queued or being written
+  bool wake_posted = false;       // queue_frame posted a wake-up that has not run yet
   asio::steady_timer writer_wakeup;
   asio::steady_timer hello_timer;
 };
@@ -120,7 +121,11 @@ struct PeerTransport::Impl : std::enable_shared_from_this<Impl> {
   asio::awaitable<void> write_loop(std::shared_ptr<Link> link);
 
   void start_link(const std::shared_ptr<Link>& link);
-  void queue_frame(Link& link, std::string frame);
+  // Queues a frame and wakes the link's writer one handler later, not at
+  // once: frames queued while a handler runs (a leader's COMMITs) then leave
+  // after the client replies that same handler queued (those writers are
+  // woken at once), and still in one write per link.
+  void queue_frame(const std::shared_ptr<Link>& link, std::string frame);
   // Handles the buffered input: the hello, then whole frames. False once the
   // link is closed.
   bool consume(const std::shared_ptr<Link>& link, std::string& input);
@@ -239,7 +244,7 @@ asio::awaitable<void> PeerTransport::Impl::dial_loop(std::shared_ptr<Dialer> d) 
                   (d->connect_timed_out ? std::string("timed out") : connect_ec.message());
       } else {
         auto link = std::make_shared<Link>(std::move(d->socket), peer.id, true);
-        queue_frame(*link, encode_peer_hello(self));
+        queue_frame(link, encode_peer_hello(self));
         start_link(link);
         while (link->open) {
           d->link_closed.expires_at(asio::steady_timer::time_point::max());
@@ -287,10 +292,15 @@ void PeerTransport::Impl::start_link(const std::shared_ptr<Link>& link) {
   spawn(write_loop(link), link, "writer");
 }
 
-void PeerTransport::Impl::queue_frame(Link& link, std::string frame) {
-  link.queued_bytes += frame.size();
-  link.queue.push_back(std::move(frame));
-  link.writer_wakeup.cancel();
+void PeerTransport::Impl::queue_frame(const std::shared_ptr<Link>& link, std::string frame) {
+  link->queued_bytes += frame.size();
+  link->queue.push_back(std::move(frame));
+  if (link->wake_posted) return;
+  link->wake_posted = true;
+  asio::post(io, [link] {
+    link->wake_posted = false;
+    link->writer_wakeup.cancel();
+  });
 }
 
 void PeerTransport::Impl::send(PeerPacket packet) {
@@ -319,7 +329,7 @@ void PeerTransport::Impl::send(PeerPacket packet) {
     close_link(link, "send queue full");
     return;
   }
-  queue_frame(*link, std::move(frame));
+  queue_frame(link, std::move(frame));
 }
 
 asio::awaitable<void> PeerTransport::Impl::write_loop(std::shared_ptr<Link> link) {
@@ -445,7 +455,7 @@ bool PeerTransport::Impl::accept_hello(const std::shared_ptr<Link>& link, std::s
       return false;
     }
     link->peer = id;
-    queue_frame(*link, encode_peer_hello(self));
+    queue_frame(link, encode_peer_hello(self));
   }
   link->up = true;
   link->hello_timer.cancel();
