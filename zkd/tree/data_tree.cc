@@ -305,6 +305,15 @@ bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::A
     return false;
   }
   Node* node = Node::make(tree_.pool_, path, data);
+  // In a big tree the index probe misses the cache for almost every node:
+  // start loading its slots now, and link the node to its parent meanwhile.
+  // A parent's children are unique by name, so a node the index refuses was
+  // not linked either.
+  tree_.nodes_.prefetch(node);
+  if (parent != nullptr) {
+    ChildSet& siblings = parent->mutable_children();
+    siblings.insert(siblings.end(), node);
+  }
   if (!tree_.nodes_.insert(node).second) {
     Node::destroy(tree_.pool_, node);
     return false;
@@ -318,10 +327,6 @@ bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::A
   tree_.approximate_data_size_ += node_size(*node);
   node->stat_ = stat;
   node->stat_.kind = kind_of_owner(stat.ephemeral_owner, tree_.extended_types_);
-  if (parent != nullptr) {
-    ChildSet& siblings = parent->mutable_children();
-    siblings.insert(siblings.end(), node);
-  }
   tree_.index(*node);
   return true;
 }

@@ -7,6 +7,8 @@
 
 #include "tests/unit/zkd/tree/tree_fixture.h"
 #include "tests/unit/zkd/tree/workload.h"
+#include "zkd/tree/data_tree.h"
+#include "zkd/tree/znode.h"
 
 namespace zkd::tree::testing {
 namespace {
@@ -221,6 +223,34 @@ TEST_F(SnapshotTest, VisitShowsNodesAsClientsSeeThemInPreOrder) {
 // Prints how long a large snapshot takes; asserts only that it round-trips.
 // ZKD_SNAPSHOT_PERF_NODES sets the size (default 50000; the target is
 // 1000000 nodes of 100 bytes in an optimised build).
+TEST(DataTreeLoaderTest, RefusesADuplicateOrAnOrphanAndKeepsWhatItHad) {
+  DataTreeLoader loader(8);
+  const zk::wire::ACLs acl;
+  StoredStat stat;
+  for (std::string_view path : {"/", "/zookeeper", "/zookeeper/config", "/zookeeper/quota"}) {
+    ASSERT_TRUE(loader.add(path, std::string_view(""), acl, stat)) << path;
+  }
+  ASSERT_TRUE(loader.add("/a", std::string_view("first"), acl, stat));
+  ASSERT_TRUE(loader.add("/a/b", std::string_view("child"), acl, stat));
+  EXPECT_FALSE(loader.add("/a", std::string_view("second"), acl, stat));
+  EXPECT_FALSE(loader.add("/a/b", std::string_view("again"), acl, stat));
+  EXPECT_FALSE(loader.add("/", std::string_view(""), acl, stat));
+  EXPECT_FALSE(loader.add("/x/y", std::string_view(""), acl, stat));  // no parent
+  ASSERT_TRUE(loader.add("/c", std::string_view("third"), acl, stat));
+  std::optional<DataTree> tree = std::move(loader).finish();
+  ASSERT_TRUE(tree.has_value());
+  EXPECT_EQ(tree->node_count(), 8);  // the root twice, 4 system nodes, /a, /a/b, /c
+  const Node* root = tree->find("/");
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(root->children().size(), 3u);  // zookeeper, a, c: /a once
+  const Node* a = tree->find("/a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->data(), std::optional<std::string_view>("first"));
+  ASSERT_EQ(a->children().size(), 1u);
+  EXPECT_EQ((*a->children().begin())->path(), "/a/b");
+  EXPECT_EQ(tree->find("/a/b")->data(), std::optional<std::string_view>("child"));
+}
+
 TEST(SnapshotPerf, EncodeAndLoadTimes) {
   const char* env = std::getenv("ZKD_SNAPSHOT_PERF_NODES");
   const int64_t nodes = env != nullptr ? std::atoll(env) : 50000;
