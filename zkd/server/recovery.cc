@@ -1,5 +1,6 @@
 #include "zkd/server/recovery.h"
 
+#include <chrono>
 #include <memory>
 #include <string_view>
 #include <utility>
@@ -53,6 +54,12 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
     if (auto s = env.create_dirs(dir); !s.ok()) return s;
   }
   Recovered out;
+  const auto ms_since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 t)
+        .count();
+  };
+  const auto started = std::chrono::steady_clock::now();
   auto loaded = storage::read_latest_snapshot(env, layout.snap_dir);
   if (!loaded.ok()) return loaded.status();
   out.skipped_snapshots = std::move(loaded->skipped);
@@ -68,6 +75,8 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
     out.snapshot_zxid = snapshot.zxid;
     out.snapshot_name = snapshot.name;
   }
+  out.snapshot_ms = ms_since(started);
+  const auto log_started = std::chrono::steady_clock::now();
   auto log = storage::read_txn_log(env, layout.log_dir, out.snapshot_zxid);
   if (!log.ok()) return log.status();
   for (const auto& record : log->records) {
@@ -79,6 +88,7 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
     db.apply(txn);
     ++out.replayed;
   }
+  out.log_ms = ms_since(log_started);
   out.repaired = std::move(log->repaired);
   out.tail = std::move(log->tail);
   if (replayed_records != nullptr) *replayed_records = std::move(log->records);

@@ -93,12 +93,12 @@ storage::Status Server::open_storage() {
   }
   if (!recovered->repaired.empty()) log_warn("txn log repaired: ", recovered->repaired);
   if (recovered->from_snapshot) {
-    log_info("loaded ", layout_.snap_dir, "/", recovered->snapshot_name, " and replayed ",
-             recovered->replayed, " txns from ", layout_.log_dir, "; last zxid ",
-             hex(db_.last_zxid()));
+    log_info("loaded ", layout_.snap_dir, "/", recovered->snapshot_name, " in ",
+             recovered->snapshot_ms, " ms and replayed ", recovered->replayed, " txns from ",
+             layout_.log_dir, " in ", recovered->log_ms, " ms; last zxid ", hex(db_.last_zxid()));
   } else {
     log_info("no snapshot in ", layout_.snap_dir, "; replayed ", recovered->replayed, " txns from ",
-             layout_.log_dir, "; last zxid ", hex(db_.last_zxid()));
+             layout_.log_dir, " in ", recovered->log_ms, " ms; last zxid ", hex(db_.last_zxid()));
     // Like Apache's initial snapshot.0: recovery then always starts from one.
     if (auto s = write_snapshot_now(env_, layout_.snap_dir, db_); !s.ok()) return s;
   }
