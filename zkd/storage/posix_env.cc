@@ -170,13 +170,14 @@ Status read_whole(int fd, const std::string& path, std::string& data) {
   }
 }
 
-// A file opened read-only, with its size then; the caller closes fd.
+// An existing file opened with `flags` (O_CLOEXEC added), with its size
+// then; the caller closes fd.
 struct OpenedFile {
   int fd = -1;
   uint64_t size = 0;
 };
-StatusOr<OpenedFile> open_for_reading(const std::string& path) {
-  int fd = retry([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
+StatusOr<OpenedFile> open_existing(const std::string& path, int flags) {
+  int fd = retry([&] { return ::open(path.c_str(), flags | O_CLOEXEC); });
   if (fd < 0) return posix_error("open", path, errno);
   struct stat st;
   if (::fstat(fd, &st) != 0) {
@@ -232,15 +233,10 @@ class PosixEnv final : public Env {
 
   StatusOr<std::unique_ptr<WritableFile>> reopen_writable_file(const std::string& path,
                                                                uint64_t offset) override {
-    int fd = retry([&] { return ::open(path.c_str(), O_WRONLY | O_CLOEXEC); });
-    if (fd < 0) return posix_error("open", path, errno);
-    struct stat st;
-    if (::fstat(fd, &st) != 0) {
-      Status s = posix_error("stat", path, errno);
-      ::close(fd);
-      return s;
-    }
-    auto size = static_cast<uint64_t>(st.st_size);
+    auto opened = open_existing(path, O_WRONLY);
+    if (!opened.ok()) return opened.status();
+    const int fd = opened->fd;
+    const uint64_t size = opened->size;
     auto file = std::make_unique<PosixWritableFile>(path, fd, offset, size);
     if (offset > size) {
       return Status::error("reopen " + path + " at offset " + std::to_string(offset) +
@@ -269,7 +265,7 @@ class PosixEnv final : public Env {
   }
 
   StatusOr<std::unique_ptr<FileView>> view_file(const std::string& path) override {
-    auto opened = open_for_reading(path);
+    auto opened = open_existing(path, O_RDONLY);
     if (!opened.ok()) return opened.status();
     const int fd = opened->fd;
     const auto size = static_cast<size_t>(opened->size);
@@ -289,7 +285,7 @@ class PosixEnv final : public Env {
   }
 
   StatusOr<std::unique_ptr<ReadableFile>> open_readable_file(const std::string& path) override {
-    auto opened = open_for_reading(path);
+    auto opened = open_existing(path, O_RDONLY);
     if (!opened.ok()) return opened.status();
     return std::unique_ptr<ReadableFile>(
         std::make_unique<PosixReadableFile>(path, opened->fd, opened->size));
