@@ -28,11 +28,9 @@ uint64_t checksum(std::string_view s) {
     h = (h ^ w) * 0xff51afd7ed558ccdULL;
     return h ^ (h >> 29);
   };
-  auto load = [](const char* p, size_t n) {
-    unsigned char b[8] = {};
-    std::memcpy(b, p, n);
+  auto load = [](const char* p, size_t n) {  // n in 1..8; the missing bytes read as zero
     uint64_t w = 0;
-    std::memcpy(&w, b, 8);  // one load when n is 8
+    std::memcpy(&w, p, n);  // one load when n is 8
     if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
     return w;
   };
