@@ -89,7 +89,7 @@ EnsembleStart Ensemble::start(const EnsembleOptions& options) {
     return result;
   }
   const int nodes = options.voters + options.observers;
-  const auto ports = pick_node_ports(nodes);
+  const auto ports = pick_node_ports(nodes, e->port_holds_);
   if (ports.empty()) {
     result.error = "cannot find free loopback ports";
     return result;

@@ -8,7 +8,8 @@
 // directory per node, node<id>/, each with zoo.cfg, data/ (the dataDir, with
 // myid) and zkd.log (the process's stdout and stderr, whatever the flavour).
 // Every node listens on 127.0.0.1 only, on three free ports: client, quorum
-// and election. Each node's zoo.cfg lists every node as
+// and election, reserved while the Ensemble lives (port_reservation.h), so a
+// node started again finds them free. Each node's zoo.cfg lists every node as
 //   server.<id>=127.0.0.1:<quorum>:<election>[:observer];127.0.0.1:<client>
 // (zkd carries all peer traffic on the quorum port and ignores the election
 // port) plus tickTime, initLimit, syncLimit, dataDir, clientPort,
@@ -36,6 +37,7 @@
 #include <string_view>
 #include <vector>
 
+#include "zklab/port_reservation.h"
 #include "zklab/server_status.h"
 #include "zklab/zkd_process.h"
 
@@ -173,6 +175,7 @@ class Ensemble {
   std::filesystem::path dir_;
   bool keep_dir_ = false;
   std::vector<std::unique_ptr<ZkdProcess>> nodes_;  // node id i at index i-1
+  std::vector<PortReservation> port_holds_;         // every node's ports, held between runs
 };
 
 }  // namespace zk::lab

@@ -185,6 +185,7 @@ LabExit lab_up(const LabContext& ctx, const LabLayout& layout) {
     return LabExit::kError;
   }
   auto nodes = read_lab(ctx.dir);
+  std::vector<PortReservation> held;  // a fresh lab's free ports, until its nodes listen
   if (nodes) {
     for (const auto& s : lab_status(*nodes)) {
       if (s.alive()) {
@@ -196,7 +197,7 @@ LabExit lab_up(const LabContext& ctx, const LabLayout& layout) {
     ctx.out << "zklab: starting the existing lab in " << ctx.dir.string()
             << " again (its layout and data are kept; `zklab down --wipe` for a new one)\n";
   } else {
-    if (auto error = write_lab(ctx.dir, layout); !error.empty()) {
+    if (auto error = write_lab(ctx.dir, layout, held); !error.empty()) {
       ctx.err << "zklab: " << error << "\n";
       return LabExit::kError;
     }

@@ -37,10 +37,11 @@ std::vector<RelayLink> pairs(int nodes) {
 }
 
 // Ports for the nodes and the relays: fixed from `base`, or free loopback
-// ports (pick_node_ports gives distinct ports three at a time: the entries
-// past the nodes' are the relays'). False when there are not enough.
+// ports reserved in `held` (pick_node_ports gives distinct ports three at a
+// time: the entries past the nodes' are the relays'). False when there are
+// not enough.
 bool pick_ports(int nodes, uint16_t base, std::vector<NodePorts>& node_ports,
-                std::vector<RelayLink>& links) {
+                std::vector<RelayLink>& links, std::vector<PortReservation>& held) {
   links = pairs(nodes);
   std::vector<uint16_t> relay_ports;
   if (base != 0) {
@@ -49,7 +50,7 @@ bool pick_ports(int nodes, uint16_t base, std::vector<NodePorts>& node_ports,
       relay_ports.push_back(static_cast<uint16_t>(base + 300 + k));
     }
   } else {
-    node_ports = pick_node_ports(nodes + static_cast<int>((links.size() + 2) / 3));
+    node_ports = pick_node_ports(nodes + static_cast<int>((links.size() + 2) / 3), held);
     for (size_t i = static_cast<size_t>(nodes); i < node_ports.size(); ++i) {
       for (uint16_t p : {node_ports[i].client, node_ports[i].quorum, node_ports[i].election}) {
         relay_ports.push_back(p);
@@ -100,11 +101,12 @@ std::string random_session_key() {
 
 std::string LabNode::address() const { return "127.0.0.1:" + std::to_string(client_port); }
 
-std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout) {
+std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
+                      std::vector<PortReservation>& held) {
   const int nodes = layout.voters + layout.observers;
   std::vector<NodePorts> ports;
   std::vector<RelayLink> links;
-  if (!pick_ports(nodes, layout.base_port, ports, links)) {
+  if (!pick_ports(nodes, layout.base_port, ports, links, held)) {
     return layout.base_port != 0 ? "the ports from --base-port run past 65535"
                                  : "cannot find free loopback ports";
   }

@@ -28,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "zklab/port_reservation.h"
+
 namespace zk::lab {
 
 // The default lab directory, relative to the current directory.
@@ -66,9 +68,11 @@ struct LabLayout {
 };
 
 // Writes zoo.cfg, data/myid and data/version-2/session.key for every node of
-// a fresh lab in `dir` (created if missing), and relay.links. Empty on
-// success, else why not.
-std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout);
+// a fresh lab in `dir` (created if missing), and relay.links. Free ports it
+// picks are reserved by entries appended to `held`: keep them until the nodes
+// and relays listen. Empty on success, else why not.
+std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
+                      std::vector<PortReservation>& held);
 
 // The nodes of the lab in `dir`, by id, read from <dir>/n<id>/zoo.cfg;
 // nothing when `dir` holds no lab (no n<id>/zoo.cfg).

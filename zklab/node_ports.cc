@@ -1,19 +1,12 @@
 #include "zklab/node_ports.h"
 
-#include <set>
-
-#include "zklab/zkd_process.h"
-
 namespace zk::lab {
 
-std::vector<NodePorts> pick_node_ports(int nodes) {
-  std::set<uint16_t> taken;
-  auto next = [&taken]() -> uint16_t {
-    for (int attempt = 0; attempt < 100; ++attempt) {
-      uint16_t port = pick_free_port();
-      if (port != 0 && taken.insert(port).second) return port;
-    }
-    return 0;
+std::vector<NodePorts> pick_node_ports(int nodes, std::vector<PortReservation>& held) {
+  // A held port is bound, so the kernel never picks it twice.
+  auto next = [&held]() -> uint16_t {
+    held.push_back(PortReservation::any());
+    return held.back().port();
   };
   std::vector<NodePorts> ports(static_cast<size_t>(nodes));
   for (auto& p : ports) {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "zklab/port_reservation.h"
+
 namespace zk::lab {
 
 struct NodePorts {
@@ -14,9 +16,10 @@ struct NodePorts {
   uint16_t election = 0;
 };
 
-// Distinct free loopback ports (pick_free_port) for `nodes` nodes; empty when
-// there are not enough.
-std::vector<NodePorts> pick_node_ports(int nodes);
+// Distinct free loopback ports for `nodes` nodes, each reserved by an entry
+// appended to `held` (port_reservation.h): keep those until the nodes listen.
+// Empty when there are not enough.
+std::vector<NodePorts> pick_node_ports(int nodes, std::vector<PortReservation>& held);
 
 // "server.<id>=127.0.0.1:<quorum>:<election>[:observer];127.0.0.1:<client>".
 std::string server_line(int id, const NodePorts& ports, bool observer);

@@ -2,13 +2,10 @@
 
 #include "zklab/spawn.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,23 +19,6 @@
 namespace zk::lab {
 
 using Clock = std::chrono::steady_clock;
-
-uint16_t pick_free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return 0;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  uint16_t port = 0;
-  socklen_t len = sizeof addr;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    port = ntohs(addr.sin_port);
-  }
-  ::close(fd);
-  return port;
-}
 
 std::filesystem::path make_temp_dir(const std::string& prefix) {
   std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "_XXXXXX")).string();
@@ -117,7 +97,8 @@ StartResult ZkdProcess::start(const ZkdOptions& options) {
     }
     p->owns_dir_ = true;
   }
-  p->port_ = options.port != 0 ? options.port : pick_free_port();
+  if (options.port == 0) p->port_hold_ = PortReservation::any();
+  p->port_ = options.port != 0 ? options.port : p->port_hold_.port();
   if (p->port_ == 0) {
     result.error = "cannot find a free loopback port";
     return result;

@@ -1,8 +1,9 @@
 // ZkdProcess: one zkd process on this machine, for process tests, benchmarks
 // and zklab. Writes a zoo.cfg into a directory (a fresh temporary one, or one
-// the caller names), picks a free loopback port, starts the zkd binary the
-// caller names (or another command reading that zoo.cfg, e.g. Apache
-// ZooKeeper under java) and waits, with a deadline, until it answers `srvr`.
+// the caller names), picks a free loopback port (reserved while the object
+// lives: port_reservation.h), starts the zkd binary the caller names (or
+// another command reading that zoo.cfg, e.g. Apache ZooKeeper under java) and
+// waits, with a deadline, until it answers `srvr`.
 // It can be signalled (SIGKILL, SIGTERM, SIGSTOP/SIGCONT), waited for, and
 // started again on the same zoo.cfg, data dir and port.
 //
@@ -26,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "zklab/port_reservation.h"
+
 namespace zk::lab {
 
 struct ZkdOptions {
@@ -39,7 +42,7 @@ struct ZkdOptions {
   // if missing and kept; the data in data/ from an earlier run is reused.
   std::optional<std::filesystem::path> dir;
   std::string temp_dir_prefix = "zkd_lab";
-  uint16_t port = 0;  // clientPort; 0 picks a free loopback port
+  uint16_t port = 0;  // clientPort; 0 picks a free loopback port, reserved while this lives
   int tick_time_ms = 2000;
   std::optional<int> min_session_timeout_ms;
   std::optional<int> max_session_timeout_ms;
@@ -125,14 +128,12 @@ class ZkdProcess {
   std::chrono::milliseconds start_deadline_{15000};
   std::string host_ = "127.0.0.1";
   uint16_t port_ = 0;
+  PortReservation port_hold_;  // holds a picked port between runs
   pid_t pid_ = -1;
   int pidfd_ = -1;           // readable once the process has exited
   uintmax_t log_start_ = 0;  // where the current run's output begins in zkd.log
   std::optional<int> exit_status_;
 };
-
-// A free loopback TCP port: bind port 0, read it, close.
-uint16_t pick_free_port();
 
 // A fresh directory <temp>/<prefix>_XXXXXX (mkdtemp); empty path on failure.
 std::filesystem::path make_temp_dir(const std::string& prefix);

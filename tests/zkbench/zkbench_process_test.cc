@@ -26,6 +26,7 @@
 #include "zkbench/engine.h"
 #include "zkbench/report.h"
 #include "zklab/ensemble.h"
+#include "zklab/port_reservation.h"
 #include "zklab/zkd_process.h"
 
 namespace {
@@ -422,7 +423,8 @@ TEST(ZkbenchBinary, CompareOfTwoZkdPrintsRoundsRatiosAndMedians) {
 }
 
 TEST(ZkbenchBinary, NoServerExitsOne) {
-  const std::string address = "127.0.0.1:" + std::to_string(zk::lab::pick_free_port());
+  const auto unused = zk::lab::PortReservation::any();  // refused while held
+  const std::string address = "127.0.0.1:" + std::to_string(unused.port());
   const Outcome r = zkbench({"run", "-s", address, "--connect-timeout", "1", "--ops", "10"});
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("connect"), std::string::npos) << r.output;

@@ -13,6 +13,7 @@
 #include "libzk/client/sync_client.h"
 #include "tests/zkbench/zkbench_test_util.h"
 #include "zklab/ensemble.h"
+#include "zklab/port_reservation.h"
 #include "zklab/zkd_process.h"
 
 namespace {
@@ -214,7 +215,8 @@ TEST(ZkbenchScenarios, BadArgumentsExitTwo) {
 }
 
 TEST(ZkbenchScenarios, NoServerExitsOne) {
-  const std::string address = "127.0.0.1:" + std::to_string(zk::lab::pick_free_port());
+  const auto unused = zk::lab::PortReservation::any();  // refused while held
+  const std::string address = "127.0.0.1:" + std::to_string(unused.port());
   for (const std::string command : {"populate", "lock", "barrier", "creates"}) {
     std::vector<std::string> args = {command, "-s", address, "--connect-timeout", "1"};
     if (command == "populate") args.insert(args.end(), {"--znodes", "5"});

@@ -354,7 +354,8 @@ TEST_F(ClientServerTest, EphemeralGoneAfterClose) {
 
 TEST_F(ClientServerTest, ConnectFailsClearlyWhenNoServerAnswers) {
   SyncClient client;
-  std::string nowhere = "127.0.0.1:" + std::to_string(testing::unused_port());
+  const auto unused = testing::unused_port();
+  std::string nowhere = "127.0.0.1:" + std::to_string(unused.port());
   Status s = client.connect(nowhere, kSessionTimeout, 1500ms);
   EXPECT_EQ(s.error(), Error::kConnectionLoss);
   EXPECT_EQ(client.get_data("/").error(), Error::kClosing);
@@ -370,8 +371,8 @@ TEST_F(ClientServerTest, SkipsDeadFirstHost) {
   ClientOptions options;
   options.shuffle_hosts = false;
   SyncClient client(options);
-  std::string hosts =
-      "127.0.0.1:" + std::to_string(testing::unused_port()) + "," + server_->address();
+  const auto unused = testing::unused_port();
+  std::string hosts = "127.0.0.1:" + std::to_string(unused.port()) + "," + server_->address();
   ASSERT_TRUE(client.connect(hosts, kSessionTimeout, kDeadline).ok());
   EXPECT_TRUE(client.exists(root_).ok());
 }

@@ -66,7 +66,7 @@ std::string TestServer::unavailable_reason() {
   return {};
 }
 
-uint16_t unused_port() { return zk::lab::pick_free_port(); }
+zk::lab::PortReservation unused_port() { return zk::lab::PortReservation::any(); }
 
 std::string four_letter_word(uint16_t port, const std::string& word,
                              std::chrono::milliseconds timeout) {
@@ -119,7 +119,8 @@ bool TestServer::start_apache(std::chrono::milliseconds deadline) {
     return false;
   }
   dir_ = buf.data();
-  port_ = unused_port();
+  port_hold_ = unused_port();
+  port_ = port_hold_.port();
   fs::create_directories(fs::path(dir_) / "data");
   std::string cfg = (fs::path(dir_) / "zoo.cfg").string();
   {

@@ -21,6 +21,8 @@
 #include <memory>
 #include <string>
 
+#include "zklab/port_reservation.h"
+
 namespace zk::lab {
 class ZkdProcess;
 }
@@ -55,12 +57,14 @@ class TestServer {
   std::unique_ptr<zk::lab::ZkdProcess> zkd_;  // the zkd case
   std::string dir_;                           // the Apache case
   pid_t pid_ = -1;                            // the Apache case
+  zk::lab::PortReservation port_hold_;        // the Apache case: its port, held while it runs
   uint16_t port_ = 0;
   std::string error_;
 };
 
-// A loopback port that nothing listens on (bound once, then released).
-uint16_t unused_port();
+// A loopback port that nothing listens on while the reservation lives:
+// connecting there is refused.
+zk::lab::PortReservation unused_port();
 
 // Sends a four-letter word to 127.0.0.1:port and returns the whole answer
 // ("" when nothing answered within `timeout`).

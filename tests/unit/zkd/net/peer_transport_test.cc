@@ -12,13 +12,12 @@
 #include <map>
 #include <memory>
 #include <random>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "libzk/wire/jute.h"
 #include "tests/unit/zkd/net/peer_packet_testing.h"
-#include "zklab/zkd_process.h"
+#include "zklab/port_reservation.h"
 
 namespace zkd::net {
 namespace {
@@ -72,14 +71,11 @@ class RawPeer {
 class PeerTransportTest : public ::testing::Test {
  protected:
   void configure(int servers) {
-    std::set<uint16_t> ports;
-    while (ports.size() < static_cast<size_t>(servers)) {
-      uint16_t port = zk::lab::pick_free_port();
-      ASSERT_NE(port, 0);
-      ports.insert(port);
+    for (ServerId id = 1; id <= static_cast<ServerId>(servers); ++id) {
+      port_holds_.push_back(zk::lab::PortReservation::any());
+      ASSERT_NE(port_holds_.back().port(), 0);
+      addresses_.push_back({id, "127.0.0.1", port_holds_.back().port()});
     }
-    ServerId id = 1;
-    for (uint16_t port : ports) addresses_.push_back({id++, "127.0.0.1", port});
   }
 
   uint16_t port_of(ServerId id) const { return addresses_.at(static_cast<size_t>(id - 1)).port; }
@@ -128,6 +124,7 @@ class PeerTransportTest : public ::testing::Test {
 
   asio::io_context io_;
   PeerTransportOptions options_{.min_backoff = 5ms, .max_backoff = 40ms};
+  std::vector<zk::lab::PortReservation> port_holds_;  // every server's port, held all along
   std::vector<PeerAddress> addresses_;
   std::map<ServerId, std::vector<PeerPacket>> received_;
   std::map<ServerId, std::unique_ptr<PeerTransport>> nodes_;  // destroyed before io_
