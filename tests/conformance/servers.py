@@ -83,10 +83,21 @@ def zkcli_session(server, commands):
     return done.stdout.decode("utf-8", "replace").splitlines()
 
 
+# Sockets holding the ports free_loopback_port handed out, until this process exits.
+_held_ports = []
+
+
 def free_loopback_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A free loopback port, held for the rest of this process (as zklab's
+    PortReservation does): a socket stays bound to it with SO_REUSEADDR and
+    never listens, so no other bind(0) or outgoing connection on the machine
+    takes it, while a server binding it with SO_REUSEADDR (zkd, Apache
+    ZooKeeper, Jetty) listens there as usual and a client meanwhile is refused."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("127.0.0.1", 0))
+    _held_ports.append(s)
+    return s.getsockname()[1]
 
 
 def four_letter_word(host, port, word, timeout=5.0):
@@ -144,23 +155,15 @@ class Server:
     def start(self):
         self.dir = tempfile.mkdtemp(prefix=f"zk-conformance-{self.kind}-")
         os.mkdir(os.path.join(self.dir, "data"))
-        # A port picked here may be taken by someone else before the server
-        # binds it; retry a few times with a new port in that case.
-        last_error = None
-        for _ in range(3):
-            self.port = free_loopback_port()
-            self._write_config()
-            self._spawn()
-            try:
-                self._wait_ready()
-                return self
-            except ServerError as e:
-                last_error = e
-                self._terminate()
-                if "exited" not in str(e):
-                    break
-        self.stop(failed=True)
-        raise last_error
+        self.port = free_loopback_port()
+        self._write_config()
+        self._spawn()
+        try:
+            self._wait_ready()
+        except ServerError:
+            self.stop(failed=True)
+            raise
+        return self
 
     def stop(self, failed=False):
         self._terminate()

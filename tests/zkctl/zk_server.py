@@ -10,8 +10,12 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conformance"))
+import servers  # noqa: E402
 
 JAVA_LIBS = "/usr/share/java"
 APACHE_JARS = [
@@ -23,10 +27,8 @@ APACHE_JARS = [
 ]
 
 
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+# A free loopback port, held for the rest of this process (see servers.py).
+free_port = servers.free_loopback_port
 
 
 def four_letter_word(port, word, timeout=2.0):
