@@ -1,6 +1,7 @@
 #include "zkd/server/recovery.h"
 
 #include <chrono>
+#include <future>
 #include <memory>
 #include <string_view>
 #include <utility>
@@ -63,21 +64,32 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
   auto loaded = storage::read_latest_snapshot(env, layout.snap_dir);
   if (!loaded.ok()) return loaded.status();
   out.skipped_snapshots = std::move(loaded->skipped);
+  if (loaded->snapshot) out.snapshot_zxid = loaded->snapshot->zxid;
+  // The log is read (checked, split into records, a torn tail cut) on a
+  // second thread while the snapshot is loaded: the two touch different
+  // files, and reading is half the time of the replay.
+  auto log_read = std::async(std::launch::async, [&env, &layout, after = out.snapshot_zxid] {
+    return storage::read_txn_log(env, layout.log_dir, after);
+  });
   if (loaded->snapshot) {
     const auto& snapshot = *loaded->snapshot;
     std::string why = db.load_snapshot(snapshot.payload);
     if (!why.empty()) {
-      return Status::error(layout.snap_dir + "/" + snapshot.name +
-                           ": checksum intact but the tree refuses it: " + why +
-                           "; move the file aside to recover from an older snapshot");
+      std::string error = layout.snap_dir + "/" + snapshot.name +
+                          ": checksum intact but the tree refuses it: " + why +
+                          "; move the file aside to recover from an older snapshot";
+      // What the log reading did meanwhile is said too: it is no less done.
+      if (auto log = log_read.get(); log.ok() && !log->repaired.empty()) {
+        error += " (the log was read meanwhile: " + log->repaired + ")";
+      }
+      return Status::error(error);
     }
     out.from_snapshot = true;
-    out.snapshot_zxid = snapshot.zxid;
     out.snapshot_name = snapshot.name;
   }
   out.snapshot_ms = ms_since(started);
   const auto log_started = std::chrono::steady_clock::now();
-  auto log = storage::read_txn_log(env, layout.log_dir, out.snapshot_zxid);
+  auto log = log_read.get();
   if (!log.ok()) return log.status();
   for (const auto& record : log->records) {
     tree::Txn txn;

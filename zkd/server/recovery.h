@@ -39,7 +39,7 @@ struct Recovered {
   std::vector<std::string> skipped_snapshots;  // "snapshot.x: why", newest first
   size_t replayed = 0;                         // log records applied after the snapshot
   int64_t snapshot_ms = 0;                     // reading, checking and loading the snapshot
-  int64_t log_ms = 0;                          // reading the log and applying its records
+  int64_t log_ms = 0;                          // applying the log (read alongside the snapshot)
   std::string repaired;                        // torn-tail repair, empty when none
   storage::LogTail tail;                       // where the log writer resumes
 };

@@ -1,11 +1,14 @@
 #include "zkd/server/recovery.h"
 
+#include <algorithm>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "libzk/wire/jute.h"
 #include "libzk/wire/records.h"
 #include "tests/common/request_bodies.h"
+#include "zkd/storage/file_names.h"
 #include "zkd/storage/memory_env.h"
 #include "zkd/storage/snapshot_file.h"
 
@@ -121,6 +124,41 @@ TEST(Recovery, BadRecordInTheMiddleOfTheLogStopsWithFileAndOffset) {
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr(segments->front().name));
   EXPECT_THAT(r.status().message(), HasSubstr("16"));
+}
+
+// The log is read while the snapshot loads; when the tree then refuses the
+// snapshot, the error names it and also says what reading the log did.
+TEST(Recovery, SnapshotTheTreeRefusesStopsNamingItAndTheLogRepairMadeMeanwhile) {
+  storage::MemoryEnv env;
+  tree::Database live;
+  ASSERT_TRUE(recover(env, kLayout, live).ok());
+  {
+    Writer w(env, live);
+    w.create_session(0x100);
+    w.create(0x100, "/a");
+  }
+  // A sealed snapshot file (its checksum intact) whose payload is no tree.
+  auto snapshot = storage::SnapshotWriter::create(env, kLayout.snap_dir, 1);
+  ASSERT_TRUE(snapshot.ok());
+  ASSERT_TRUE((*snapshot)->append("not a tree").ok());
+  ASSERT_TRUE((*snapshot)->finish().ok());
+  // The log's last record torn: its last bytes never reached the disk.
+  auto segments = storage::list_segments(env, kLayout.log_dir);
+  ASSERT_TRUE(segments.ok());
+  const std::string segment = kLayout.log_dir + "/" + segments->front().name;
+  auto bytes = env.read_file(segment);
+  ASSERT_TRUE(bytes.ok());
+  const size_t end = bytes->find_last_not_of('\0') + 1;
+  std::fill(bytes->begin() + static_cast<ptrdiff_t>(end - 3), bytes->end(), '\0');
+  ASSERT_TRUE(env.write_file(segment, *bytes).ok());
+
+  tree::Database restored;
+  auto r = recover(env, kLayout, restored);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr(storage::file_names::with_zxid("snapshot.", 1)));
+  EXPECT_THAT(r.status().message(), HasSubstr("the tree refuses it"));
+  EXPECT_THAT(r.status().message(), HasSubstr("move the file aside"));
+  EXPECT_THAT(r.status().message(), HasSubstr("cut torn record"));
 }
 
 TEST(Recovery, SessionKeyIsCreatedOnceAndReadBack) {
