@@ -287,7 +287,11 @@ DataTreeLoader::DataTreeLoader(size_t expected_nodes, bool extended_types)
   // Room for the creates replayed from the log after the snapshot too, so
   // that they do not rehash a table of a million nodes.
   tree_.nodes_.reserve(expected_nodes + expected_nodes / 4);
+  pending_.reserve(kIndexBatch);
 }
+
+// A loader given up before finish() leaves a tree that frees every node.
+DataTreeLoader::~DataTreeLoader() { index_pending(); }
 
 bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::ACLs& acl,
                          const StoredStat& stat) {
@@ -297,27 +301,26 @@ bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::A
     if (slash == std::string_view::npos || slash + 1 == path.size()) return false;
     std::string_view parent_path = slash == 0 ? std::string_view("/") : apache_parent(path);
     if (parent_ == nullptr || parent_path != parent_->path()) {
+      index_pending();  // the parent may be among them
       parent_ = tree_.find_mutable(parent_path);
       if (parent_ == nullptr) return false;
     }
     parent = parent_;
-  } else if (!tree_.nodes_.empty()) {
+  } else if (!tree_.nodes_.empty() || !pending_.empty()) {
     return false;
   }
   Node* node = Node::make(tree_.pool_, path, data);
-  // In a big tree the index probe misses the cache for almost every node:
-  // start loading its slots now, and link the node to its parent meanwhile.
-  // A parent's children are unique by name, so a node the index refuses was
-  // not linked either.
   tree_.nodes_.prefetch(node);
   if (parent != nullptr) {
+    // A parent's children are unique by name, as paths are unique: a node
+    // its parent refuses is loaded already (and the index would refuse it).
     ChildSet& siblings = parent->mutable_children();
-    siblings.insert(siblings.end(), node);
+    if (*siblings.insert(siblings.end(), node) != node) {
+      Node::destroy(tree_.pool_, node);
+      return false;
+    }
   }
-  if (!tree_.nodes_.insert(node).second) {
-    Node::destroy(tree_.pool_, node);
-    return false;
-  }
+  pending_.push_back(node);
   if (last_acl_ != nullptr && last_acl_->first == acl) {
     AclCache::retain(last_acl_);
   } else {
@@ -328,10 +331,17 @@ bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::A
   node->stat_ = stat;
   node->stat_.kind = kind_of_owner(stat.ephemeral_owner, tree_.extended_types_);
   tree_.index(*node);
+  if (pending_.size() == kIndexBatch) index_pending();
   return true;
 }
 
+void DataTreeLoader::index_pending() {
+  for (Node* node : pending_) tree_.nodes_.insert(node);  // unique: see add
+  pending_.clear();
+}
+
 std::optional<DataTree> DataTreeLoader::finish() && {
+  index_pending();
   for (std::string_view path : {"/", "/zookeeper", "/zookeeper/quota", "/zookeeper/config"}) {
     if (!tree_.exists(path)) return std::nullopt;
   }

@@ -169,6 +169,9 @@ class DataTreeLoader {
  public:
   // `expected_nodes` is a hint for reserving; `extended_types` as DataTree's.
   explicit DataTreeLoader(size_t expected_nodes, bool extended_types = false);
+  ~DataTreeLoader();
+  DataTreeLoader(const DataTreeLoader&) = delete;
+  DataTreeLoader& operator=(const DataTreeLoader&) = delete;
   // Adds one node (its kind is derived from stat.ephemeral_owner; the
   // stat's own kind is ignored); its children come in later calls, in name
   // order. False, changing nothing, when `path` is malformed or loaded
@@ -178,9 +181,17 @@ class DataTreeLoader {
   std::optional<DataTree> finish() &&;
 
  private:
+  // In a big tree the index probe misses the cache for almost every node, so
+  // a node's index slots are prefetched when it is added and it is indexed
+  // with the next few (kIndexBatch at once), once those loads have arrived.
+  static constexpr size_t kIndexBatch = 32;
+  // Indexes the nodes added since the last call.
+  void index_pending();
+
   DataTree tree_;
   Node* parent_ = nullptr;               // the last parent looked up (siblings come together)
   AclCache::Entry* last_acl_ = nullptr;  // the last list interned (runs share one)
+  std::vector<Node*> pending_;           // added and linked, not yet in the index
 };
 
 }  // namespace zkd::tree
