@@ -2,6 +2,7 @@
 
 #include <absl/hash/hash.h>
 
+#include <memory>
 #include <utility>
 
 namespace zkd::tree {
@@ -79,19 +80,13 @@ DataTree::DataTree(DataTree&& other) noexcept
       approximate_data_size_(other.approximate_data_size_),
       quota_(std::move(other.quota_)) {}
 
+// The nodes must be freed while their pool is still this tree's, so the
+// members are not assigned one by one: this tree ends and is made again from
+// `other` by the constructor above, the one list of what a move takes.
 DataTree& DataTree::operator=(DataTree&& other) noexcept {
   if (this == &other) return *this;
-  free_all();
-  extended_types_ = other.extended_types_;
-  pool_ = std::move(other.pool_);
-  nodes_ = std::exchange(other.nodes_, {});
-  acls_ = std::move(other.acls_);
-  ephemerals_ = std::move(other.ephemerals_);
-  ephemeral_count_ = other.ephemeral_count_;
-  containers_ = std::move(other.containers_);
-  ttl_nodes_ = std::move(other.ttl_nodes_);
-  approximate_data_size_ = other.approximate_data_size_;
-  quota_ = std::move(other.quota_);
+  std::destroy_at(this);
+  std::construct_at(this, std::move(other));
   return *this;
 }
 

@@ -41,7 +41,7 @@ std::string_view apache_parent(std::string_view path);
 // The path a NodeChildrenChanged event for `parent` carries: "" becomes "/".
 std::string_view event_path_of_parent(std::string_view parent);
 
-class DataTree {
+class DataTree final {  // final: operator= remakes the object in place
  public:
   // The fresh tree (§5.1): "/", "/zookeeper", "/zookeeper/quota" and
   // "/zookeeper/config" with the Stats and ACLs Apache's DataTree() gives them.
