@@ -1,6 +1,7 @@
 #include "zkbench/series_report.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 
@@ -13,6 +14,17 @@ namespace {
 
 using Latency = std::optional<double>;  // ns; nothing without a successful request
 
+// The latency percentiles a sweep or compare row shows, in column order.
+struct Percentile {
+  double fraction;
+  const char* name;  // "p50": in column titles, JSON keys and CSV headers
+};
+constexpr std::array<Percentile, 3> kPercentiles{{{0.5, "p50"}, {0.9, "p90"}, {0.99, "p99"}}};
+constexpr size_t kShown = kPercentiles.size();
+// Per op type (by index), per entry of kPercentiles.
+template <typename T>
+using PerOp = std::array<std::array<T, kShown>, kOpTypes>;
+
 constexpr const char* kServerCpuNote =
     "server cpu s: CPU time (user+system) of the server processes, all summed; server us/op: "
     "the same per request\n";
@@ -21,7 +33,7 @@ constexpr const char* kServerCpuNote =
 struct Summary {
   double ops_per_s = 0;
   double requests = 0, ok = 0, errors = 0;
-  std::array<Latency, kOpTypes> p50{}, p99{};
+  PerOp<Latency> latency{};
   // The servers' CPU (server_cpu.h); nothing when unknown.
   std::optional<double> server_cpu_us, server_us_per_op;
 };
@@ -38,9 +50,10 @@ Summary summarize(const RunResult& r) {
   for (OpType op : kAllOpTypes) {
     const OpFigures& f = r.figures.of(op);
     if (f.ok == 0) continue;
-    const size_t i = static_cast<size_t>(op);
-    s.p50[i] = static_cast<double>(f.latency.percentile(0.5));
-    s.p99[i] = static_cast<double>(f.latency.percentile(0.99));
+    for (size_t k = 0; k < kShown; ++k) {
+      s.latency[static_cast<size_t>(op)][k] =
+          static_cast<double>(f.latency.percentile(kPercentiles[k].fraction));
+    }
   }
   return s;
 }
@@ -54,7 +67,7 @@ std::optional<double> ratio(std::optional<double> a, std::optional<double> b) {
 struct Ratios {
   std::optional<double> ops_per_s;
   std::optional<double> server_per_op;  // server CPU per request
-  std::array<std::optional<double>, kOpTypes> p50{}, p99{};
+  PerOp<std::optional<double>> latency{};
 };
 
 Ratios ratios(const Summary& a, const Summary& b) {
@@ -62,8 +75,7 @@ Ratios ratios(const Summary& a, const Summary& b) {
   r.ops_per_s = ratio(a.ops_per_s, b.ops_per_s);
   r.server_per_op = ratio(a.server_us_per_op, b.server_us_per_op);
   for (size_t i = 0; i < kOpTypes; ++i) {
-    r.p50[i] = ratio(a.p50[i], b.p50[i]);
-    r.p99[i] = ratio(a.p99[i], b.p99[i]);
+    for (size_t k = 0; k < kShown; ++k) r.latency[i][k] = ratio(a.latency[i][k], b.latency[i][k]);
   }
   return r;
 }
@@ -89,8 +101,9 @@ Summary median_summary(const std::vector<Summary>& rows) {
   m.server_cpu_us = median_of(rows, [](const Summary& s) { return s.server_cpu_us; });
   m.server_us_per_op = median_of(rows, [](const Summary& s) { return s.server_us_per_op; });
   for (size_t i = 0; i < kOpTypes; ++i) {
-    m.p50[i] = median_of(rows, [i](const Summary& s) { return s.p50[i]; });
-    m.p99[i] = median_of(rows, [i](const Summary& s) { return s.p99[i]; });
+    for (size_t k = 0; k < kShown; ++k) {
+      m.latency[i][k] = median_of(rows, [i, k](const Summary& s) { return s.latency[i][k]; });
+    }
   }
   return m;
 }
@@ -100,8 +113,9 @@ Ratios median_ratios(const std::vector<Ratios>& rows) {
   m.ops_per_s = median_of(rows, [](const Ratios& r) { return r.ops_per_s; });
   m.server_per_op = median_of(rows, [](const Ratios& r) { return r.server_per_op; });
   for (size_t i = 0; i < kOpTypes; ++i) {
-    m.p50[i] = median_of(rows, [i](const Ratios& r) { return r.p50[i]; });
-    m.p99[i] = median_of(rows, [i](const Ratios& r) { return r.p99[i]; });
+    for (size_t k = 0; k < kShown; ++k) {
+      m.latency[i][k] = median_of(rows, [i, k](const Ratios& r) { return r.latency[i][k]; });
+    }
   }
   return m;
 }
@@ -120,14 +134,21 @@ std::string cell(const std::string& text, int width) {
   return " " + out;
 }
 
-void json_us(zkctl::JsonWriter& j, const char* key, Latency ns) {
+void json_us(zkctl::JsonWriter& j, const std::string& key, Latency ns) {
   j.key(key);
   ns ? j.number(std::llround(*ns / 1000)) : j.null();
 }
 
-void json_x1000(zkctl::JsonWriter& j, const char* key, std::optional<double> r) {
+void json_x1000(zkctl::JsonWriter& j, const std::string& key, std::optional<double> r) {
   j.key(key);
   r ? j.number(std::llround(*r * 1000)) : j.null();
+}
+
+// "p50_us", "p90_us", ... of `op` (null without a successful request).
+void json_latencies_us(zkctl::JsonWriter& j, const Summary& s, OpType op) {
+  for (size_t k = 0; k < kShown; ++k) {
+    json_us(j, std::string(kPercentiles[k].name) + "_us", s.latency[static_cast<size_t>(op)][k]);
+  }
 }
 
 // server_cpu_us and server_cpu_ns_per_op (null when unknown).
@@ -215,17 +236,21 @@ std::string sweep_text(const EngineOptions& o, const std::vector<SweepStep>& ste
       first_unknown(steps, [](const SweepStep& s) -> const RunResult& { return s.result; });
   if (!unknown.empty()) out += "server cpu unknown: " + unknown + "\n";
   out += "\n";
-  out += std::string("reads %") + cell("requests", 10) + cell("ops/s", 11) + cell("errors", 8) +
-         cell("get p50 ms", 11) + cell("get p99 ms", 11) + cell("set p50 ms", 11) +
-         cell("set p99 ms", 11) + cell("server cpu s", 13) + cell("server us/op", 13) + "\n";
-  const size_t get = static_cast<size_t>(OpType::kGet), set = static_cast<size_t>(OpType::kSet);
+  out += std::string("reads %") + cell("requests", 10) + cell("ops/s", 11) + cell("errors", 8);
+  for (OpType op : {OpType::kGet, OpType::kSet}) {
+    for (const Percentile& p : kPercentiles) {
+      out += cell(std::string(op_name(op)) + " " + p.name + " ms", 11);
+    }
+  }
+  out += cell("server cpu s", 13) + cell("server us/op", 13) + "\n";
   for (const SweepStep& step : steps) {
     const Summary s = summarize(step.result);
     out += cell(std::to_string(step.reads), 6) + cell(format_double("%.0f", s.requests), 10) +
-           cell(format_double("%.1f", s.ops_per_s), 11) + cell(format_double("%.0f", s.errors), 8) +
-           cell(ms_or_dash(s.p50[get]), 11) + cell(ms_or_dash(s.p99[get]), 11) +
-           cell(ms_or_dash(s.p50[set]), 11) + cell(ms_or_dash(s.p99[set]), 11) +
-           cell(s_or_dash(s.server_cpu_us), 13) + cell(us_or_dash(s.server_us_per_op), 13) + "\n";
+           cell(format_double("%.1f", s.ops_per_s), 11) + cell(format_double("%.0f", s.errors), 8);
+    for (OpType op : {OpType::kGet, OpType::kSet}) {
+      for (Latency ns : s.latency[static_cast<size_t>(op)]) out += cell(ms_or_dash(ns), 11);
+    }
+    out += cell(s_or_dash(s.server_cpu_us), 13) + cell(us_or_dash(s.server_us_per_op), 13) + "\n";
   }
   return out;
 }
@@ -249,8 +274,7 @@ std::string sweep_json(const EngineOptions& o, const std::vector<SweepStep>& ste
       const OpFigures& f = step.result.figures.of(op);
       j.key(op_name(op)).begin_object();
       j.key("requests").number(f.requests()).key("ok").number(f.ok);
-      json_us(j, "p50_us", s.p50[static_cast<size_t>(op)]);
-      json_us(j, "p99_us", s.p99[static_cast<size_t>(op)]);
+      json_latencies_us(j, s, op);
       j.end_object();
     }
     j.end_object();
@@ -260,9 +284,13 @@ std::string sweep_json(const EngineOptions& o, const std::vector<SweepStep>& ste
 }
 
 std::string sweep_csv(const std::vector<SweepStep>& steps) {
-  std::string out =
-      "reads,requests,ok,errors,ops_per_s,get_requests,get_p50_us,get_p99_us,set_requests,"
-      "set_p50_us,set_p99_us,server_cpu_us,server_cpu_ns_per_op\n";
+  std::string out = "reads,requests,ok,errors,ops_per_s";
+  for (OpType op : {OpType::kGet, OpType::kSet}) {
+    out += "," + std::string(op_name(op)) + "_requests";
+    for (const Percentile& p : kPercentiles)
+      out += "," + std::string(op_name(op)) + "_" + p.name + "_us";
+  }
+  out += ",server_cpu_us,server_cpu_ns_per_op\n";
   const auto us = [](Latency ns) { return ns ? std::to_string(std::llround(*ns / 1000)) : ""; };
   for (const SweepStep& step : steps) {
     const Summary s = summarize(step.result);
@@ -271,9 +299,8 @@ std::string sweep_csv(const std::vector<SweepStep>& steps) {
            std::to_string(total.ok) + "," + std::to_string(total.error_count()) + "," +
            format_double("%.1f", s.ops_per_s);
     for (OpType op : {OpType::kGet, OpType::kSet}) {
-      const size_t i = static_cast<size_t>(op);
-      out += "," + std::to_string(step.result.figures.of(op).requests()) + "," + us(s.p50[i]) +
-             "," + us(s.p99[i]);
+      out += "," + std::to_string(step.result.figures.of(op).requests());
+      for (Latency ns : s.latency[static_cast<size_t>(op)]) out += "," + us(ns);
     }
     const auto rounded = [](std::optional<double> v) {
       return v ? std::to_string(std::llround(*v)) : "";
@@ -310,7 +337,9 @@ std::string compare_text(const CompareSide& a, const CompareSide& b,
   out += name_cell("round", "side") + cell("ops/s", 11) + cell("errors", 8) +
          cell("server cpu s", 13) + cell("server us/op", 13);
   for (OpType op : types) {
-    for (const char* q : {" p50 ms", " p99 ms"}) out += cell(std::string(op_name(op)) + q, 14);
+    for (const Percentile& p : kPercentiles) {
+      out += cell(std::string(op_name(op)) + " " + p.name + " ms", 14);
+    }
   }
   out += "\n";
   const auto side_row = [&](const std::string& round, const std::string& name, const Summary& s) {
@@ -319,8 +348,7 @@ std::string compare_text(const CompareSide& a, const CompareSide& b,
                       cell(s_or_dash(s.server_cpu_us), 13) +
                       cell(us_or_dash(s.server_us_per_op), 13);
     for (OpType op : types) {
-      row += cell(ms_or_dash(s.p50[static_cast<size_t>(op)]), 14) +
-             cell(ms_or_dash(s.p99[static_cast<size_t>(op)]), 14);
+      for (Latency ns : s.latency[static_cast<size_t>(op)]) row += cell(ms_or_dash(ns), 14);
     }
     return row + "\n";
   };
@@ -328,8 +356,9 @@ std::string compare_text(const CompareSide& a, const CompareSide& b,
     std::string row = name_cell(round, "a/b") + cell(ratio_or_dash(r.ops_per_s), 11) + cell("", 8) +
                       cell("", 13) + cell(ratio_or_dash(r.server_per_op), 13);
     for (OpType op : types) {
-      row += cell(ratio_or_dash(r.p50[static_cast<size_t>(op)]), 14) +
-             cell(ratio_or_dash(r.p99[static_cast<size_t>(op)]), 14);
+      for (std::optional<double> x : r.latency[static_cast<size_t>(op)]) {
+        row += cell(ratio_or_dash(x), 14);
+      }
     }
     return row + "\n";
   };
@@ -371,8 +400,7 @@ std::string compare_json(const CompareSide& a, const CompareSide& b,
     j.key("ops").begin_object();
     for (OpType op : types) {
       j.key(op_name(op)).begin_object();
-      json_us(j, "p50_us", s.p50[static_cast<size_t>(op)]);
-      json_us(j, "p99_us", s.p99[static_cast<size_t>(op)]);
+      json_latencies_us(j, s, op);
       j.end_object();
     }
     j.end_object().end_object();
@@ -384,8 +412,9 @@ std::string compare_json(const CompareSide& a, const CompareSide& b,
     j.key("ops").begin_object();
     for (OpType op : types) {
       j.key(op_name(op)).begin_object();
-      json_x1000(j, "p50", r.p50[static_cast<size_t>(op)]);
-      json_x1000(j, "p99", r.p99[static_cast<size_t>(op)]);
+      for (size_t k = 0; k < kShown; ++k) {
+        json_x1000(j, kPercentiles[k].name, r.latency[static_cast<size_t>(op)][k]);
+      }
       j.end_object();
     }
     j.end_object().end_object();

@@ -324,7 +324,8 @@ TEST(ZkbenchBinary, SweepPrintsARowPerStepThatAddsUp) {
     EXPECT_EQ(gets + sets, 400) << json.output;
     EXPECT_GT(gets, 0);
     EXPECT_GT(sets, 0);
-    EXPECT_LE(step.at("get").at("p50_us").as_int64(), step.at("get").at("p99_us").as_int64());
+    EXPECT_LE(step.at("get").at("p50_us").as_int64(), step.at("get").at("p90_us").as_int64());
+    EXPECT_LE(step.at("get").at("p90_us").as_int64(), step.at("get").at("p99_us").as_int64());
   }
 
   // The text table: a header and a row per step, in order, each with its
@@ -341,7 +342,9 @@ TEST(ZkbenchBinary, SweepPrintsARowPerStepThatAddsUp) {
     }
   }
   EXPECT_EQ(rows, (std::vector<std::string>{"20", "80"})) << text.output;
-  EXPECT_NE(text.output.find("get p99 ms"), std::string::npos) << text.output;
+  for (const char* column : {"get p50 ms", "get p90 ms", "get p99 ms", "set p90 ms"}) {
+    EXPECT_NE(text.output.find(column), std::string::npos) << column << text.output;
+  }
 
   std::vector<std::string> csv_args = common;
   csv_args.push_back("--csv");
@@ -349,7 +352,11 @@ TEST(ZkbenchBinary, SweepPrintsARowPerStepThatAddsUp) {
   ASSERT_EQ(csv.exit_code, 0) << csv.output;
   const auto csv_lines = lines_of(csv.output);
   ASSERT_EQ(csv_lines.size(), 3u) << csv.output;
-  EXPECT_EQ(csv_lines[0].rfind("reads,requests,ok,errors,ops_per_s,", 0), 0u);
+  EXPECT_EQ(csv_lines[0].rfind("reads,requests,ok,errors,ops_per_s,get_requests,get_p50_us,"
+                               "get_p90_us,get_p99_us,set_requests,",
+                               0),
+            0u)
+      << csv.output;
   EXPECT_EQ(csv_lines[1].rfind("20,400,", 0), 0u) << csv.output;
   EXPECT_EQ(csv_lines[2].rfind("80,400,", 0), 0u) << csv.output;
 }
@@ -397,6 +404,8 @@ TEST(ZkbenchBinary, CompareOfTwoZkdPrintsRoundsRatiosAndMedians) {
                                       "2 a/b", "median first", "median second", "median a/b"}))
       << text.output;
   EXPECT_NE(text.output.find("a/b rows: first / second"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("set p50 ms     set p90 ms     set p99 ms"), std::string::npos)
+      << text.output;
 
   std::vector<std::string> json_args = common;
   json_args.push_back("--json");
@@ -414,7 +423,12 @@ TEST(ZkbenchBinary, CompareOfTwoZkdPrintsRoundsRatiosAndMedians) {
       EXPECT_EQ(round.at(side).at("requests").as_int64(), 300) << json.output;
       EXPECT_TRUE(round.at(side).at("ops").as_object().contains("get"));
       EXPECT_TRUE(round.at(side).at("ops").as_object().contains("set"));
+      // Each op's percentiles, in order.
+      const auto& get = round.at(side).at("ops").at("get");
+      EXPECT_LE(get.at("p50_us").as_int64(), get.at("p90_us").as_int64()) << json.output;
+      EXPECT_LE(get.at("p90_us").as_int64(), get.at("p99_us").as_int64()) << json.output;
     }
+    EXPECT_GT(round.at("a_over_b_x1000").at("ops").at("get").at("p90").as_int64(), 0);
     // ops/s of both sides is positive, so the ratio exists.
     EXPECT_GT(round.at("a_over_b_x1000").at("ops_per_s").as_int64(), 0) << json.output;
   }
