@@ -9,7 +9,9 @@
 
 namespace zk::lab {
 
-PortReservation PortReservation::any() {
+PortReservation PortReservation::any() { return at(0); }
+
+PortReservation PortReservation::at(uint16_t port) {
   PortReservation r;
   int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return r;
@@ -17,7 +19,7 @@ PortReservation PortReservation::any() {
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
+  addr.sin_port = htons(port);  // 0: the kernel picks one
   socklen_t len = sizeof addr;
   if (::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0 ||
       ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||

@@ -24,6 +24,9 @@ class PortReservation {
  public:
   // A fresh port chosen by the kernel; port() is 0 when none can be bound.
   static PortReservation any();
+  // `port` itself, held the same way; port() is 0 when it cannot be bound
+  // (e.g. a server listens there now, or another process holds it plainly).
+  static PortReservation at(uint16_t port);
 
   PortReservation() = default;
   ~PortReservation();

@@ -1,5 +1,6 @@
 // The body of `zklab relay-daemon <lab>` (run_relay_daemon, lab_network.h):
-// the lab's Relay and its control port on one thread until SIGTERM or SIGINT.
+// the lab's Relay and its control port on one thread until SIGTERM or SIGINT,
+// holding the nodes' ports meanwhile.
 // Its output (relay.log) is one line per event.
 #include <signal.h>
 #include <unistd.h>
@@ -11,8 +12,12 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <utility>
+#include <vector>
 
 #include "zklab/lab_network.h"
+#include "zklab/lab_state.h"
+#include "zklab/port_reservation.h"
 #include "zklab/relay.h"
 #include "zklab/relay_control.h"
 #include "zklab/relay_daemon.h"
@@ -43,6 +48,23 @@ bool write_port_file(const std::filesystem::path& file, uint16_t port) {
   return out && !ec;
 }
 
+// Every node's client and peer port that is free now, reserved
+// (port_reservation.h): a node killed or stopped finds them free when it is
+// started again, however long it was down. A port a node listens on already
+// cannot be bound and is skipped (the daemon starts before the nodes in `up`).
+std::vector<PortReservation> hold_node_ports(const std::filesystem::path& dir) {
+  std::vector<PortReservation> held;
+  const auto nodes = read_lab(dir);
+  if (!nodes) return held;
+  for (const LabNode& node : *nodes) {
+    for (uint16_t port : {node.client_port, node.quorum_port}) {
+      if (PortReservation r = PortReservation::at(port); r.port() != 0)
+        held.push_back(std::move(r));
+    }
+  }
+  return held;
+}
+
 }  // namespace
 
 LabExit run_relay_daemon(const std::filesystem::path& lab_dir) {
@@ -59,6 +81,7 @@ LabExit run_relay_daemon(const std::filesystem::path& lab_dir) {
     log_line(error);
     return LabExit::kError;
   }
+  const std::vector<PortReservation> node_ports = hold_node_ports(dir);
   RelayControl control(io, relay, log_line);
   if (error = control.start(); !error.empty()) {
     log_line(error);
@@ -77,7 +100,8 @@ LabExit run_relay_daemon(const std::filesystem::path& lab_dir) {
     return LabExit::kError;
   }
   log_line("relaying " + std::to_string(links->size()) + " links of " + dir.string() +
-           "; control port " + std::to_string(control.port()));
+           "; control port " + std::to_string(control.port()) + "; holding " +
+           std::to_string(node_ports.size()) + " node ports");
   io.run();
   std::error_code ignored;
   std::filesystem::remove(relay_port_path(dir), ignored);

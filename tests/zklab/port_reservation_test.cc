@@ -1,6 +1,7 @@
 // PortReservation against the kernel: a held port is refused to a plain bind
 // and to clients, yet a server binding it with SO_REUSEADDR listens there;
-// letting go (destruction or move) frees it.
+// at() holds a given port unless a server listens there; letting go
+// (destruction or move) frees it.
 #include "zklab/port_reservation.h"
 
 #include <arpa/inet.h>
@@ -63,6 +64,27 @@ TEST(PortReservation, HeldPortIsRefusedToOthersButAServerListensThere) {
   ASSERT_EQ(::listen(server.fd, 4), 0);
   Socket second_client;
   EXPECT_EQ(second_client.connect(held.port()), 0);
+}
+
+TEST(PortReservation, AtHoldsThatPortUnlessAServerListensThere) {
+  uint16_t port = 0;
+  {
+    const PortReservation picked = PortReservation::any();
+    port = picked.port();
+    ASSERT_NE(port, 0);
+    // A second holder of the same port (two labs' tools may both hold it).
+    const PortReservation again = PortReservation::at(port);
+    EXPECT_EQ(again.port(), port);
+  }
+  const PortReservation held = PortReservation::at(port);
+  ASSERT_EQ(held.port(), port);
+  Socket plain;
+  EXPECT_EQ(plain.bind(port, /*reuse_address=*/false), EADDRINUSE);
+
+  Socket server;
+  ASSERT_EQ(server.bind(port, /*reuse_address=*/true), 0);
+  ASSERT_EQ(::listen(server.fd, 4), 0);
+  EXPECT_EQ(PortReservation::at(port).port(), 0) << "a listened-on port cannot be held";
 }
 
 TEST(PortReservation, TwoReservationsNeverShareAPort) {
