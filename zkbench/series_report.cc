@@ -134,6 +134,15 @@ std::string cell(const std::string& text, int width) {
   return " " + out;
 }
 
+// The column titles "get p50 ms", "get p90 ms", ... of `op`, `width` wide each.
+std::string latency_titles(OpType op, int width) {
+  std::string out;
+  for (const Percentile& p : kPercentiles) {
+    out += cell(std::string(op_name(op)) + " " + p.name + " ms", width);
+  }
+  return out;
+}
+
 void json_us(zkctl::JsonWriter& j, const std::string& key, Latency ns) {
   j.key(key);
   ns ? j.number(std::llround(*ns / 1000)) : j.null();
@@ -237,11 +246,7 @@ std::string sweep_text(const EngineOptions& o, const std::vector<SweepStep>& ste
   if (!unknown.empty()) out += "server cpu unknown: " + unknown + "\n";
   out += "\n";
   out += std::string("reads %") + cell("requests", 10) + cell("ops/s", 11) + cell("errors", 8);
-  for (OpType op : {OpType::kGet, OpType::kSet}) {
-    for (const Percentile& p : kPercentiles) {
-      out += cell(std::string(op_name(op)) + " " + p.name + " ms", 11);
-    }
-  }
+  for (OpType op : {OpType::kGet, OpType::kSet}) out += latency_titles(op, 11);
   out += cell("server cpu s", 13) + cell("server us/op", 13) + "\n";
   for (const SweepStep& step : steps) {
     const Summary s = summarize(step.result);
@@ -336,11 +341,7 @@ std::string compare_text(const CompareSide& a, const CompareSide& b,
   };
   out += name_cell("round", "side") + cell("ops/s", 11) + cell("errors", 8) +
          cell("server cpu s", 13) + cell("server us/op", 13);
-  for (OpType op : types) {
-    for (const Percentile& p : kPercentiles) {
-      out += cell(std::string(op_name(op)) + " " + p.name + " ms", 14);
-    }
-  }
+  for (OpType op : types) out += latency_titles(op, 14);
   out += "\n";
   const auto side_row = [&](const std::string& round, const std::string& name, const Summary& s) {
     std::string row = name_cell(round, name) + cell(format_double("%.1f", s.ops_per_s), 11) +
