@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // durability_bench: what durability costs zkd, beside what the disk can do.
 //
 //   (a) raw fsync rate: 4 KiB pwrite + fdatasync in a loop on a file in the

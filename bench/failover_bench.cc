@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // failover_bench: how long a 3-node ensemble cannot take writes when its
 // leader is SIGKILLed under load, for zkd and Apache ZooKeeper 3.8 under the
 // same load, side by side.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Barriers (the ZooKeeper paper, section 2.4, and the ZooKeeper recipes).
 //
 // Simple barrier: a node that holds processes back while it exists. A

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Configuration with a ready znode: the ZooKeeper paper's leader-update
 // pattern (section 2.4).
 //

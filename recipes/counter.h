@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Counter: a number in one znode, changed by a conditional setData loop.
 //
 // add_to_counter reads the value with its version, writes value + delta at

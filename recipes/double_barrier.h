@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Double barrier (the ZooKeeper recipes; Curator's DistributedDoubleBarrier
 // layout): processes enter together once N have arrived, and leave together
 // once all have finished.

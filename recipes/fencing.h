@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fencing tokens: what a lock or leadership hands its holder so that an
 // external resource can refuse a holder that has lost its session.
 //

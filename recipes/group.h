@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Group membership (the ZooKeeper paper, section 2.4): each member is an
 // ephemeral child of the group node, named by the member and holding its data,
 // so a member whose process dies leaves the group when its session expires.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "recipes/leader_election.h"
 
 #include "recipes/lock_queue.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LeaderElection: the ZooKeeper paper's leader election, in the node layout
 // of Curator's LeaderLatch, so that Curator latches and these candidates
 // elect one leader among them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lock: a mutual-exclusion lock without herd effect (the ZooKeeper paper's
 // second lock), in the node layout of Curator's InterProcessMutex, so that
 // Curator clients and these recipes contend on the same lock.

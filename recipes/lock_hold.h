@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LockHold: a held lock (or leadership) of the lock and election recipes.
 //
 // The hold owns one ephemeral node of this session (the node that won) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the lock and election recipes share inside the library: the state of
 // a held (or waiting) candidate node and watching one's own node for loss.
 // The wake-up channel (Waker, deadlines) is watch_wait.h; child_path and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Options every lock and election recipe takes, and the state they share.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The herd-free queue under a lock path that the mutex, the read/write lock
 // and the leader election share (the paper's "locks without herd effect"):
 // each candidate creates an ephemeral sequential child, protected as Curator

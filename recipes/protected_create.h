@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Creating a znode so that a connection loss never leaves a duplicate.
 //
 // A create that fails with kConnectionLoss may have been applied. For a

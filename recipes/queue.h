@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Distributed queue (the ZooKeeper recipes; Curator DistributedQueue's node
 // names and item format).
 //

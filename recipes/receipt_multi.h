@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Applying a conditional transaction exactly once across connection loss.
 //
 // A write whose reply is lost may or may not have been applied, and reading

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rendezvous: the ZooKeeper paper's way for a process to pass information to
 // processes it starts before it knows that information (section 2.4).
 //

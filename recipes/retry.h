@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Connection-loss handling shared by the recipes.
 //
 // A request that fails with kConnectionLoss may or may not have been applied;

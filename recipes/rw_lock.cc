@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "recipes/rw_lock.h"
 
 #include "recipes/lock_queue.h"

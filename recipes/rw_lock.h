@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ReadWriteLock: the paper's read/write lock without herd effect, in the node
 // layout of Curator's InterProcessReadWriteLock, so that Curator readers and
 // writers and these recipes share one lock.

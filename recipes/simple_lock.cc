@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "recipes/simple_lock.h"
 
 #include "libzk/wire/path.h"

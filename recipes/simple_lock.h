@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SimpleLock: the ZooKeeper paper's first lock. The holder owns the
 // ephemeral node PATH itself (fixed name); everyone else watches PATH with
 // exists and tries again when it goes. Every release wakes every waiter (the

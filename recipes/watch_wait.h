@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Waiting for a watch with a deadline, as every blocking recipe does: the
 // wake-up channel between watch callbacks (run on the client's io thread,
 // which must never block) and the recipe's waiting thread. Not a public

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small znode helpers every recipe uses: naming a child and deleting a node
 // through connection loss. Not a public header (protected_create.h holds the
 // public ones: ensure_path, protected creates, sequence numbers).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command-line options that describe a workload, shared by `zkbench run`,
 // `sweep` and `compare` (one definition, added to each subcommand): sessions,
 // in-flight, threads, the mix (--reads or --mix; sweep sets the reads itself),

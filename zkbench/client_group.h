@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ClientGroup: what the clients of a scenario that depend on each other
 // (lock, barrier: a client that stops can leave the others waiting for
 // ever) share: the figures of their steps, a count of their watch

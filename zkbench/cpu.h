@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPU time zkbench itself uses (getrusage(RUSAGE_SELF): every thread of
 // the process), so that a saturated client is seen in the report rather than
 // mistaken for a slow server.

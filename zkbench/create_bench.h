@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // creates: the create benchmark of the ZooKeeper paper (`zkbench creates`):
 // `workers` sessions, each issuing `creates` creates of new znodes, `window`
 // in flight per worker (1: a worker waits for each create before the next,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // barrier: the double barrier of the ZooKeeper paper (`zkbench barrier`):
 // `clients` sessions enter and leave a barrier together, `rounds` times.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkbench/engine.h"
 #include "zkbench/pool_tasks.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Engine: runs a Workload against a ZooKeeper ensemble and measures it.
 //
 // Sessions: a SessionPool (session_pool.h): `sessions` sessions spread

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Figures: what a run measured, per op type: successful requests with their
 // latencies, failed requests by error code. Plain data, mergeable; the engine
 // keeps one per thread and merges them at the end.

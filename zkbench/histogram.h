@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Histogram: a log-bucketed histogram of non-negative integers (zkbench
 // records latencies in nanoseconds), in the manner of HdrHistogram.
 //

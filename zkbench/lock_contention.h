@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lock: contention for the herd-free lock of the ZooKeeper paper (`zkbench
 // lock`). `clients` sessions each acquire and release the lock `holds`
 // times; a client that has released tries again at once.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zkbench: a workload generator and latency meter for ZooKeeper-compatible
 // ensembles. Parses the command line (CLI11; the workload options of run,
 // sweep and compare come from cli_options.h) and runs:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zkbench's plots (--plot FILE.svg): standalone SVG documents in the house
 // style of zk::svg (libzk/svg/svg_plot.h), drawn from the same figures as
 // the reports (report.h, series_report.h).

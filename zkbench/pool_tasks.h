@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Ways of running tasks on a SessionPool (session_pool.h) that zkbench's
 // scenario workloads share: wait for the pool without a deadline, close every
 // session from any thread, run one task and take its result, create a znode

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // populate: creates N znodes fast, for memory and recovery measurements
 // (`zkbench populate`): <root>/p0 .. <root>/p<N-1>, flat under one parent (a
 // million children under one parent is what the memory tests measure), each

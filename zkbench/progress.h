@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ProgressLine: while it exists, rewrites one line on a terminal every
 // `period` with the engine's progress: phase, elapsed time of the measured
 // phase, requests/s over the last period, requests and errors so far. The

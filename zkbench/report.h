@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Report: a run's figures as text (for people), JSON and CSV (for scripts).
 //
 // Rates are requests answered in the measured phase over its length

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scenario: what a scenario workload of zkbench (populate, lock, barrier,
 // creates) produces, and the small pieces each of them measures with. The
 // workloads themselves are in populate.h, lock_contention.h, double_barrier.h

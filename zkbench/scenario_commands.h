@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command lines of zkbench's scenario workloads: `zkbench populate`,
 // `lock`, `barrier` and `creates` (populate.h, lock_contention.h,
 // double_barrier.h, create_bench.h), each added to the zkbench app by one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The report of a scenario workload (populate, lock, barrier, creates): text
 // for people, JSON (zkctl's JsonWriter, integers only) for scripts.
 //

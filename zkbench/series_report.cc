@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkbench/series_report.h"
 
 #include <algorithm>

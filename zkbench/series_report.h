@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reports of several runs: `zkbench sweep` (one run per read percentage) and
 // `zkbench compare` (the same workload against two ensembles, A then B, for
 // several rounds).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPU time the servers of an ensemble use (Linux /proc), so that every
 // throughput can be given beside the server CPU it cost: the user + system
 // time of the server processes only (not zkbench's, not the machine's),

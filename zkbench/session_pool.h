@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SessionPool: `sessions` zk::client sessions spread evenly over the servers
 // of a connect string, run on `threads` io_context threads of the pool's own.
 // The part of a load generator that is not its workload: zkbench's engine

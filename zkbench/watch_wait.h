@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // WatchWait: a one-shot watch a coroutine can wait for. Pass callback() with
 // the request that sets the watch (exists, get_data, get_children), then
 // co_await wait(): it returns the event once the watch has fired, at once if

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Workload: what zkbench asks of the servers, and the seeded generators that
 // draw it: the op mix (which request next), the key (which znode) and the
 // value (how many bytes a write carries).

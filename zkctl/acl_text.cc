@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkctl/acl_text.h"
 
 #include <optional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ACLs as zkCli writes them: "scheme:id:perms" entries separated by ',',
 // e.g. "digest:alice:V55/p2T0OpjQ+low3NVAH4aLvm0=:cdrwa,world:anyone:r". The
 // scheme is up to the first ':', the perms after the last one, the id (which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ChildProcess: the command a supervising verb (lock, elect) runs: started
 // with the parent's environment plus some variables, signalled, reaped
 // without blocking.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The commands zkctl runs, as parsed values (see command_parser.h for the
 // grammar). One struct per command; `Command` is their sum. Paths are kept as
 // typed: the server (or the client library) validates them.

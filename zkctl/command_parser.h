@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Grammar of one zkctl command, shared by the one-shot command line
 // (`zkctl [global options] CMD ARGS...`) and by script / interactive lines.
 //

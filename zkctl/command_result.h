@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a command produced, before it is rendered (output_format.h): one
 // struct per kind of success, and CommandFailure for everything that went wrong.
 #pragma once

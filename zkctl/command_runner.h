@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The seam between "what to run" and "how it runs": the script runner and the
 // interactive shell hand parsed commands to a CommandRunner. The real one
 // (ZkCommandRunner, zk_command_runner.h) talks to a server; tests use fakes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zkctl's coordination verbs: counter, barrier, members, queue, config, each
 // a zk::recipes recipe. One-shot only (like lock and elect, they may block or
 // own the session): not available in scripts or the interactive shell.

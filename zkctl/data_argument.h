@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Turns a DataArgument (literal or @FILE) into the bytes to store.
 #pragma once
 

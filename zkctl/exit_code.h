@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Process exit codes of zkctl, one per outcome a script may want to branch on.
 // The numbers are part of the user interface: they are printed in the footer of
 // `zkctl --help` (exit_code_help_text) and must never be renumbered.

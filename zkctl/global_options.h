@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The process command line: `zkctl [global options] [COMMAND ARGS...]`.
 // Global options must come before the command; everything from the first
 // non-option word on is the command (parsed by command_parser.h).

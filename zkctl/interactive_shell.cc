@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkctl/interactive_shell.h"
 
 #include <editline/readline.h>

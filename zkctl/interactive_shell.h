@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The interactive mode: a prompt with line editing and history (libedit),
 // every line run through the LineInterpreter; failures are printed and the
 // shell goes on. Ends on `quit`, `exit` or end of input (Ctrl-D).

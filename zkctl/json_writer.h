@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A minimal JSON writer for zkctl's --json output: one compact object per call
 // site, keys in insertion order, no parsing. Strings are escaped per RFC 8259
 // (quote, backslash and every control character; "\u007f" as well, for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkctl/line_interpreter.h"
 
 #include "zkctl/command_parser.h"

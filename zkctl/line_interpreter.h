@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs one line of a script or of the interactive shell: split into words
 // (script_lexer.h), handle the built-ins, parse (command_parser.h), run on the
 // CommandRunner and print through the Printer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How the lock and elect verbs hold a lock (or leadership) for as long as a
 // command runs, or until zkctl is signalled: the supervision loop shared by
 // both verbs.

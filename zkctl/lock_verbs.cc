@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkctl/lock_verbs.h"
 
 #include "recipes/leader_election.h"

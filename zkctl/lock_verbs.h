@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zkctl's lock and election verbs. They own the process (they run a command
 // while holding a lock, or block as an election candidate), so they are
 // one-shot only: not available in scripts or the interactive shell.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zkctl: the process edge. Parses the command line, connects one session,
 // runs a command, a script or the interactive shell, closes the session and
 // exits with the code of exit_code.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rendering of command results and failures, for people and for programs.
 //
 // Human mode (default): plain text on stdout, quiet on success where Unix

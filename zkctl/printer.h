@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes rendered results and failures (output_format.h) to the process's
 // streams, flushing after each so that a watch's events appear as they happen
 // and a pipe reader sees every line before zkctl exits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Splits one script or interactive line into words, shell style (a subset):
 //   - blanks (space, tab) separate words; a line of only blanks gives no words;
 //   - '#' at the start of a word starts a comment that runs to the end of line;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a script: one command per line, in one session (so an ephemeral node
 // created on line 1 is still there on line 2). Blank lines and lines starting
 // with '#' are skipped; `quit`/`exit` ends the script early.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SignalPipe: turns SIGINT, SIGTERM, SIGHUP and SIGCHLD, and notes from other
 // threads (a lock's loss callback, a finished acquire), into bytes on one
 // pipe that a single thread waits for with a deadline. For the verbs that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Byte-string helpers for showing node data: UTF-8 validation and base64.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Splitting the words of zkctl's recipe verbs (lock_verbs.h,
 // coordination_verbs.h) into positionals, options and flags, the one way
 // both do it: "--name value", "--name=value", "-n value"; a word "-" is a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkctl/zk_command_runner.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs zkctl commands on one connected zk::client::SyncClient session.
 // The session is borrowed: it must outlive the runner and be connected.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zkd: a ZooKeeper-compatible server, standalone or one replica of an ensemble
 // (zoo.cfg with server.N lines and dataDir/myid, as Apache), durable.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The two things every part of `zklab check` shares: the one clock of its
 // history (check_history.h) and requests bounded by a deadline.
 #pragma once

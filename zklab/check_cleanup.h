@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deleting the znodes of a `zklab check` run (best effort): a run leaves
 // thousands of sequential children, and one session's pipelined deletes are
 // slow, so the children go in parallel over several sessions, each with many

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One client of `zklab check`: a loop of register reads (sync, then
 // getData), writes (setData of a value no one else writes), compare-and-sets
 // (getData for the version, then setData with it) and sequential creates,

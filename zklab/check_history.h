@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The history `zklab check` records and checks (check_verdict.h): what each
 // client asked, when, and what it was told. Times are nanoseconds on one
 // steady clock, measured by the recording process: invoke_ns just before the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cache of the linearizability search (check_search.cc), private to
 // zk::lab::checker: a set of keys (strings of 32-bit words). The words live
 // in one pool; the table holds (hash, offset, length) and probes linearly.

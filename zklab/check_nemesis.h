@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The nemesis of `zklab check`: faults on a running lab at random (seeded)
 // times, one at a time, each undone after a while, and every action logged
 // with its time. The faults go through the zklab commands themselves

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `zklab check` prints about a history and its verdict, and the history
 // written as text. Times are shown relative to `origin_ns` (the start of the
 // run, steady_now_ns).

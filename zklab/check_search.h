@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The linearizability search of check_registers (check_verdict.h), private to
 // zk::lab::checker: the register model of check_history.h as the search sees
 // it, and the search (Wing & Gong, with Lowe's cache of configurations) for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The session timeouts a lab's servers grant, read from a node's zoo.cfg as
 // zkd reads them: tickTime, and minSessionTimeout / maxSessionTimeout
 // defaulting (absent or -1) to 2 and 20 ticks.

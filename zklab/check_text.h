@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text shared by describe (check_verdict.h) and the findings of
 // check_sequential, private to zk::lab::checker; defined in check_verdict.cc.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checking a recorded history (check_history.h). Pure functions: no I/O.
 //
 // - Registers: the operations on each key (checked one key at a time) must be

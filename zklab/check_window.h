@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Windows of one key's history for the linearizability check (check_verdict.h,
 // check_registers), private to zk::lab::checker: the key's recorded operations
 // made into a search problem (check_search.h) -- the whole history, the

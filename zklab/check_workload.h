@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The clients of `zklab check` and what they leave: the run's znodes under a
 // fresh root, the clients (check_client.h) each in its own thread, and after
 // the lab healed the final reads that complete the history: every register

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Ensemble: a replicated ZooKeeper ensemble of N processes on this machine,
 // for process tests, benchmarks and zklab. Two flavours read the same
 // Apache-format zoo.cfg: zkd (the binary the caller names) and Apache

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Four-letter words ("ruok", "srvr", "mntr", ...): the monitoring commands a
 // ZooKeeper server answers on its client port. The server writes the answer
 // and closes the connection, so an answer is complete only once it closed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `zklab check`: a consistency check of a running lab under faults.
 // Concurrent clients (sessions spread over the nodes) read (sync, then
 // getData), write and compare-and-set a few registers, create sequential

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The zklab commands, one function each, as main.cc calls them once the
 // command line is parsed. Each prints to `out` (results) and `err`
 // (diagnostics) and returns the process exit code (LabExit).

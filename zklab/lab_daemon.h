@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The daemons of a lab (its zkd nodes and its relay daemon): processes that
 // outlive the zklab command that started them (their own session, stdin from
 // /dev/null, output appended to a log). A later zklab process knows them only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zklab/lab_failover.h"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `zklab failover`: a failover experiment on a running lab. A read/write load
 // runs against every node; at `kill_at` the leader is SIGKILLed, at
 // `restart_at` it is started again; the run ends at `duration`. Recorded, per

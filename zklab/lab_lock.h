@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One zklab command at a time changes a lab: commands that start, stop or
 // signal nodes or change the network hold an exclusive lock on <lab>/.lock
 // (flock) for as long as they run; those that only look (status, logs) take

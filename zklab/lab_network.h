@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Network faults on a lab's peer links, without root: every peer link of a
 // lab goes through a TCP relay (relay.h) run by the lab's relay daemon
 // (relay_daemon.h), so zklab can cut links and delay them. Client ports stay

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The state of a zklab lab, kept in its directory so that every zklab command
 // (a separate process) finds the nodes the last `up` started:
 //   <dir>/n<id>/zoo.cfg   the node's configuration (Apache format)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What one node of a lab is now: its process (lab_daemon.h) and, when it
 // runs, what it answers to `srvr` (mode, last zxid, connections).
 #pragma once

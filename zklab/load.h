@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Load: a read/write load on a ZooKeeper ensemble through zk::client, with
 // every completion counted in fixed buckets of time (timeline.h). The engine
 // of `zklab failover` and bench/failover_bench. Its sessions are a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zklab: local zkd ensembles that outlive the command. Parses the command
 // line (CLI11), then runs one command of lab_commands.h; exit codes: 0 ok,
 // 1 error (no lab, a node that did not come up, ...), 2 bad arguments.

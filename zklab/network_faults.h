@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The network faults in force on a lab's peer links (lab_network.h has their
 // meaning), and their one-line text form: what the relay daemon's control
 // protocol carries (relay_control.h) and what its log shows.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The peer network of a lab as `zklab status` shows it: whether its relay
 // daemon runs, and the faults in force (lab_network.h).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ports of ensemble members on this machine and the zoo.cfg line that
 // names them, shared by Ensemble (ensemble.h) and the zklab tool (lab_*.h).
 #pragma once

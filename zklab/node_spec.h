@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NODE arguments of the zklab commands: an id, "leader", "follower" (the
 // first serving follower by id) or "random" (one of the nodes a command can
 // act on, picked at random), resolved against the lab's status now.

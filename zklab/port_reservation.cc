@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zklab/port_reservation.h"
 
 #include <arpa/inet.h>

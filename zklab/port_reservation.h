@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PortReservation: a free loopback TCP port, held until its owner lets go.
 //
 // Picking a port by binding port 0 and closing the socket leaves a window in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Figures about a running process, read from /proc (Linux).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Relay: the TCP relays on the peer links of a lab, with the faults of
 // NetworkFaults applied to them (the semantics are in lab_network.h). Knows
 // nothing of zkd: it forwards bytes between 127.0.0.1 ports.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zklab/relay_control.h"
 
 #include <boost/asio/as_tuple.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The control protocol of a lab's relay daemon: both ends.
 //
 // The daemon listens on a free 127.0.0.1 port (written to <lab>/relay.port,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zklab/relay_daemon.h"
 
 #include <signal.h>

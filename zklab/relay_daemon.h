@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The relay daemon of a lab (`zklab relay-daemon <lab>`, run_relay_daemon()
 // in lab_network.h): one process per lab, started by `zklab up` before the
 // nodes and stopped by `zklab down`, that runs the lab's Relay (relay.h) on

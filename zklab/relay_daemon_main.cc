@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The body of `zklab relay-daemon <lab>` (run_relay_daemon, lab_network.h):
 // the lab's Relay and its control port on one thread until SIGTERM or SIGINT,
 // holding the nodes' ports meanwhile.

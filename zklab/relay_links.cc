@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zklab/relay_links.h"
 
 #include <fstream>

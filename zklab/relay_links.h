@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The relay layout of a lab: <lab>/relay.links, written by write_lab
 // (lab_state.h) and read by the relay daemon (relay_daemon.h).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zklab/role_watcher.h"
 
 namespace zk::lab {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RoleWatcher: a thread that asks every node its role at a fixed interval
 // (through the poll function it is given, e.g. srvr to each node) and records
 // each change as a kRole TimelineEvent. An event's time is when the poll that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zklab/server_status.h"
 
 #include "zklab/four_letter_word.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a ZooKeeper server says about itself through the four-letter words
 // `srvr` (its mode in the ensemble) and `mntr` (key/value figures). The
 // shapes are Apache ZooKeeper 3.8's, which zkd reproduces:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Starting a child process whose output goes to a log file: the one
 // posix_spawn wrapper of zk::lab (ZkdProcess, Ensemble and the zklab tool's
 // detached daemons all start processes through it).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Timeline: what an experiment recorded, as time from its origin (the start
 // of the load): completed requests in fixed buckets (load.h fills them) and
 // events (a node killed or restarted, a role a watcher saw, the marks derived

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timeline (timeline.h) as CSV: a header, then one row per bucket.
 //   time_s        the start of the bucket, in seconds from the origin
 //   reads,writes  successful requests completed in the bucket

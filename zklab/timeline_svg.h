@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timeline (timeline.h) as an SVG plot in the manner of Figure 8 of the
 // ZooKeeper paper (Hunt et al., 2010, throughput upon failures): operations
 // per second over time in seconds, as three polylines (total, writes, reads;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zklab/zkd_process.h"
 
 #include "zklab/spawn.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ZkdProcess: one zkd process on this machine, for process tests, benchmarks
 // and zklab. Writes a zoo.cfg into a directory (a fresh temporary one, or one
 // the caller names), picks a free loopback port (reserved while the object

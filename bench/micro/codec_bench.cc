@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The jute codec on the hot path: decoding a setData request, encoding a
 // getData reply (data + Stat), splitting a stream into frames.
 #include <benchmark/benchmark.h>

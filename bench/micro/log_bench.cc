@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The txn log writer: appending records (in memory, so the figure is the
 // writer's own cost: framing, checksums, segment bookkeeping), and appending
 // a group of records then syncing on the real file system (the group commit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The replicated state machine without I/O: a write prepared and applied
 // (Database::prepare + apply, as the leader and every follower do), a read
 // served (Database::read), and a snapshot of N znodes written and loaded.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "libzk/client/chroot.h"
 
 namespace zk::client {

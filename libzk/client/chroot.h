@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Chroot: the client-side path prefix of a connect string (reference §11.2).
 // Outgoing paths are prefixed, incoming paths (created paths, watch events)
 // are stripped. A value type; no threading concerns.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zk::client::Client: an asynchronous Apache ZooKeeper 3.8 client on Boost.Asio
 // C++20 coroutines. Works against Apache ZooKeeper servers and zkd.
 //

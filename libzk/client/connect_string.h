@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parsing of ZooKeeper connect strings: "host1:port1,host2:port2[/chroot]"
 // (reference §11.2, Apache's ConnectStringParser).
 #pragma once

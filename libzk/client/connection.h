@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Connection: one TCP connection of a session and the timers that serve it.
 // Shared (shared_ptr) by the session's reader, writer and pinger coroutines;
 // whichever notices a failure calls close(), which wakes all of them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Events a zk::client session delivers: node events for watches, and session
 // state changes for the session listener.
 #pragma once

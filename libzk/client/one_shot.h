@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OneShot<T>: a value set once by one party and awaited by one coroutine,
 // with an optional deadline. Built on a steady_timer, so the waiter resumes
 // through the executor (never inline inside set()).

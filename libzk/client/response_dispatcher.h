@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ResponseDispatcher: routes each frame the server sends on an established
 // connection (reference §3). A pure class (no I/O, no clock); not
 // thread-safe: owned by a session and used on its executor only.

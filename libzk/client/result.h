@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Result<T>: the value of a ZooKeeper operation, or the zk::wire::Error that
 // prevented it. Errors are values in zk::client; nothing here throws.
 //

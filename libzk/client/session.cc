@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "libzk/client/session.h"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ClientSession: the engine behind zk::client::Client. Owns the session
 // (id, password, negotiated timeout, last zxid seen), the connection to the
 // current server, the queue of requests not yet written, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zk::client::SyncClient: a blocking facade over Client for tools and tests.
 //
 // Owns an io_context and the one thread that runs it; every call blocks the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // WatchRegistry: the client-side watch tables (Java's ZKWatchManager). A pure
 // data structure; not thread-safe (owned by the session and used on its
 // executor only).

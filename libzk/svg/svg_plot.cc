@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "libzk/svg/svg_plot.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zk::svg: the pieces of the project's SVG plots (zklab's failover timeline,
 // zkbench's throughput and latency plots), so that they share one house
 // style: a white page, a bold title top left, a legend of coloured lines, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Length-prefixed framing (§1.1): int32 length, then that many payload bytes.
 #pragma once
 

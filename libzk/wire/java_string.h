@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What Apache ZooKeeper sends back for a ustring it received and echoes
 // (sync's path): Java decodes the UTF-8 bytes into UTF-16, replacing each
 // malformed sequence with U+FFFD by the JDK decoder's rules, and jute writes

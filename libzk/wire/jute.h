@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Jute binary encoding: the primitive types of Apache ZooKeeper's wire format.
 // All integers are big-endian. Layouts: ../shared/reference/zk-wire-protocol.md §1.2.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // multi (14) and multiRead (22): the request and response bodies (§7 of
 // ../shared/reference/zk-wire-protocol.md). Shared by zkd and zk::client.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ZooKeeper path rules (§11.1 of the wire reference, Apache's PathUtils).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Jute records of the ZooKeeper 3.8 client protocol (§1.2, §2, §3, §4 of
 // ../shared/reference/zk-wire-protocol.md). Each record has write(Writer&) and
 // read(Reader&); fields are in declaration order, exactly as on the wire.

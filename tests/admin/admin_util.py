@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Helpers shared by the admin-server and limits process tests: servers with
 their HTTP endpoints on free loopback ports, HTTP requests with deadlines, and
 a parser for the Prometheus text format.

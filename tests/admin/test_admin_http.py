@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """zkd's admin server and Prometheus endpoint, against a real zkd process.
 
 Every command of Apache 3.8's admin server answers JSON carrying "command" and

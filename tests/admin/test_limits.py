@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """zkd's limits against a real zkd process: globalOutstandingLimit
 (back-pressure without loss), jute.maxbuffer (incoming frames), replies larger
 than a Java client's jute.maxbuffer (the server does not limit them, as

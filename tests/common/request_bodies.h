@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Request bodies (zk::wire records, encoded) that unit and process tests build
 // again and again. Header only; needs zk::wire.
 #pragma once

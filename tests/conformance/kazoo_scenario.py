@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """A fixed kazoo scenario over the core ZooKeeper API, as a normalized transcript.
 
 Usage: kazoo_scenario.py HOST:PORT [--out FILE]

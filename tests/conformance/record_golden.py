@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Record golden/kazoo_scenario.jsonl from the real Apache ZooKeeper 3.8 server.
 
 Usage: record_golden.py [--out FILE] [--runs N]

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Start and stop a ZooKeeper-compatible server for the conformance tests.
 
 Two kinds of server are supported, both configured by the same Apache-format

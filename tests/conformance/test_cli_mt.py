@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """The Apache ZooKeeper C client shell `cli_mt` (Debian zookeeper-bin) against a server.
 
 Usage: test_cli_mt.py [--server zkd|apache] [--zkd-bin PATH] [--cli-mt PATH] [unittest args]

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Seeded differential test: the same random core-API sequence on Apache 3.8.0 and zkd.
 
 Usage: test_differential.py [--zkd-bin PATH] [--seed N ...] [--ops N]

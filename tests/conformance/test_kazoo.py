@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """kazoo (python3-kazoo 2.8) against a ZooKeeper-compatible server.
 
 Usage:

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Containers and TTL nodes made by Apache's Java CLI (zkCli.sh 3.8) against a server.
 
 Usage:

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """getEphemerals, getAllChildrenNumber and whoami from Apache's Java CLI (zkCli.sh 3.8).
 
 Usage:

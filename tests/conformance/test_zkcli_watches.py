@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Persistent watches through Apache's Java CLI zkCli.sh against a server.
 
 Usage: test_zkcli_watches.py [--server zkd|apache] [--zkd-bin PATH] [unittest args]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Minimal raw-socket ZooKeeper client for the conformance tests.
 
 Encodes just enough jute (see /work/shared/reference/zk-wire-protocol.md) to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a libFuzzer target over the files named on the command line (or every
 // file in the directories named), so the seed corpus is a regression test in
 // builds without clang's libFuzzer.

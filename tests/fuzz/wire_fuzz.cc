@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target for the frame splitter and every request record decoder: the
 // bytes a hostile client can send. Properties: nothing crashes or reads out of
 // bounds, and a record that decodes re-encodes to bytes that decode to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Containers and TTL nodes on a 3-node ensemble of real zkd processes (§6.4
 // of the wire reference), seen through raw sessions on two followers:
 //   * a container goes once its last child went (the leader's container

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Process crash test: concurrent writers against a real zkd, SIGKILL at a
 // random moment, restart on the same data dir and port, then check with a
 // fresh client that every acknowledged write survived.

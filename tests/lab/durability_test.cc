@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zkd's durability as a user sees it: what a client was told is written
 // survives a SIGKILL and a restart on the same data dir; a torn log tail is
 // repaired, a corrupt log stops the start; snapshots + log replay give the

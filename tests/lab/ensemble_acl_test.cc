@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ACLs in an ensemble (§10 of the wire reference), on a real 3-node ensemble
 // (zklab/ensemble.h) driven by zk::client: a write that a follower forwards
 // is checked on the leader against the ids of the caller's connection on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Replication as a client sees it, on real ensembles of 3 and 5 processes
 // (zklab/ensemble.h) driven by zk::client:
 //   * an ensemble elects exactly one leader; a write through any node, a

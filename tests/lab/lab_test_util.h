@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the process tests in tests/lab share: the zkd binary under test (its
 // path is compiled in as ZKD_BINARY), options that start it, and the raw
 // request/reply round trip with gtest expectations.

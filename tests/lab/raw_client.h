@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A deliberately low-level ZooKeeper client for process tests: a blocking
 // loopback TCP socket that sends and receives whole frames (zk::wire records)
 // with deadlines, so tests can check exact bytes, sizes and when the server

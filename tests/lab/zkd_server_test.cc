@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zkd as a process: the client protocol over real loopback sockets, checked
 // frame by frame against the facts in the wire reference.
 #include <gmock/gmock.h>

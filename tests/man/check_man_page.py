@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Checks one man page; exit 0 when it passes, 1 with the reasons when not.
 
   check_man_page.py --page man/zkd.8 [--tool build/zkd/zkd]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The man page checker against a fake tool and fake pages: it must fail on a
 missing option, a command not in bold, a groff warning, and pass a page
 that documents everything.

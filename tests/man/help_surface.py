@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What a tool's --help declares: its long options, subcommands and verbs.
 
 Reads CLI11's help layout (zkd, zkbench, zklab): a section starts with a

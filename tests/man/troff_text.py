@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reading a man page's troff source as text, for comparison with --help.
 
 plain_text(): the words of the page with the escapes that matter for names

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Curator 5 (Apache's Java recipes, tests/recipes/curator/
 // CuratorCoordinationPeer.java) and zk::recipes' coordination recipes on the
 // same znodes of a real zkd, where the layouts are compatible:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The coordination recipes through the library, several sessions (threads)
 // against real zkd: counter values and layouts, the ready-znode configuration
 // never read as a mix of versions, rendezvous, group membership with session

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The coordination verbs of zkctl as separate processes against a 3-node zkd
 // ensemble: concurrent `counter incr` ends at the exact sum, `barrier enter`
 // releases nobody before the last member joined, `queue put`/`take` hand

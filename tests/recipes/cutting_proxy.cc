@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tests/recipes/cutting_proxy.h"
 
 #include <arpa/inet.h>

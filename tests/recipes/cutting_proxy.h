@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CuttingProxy: a loopback TCP forwarder between one ZooKeeper client and a
 // server that can lose a reply on purpose: the request reaches the server
 // (and is applied), the reply never reaches the client, and the connection is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Curator 5 (Apache's Java recipes, tests/recipes/curator/CuratorLockPeer.java)
 // and zk::recipes / zkctl on the same paths of a real zkd: InterProcessMutex
 // holders and `zkctl lock` holders exclude each other (the external marker

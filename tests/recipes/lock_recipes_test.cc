@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lock recipes in-process against a real zkd, one session per contender:
 // the herd-free lock wakes exactly one waiter per release and hands out
 // increasing fencing tokens in queue order; mutual exclusion holds for the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `zkctl lock` and `zkctl elect` as users script them, against real zkd:
 // five lock processes never overlap (an external check-and-set marker and a
 // read-modify-write counter in files) and their fencing tokens increase; a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tests/recipes/recipe_test_util.h"
 
 #include <gtest/gtest.h>

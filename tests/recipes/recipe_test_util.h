@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What every recipe test (tests/recipes: the lock, election and
 // coordination recipes, their zkctl verbs and the Curator interop) shares:
 // zkd servers to run against, connected clients, child processes (zkctl, sh,

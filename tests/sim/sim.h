@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The deterministic simulator: N replicas of the real Zab core (zkd/zab) and
 // the real state machine (zkd/tree Database), each with an in-memory disk
 // (hard state, snapshot, log with a durable prefix), on a simulated network

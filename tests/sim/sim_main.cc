@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zk_sim: runs the simulator over a range of seeds (tests/sim/README.md).
 //   zk_sim [--first N] [--seeds K] [--ticks T] [-v]
 //   ZK_SIM_SEEDS=K   how many seeds (overrides --seeds)

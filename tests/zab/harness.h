@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A test harness for the Zab core: N replicas, each with an in-memory "disk"
 // (hard state, log, durable point) and "state machine" (the applied entries),
 // connected by FIFO links that can be cut. It runs one script command at a

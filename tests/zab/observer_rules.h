@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The observers' message rules, checked on every message sent by the
 // transcript harness (tests/zab) and the simulator (tests/sim): observers
 // never vote for themselves, never ack, propose, commit, inform or lead; the

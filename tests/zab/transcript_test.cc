@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs every testdata/*.txt transcript through a fresh Harness and compares
 // the output of each command with the expected block below it:
 //

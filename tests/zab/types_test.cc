@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of the pure helpers: zxid arithmetic, the vote order of
 // FastLeaderElection, quorum counting, the in-memory log window, config checks.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zkbench against real zkd: the report adds up (requests counted are the
 // requests the server acknowledged: the key znodes' versions add up to the
 // successful setData count), the binary's JSON and CSV parse and agree with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zkbench's scenario workloads as a user runs them, against real zkd: the
 // counts in their reports are what the servers hold afterwards (populate's
 // znodes, creates' cleanup), the lock's mutual exclusion holds and its waits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the zkbench process tests share: a zkd to run against (the build's
 // ZKD_BINARY, on a loopback port), the zkbench binary run as a user runs it
 // (the build's ZKBENCH_BINARY), and its --json output parsed. The library

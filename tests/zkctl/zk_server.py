@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Start and stop one ZooKeeper-compatible server for process tests.
 
 The server is our zkd when the environment variable ZKD_BIN names its binary

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """zkctl's addauth, getacl and setacl as a user runs them, against a real server
 (see zk_server.py: zkd when ZKD_BIN is set, else Apache ZooKeeper 3.8).
 

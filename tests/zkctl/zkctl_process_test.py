@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """zkctl used as a user would, against a real server (see zk_server.py).
 
 Environment: ZKCTL = path of the zkctl binary (required); ZKD_BIN = path of zkd

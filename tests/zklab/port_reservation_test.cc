@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PortReservation against the kernel: a held port is refused to a plain bind
 // and to clients, yet a server binding it with SO_REUSEADDR listens there;
 // at() holds a given port unless a server listens there; letting go

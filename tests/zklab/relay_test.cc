@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The relay engine of zklab's network faults (zklab/relay.h) and its control
 // protocol (zklab/relay_control.h), in-process: a Relay on its own io thread
 // between plain loopback sockets the test drives with deadlines. No zkd.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timeline of zklab/timeline.h on a made-up experiment, its CSV and SVG
 // writers, and the role watcher driven by a scripted poll.
 #include <gtest/gtest.h>

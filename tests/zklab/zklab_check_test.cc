@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `zklab check` as a user runs it: the real zklab binary against a real lab
 // of three zkd daemons in a temporary directory, one short run per nemesis.
 // Each run must find no violation, and its report must show operations of

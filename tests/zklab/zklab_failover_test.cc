@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `zklab failover` as a user runs it: the real zklab binary on a real lab of
 // zkd daemons in a temporary directory; then what it printed and wrote, and
 // the lab afterwards (`zklab status --json`). Also zk::lab::Load on its own,

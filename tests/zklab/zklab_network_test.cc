@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zklab's network faults as a user runs them: the real zklab binary on a lab
 // of three real zkd daemons whose peer links go through the lab's relay
 // daemon; writes with the real zkctl. Waits poll `zklab status --json` with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zklab as a user runs it: the real zklab binary, run as a process per
 // command, starting real zkd daemons in a temporary lab directory. Waits poll
 // `zklab status --json` with deadlines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tests/zklab/zklab_test_util.h"
 
 #include <signal.h>

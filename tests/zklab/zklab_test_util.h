@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the process tests of the zklab tool share: a fixture with a temporary
 // lab directory that runs the real zklab binary (ZKLAB_BINARY, with the
 // ZKD_BINARY zkd) as a process per command and reads `zklab status --json`,

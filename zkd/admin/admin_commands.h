@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Apache 3.8's admin server commands (org.apache.zookeeper.server.admin.
 // Commands): each has a primary name and aliases ("monitor", "mntr"), and
 // answers a JSON object with the command's fields followed by "command" (the

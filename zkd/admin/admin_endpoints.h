@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zkd's HTTP endpoints, as configured in zoo.cfg:
 //   - the admin server (Apache's AdminServer; admin.enableServer, default
 //     on): GET <admin.commandURL> lists the commands, GET

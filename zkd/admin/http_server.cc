@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/admin/http_server.h"
 
 #include <boost/asio/as_tuple.hpp>

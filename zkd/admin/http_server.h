@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small HTTP/1.1 server on the server's io_context (Boost.Beast), for the
 // admin commands and /metrics: one request per connection (answered with
 // "Connection: close"), GET and HEAD only.

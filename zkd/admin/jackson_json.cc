@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/admin/jackson_json.h"
 
 // Boost.JSON is used header-only: its implementation is compiled here, once

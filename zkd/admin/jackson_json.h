@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JSON text the way Apache's admin server prints it (Jackson's default
 // pretty printer): objects one member per line, `"key" : value`, indented by
 // two spaces per enclosing object; arrays on one line, `[ a, b ]`; empty

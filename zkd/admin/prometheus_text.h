@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The monitor figures (the ones mntr prints) in the Prometheus text
 // exposition format 0.0.4, as Apache's PrometheusMetricsProvider serves them
 // on /metrics: per metric a `# HELP <name> <name>` line, a `# TYPE` line and

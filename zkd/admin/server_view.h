@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the admin server (admin_commands.h) and the Prometheus endpoint
 // (prometheus_text.h) read from a running server: the same snapshots the
 // four-letter words print (zkd/server/four_letter_format.h), so that every

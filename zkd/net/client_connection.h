@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One client TCP connection: a reader coroutine that cuts the byte stream into
 // frames (zk::wire::next_frame) and hands each to a ConnectionHandler, and a
 // writer coroutine that drains a queue of outgoing frames with batched

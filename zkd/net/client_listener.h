@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The client port: accepts TCP connections, applies maxClientCnxns per client
 // IP (an excess socket is closed at once, §3.6), and starts a ClientConnection
 // for every other one, announced to the handler with opened().

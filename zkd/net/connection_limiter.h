@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // maxClientCnxns: how many connections one client IP address may hold at once
 // (0 = unlimited). A connection holds a Slot for as long as it is open; the
 // slot gives its place back when it is destroyed or reset.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/net/four_letter_word.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One line per event on stderr, with a UTC timestamp and a level:
 //   2024-11-21T14:22:12.123Z INFO  session 0x100000000000000 created
 // Used by zkd's network and server layers. Thread-safe: each line is built

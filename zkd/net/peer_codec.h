@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The byte formats of the peer protocol (zkd talks only to zkd): the packet a
 // frame carries and the hello that opens a connection. Framing and links are
 // in peer_transport.h.

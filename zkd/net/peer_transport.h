@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The links between the replicas of an ensemble: one TCP connection per pair
 // of servers, carrying Zab core messages (zkd/zab/message.h) FIFO.
 //

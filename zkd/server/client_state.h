@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the server keeps about one client connection: the connection itself,
 // its session (once the handshake is done) and the per-connection statistics
 // cons prints. Internal to zkd/server.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The configuration of one zkd server, read from Apache's zoo.cfg (§13 of the
 // wire reference) and, in an ensemble, <dataDir>/myid. The keys that matter
 // to a standalone server act (storage and purge keys included); ensemble keys

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The replicated state's options as zoo.cfg sets them: every Database the
 // server builds (at start, from a leader's snapshot, after a truncation) is
 // made with these.

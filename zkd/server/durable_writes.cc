@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Server: the durable write path. Prepared txns go to the log
 // thread; when it reports them durable they are applied, in order, and the
 // requests that waited for them are answered (see server.h).

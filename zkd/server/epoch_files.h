@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Zab's hard state on disk, as Apache keeps it: the files `acceptedEpoch`
 // (the newest epoch this replica agreed to join, from a LeaderInfo) and
 // `currentEpoch` (the epoch whose NewLeader it acknowledged) in the snapshot

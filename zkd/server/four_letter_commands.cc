@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Server: running the four-letter words (§12 of the wire reference).
 // The data is gathered here; the text comes from four_letter_format.h.
 #include <sys/resource.h>

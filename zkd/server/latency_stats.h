@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Request latency, min/avg/max in milliseconds, as Apache's ServerStats and
 // ServerCnxn keep it for srvr, stat, cons and mntr.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The log thread: appends prepared txns to the txn log and makes them durable
 // with group commit. It takes every txn waiting in its queue, appends them
 // all, calls sync() once for the batch and reports "durable up to zxid N";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/op_tags.h"
 
 namespace zkd::server {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The four-letter operation tags cons prints as lop= (Apache's
 // FinalRequestProcessor): CREA, DELE, SETD, GETD, EXIS, GETC, SYNC, PING, ...
 #pragma once

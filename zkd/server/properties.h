@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Java Properties text, the format of Apache's zoo.cfg: one `key=value`,
 // `key: value` or `key value` per logical line; lines whose first non-blank
 // character is `#` or `!` are comments; a line ending in an odd number of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Start-up of a durable server: where the files live, the session-password
 // key, and rebuilding the state machine from the newest valid snapshot plus
 // the txn log after it (DESIGN.md "Storage"). Runs on the main thread before

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Server as one replica of a Zab ensemble: carries out the core's Ready
 // batches in the order docs/zab.md requires, runs the peer transport and the
 // core's timer, forwards or proposes client writes, and answers this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Server's state as one replica of a Zab ensemble (internal to zkd/server;
 // the behaviour is described in server.h and docs/replication.md).
 #pragma once

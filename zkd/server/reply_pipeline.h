@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The order in which a durable server answers, while writes wait for fsync
 // (DESIGN.md "The way of a request"). Pure bookkeeping: no I/O, no clock.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Server: answering requests on an established session (§3, §4 of
 // the wire reference).
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A zkd server: serves the ZooKeeper 3.8 client protocol on the configured
 // client port, durably, either standalone or as one replica of a Zab
 // ensemble (zoo.cfg with server.N lines; replication.cc, below).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Session ids and passwords (§2.4 of the wire reference).
 //
 // Ids follow Apache: the top 8 bits are the server id (1 when standalone),

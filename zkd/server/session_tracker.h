@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Session liveness, Apache's way (§2.4 of the wire reference,
 // SessionTrackerImpl + ExpiryQueue): each session sits in a bucket keyed by
 // its expiry time rounded up to the next multiple of tickTime; every packet

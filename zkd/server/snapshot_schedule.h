@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // When to take the next snapshot, Apache's way (SyncRequestProcessor): after
 // snapCount/2 + random(0 .. snapCount/2) logged txns, with a fresh random
 // part for every snapshot so that the replicas of an ensemble do not all

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Server: fuzzy snapshots and autopurge. The state thread walks the
 // tree in chunks between applies (one chunk per turn, so reads and writes
 // wait at most one chunk); the snapshot thread appends each chunk, then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `zkd dump-log FILE` and `zkd dump-snapshot FILE`: print the content of one
 // txn log segment or one snapshot file for operators, one line per record
 // (text, or one JSON object per line with --json), like Apache's

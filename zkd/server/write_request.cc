@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/write_request.h"
 
 #include "libzk/wire/jute.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A client write on its way to the server that orders writes: in standalone
 // mode this server, in an ensemble the leader (a follower forwards it through
 // the Zab core's forward(), as the opaque payload of a Request message).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fixed-width little-endian integers, the only integer encoding on disk
 // (docs/storage-format.md).
 #pragma once

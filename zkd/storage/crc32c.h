@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CRC32C (Castagnoli): the checksum of every txn log record and snapshot
 // file (docs/storage-format.md). Uses the SSE4.2 crc32 instruction when the
 // CPU has it, else a table-driven (slicing-by-8) software version; both give

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/storage/durable_file.h"
 
 #include "zkd/storage/file_names.h"

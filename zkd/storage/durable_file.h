@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small files replaced atomically and durably (the session key, the epoch
 // files): the whole content is written under a temporary name, synced, and
 // renamed over the final name, then the directory is synced.

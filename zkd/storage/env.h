@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Env: everything the storage layer needs from the operating system — files,
 // directories, fsync — behind one interface, so tests can run the same code
 // on an in-memory file system that loses unsynced writes and corrupts bytes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File names that carry a zxid: `<prefix><16 lowercase hex digits><suffix>`
 // (docs/storage-format.md). Internal to zkd/storage.
 #pragma once

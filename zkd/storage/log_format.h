@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Constants and encoding of txn log segments (docs/storage-format.md).
 // Internal to zkd/storage.
 #pragma once

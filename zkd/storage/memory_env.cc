@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/storage/memory_env.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MemoryEnv: an in-memory Env for tests, with the faults storage code must
 // survive. Its crash model (drop_unsynced):
 //  - a file's content reverts to what it was at its last WritableFile::sync()

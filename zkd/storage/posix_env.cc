@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // posix_env(): the Env over the real file system (declared in env.h).
 #include <dirent.h>
 #include <fcntl.h>

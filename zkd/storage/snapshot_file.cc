@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Snapshot files and purge (docs/storage-format.md).
 #include "zkd/storage/snapshot_file.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Snapshot files: `snapshot.<zxid, 16 lowercase hex digits>` in the data dir,
 // written under a temporary name and renamed when whole and synced, so a crash
 // never leaves a file with the final name half-written. The payload is opaque

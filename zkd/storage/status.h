@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Errors of the storage layer: a value, cheap on success, with a message that
 // names the file and offset where that helps the operator.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The transaction log: a directory of segment files `log.<zxid of first
 // record, 16 lowercase hex digits>`, each preallocated with zeros and filled
 // with records. Byte format: docs/storage-format.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // read_txn_log and read_segment_file: parsing, the torn-tail rule and its
 // repair (docs/storage-format.md, "Torn tail vs corruption").
 #include <algorithm>

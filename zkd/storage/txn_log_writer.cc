@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TxnLogWriter and the record encoding (docs/storage-format.md).
 #include <algorithm>
 #include <optional>

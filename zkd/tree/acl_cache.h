@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Interned ACL lists (Apache's ReferenceCountedACLCache): every distinct list
 // is stored once and shared by the nodes that carry it, counted by reference.
 // A tree of a million nodes with the same ACL holds one list, not a million.

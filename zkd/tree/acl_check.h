@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ACL check (Apache's ZooKeeperServer.checkACL, §10.4 of the wire
 // reference): may a caller with these ids do what needs `perm` on a node
 // with this ACL? Every operation that checks permissions asks this one

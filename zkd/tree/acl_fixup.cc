@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/tree/acl_fixup.h"
 
 #include <algorithm>

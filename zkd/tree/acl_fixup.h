@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What create and setACL store for the ACL a client gave (Apache's
 // PrepRequestProcessor.fixupACL, §10.5 of the wire reference), or INVALIDACL.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Txn -> state change + reply + watch events: Apache's DataTree.processTxn,
 // the session bookkeeping of ZooKeeperServer.processTxn, and the reply part of
 // FinalRequestProcessor. Idempotent in Apache's way, so a log can be replayed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The identities a client connection has proved (Apache's ServerCnxn
 // authInfo, §10.2 of the wire reference): ("ip", peer address) from the
 // accept, ("digest", "user:hash") per digest AuthPacket, ("super", "") when a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which containers and TTL nodes the container manager deletes now (Apache's
 // ContainerManager.getCandidates, §6.4 of the wire reference):
 //   * a container with no children whose stored child-creation counter is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/tree/data_tree.h"
 
 #include <absl/hash/hash.h>

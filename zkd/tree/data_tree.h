@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The znodes of one replica: path -> node, Apache's Stat bookkeeping (§5 of
 // ../shared/reference/zk-wire-protocol.md), the index of ephemeral nodes per
 // owning session, and the sizes mntr reports (§12.3).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The replicated state machine of one zkd replica: data tree, session table,
 // watch tables. Pure: no sockets, no clock, no threads; zxids and times are
 // passed in. Not thread-safe: the server calls it from one thread (the state

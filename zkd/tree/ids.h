@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Identifiers the state machine is keyed by.
 #pragma once
 

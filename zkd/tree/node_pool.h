@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory for znodes (znode.h). Blocks up to 4 KiB are carved from 256 KiB
 // slabs mapped for this pool alone, one size class per 8 bytes; a freed block
 // waits on its class's free list for the next node of that size. Larger

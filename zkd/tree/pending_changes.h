@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The effects of txns prepared but not applied yet (Apache's
 // outstandingChanges): while txns wait for fsync or a Zab quorum, prepare()
 // must see the tree as it will be once they are applied. This is an overlay

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/tree/persistent_watches.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The persistent and persistent-recursive watches of addWatch (106; §9.4 of
 // the wire reference): which connections watch which paths, and how. Unlike
 // the one-shot tables (watch_table.h) nothing is removed when it fires. A

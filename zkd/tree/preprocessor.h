@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Request -> txn, as Apache's PrepRequestProcessor does it: decodes the
 // request, validates it against the current tree in Apache's order (§6.3,
 // §11.1 of the wire reference), computes versions and sequential names, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Quota enforcement at prepare time (Apache's ZooKeeperServer.checkQuota,
 // on when zoo.cfg says enforceQuota=true): a create counts +1 node and its
 // data length, a setData the change in data length, against the limits of

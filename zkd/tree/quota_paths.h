@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which paths have a quota (Apache's PathTrie of quota paths in DataTree), and
 // the node layout under /zookeeper/quota (Apache's Quotas): a quota on /a/b is
 // the node /zookeeper/quota/a/b/zookeeper_limits (its limits, quota_stats.h

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The text a quota's zookeeper_limits and zookeeper_stats nodes hold (Apache's
 // StatsTrack): "key=long" pairs separated by runs of ',' or ';', written as
 //   count=<n>,bytes=<n>[=;<key>=<n>;<key>=<n>...]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Keeps each quota's zookeeper_stats node up to date as the tree changes, the
 // way Apache's DataTree does (createNode / deleteNode / setData and
 // setupQuota after a snapshot load). Every replica does this locally while it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reads answered from the current state, as Apache's FinalRequestProcessor
 // answers them (§4 of the wire reference), registering the watches Apache
 // would register. ACLs are checked as Apache 3.8.0 checks them (§10.4, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the state machine hands back to the server: replies and watch events.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Session liveness in Apache's way (SessionTrackerImpl + ExpiryQueue): each
 // session sits in a bucket of width tickTime holding the sessions that expire
 // at the bucket's end; a request or ping from the session moves it to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/tree/session_table.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The replicated session table: the sessions createSession txns opened and
 // closeSession txns have not closed yet, with their negotiated timeouts.
 // Liveness is not tracked here (see session_expiry.h). Not thread-safe.

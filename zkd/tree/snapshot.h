@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzzy snapshots of the replicated state (data tree + session table): the
 // chunked depth-first writer behind Database::begin_snapshot() and the reader
 // behind load_snapshot() and visit_snapshot().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/tree/watch_manager.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The watch tables and Apache's trigger rules (§9.3, §9.4 of the wire
 // reference; DataTree + WatchManager in Apache): one-shot data and child
 // watches, and persistent / persistent-recursive watches (addWatch). Each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One of Apache's two watch tables as its four-letter words and metrics see
 // it (§12.2, §12.3 of the wire reference): in Apache 3.8 addWatch puts a
 // persistent or persistent-recursive watch into both the data and the child

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One znode as a replica stores it (Apache's DataNode), laid out to be small:
 // a fixed header (the stored Stat, a reference to an interned ACL list, the
 // children set) followed in the same block (node_pool.h) by the node's

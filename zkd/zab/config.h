@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Static configuration of one Zab replica. Times are in ticks: the host calls
 // tick() at a fixed period (Apache's tickTime) and the core never reads a clock.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Leader election, after Apache's FastLeaderElection: every LOOKING replica
 // proposes the best vote it has seen in its round (ordered by current epoch,
 // last zxid, server id) and broadcasts it; when a quorum of the round agrees

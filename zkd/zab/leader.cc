@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The leader: discovery (choose a new epoch from a quorum's accepted epochs),
 // synchronisation (DIFF / TRUNC / SNAP then NEWLEADER per learner; the epoch
 // is established once a quorum acked NEWLEADER) and broadcast (PROPOSAL, ACK,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The learner, follower or observer: discovery (FollowerInfo, then accept
 // the leader's new epoch), synchronisation (Trunc / Snap, Diff, NewLeader:
 // take the leader's history, then ack it once durable) and broadcast (a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The core's in-memory view of the replica's log: every entry after `base`
 // that the core still holds. `base` is a zxid at which the host's state (or
 // snapshot) and the log meet: entries at or before it are not held here.

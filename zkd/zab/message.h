@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Peer messages of the Zab core. The core fills them; the host serialises them
 // (zkd/net), sends them over a FIFO link, and steps them into the peer's core.
 // Which fields each type uses is listed beside it and in docs/zab.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the core hands to its host in one batch. The host must carry out a
 // Ready in the order of the fields below (docs/zab.md, "The Ready contract"),
 // then call Zab::advance().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Basic Zab vocabulary: zxids, epochs, server ids, log entries, election
 // votes and quorum arithmetic. Pure helpers, no state. Protocol: docs/zab.md.
 #pragma once

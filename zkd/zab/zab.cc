@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Zab core: construction, input dispatch, the Ready batch and helpers
 // shared by the phases. Election: election.cc; leader: leader.cc; learner:
 // learner.cc.

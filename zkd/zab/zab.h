@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Zab core: one replica's protocol state machine, pure. It reads no clock,
 // opens no socket, starts no thread and draws no random number: the host steps
 // peer messages, ticks, proposals and storage completions in, takes a Ready

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A Curator 5 peer for the coordination interop tests
 // (coordination_curator_test.cc): Curator's DistributedAtomicLong,
 // DistributedDoubleBarrier and DistributedQueue on the same paths as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A Curator 5 peer for the interoperability tests (lock_curator_test.cc):
 // Curator's own recipes on the same paths as zk::recipes and zkctl.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Histogram: percentiles against a sorted reference, merge, extremes.
 #include "zkbench/histogram.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zkbench's plots (plot_svg.h) on made-up results, and the zk::svg pieces
 // they are drawn with: well-formed documents, one polyline per series with
 // its points in order, axis titles and tick labels.

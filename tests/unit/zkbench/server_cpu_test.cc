@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The server processes found by their listening port (this test process is
 // the "server": it listens on a loopback port itself), their CPU time from
 // /proc, and what is reported when they cannot be found.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The workload generators: the op mix and the key distribution are what was
 // asked for, within a tolerance, over many draws with a fixed seed.
 #include "zkbench/workload.h"

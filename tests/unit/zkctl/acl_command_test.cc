@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // addauth, getacl and setacl: zkCli's ACL syntax both ways, the grammar, and
 // how getacl's result is printed.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkctl/data_argument.h"
 
 #include <gtest/gtest.h>

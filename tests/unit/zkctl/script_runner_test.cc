@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkctl/script_runner.h"
 
 #include <gmock/gmock.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zk::client against a real server (Apache ZooKeeper 3.8 or zkd, see
 // test_server.h). Each test works under its own root znode.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Persistent watches (addWatch), removeWatches and checkWatches through
 // zk::client against a real server (Apache ZooKeeper 3.8 or zkd, see
 // test_server.h), including their re-registration by setWatches2 after a

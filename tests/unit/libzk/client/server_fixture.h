@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ServerTest: a GoogleTest fixture for zk::client tests against a real server
 // (test_server.h: Apache ZooKeeper 3.8 or zkd, chosen by ZK_TEST_SERVER).
 //

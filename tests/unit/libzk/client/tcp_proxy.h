@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TcpProxy: a loopback TCP forwarder between a client under test and a
 // server, used to cause connection loss on demand. Runs its own io_context on
 // its own thread; every public method may be called from any other thread

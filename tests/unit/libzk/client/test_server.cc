@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tests/unit/libzk/client/test_server.h"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TestServer: starts a ZooKeeper-compatible server on a free loopback port in
 // a temporary directory, for client tests, and stops it.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helpers: bytes <-> hex strings ("00 0a ff"; spaces are ignored).
 #pragma once
 

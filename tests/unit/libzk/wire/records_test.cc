@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Golden bytes from Appendix B and the record layouts of
 // ../shared/reference/zk-wire-protocol.md, plus round-trips.
 #include "libzk/wire/records.h"

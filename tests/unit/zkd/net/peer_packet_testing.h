@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helpers: peer packets with every field set, and a field-by-field
 // comparison (Message has no operator==).
 #pragma once

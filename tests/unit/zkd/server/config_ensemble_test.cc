@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // zoo.cfg ensemble keys (server.N, initLimit, syncLimit, peerType,
 // standaloneEnabled) and the myid file.
 #include <gmock/gmock.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/session_credentials.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // WriteRequest: the forwarded form of a client write survives the trip to
 // the leader, garbage is refused, and prepare_write() gives the txn the
 // standalone server would prepare.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // purge() checks snapshots in bounded pieces, by the same rules as the
 // whole-file reader, and with one SnapshotChecks reads each file at most once.
 #include <gtest/gtest.h>

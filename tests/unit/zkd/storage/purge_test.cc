@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // purge() keeps the newest `retain` valid snapshots and every log segment
 // that may hold a txn after the oldest of them.
 #include <gtest/gtest.h>

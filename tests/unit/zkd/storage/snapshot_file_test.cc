@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "zkd/storage/snapshot_file.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Throughput sanity on the real file system: prints numbers, asserts only
 // that everything written reads back (no timing assertions).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Damage that a crash cannot explain stops recovery with an error that names
 // the file and offset and says what to do, and changes nothing on disk.
 #include <gtest/gtest.h>

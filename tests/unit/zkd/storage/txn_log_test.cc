@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writing and reading the txn log on a healthy disk (MemoryEnv).
 #include "zkd/storage/txn_log.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A crash while the last record was being written: at every byte of it, the
 // log must come back with exactly the records before it, say what it cut,
 // and take new appends that read back whole.

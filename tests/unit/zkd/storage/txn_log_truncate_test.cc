@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TxnLogWriter::truncate_after on a log of several segments, on the in-memory
 // Env (with a power loss after the cut) and on real files.
 #include <gtest/gtest.h>

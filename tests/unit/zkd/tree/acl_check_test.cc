@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // permitted() (Apache's checkACL, §10.4) and the ip scheme's address blocks.
 #include "zkd/tree/acl_check.h"
 

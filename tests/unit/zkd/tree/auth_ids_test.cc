@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AuthIds: a set of ids listed in the order Apache lists a connection's ids.
 // The expected orders were printed by Java 17 with Apache 3.8's Id class in
 // Collections.newSetFromMap(new ConcurrentHashMap<>()), as ServerCnxn holds them.

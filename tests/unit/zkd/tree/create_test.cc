@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // create (1) and create2 (15): Stat rules (§5), flags (§6.1), sequential
 // names (§6.2), validation order (§6.3), error txns (§3.3).
 #include "tree_fixture.h"

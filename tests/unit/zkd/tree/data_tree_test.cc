@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fresh tree (§5.1) and the mntr figures (§12.3).
 #include "tree_fixture.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzzy snapshots: the tree changes while the walk is under way; loading the
 // payload and replaying every txn after the snapshot's zxid must give back
 // exactly the live state (txns are idempotent over a fuzzy snapshot).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // multi (14), check (13) and multiRead (22): §7 of the wire reference.
 #include "libzk/wire/multi.h"
 

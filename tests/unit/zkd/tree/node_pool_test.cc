@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NodePool (node_pool.h): size classes, reuse of freed blocks, large blocks
 // from malloc, and moving a pool keeps its blocks.
 #include "zkd/tree/node_pool.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pipelined prepare (Apache's outstandingChanges): each prepare() validates
 // against the applied tree plus every txn prepared and not yet applied.
 #include <deque>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The quota text format (Apache's StatsTrack) and the quota path set
 // (Apache's PathTrie of quota paths).
 #include <gtest/gtest.h>

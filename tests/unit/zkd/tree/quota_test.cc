@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Quotas (Apache 3.8's DataTree / ZooKeeperServer.checkQuota): the stats
 // node bookkeeping under /zookeeper/quota, its rebuild after a snapshot load
 // and log replay, and enforcement of hard limits at prepare time.

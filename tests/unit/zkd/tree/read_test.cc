@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reads: replies, invalid paths (§11.1 table), which reads set watches.
 #include "tree_fixture.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SessionExpiry: Apache's tick-bucketed expiry with the time passed in.
 #include "zkd/tree/session_expiry.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sessions: createSession / closeSession txns, ephemeral removal (§2.4, §9.3).
 #include "tree_fixture.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // setData (5) and setACL (7): Stat effects and validation order.
 #include "tree_fixture.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // setWatches catch-up after a reconnect (§9.5).
 #include "tree_fixture.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Snapshot codec: what a snapshot keeps, how a damaged payload is refused,
 // the dump visitor, and the time 1M nodes take.
 #include <chrono>

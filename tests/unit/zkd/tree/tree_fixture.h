@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A Database driven the way the standalone server drives it: each write is
 // prepared with the next zxid and applied at once. Times are 1000 * zxid so
 // that every txn's time is distinct and predictable.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Txn codec: Apache's TxnHeader + record layout (§14.2), round trips.
 #include "zkd/tree/txn.h"
 

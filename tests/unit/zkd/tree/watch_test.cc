@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The trigger matrix of §9.3: which change fires what, to whom, in what order.
 #include "tree_fixture.h"
 

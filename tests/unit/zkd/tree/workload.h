@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random client workloads for property tests (seeded, so a failure names the
 // seed that replays it), and a dump of a Database as clients see it.
 #pragma once

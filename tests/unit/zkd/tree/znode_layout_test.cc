@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The compact layout (znode.h, acl_cache.h): a node whose data outgrows its
 // allocation moves, and the index and its parent follow; ACL lists are shared
 // and go when their last node does.
