@@ -208,7 +208,8 @@ std::string Plot::series(std::string_view css_class, std::string_view colour,
   for (const Point& p : points) {
     const double px = x(p.x), py = y(p.y);
     if (!std::isfinite(px) || !std::isfinite(py)) continue;
-    svg += (first ? "" : " ") + num(px) + "," + num(py);
+    if (!first) svg += ' ';
+    svg += num(px) + "," + num(py);
     first = false;
   }
   svg += "\"/>\n";
