@@ -13,7 +13,12 @@
 // offset and what to do), 4 when the txn log failed while serving (disk full,
 // I/O error). The dump commands exit 0, or 1 when the file is unreadable or
 // holds a bad record.
+//
+// Under systemd (dist/zkd.service, Type=notify) the server sends READY=1 once
+// its data is recovered and the client port listens, and STOPPING=1 when it
+// begins to shut down (service_notify.h).
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
 #include <exception>
@@ -26,6 +31,7 @@
 #include "zkd/server/server.h"
 #include "zkd/server/storage_dump.h"
 #include "zkd/server/version.h"
+#include "zkd/service_notify.h"
 #include "zkd/storage/env.h"
 
 namespace {
@@ -54,6 +60,7 @@ int serve(const std::string& config_path) {
 
   boost::asio::io_context io;
   zkd::server::Server server(io, *loaded.config);
+  zkd::notify_status("recovering the data in " + loaded.config->data_dir.string());
   if (auto status = server.open_storage(); !status.ok()) {
     log_error("cannot recover the data: ", status.message());
     return kExitStorageUnrecoverable;
@@ -63,13 +70,24 @@ int serve(const std::string& config_path) {
               " (or the peer port): ", ec.message());
     return 1;
   }
+  // Ready once the loop runs: the data is recovered and the client port listens.
+  boost::asio::post(io, [port = loaded.config->client_port] {
+    zkd::notify_ready("listening on client port " + std::to_string(port));
+  });
+  bool stopping = false;
+  const auto begin_stopping = [&stopping](const std::string& why) {
+    if (!stopping) zkd::notify_stopping(why);
+    stopping = true;
+  };
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const boost::system::error_code& ec, int signal_number) {
     if (ec) return;  // cancelled: the server is already stopping
     log_info("received signal ", signal_number, ", shutting down");
+    begin_stopping("shutting down (signal " + std::to_string(signal_number) + ")");
     server.stop();
   });
   io.run();
+  begin_stopping(server.exit_status() == 0 ? "shutting down" : "the txn log failed; stopping");
   server.stop();
   log_info("zkd stopped");
   return server.exit_status();
