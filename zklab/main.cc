@@ -13,15 +13,17 @@
 #include "zklab/lab_failover.h"
 #include "zklab/lab_lock.h"
 #include "zklab/lab_network.h"
+#include "zklab/zkd_lookup.h"
 
 namespace {
 
 using zk::lab::LabExit;
 using zk::lab::NodeAction;
 
-// The zkd used when neither --zkd nor $ZKLAB_ZKD names one.
+// The zkd of the build tree, tried when neither --zkd nor $ZKLAB_ZKD names
+// one and none is beside zklab (zkd_lookup.h).
 #ifndef ZKD_BINARY
-#define ZKD_BINARY "zkd"
+#define ZKD_BINARY ""
 #endif
 
 int run(int argc, char** argv) {
@@ -30,10 +32,12 @@ int run(int argc, char** argv) {
   app.fallthrough();
   std::string dir = zk::lab::kDefaultLabDir;
   const char* env_zkd = std::getenv("ZKLAB_ZKD");
-  std::string zkd = env_zkd != nullptr && *env_zkd != '\0' ? env_zkd : ZKD_BINARY;
+  std::string zkd = env_zkd != nullptr ? env_zkd : "";
   int timeout_s = 30;
   app.add_option("--dir", dir, "the lab directory (default .lab/zklab)")->type_name("DIR");
-  app.add_option("--zkd", zkd, "the zkd executable (default $ZKLAB_ZKD, else the built one)")
+  app.add_option("--zkd", zkd,
+                 "the zkd executable (default $ZKLAB_ZKD, else the zkd beside zklab, the "
+                 "build tree's, or zkd on PATH)")
       ->type_name("PATH");
   app.add_option("--timeout", timeout_s, "deadline of every wait, in seconds (default 30)")
       ->type_name("S")
@@ -193,6 +197,19 @@ int run(int argc, char** argv) {
     check_options.nemesis.push_back(*n);
     if (comma == nemesis.size()) break;
     at = comma + 1;
+  }
+  // The commands that start zkd processes look for the zkd to start.
+  bool starts_zkd = up->parsed() || failover->parsed() || check->parsed();
+  for (const auto& [sub, action] : node_commands) {
+    starts_zkd |= sub->parsed() && (action == NodeAction::kStart || action == NodeAction::kRestart);
+  }
+  if (starts_zkd) {
+    auto found = zk::lab::find_zkd(zk::lab::this_process_search(zkd, ZKD_BINARY));
+    if (found.path.empty()) {
+      std::cerr << "zklab: " << found.error << "\n";
+      return static_cast<int>(LabExit::kError);
+    }
+    zkd = found.path;
   }
   zk::lab::LabContext ctx{dir, zkd, std::chrono::seconds(timeout_s), std::cout, std::cerr};
   LabExit code = LabExit::kOk;
