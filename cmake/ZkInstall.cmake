@@ -115,7 +115,7 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake/zkConfig.cmake
 
 # zk.pc: its paths are relative to the .pc file's place (${pcfiledir}), so the
 # installed tree works wherever it is, as the CMake package does.
-file(RELATIVE_PATH ZK_PC_PREFIX_FROM_PCDIR
-     /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+file(RELATIVE_PATH ZK_PC_PREFIX_FROM_PCDIR /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+string(REGEX REPLACE "/$" "" ZK_PC_PREFIX_FROM_PCDIR "${ZK_PC_PREFIX_FROM_PCDIR}")  # ../..
 configure_file(${PROJECT_SOURCE_DIR}/cmake/zk.pc.in ${PROJECT_BINARY_DIR}/cmake/zk.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/cmake/zk.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
