@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The configuration of one zkd server, read from Apache's zoo.cfg (§13 of the
-// wire reference) and, in an ensemble, <dataDir>/myid. The keys that matter
+// The configuration of one zkd server, read from Apache's zoo.cfg (§13 of
+// docs/wire-protocol.md) and, in an ensemble, <dataDir>/myid. The keys that matter
 // to a standalone server act (storage and purge keys included); ensemble keys
 // (server.N, initLimit, syncLimit, peerType) are parsed and checked. Unknown
 // keys produce a warning, never an error.
