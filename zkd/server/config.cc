@@ -174,12 +174,14 @@ struct Seen {
   std::map<int64_t, int> server_lines;  // id -> line
 };
 
-bool apply(Parser& parser, const Property& p, ServerConfig& c, Seen& seen) {
+// `overridden`: a later line gives the same key, whose value counts (as in
+// java.util.Properties), so this one cannot be refused.
+bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, Seen& seen) {
   const std::string& k = p.key;
   // The registry (config_keys.h) decides first: a refused key stops here,
   // whatever else the parser knows about it.
   const ConfigKey* known = find_config_key(k);
-  if (known != nullptr && known->key_class == KeyClass::kRefused &&
+  if (!overridden && known != nullptr && known->key_class == KeyClass::kRefused &&
       class_applies(*known, p.value)) {
     return parser.fail(p, std::string(known->note));
   }
@@ -402,8 +404,11 @@ ConfigResult parse_config(std::string_view text, const std::string& file_name) {
   ServerConfig c;
   c.text = std::string(text);
   Seen seen;
-  for (const Property& p : parse_properties(text)) {
-    if (!apply(parser, p, c, seen)) return result;
+  const std::vector<Property> properties = parse_properties(text);
+  std::map<std::string_view, int> last_line;  // key -> the line whose value counts
+  for (const Property& p : properties) last_line[p.key] = p.line;
+  for (const Property& p : properties) {
+    if (!apply(parser, p, last_line[p.key] != p.line, c, seen)) return result;
   }
   if (!seen.has_data_dir) {
     result.error = file_name + ": dataDir is not set";

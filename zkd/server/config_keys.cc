@@ -162,7 +162,8 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "zkd's snapshots record their zxid in their own format (docs/storage-format.md)"},
     // Cluster options.
     {"electionAlg", kRefused, kIsNot, "3",
-     "only electionAlg=3 (fast leader election) exists, in Apache 3.8 as in zkd; remove the key"},
+     "zkd has only fast leader election, electionAlg=3 (Apache 3.8 refuses 1 and 2); remove the "
+     "key"},
     {"maxTimeToWaitForEpoch", kNoEffect, kAlways, "", kQuorumInternals},
     {"initLimit", kHonoured, kAlways, "", "ticks a learner has to connect and sync"},
     {"connectToLearnerMasterLimit", kNoEffect, kAlways, "",

@@ -118,6 +118,15 @@ TEST(ConfigKeys, DefaultValuesOfRefusedKeysAreAccepted) {
   }
 }
 
+TEST(ConfigKeys, OnlyTheValueThatCountsIsRefused) {
+  // java.util.Properties: the last of two lines with one key wins.
+  auto overridden = with_line("sslQuorum=true\nsslQuorum=false");
+  EXPECT_TRUE(overridden.config) << overridden.error;
+  auto refused = with_line("sslQuorum=false\nsslQuorum=true");
+  EXPECT_FALSE(refused.config);
+  EXPECT_THAT(refused.error, HasSubstr("zoo.cfg:4: sslQuorum: "));
+}
+
 TEST(ConfigKeys, WarnedKeysStartWithAWarningSayingWhatDiffers) {
   auto r = with_line("localSessionsEnabled=true");
   ASSERT_TRUE(r.config) << r.error;
