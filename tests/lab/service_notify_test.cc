@@ -20,6 +20,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <system_error>
 
 #include "tests/lab/lab_test_util.h"
 #include "zklab/four_letter_word.h"
@@ -100,10 +101,19 @@ std::string sample_config(uint16_t admin_port) {
   return out;
 }
 
+// Removes the test's directory however the test ends.
+struct RemovedAtExit {
+  std::filesystem::path dir;
+  ~RemovedAtExit() {
+    std::error_code ec;
+    if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+  }
+};
+
 TEST(ServiceNotify, ReadyWhenServingStoppingOnSigterm) {
-  const auto dir = zk::lab::make_temp_dir("zkd_notify");
-  ASSERT_FALSE(dir.empty());
-  NotifySocket manager(dir / "notify");
+  const RemovedAtExit dir{zk::lab::make_temp_dir("zkd_notify")};
+  ASSERT_FALSE(dir.dir.empty());
+  NotifySocket manager(dir.dir / "notify");
   ASSERT_TRUE(manager.ok()) << manager.path();
   auto admin = zk::lab::PortReservation::any();
   ASSERT_NE(admin.port(), 0);
@@ -137,7 +147,6 @@ TEST(ServiceNotify, ReadyWhenServingStoppingOnSigterm) {
   auto status = zkd.wait_for_exit(30s);
   ASSERT_TRUE(status) << zkd.log_tail();
   EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0) << *status << "\n" << zkd.log_tail();
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
