@@ -10,6 +10,7 @@ COMPREPLY. Words are given already split, as bash splits them (so
 "--opt=value" is not split at '=' here).
 """
 
+import os
 import shlex
 import subprocess
 from dataclasses import dataclass
@@ -47,7 +48,7 @@ def _query(index, words):
 def complete_all(script, lines, cwd=None, env=None, timeout=60):
     """Completions of every command line in `lines`, in one bash."""
     program = "\n".join(
-        [f"source {BASH_COMPLETION}", f"source {shlex.quote(script)}"]
+        [f"source {BASH_COMPLETION}", f"source {shlex.quote(os.path.abspath(script))}"]
         + [_query(i, words) for i, words in enumerate(lines)]
     )
     done = subprocess.run(
