@@ -35,7 +35,6 @@ _zkd() {
     fi
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W '-c --config --version --help' -- "$cur"))
-        [[ ${COMPREPLY-} == *= ]] && compopt -o nospace
         return
     fi
     COMPREPLY=($(compgen -W 'dump-log dump-snapshot' -- "$cur"))
