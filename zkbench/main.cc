@@ -22,6 +22,7 @@
 #include <iostream>
 #include <optional>
 
+#include "libzk/version/version.h"
 #include "zkbench/cli_options.h"
 #include "zkbench/engine.h"
 #include "zkbench/plot_svg.h"
@@ -99,6 +100,7 @@ int fail(const std::string& what, const RunResult& r) {
 int run(int argc, char** argv) {
   CLI::App app{"zkbench: workloads and latencies for ZooKeeper-compatible ensembles", "zkbench"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", zk::version_line("zkbench"));
   app.footer("\nExit codes: 0 ok (request errors are reported), 1 error, 2 bad arguments.");
 
   std::string servers;
@@ -156,6 +158,9 @@ int run(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << zk::version_line("zkbench") << "\n";
     return kExitOk;
   } catch (const CLI::ParseError& e) {
     return usage(app, e.what());

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "libzk/version/version.h"
 #include "zkctl/command_parser.h"
 #include "zkctl/coordination_verbs.h"
 #include "zkctl/lock_verbs.h"
@@ -57,6 +58,7 @@ struct Parser {
                    "give up connecting after MS ms (default 5000)")
         ->type_name("MS")
         ->check(CLI::Range(int64_t{1}, int64_t{86400000}).description(""));
+    app.set_version_flag("--version", zk::version_line("zkctl"));
     app.add_flag("--json", options.json, "machine output, one JSON object per result");
     app.add_option("-f,--file", options.script_file, "run the commands in FILE")->type_name("FILE");
     app.add_flag("-k,--keep-going", options.keep_going, "scripts: do not stop at a failure");
@@ -81,6 +83,8 @@ std::variant<GlobalOptions, EarlyExit> parse_global_options(const std::vector<st
     parser.app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
     return EarlyExit{ExitCode::kOk, parser.app.help(), ""};
+  } catch (const CLI::CallForVersion&) {
+    return EarlyExit{ExitCode::kOk, zk::version_line("zkctl") + "\n", ""};
   } catch (const CLI::ParseError& e) {
     return EarlyExit{ExitCode::kUsage, "",
                      std::string("zkctl: ") + e.what() + "\nRun 'zkctl --help' for usage.\n"};

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "libzk/version/version.h"
 #include "zkd/net/log.h"
 #include "zkd/server/config.h"
 #include "zkd/server/server.h"
@@ -85,7 +86,7 @@ int main(int argc, char** argv) {
   app.add_option("-c,--config", config_option, "zoo.cfg to read")->check(CLI::ExistingFile);
   app.add_option("config", config_positional, "zoo.cfg to read (as zkServer.sh passes it)")
       ->check(CLI::ExistingFile);
-  app.set_version_flag("--version", zkd::server::full_version());
+  app.set_version_flag("--version", zk::version_line("zkd"));
   app.require_subcommand(0, 1);
 
   std::string dump_file;

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <optional>
 
+#include "libzk/version/version.h"
 #include "zklab/lab_check.h"
 #include "zklab/lab_commands.h"
 #include "zklab/lab_failover.h"
@@ -28,6 +29,7 @@ int run(int argc, char** argv) {
   CLI::App app{"zklab: local zkd ensembles (daemons that outlive zklab)", "zklab"};
   app.require_subcommand(1);
   app.fallthrough();
+  app.set_version_flag("--version", zk::version_line("zklab"));
   std::string dir = zk::lab::kDefaultLabDir;
   const char* env_zkd = std::getenv("ZKLAB_ZKD");
   std::string zkd = env_zkd != nullptr && *env_zkd != '\0' ? env_zkd : ZKD_BINARY;
@@ -160,6 +162,9 @@ int run(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << zk::version_line("zklab") << "\n";
     return 0;
   } catch (const CLI::ParseError& e) {
     std::cerr << "zklab: " << e.what() << "\n" << app.help();

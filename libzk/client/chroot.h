@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Chroot: the client-side path prefix of a connect string (reference §11.2).
+// Chroot: the client-side path prefix of a connect string (docs/wire-protocol.md §11.2).
 // Outgoing paths are prefixed, incoming paths (created paths, watch events)
 // are stripped. A value type; no threading concerns.
 #pragma once

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Parsing of ZooKeeper connect strings: "host1:port1,host2:port2[/chroot]"
-// (reference §11.2, Apache's ConnectStringParser).
+// (docs/wire-protocol.md §11.2, Apache's ConnectStringParser).
 #pragma once
 
 #include <cstdint>

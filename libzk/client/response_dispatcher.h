@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ResponseDispatcher: routes each frame the server sends on an established
-// connection (reference §3). A pure class (no I/O, no clock); not
+// connection (docs/wire-protocol.md §3). A pure class (no I/O, no clock); not
 // thread-safe: owned by a session and used on its executor only.
 //
 //   xid -1  notification: chroot stripped, matching one-shot watches removed

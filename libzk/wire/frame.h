@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Length-prefixed framing (§1.1): int32 length, then that many payload bytes.
+// Length-prefixed framing (docs/wire-protocol.md §1.1): int32 length, then that
+// many payload bytes.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Jute binary encoding: the primitive types of Apache ZooKeeper's wire format.
-// All integers are big-endian. Layouts: ../shared/reference/zk-wire-protocol.md §1.2.
+// All integers are big-endian. Layouts: docs/wire-protocol.md §1.2.
 //
 // Writer appends to a byte string it does not own. Reader walks a byte range it
 // does not own (the range must outlive the Reader) and has a sticky failure flag:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // multi (14) and multiRead (22): the request and response bodies (§7 of
-// ../shared/reference/zk-wire-protocol.md). Shared by zkd and zk::client.
+// docs/wire-protocol.md). Shared by zkd and zk::client.
 //
 // A request body is, per operation, MultiHeader{type, done=false, err=-1}
 // and that operation's request record, then the terminator

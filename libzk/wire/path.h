@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// ZooKeeper path rules (§11.1 of the wire reference, Apache's PathUtils).
+// ZooKeeper path rules (§11.1 of docs/wire-protocol.md, Apache's PathUtils).
 #pragma once
 
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Numbers of the ZooKeeper 3.8 client protocol: opcodes, special xids, error
 // codes, watch event types and states, create flags, permissions.
-// Source of truth: ../shared/reference/zk-wire-protocol.md §3, §4, §6, §8, §9, §10.
+// Source of truth: docs/wire-protocol.md §3, §4, §6, §8, §9, §10.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Jute records of the ZooKeeper 3.8 client protocol (§1.2, §2, §3, §4 of
-// ../shared/reference/zk-wire-protocol.md). Each record has write(Writer&) and
+// docs/wire-protocol.md). Each record has write(Writer&) and
 // read(Reader&); fields are in declaration order, exactly as on the wire.
 // read() leaves failures in the Reader (check reader.ok()).
 #pragma once

@@ -239,7 +239,7 @@ def _run(rec, a, b):
     rec.note("sessions", distinct=a.client_id[0] != b.client_id[0],
              password_len=[len(a.client_id[1]), len(b.client_id[1])])
 
-    # -- system nodes of a fresh server (reference §5.1) --------------------
+    # -- system nodes of a fresh server (docs/wire-protocol.md §5.1) ---------
     c("system", a, "get", "/")
     c("system", a, "get_children", "/")
     c("system", a, "get", "/zookeeper")

@@ -5,7 +5,7 @@
 Usage:
   test_kazoo_acl.py [--server zkd|apache] [--zkd-bin PATH] [unittest args]
 
-What a kazoo user sees (§10 of the wire reference): digest authentication
+What a kazoo user sees (§10 of docs/wire-protocol.md): digest authentication
 with add_auth and auth_data, CREATOR_ALL_ACL ("auth" expanded to the
 caller's digest ids), make_digest_acl, ip ACLs for an address and a block,
 the super digest from zoo.cfg (DigestAuthenticationProvider.superDigest),

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""Raw-socket wire checks from /work/shared/reference/zk-wire-protocol.md.
+"""Raw-socket wire checks from docs/wire-protocol.md.
 
 Usage: test_raw_wire.py [--server zkd|apache] [--zkd-bin PATH] [unittest args]
 

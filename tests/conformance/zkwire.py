@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Minimal raw-socket ZooKeeper client for the conformance tests.
 
-Encodes just enough jute (see /work/shared/reference/zk-wire-protocol.md) to
+Encodes just enough jute (see docs/wire-protocol.md) to
 open a session, send core requests and read replies and notifications, with a
 deadline on every read. Used where a real client hides what is on the wire
 (frame sizes, xids, duplicate notifications) or where a session has to stop

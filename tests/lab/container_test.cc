@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Containers and TTL nodes on a 3-node ensemble of real zkd processes (§6.4
-// of the wire reference), seen through raw sessions on two followers:
+// of docs/wire-protocol.md), seen through raw sessions on two followers:
 //   * a container goes once its last child went (the leader's container
 //     manager deletes it; the follower's watch sees NodeDeleted), while a
 //     container that still has a child, and one never used, stay;

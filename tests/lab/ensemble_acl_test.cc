@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// ACLs in an ensemble (§10 of the wire reference), on a real 3-node ensemble
+// ACLs in an ensemble (§10 of docs/wire-protocol.md), on a real 3-node ensemble
 // (zklab/ensemble.h) driven by zk::client: a write that a follower forwards
 // is checked on the leader against the ids of the caller's connection on the
 // follower (Apache forwards a request's authInfo with it), so

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // zkd as a process: the client protocol over real loopback sockets, checked
-// frame by frame against the facts in the wire reference.
+// frame by frame against the facts in docs/wire-protocol.md.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>

@@ -2,7 +2,7 @@
 // One client TCP connection: a reader coroutine that cuts the byte stream into
 // frames (zk::wire::next_frame) and hands each to a ConnectionHandler, and a
 // writer coroutine that drains a queue of outgoing frames with batched
-// (gathering) writes. Protocol facts handled here, §1.1 of the wire reference:
+// (gathering) writes. Protocol facts handled here, §1.1 of docs/wire-protocol.md:
 //   - the first four bytes of a fresh connection may be a four-letter word:
 //     the handler's text is written and the connection closed;
 //   - a negative or oversize frame length closes the connection, no reply;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Recognising a four-letter word (§1.1, §12.1 of the wire reference): only the
+// Recognising a four-letter word (§1.1, §12.1 of docs/wire-protocol.md): only the
 // first four bytes of a fresh connection are compared with the known words;
 // anything else is the length prefix of a ConnectRequest.
 #pragma once

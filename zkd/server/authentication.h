@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Client authentication (§10.2, §10.3 of the wire reference): the ids an
+// Client authentication (§10.2, §10.3 of docs/wire-protocol.md): the ids an
 // AuthPacket (opcode 100) adds to its connection, by Apache's two default
 // providers, digest and ip. What the ids allow is the tree's business
 // (zkd/tree/acl_check.h).

@@ -1,43 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/config.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <fstream>
 #include <map>
 #include <optional>
-#include <set>
 #include <sstream>
 #include <system_error>
 #include <tuple>
 #include <vector>
 
+#include "zkd/server/config_keys.h"
 #include "zkd/server/properties.h"
 
 namespace zkd::server {
 namespace {
-
-// Keys Apache reads that a standalone zkd accepts silently without acting on.
-const std::set<std::string, std::less<>>& quietly_accepted_keys() {
-  static const std::set<std::string, std::less<>> keys = {
-      "secureClientPort",
-      "secureClientPortAddress",
-      "clientPortListenBacklog",
-      "dynamicConfigFile",
-      "localSessionsEnabled",
-      "localSessionsUpgradingEnabled",
-      "electionAlg",
-      "quorumListenOnAllIPs",
-      "syncEnabled",
-      "maxCnxns",
-      "skipACL",
-      "snapSizeLimitInKb",
-      "admin.portUnification",
-      "admin.forceHttps",
-      "multiAddress.enabled",
-  };
-  return keys;
-}
 
 size_t participants(const std::map<int64_t, QuorumServer>& servers) {
   size_t n = 0;
@@ -195,8 +174,17 @@ struct Seen {
   std::map<int64_t, int> server_lines;  // id -> line
 };
 
-bool apply(Parser& parser, const Property& p, ServerConfig& c, Seen& seen) {
+// `overridden`: a later line gives the same key, whose value counts (as in
+// java.util.Properties), so this one cannot be refused.
+bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, Seen& seen) {
   const std::string& k = p.key;
+  // The registry (config_keys.h) decides first: a refused key stops here,
+  // whatever else the parser knows about it.
+  const ConfigKey* known = find_config_key(k);
+  if (!overridden && known != nullptr && known->key_class == KeyClass::kRefused &&
+      class_applies(*known, p.value)) {
+    return parser.fail(p, std::string(known->note));
+  }
   if (k == "tickTime") {
     if (!parser.number(p, c.tick_time_ms)) return false;
     if (c.tick_time_ms <= 0) return parser.fail(p, "must be a positive number of milliseconds");
@@ -330,11 +318,18 @@ bool apply(Parser& parser, const Property& p, ServerConfig& c, Seen& seen) {
     c.metrics_http_host = p.value;
   } else if (k == "standaloneEnabled") {
     parser.boolean(p, c.standalone_enabled);
-  } else if (quietly_accepted_keys().count(k) != 0 || k.rfind("metricsProvider.", 0) == 0 ||
-             k.rfind("authProvider.", 0) == 0) {
-    // Accepted for compatibility; not acted on.
+  } else if (known != nullptr) {
+    if (known->key_class == KeyClass::kHonoured) {
+      // The registry promises what this function does not do: a bug here.
+      parser.warn(p, k + ": zkd's parser does not act on this key although it should");
+    } else if (known->key_class == KeyClass::kWarned && class_applies(*known, p.value)) {
+      parser.warn(p, k + "=" + p.value + " is accepted, but " + std::string(known->note));
+    }
+    // Otherwise of no effect (or a value that is what zkd does): silent.
   } else {
-    parser.warn(p, "unknown key '" + k + "' ignored");
+    // Apache turns an unknown key into a JVM system property; zkd warns.
+    const std::string hint = closest_config_key_hint(k);
+    parser.warn(p, "unknown key '" + k + "' ignored" + (hint.empty() ? "" : "; " + hint));
   }
   return true;
 }
@@ -367,7 +362,7 @@ bool check_ensemble(Parser& parser, const ServerConfig& c, const Seen& seen,
     }
     result.warnings.push_back(file_name + ":" + std::to_string(seen.server_lines.begin()->second) +
                               ": only one server.N line and standaloneEnabled is not false: "
-                              "running standalone, the line is ignored");
+                              "running standalone; of the line only its client port counts");
     return true;
   }
   // Replicated from here on.
@@ -409,8 +404,11 @@ ConfigResult parse_config(std::string_view text, const std::string& file_name) {
   ServerConfig c;
   c.text = std::string(text);
   Seen seen;
-  for (const Property& p : parse_properties(text)) {
-    if (!apply(parser, p, c, seen)) return result;
+  const std::vector<Property> properties = parse_properties(text);
+  std::map<std::string_view, int> last_line;  // key -> the line whose value counts
+  for (const Property& p : properties) last_line[p.key] = p.line;
+  for (const Property& p : properties) {
+    if (!apply(parser, p, last_line[p.key] != p.line, c, seen)) return result;
   }
   if (!seen.has_data_dir) {
     result.error = file_name + ": dataDir is not set";
@@ -422,10 +420,11 @@ ConfigResult parse_config(std::string_view text, const std::string& file_name) {
       parser.fail(*seen.client_port_address, "clientPortAddress is set but clientPort is not");
       return result;
     }
-    // In an ensemble the port may come from this server's line (load_config).
+    // The port may come from this server's line, picked by myid (load_config),
+    // standalone too: Apache's Docker image writes no clientPort.
     bool lines_give_ports = false;
     for (const auto& [id, server] : c.quorum_servers) lines_give_ports |= server.client_port != 0;
-    if (!c.replicated() || !lines_give_ports) {
+    if (!lines_give_ports) {
       result.error = file_name + ": clientPort is not set";
       return result;
     }
@@ -463,30 +462,55 @@ std::optional<int64_t> parse_number_file(std::string_view text) {
   return value;
 }
 
-std::string read_my_id(ServerConfig& config) {
-  const std::filesystem::path path = config.data_dir / "myid";
+std::optional<int64_t> parse_my_id(std::string_view text) {
+  // Apache: BufferedReader.readLine, then Long.parseLong (a sign allowed,
+  // nothing else: not even a space).
+  text = text.substr(0, text.find_first_of("\r\n"));
+  if (text.starts_with('+')) text.remove_prefix(1);
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+namespace {
+
+// The id in <dataDir>/myid (parse_my_id), or the error naming the file.
+std::optional<int64_t> read_my_id_file(const std::filesystem::path& path, std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return path.string() +
-           ": cannot read this server's id (an ensemble member needs a myid file holding the N "
-           "of its server.N line)";
+    error = path.string() +
+            ": cannot read this server's id (an ensemble member needs a myid file holding the N "
+            "of its server.N line)";
+    return std::nullopt;
   }
   std::ostringstream content;
   content << in.rdbuf();
   const std::string text = content.str();
-  const std::optional<int64_t> id = parse_number_file(text);
+  const std::optional<int64_t> id = parse_my_id(text);
   if (!id) {
-    std::string shown = text.substr(0, 40);
-    while (!shown.empty() && std::isspace(static_cast<unsigned char>(shown.back()))) {
-      shown.pop_back();
-    }
-    return path.string() + ": '" + shown +
-           "' is not a server id (expected the N of this server's server.N line, in decimal)";
+    std::string shown = text.substr(0, std::min<size_t>(40, text.find_first_of("\r\n")));
+    error = path.string() + ": '" + shown +
+            "' is not a server id (expected the N of this server's server.N line, in decimal, "
+            "alone on the first line: no spaces, as Apache reads it)";
   }
+  return id;
+}
+
+std::string config_name(const ServerConfig& config) {
+  return config.source.empty() ? "the configuration" : config.source.string();
+}
+
+}  // namespace
+
+std::string read_my_id(ServerConfig& config) {
+  const std::filesystem::path path = config.data_dir / "myid";
+  std::string error;
+  const std::optional<int64_t> id = read_my_id_file(path, error);
+  if (!id) return error;
   if (config.quorum_servers.count(*id) == 0) {
-    const std::string where = config.source.empty() ? "the configuration" : config.source.string();
     return path.string() + ": server id " + std::to_string(*id) + " has no server." +
-           std::to_string(*id) + " line in " + where;
+           std::to_string(*id) + " line in " + config_name(config);
   }
   config.my_id = *id;
   return {};
@@ -521,6 +545,45 @@ void apply_own_line(ConfigResult& result, const std::string& file_name) {
   }
 }
 
+// A standalone server with a server.N line (Apache's Docker image: one line,
+// no clientPort). As Apache, it reads <dataDir>/myid when the file exists and
+// takes the client address and port of the line it names; unlike Apache,
+// which then starts without any client port, zkd stops when that gives none.
+// my_id stays 0: a standalone server's session ids carry id 1, as Apache's.
+void apply_standalone_line(ConfigResult& result, const std::string& file_name) {
+  ServerConfig& c = *result.config;
+  const std::filesystem::path path = c.data_dir / "myid";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    if (c.client_port == 0) {
+      result.error = file_name + ": clientPort is not set, and " + path.string() +
+                     " does not exist to name the server.N line whose client port to use "
+                     "(Apache would run without a client port); set clientPort, or write this "
+                     "server's N into myid";
+    }
+    return;
+  }
+  const std::optional<int64_t> id = read_my_id_file(path, result.error);
+  if (!id) return;
+  const auto me = c.quorum_servers.find(*id);
+  const uint16_t line_port = me == c.quorum_servers.end() ? 0 : me->second.client_port;
+  if (c.client_port == 0) {
+    if (line_port == 0) {
+      result.error = file_name + ": clientPort is not set, and server." + std::to_string(*id) +
+                     " (this server, per " + path.string() + ") " +
+                     (me == c.quorum_servers.end() ? "does not exist" : "gives no client port") +
+                     " (Apache would run without a client port); set clientPort";
+      return;
+    }
+    c.client_port = line_port;
+    c.client_port_address = me->second.client_address;
+  } else if (line_port != 0 && line_port != c.client_port) {
+    result.error = file_name + ": clientPort " + std::to_string(c.client_port) +
+                   " differs from the client port " + std::to_string(line_port) + " of server." +
+                   std::to_string(*id) + " (this server, per myid)";
+  }
+}
+
 }  // namespace
 
 ConfigResult load_config(const std::filesystem::path& file) {
@@ -545,6 +608,9 @@ ConfigResult load_config(const std::filesystem::path& file) {
       result.error = file.string() + ": extendedTypesEnabled is true but server id " +
                      std::to_string(result.config->my_id) + " is larger than 254";
     }
+    if (!result.error.empty()) result.config.reset();
+  } else if (!result.config->quorum_servers.empty()) {
+    apply_standalone_line(result, file.string());
     if (!result.error.empty()) result.config.reset();
   }
   return result;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The configuration of one zkd server, read from Apache's zoo.cfg (§13 of the
-// wire reference) and, in an ensemble, <dataDir>/myid. The keys that matter
+// The configuration of one zkd server, read from Apache's zoo.cfg (§13 of
+// docs/wire-protocol.md) and, in an ensemble, <dataDir>/myid. The keys that matter
 // to a standalone server act (storage and purge keys included); ensemble keys
 // (server.N, initLimit, syncLimit, peerType) are parsed and checked. Unknown
 // keys produce a warning, never an error.
@@ -118,27 +118,39 @@ struct ServerConfig {
 struct ConfigResult {
   std::optional<ServerConfig> config;  // set on success
   std::string error;                   // set on failure: names the file, line and key
-  std::vector<std::string> warnings;   // unknown keys and the like
+  std::vector<std::string> warnings;   // warned and unknown keys and the like
 };
 
-// Parses zoo.cfg text; `file_name` is only used in messages. Reads no other
-// file: my_id stays 0, and in an ensemble whose clientPort is absent but
-// whose server lines give client ports, client_port stays 0 (load_config
-// takes it from this server's line).
+// Parses zoo.cfg text; `file_name` is only used in messages. Every key is
+// classified by the registry in config_keys.h (docs/zoo-cfg.md): a refused
+// key is an error, a warned or unknown key a warning (an unknown one with a
+// hint at the closest known key), a key of no effect is accepted silently.
+// Reads no other file: my_id stays 0, and when clientPort is absent but the
+// server lines give client ports, client_port stays 0 (load_config takes it
+// from this server's line).
 ConfigResult parse_config(std::string_view text, const std::string& file_name);
 // Reads and parses a file; when replicated(), also reads myid (read_my_id())
 // and, if clientPort was absent, takes the client address and port of this
-// server's line.
+// server's line. A standalone server with server.N lines does as Apache's:
+// when <dataDir>/myid exists it must hold a number, and the line it names
+// gives the client port if clientPort is absent (Apache's Docker image
+// relies on it); with no port from either, zkd refuses to start where Apache
+// would run without a client port.
 ConfigResult load_config(const std::filesystem::path& file);
+
+// The server id in a myid file's text, read as Apache reads it: the first
+// line (up to \r or \n) is exactly one decimal int64, optionally signed
+// with '+'; no spaces. nullopt otherwise.
+std::optional<int64_t> parse_my_id(std::string_view text);
 
 // The number in a small text file such as myid or currentEpoch (Apache
 // writes and reads them as decimal text): surrounding whitespace and line
 // ends ignored; nullopt when the rest is not exactly one decimal int64.
 std::optional<int64_t> parse_number_file(std::string_view text);
 
-// Sets config.my_id from <dataDir>/myid (Apache: the id as decimal text,
-// surrounding whitespace ignored). Empty on success; else the error, naming
-// the file: missing or unreadable, not a number, or no server.N line for it.
+// Sets config.my_id from <dataDir>/myid (parse_my_id). Empty on success;
+// else the error, naming the file: missing or unreadable, not a number, or
+// no server.N line for it.
 std::string read_my_id(ServerConfig& config);
 
 // Creates dataDir (and dataLogDir) when missing. Empty on success, else why not.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The container manager's rules that do not need the tree (Apache's
-// ContainerManager, §6.4 of the wire reference): how often to look for
+// ContainerManager, §6.4 of docs/wire-protocol.md): how often to look for
 // empty containers and expired TTL nodes, and how many deletions to start.
 //
 // Every check_interval() the leader (or a standalone server; never a

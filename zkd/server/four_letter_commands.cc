@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Server: running the four-letter words (§12 of the wire reference).
+// Server: running the four-letter words (§12 of docs/wire-protocol.md).
 // The data is gathered here; the text comes from four_letter_format.h.
 #include <sys/resource.h>
 #include <sys/utsname.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The text of Apache 3.8's four-letter words (§12.2, §12.3 of the wire
-// reference), as pure functions of plain snapshots, so that monitoring tools
+// The text of Apache 3.8's four-letter words (§12.2, §12.3 of
+// docs/wire-protocol.md), as pure functions of plain snapshots, so that monitoring tools
 // that parse Apache's output parse ours. Gathering the snapshots is the
 // server's job (four_letter_commands.cc); nothing here reads global state.
 #pragma once

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Which four-letter words a server answers (§12.1): zoo.cfg's
+// Which four-letter words a server answers (docs/wire-protocol.md §12.1): zoo.cfg's
 // 4lw.commands.whitelist, a comma-separated list; `*` allows every word;
 // `srvr` is always allowed. Words not on the list get
 // not_whitelisted_message().

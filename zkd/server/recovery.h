@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Start-up of a durable server: where the files live, the session-password
 // key, and rebuilding the state machine from the newest valid snapshot plus
-// the txn log after it (DESIGN.md "Storage"). Runs on the main thread before
+// the txn log after it (docs/design.md, "Storage"). Runs on the main thread before
 // the server starts serving; nothing else touches the Database meanwhile.
 #pragma once
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The order in which a durable server answers, while writes wait for fsync
-// (DESIGN.md "The way of a request"). Pure bookkeeping: no I/O, no clock.
+// (docs/design.md, "The way of a request"). Pure bookkeeping: no I/O, no clock.
 //
 // Two queues:
 //   - the global FIFO of prepared writes, in zxid order, plus `sync` barriers

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Server: answering requests on an established session (§3, §4 of
-// the wire reference).
+// docs/wire-protocol.md).
 #include <string>
 #include <vector>
 

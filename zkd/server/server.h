@@ -5,11 +5,11 @@
 //
 // It owns the state machine (zkd::tree::Database), the session tracker, the
 // client listener and the storage threads, and implements
-// net::ConnectionHandler: the connect handshake (§2.3 of the wire reference),
+// net::ConnectionHandler: the connect handshake (§2.3 of docs/wire-protocol.md),
 // every request (§3, §4), session expiry on a tickTime timer (§2.4) and the
 // four-letter words (§12).
 //
-// The way of a write (DESIGN.md): the state thread prepares it (zxid = last
+// The way of a write (docs/design.md): the state thread prepares it (zxid = last
 // prepared + 1, time = this machine's wall clock), hands the encoded txn to
 // the log thread (log_thread.h: group commit) and parks the reply in the
 // ReplyPipeline. When the log thread reports "durable up to N", the state

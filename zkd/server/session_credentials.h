@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Session ids and passwords (§2.4 of the wire reference).
+// Session ids and passwords (§2.4 of docs/wire-protocol.md).
 //
 // Ids follow Apache: the top 8 bits are the server id (1 when standalone),
 // bits 16..55 the low 40 bits of a millisecond clock read at start-up, and

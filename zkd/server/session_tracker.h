@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Session liveness, Apache's way (§2.4 of the wire reference,
+// Session liveness, Apache's way (§2.4 of docs/wire-protocol.md,
 // SessionTrackerImpl + ExpiryQueue): each session sits in a bucket keyed by
 // its expiry time rounded up to the next multiple of tickTime; every packet
 // from the session moves it to a later bucket; a bucket whose time has come

@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/version.h"
 
-#ifndef ZKD_VERSION
-#define ZKD_VERSION "0.0.0"
-#endif
-#ifndef ZKD_BUILD_DATE
-#define ZKD_BUILD_DATE "unknown"
-#endif
+#include "libzk/version/version.h"
 
 namespace zkd::server {
 
-std::string short_version() { return std::string("3.8.0-zk-") + ZKD_VERSION; }
+std::string short_version() { return "3.8.0-zk-" + std::string(zk::version()); }
 
-std::string full_version() { return short_version() + ", built on " + ZKD_BUILD_DATE; }
+std::string full_version() {
+  return short_version() + ", built on " + std::string(zk::build_date());
+}
 
 }  // namespace zkd::server

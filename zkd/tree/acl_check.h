@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The ACL check (Apache's ZooKeeperServer.checkACL, §10.4 of the wire
-// reference): may a caller with these ids do what needs `perm` on a node
+// The ACL check (Apache's ZooKeeperServer.checkACL, §10.4 of
+// docs/wire-protocol.md): may a caller with these ids do what needs `perm` on a node
 // with this ACL? Every operation that checks permissions asks this one
 // function; which node and which bits each operation asks for is the
 // preprocessor's and the read processor's business (§10.4's table).

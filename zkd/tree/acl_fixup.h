@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // What create and setACL store for the ACL a client gave (Apache's
-// PrepRequestProcessor.fixupACL, §10.5 of the wire reference), or INVALIDACL.
+// PrepRequestProcessor.fixupACL, §10.5 of docs/wire-protocol.md), or INVALIDACL.
 #pragma once
 
 #include <optional>

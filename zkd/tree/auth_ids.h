@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The identities a client connection has proved (Apache's ServerCnxn
-// authInfo, §10.2 of the wire reference): ("ip", peer address) from the
+// authInfo, §10.2 of docs/wire-protocol.md): ("ip", peer address) from the
 // accept, ("digest", "user:hash") per digest AuthPacket, ("super", "") when a
 // digest matched the configured super digest. They belong to the connection,
 // not the session; a write carries its connection's ids to the leader, which

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Node kinds and how a node's stored ephemeralOwner encodes them (§5.3 of
-// ../shared/reference/zk-wire-protocol.md; Apache's EphemeralType):
+// docs/wire-protocol.md; Apache's EphemeralType):
 //
 //   persistent  0
 //   ephemeral   the owning session's id

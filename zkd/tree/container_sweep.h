@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Which containers and TTL nodes the container manager deletes now (Apache's
-// ContainerManager.getCandidates, §6.4 of the wire reference):
+// ContainerManager.getCandidates, §6.4 of docs/wire-protocol.md):
 //   * a container with no children whose stored child-creation counter is
 //     > 0 (it once had a child), or, when `max_never_used_ms` > 0, one that
 //     never had a child and whose now - mtime > max_never_used_ms;

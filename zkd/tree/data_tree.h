@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The znodes of one replica: path -> node, Apache's Stat bookkeeping (§5 of
-// ../shared/reference/zk-wire-protocol.md), the index of ephemeral nodes per
+// docs/wire-protocol.md), the index of ephemeral nodes per
 // owning session, and the sizes mntr reports (§12.3).
 //
 // This is the apply-side primitive (Apache's DataTree): every mutation is a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The `ip` ACL scheme as Apache 3.8's IPAuthenticationProvider reads it
-// (§10.2 of the wire reference): an ACL id is an IPv4 address "a.b.c.d" or a
+// (§10.2 of docs/wire-protocol.md): an ACL id is an IPv4 address "a.b.c.d" or a
 // block "a.b.c.d/bits" (bits 0..32); each number is read as Java's
 // Integer.parseInt reads it (an optional sign, decimal digits) and must be
 // 0..255. IPv6 is not an ACL id in 3.8 (never valid, never matches).

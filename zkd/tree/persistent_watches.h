@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The persistent and persistent-recursive watches of addWatch (106; §9.4 of
-// the wire reference): which connections watch which paths, and how. Unlike
+// docs/wire-protocol.md): which connections watch which paths, and how. Unlike
 // the one-shot tables (watch_table.h) nothing is removed when it fires. A
 // connection may hold both modes on one path. Matching an event walks the
 // path's ancestors only while some recursive watch exists, so a change costs

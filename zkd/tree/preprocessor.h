@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Request -> txn, as Apache's PrepRequestProcessor does it: decodes the
 // request, validates it against the current tree in Apache's order (§6.3,
-// §11.1 of the wire reference), computes versions and sequential names, and
+// §11.1 of docs/wire-protocol.md), computes versions and sequential names, and
 // yields either the real change or an ErrorTxn carrying the error code (which
 // still consumes its zxid). Reads the tree and the session table as they will
 // be once every pending txn is applied (the PendingChanges overlay); changes

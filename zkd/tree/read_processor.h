@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reads answered from the current state, as Apache's FinalRequestProcessor
-// answers them (§4 of the wire reference), registering the watches Apache
+// answers them (§4 of docs/wire-protocol.md), registering the watches Apache
 // would register. ACLs are checked as Apache 3.8.0 checks them (§10.4, with
 // acl_check.h): READ for getData, getChildren, getChildren2,
 // getAllChildrenNumber and each multiRead operation; READ or ADMIN for

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Re-registering a reconnected client's watches (setWatches 101 / 105, §9.5
-// of the wire reference; Apache's DataTree.setWatches): a watch whose node
+// of docs/wire-protocol.md; Apache's DataTree.setWatches): a watch whose node
 // changed since the client's last seen zxid fires at once instead.
 #pragma once
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Transactions: the idempotent state changes that prepare() produces and
-// apply() performs, in Apache's txn shapes (§14.2 of the wire reference), so
+// apply() performs, in Apache's txn shapes (§14.2 of docs/wire-protocol.md), so
 // that the txn log and the Zab proposals (later issues) carry exactly these.
 #pragma once
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The watch tables and Apache's trigger rules (§9.3, §9.4 of the wire
-// reference; DataTree + WatchManager in Apache): one-shot data and child
+// The watch tables and Apache's trigger rules (§9.3, §9.4 of
+// docs/wire-protocol.md; DataTree + WatchManager in Apache): one-shot data and child
 // watches, and persistent / persistent-recursive watches (addWatch). Each
 // change appends its events to `out` in the order they must be sent; one
 // event per watcher per change, however many of its watches match (Apache

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The watch requests answered from the watch tables, in request order like
-// reads (§4.1, §9.4 of the wire reference; Apache's FinalRequestProcessor):
+// reads (§4.1, §9.4 of docs/wire-protocol.md; Apache's FinalRequestProcessor):
 //   addWatch (106)      AddWatchRequest; reply ErrorResponse{0}. No ACL is
 //                       checked when the watch is set; delivery checks READ.
 //   checkWatches (17)   WatchesRequest; header only; NOWATCHER when the

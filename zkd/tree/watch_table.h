@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// One of the two standard watch tables (§9.3 of the wire reference): which
+// One of the two standard watch tables (§9.3 of docs/wire-protocol.md): which
 // connections watch which paths. A (watcher, path) pair is in a table at most
 // once; watches are one-shot, so take() removes every watcher of a path.
 // Not thread-safe.

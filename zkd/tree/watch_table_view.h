@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // One of Apache's two watch tables as its four-letter words and metrics see
-// it (§12.2, §12.3 of the wire reference): in Apache 3.8 addWatch puts a
+// it (§12.2, §12.3 of docs/wire-protocol.md): in Apache 3.8 addWatch puts a
 // persistent or persistent-recursive watch into both the data and the child
 // table, so each table reports its one-shot watches plus every persistent
 // watch, a (path, connection) pair counting once. Refers to both tables: must

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // zk::client's multi (14) and multiRead (22) against a real server (Apache
 // ZooKeeper 3.8 or zkd, see test_server.h): results per operation, the
-// all-or-nothing rule and its error convention (reference §7.2), the chroot,
+// all-or-nothing rule and its error convention (docs/wire-protocol.md §7.2), the chroot,
 // and paths refused before sending.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Golden bytes from Appendix B and the record layouts of
-// ../shared/reference/zk-wire-protocol.md, plus round-trips.
+// Golden bytes from §16 and the record layouts of docs/wire-protocol.md,
+// plus round-trips.
 #include "libzk/wire/records.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Authentication (§10.2, §10.3): digest ids as Apache computes them, the ids
-// each AuthPacket adds, the super digest from zoo.cfg, whoAmI's entries.
+// Authentication (docs/wire-protocol.md §10.2, §10.3): digest ids as Apache
+// computes them, the ids each AuthPacket adds, the super digest from zoo.cfg, whoAmI's entries.
 #include "zkd/server/authentication.h"
 
 #include <gtest/gtest.h>

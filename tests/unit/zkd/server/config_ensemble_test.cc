@@ -187,15 +187,17 @@ TEST(ConfigEnsemble, DuplicateIdNamesBothLines) {
               HasSubstr("zoo.cfg:7: server.01: server id 1 is given twice (also on line 5)"));
 }
 
-TEST(ConfigEnsemble, ClientPortMayComeFromTheServerLinesOnlyInAnEnsemble) {
+TEST(ConfigEnsemble, ClientPortMayComeFromTheServerLines) {
   const std::string servers = "server.1=a:1:2;2181\nserver.2=b:1:2;2182\n";
   auto r = parse_config("dataDir=/d\ninitLimit=5\nsyncLimit=2\n" + servers, "zoo.cfg");
   ASSERT_TRUE(r.config) << r.error;
   EXPECT_EQ(r.config->client_port, 0);  // load_config takes it from this server's line
 
+  // Standalone too (Apache's Docker image): load_config picks the line by myid.
   auto standalone = parse_config("dataDir=/d\nserver.1=a:1:2;2181\n", "zoo.cfg");
-  EXPECT_FALSE(standalone.config);
-  EXPECT_EQ(standalone.error, "zoo.cfg: clientPort is not set");
+  ASSERT_TRUE(standalone.config) << standalone.error;
+  EXPECT_FALSE(standalone.config->replicated());
+  EXPECT_EQ(standalone.config->client_port, 0);
 
   auto no_ports = parse_config(
       "dataDir=/d\ninitLimit=5\nsyncLimit=2\nserver.1=a:1:2\nserver.2=b:1:2\n", "zoo.cfg");
@@ -255,7 +257,7 @@ TEST_F(MyIdTest, LoadReadsMyIdAndTakesTheClientPortFromThisServersLine) {
 }
 
 TEST_F(MyIdTest, ClientPortKeyWinsWhenItAgreesWithTheLine) {
-  write(data_ / "myid", " 1 ");
+  write(data_ / "myid", "1\n");
   auto r = load("clientPort=2181\nclientPortAddress=127.0.0.1\n");
   ASSERT_TRUE(r.config) << r.error;
   EXPECT_EQ(r.config->my_id, 1);
@@ -292,6 +294,26 @@ TEST_F(MyIdTest, GarbageMyIdNamesTheFile) {
   EXPECT_THAT(r.error, HasSubstr(myid_path() + ": 'two' is not a server id"));
 }
 
+TEST_F(MyIdTest, MyIdIsReadAsApacheReadsIt) {
+  // Apache 3.8: the first line, parsed by Long.parseLong; a space anywhere,
+  // an empty file or an empty first line stop start-up.
+  EXPECT_EQ(parse_my_id("2"), 2);
+  EXPECT_EQ(parse_my_id("2\n"), 2);
+  EXPECT_EQ(parse_my_id("2\r\nignored"), 2);
+  EXPECT_EQ(parse_my_id("+2"), 2);
+  EXPECT_EQ(parse_my_id(" 2"), std::nullopt);
+  EXPECT_EQ(parse_my_id("2 \n"), std::nullopt);
+  EXPECT_EQ(parse_my_id(""), std::nullopt);
+  EXPECT_EQ(parse_my_id("\n2\n"), std::nullopt);
+  EXPECT_EQ(parse_my_id("two"), std::nullopt);
+
+  write(data_ / "myid", " 1 ");
+  auto r = load("");
+  EXPECT_FALSE(r.config);
+  EXPECT_THAT(r.error, HasSubstr(myid_path() + ": ' 1 ' is not a server id"));
+  EXPECT_THAT(r.error, HasSubstr("no spaces"));
+}
+
 TEST_F(MyIdTest, IdWithoutServerLineNamesBothFiles) {
   write(data_ / "myid", "7");
   auto r = load("");
@@ -305,6 +327,58 @@ TEST_F(MyIdTest, StandaloneNeedsNoMyId) {
   auto r = load_config(base_ / "zoo.cfg");
   ASSERT_TRUE(r.config) << r.error;
   EXPECT_EQ(r.config->my_id, 0);
+}
+
+// Apache's Docker image: one server line carrying the client port, no
+// clientPort, standaloneEnabled=true, and myid written by the entrypoint.
+constexpr char kDockerDefault[] =
+    "tickTime=2000\ninitLimit=5\nsyncLimit=2\nautopurge.snapRetainCount=3\n"
+    "autopurge.purgeInterval=0\nmaxClientCnxns=60\nstandaloneEnabled=true\n"
+    "admin.enableServer=true\nserver.1=localhost:2888:3888;2181\n";
+
+TEST_F(MyIdTest, DockerDefaultRunsStandaloneOnTheLinesClientPort) {
+  write(data_ / "myid", "1\n");
+  write(base_ / "zoo.cfg", "dataDir=" + data_.string() + "\n" + kDockerDefault);
+  auto r = load_config(base_ / "zoo.cfg");
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_FALSE(r.config->replicated());
+  EXPECT_EQ(r.config->client_port, 2181);
+  EXPECT_EQ(r.config->client_port_address, "");  // every address, as Apache's 0.0.0.0
+  EXPECT_EQ(r.config->my_id, 0);                 // standalone session ids carry id 1
+}
+
+TEST_F(MyIdTest, StandaloneWithoutAPortFromMyIdIsRefused) {
+  // Apache starts without any client port here; zkd says what is missing.
+  write(base_ / "zoo.cfg", "dataDir=" + data_.string() + "\n" + kDockerDefault);
+  auto no_myid = load_config(base_ / "zoo.cfg");
+  EXPECT_FALSE(no_myid.config);
+  EXPECT_THAT(no_myid.error,
+              HasSubstr("clientPort is not set, and " + myid_path() + " does not exist"));
+  EXPECT_THAT(no_myid.error, HasSubstr("set clientPort"));
+
+  write(data_ / "myid", "2\n");
+  auto other_id = load_config(base_ / "zoo.cfg");
+  EXPECT_FALSE(other_id.config);
+  EXPECT_THAT(other_id.error,
+              HasSubstr("server.2 (this server, per " + myid_path() + ") does not exist"));
+}
+
+TEST_F(MyIdTest, StandaloneWithClientPortReadsMyIdOnlyWhenPresent) {
+  write(base_ / "zoo.cfg", "dataDir=" + data_.string() + "\nclientPort=2181\n" + kDockerDefault);
+  auto r = load_config(base_ / "zoo.cfg");
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_EQ(r.config->client_port, 2181);
+
+  write(data_ / "myid", "one\n");  // Apache refuses a myid that is not a number
+  auto garbage = load_config(base_ / "zoo.cfg");
+  EXPECT_FALSE(garbage.config);
+  EXPECT_THAT(garbage.error, HasSubstr(myid_path() + ": 'one' is not a server id"));
+
+  write(data_ / "myid", "1");
+  write(base_ / "zoo.cfg", "dataDir=" + data_.string() + "\nclientPort=2999\n" + kDockerDefault);
+  auto differs = load_config(base_ / "zoo.cfg");
+  EXPECT_FALSE(differs.config);
+  EXPECT_THAT(differs.error, HasSubstr("clientPort 2999 differs from the client port 2181"));
 }
 
 TEST_F(MyIdTest, ReadMyIdOnAParsedConfig) {

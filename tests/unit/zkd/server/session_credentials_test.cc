@@ -10,7 +10,7 @@ namespace {
 
 TEST(SessionIds, ServerIdInTopByteClockBitsBelowAndIncrementing) {
   SessionIdGenerator ids(1, 0x4c216);
-  EXPECT_EQ(ids.next(), 0x1000004c2160000);  // Apache's layout (wire reference §2.4)
+  EXPECT_EQ(ids.next(), 0x1000004c2160000);  // Apache's layout (docs/wire-protocol.md §2.4)
   EXPECT_EQ(ids.next(), 0x1000004c2160001);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// permitted() (Apache's checkACL, §10.4) and the ip scheme's address blocks.
+// permitted() (Apache's checkACL, docs/wire-protocol.md §10.4) and the ip
+// scheme's address blocks.
 #include "zkd/tree/acl_check.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Where ACL checks sit in Apache's validation order (§6.3, §10.4, §10.5),
+// Where ACL checks sit in Apache's validation order (docs/wire-protocol.md
+// §6.3, §10.4, §10.5),
 // what getACL shows without ADMIN, that a refused read sets no watch, that
 // pending setACLs count, and that a multi checks each of its operations.
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// fixup_acl (Apache's fixupACL, §10.5): what create and setACL store, or
+// fixup_acl (Apache's fixupACL, docs/wire-protocol.md §10.5): what create and setACL store, or
 // INVALIDACL (nullopt).
 #include "zkd/tree/acl_fixup.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The ACL table (§10.4 of the wire reference): every operation against every
+// The ACL table (§10.4 of docs/wire-protocol.md): every operation against every
 // permission set on its node, as nobody (only an ip id), as the owner (a
 // digest id) and as super. The node /t/n carries the ACL under test; the
 // operations that act on a child (create, delete) use /t/n as the parent.

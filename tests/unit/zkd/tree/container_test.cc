@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Containers and TTL nodes (§5.3, §6.3, §6.4, §7 of the wire reference):
+// Containers and TTL nodes (§5.3, §6.3, §6.4, §7 of docs/wire-protocol.md):
 // createContainer (19), createTTL (21), the container manager's candidates
 // and its deleteContainer (20), in a multi, and after a restart from the log
 // or a snapshot.

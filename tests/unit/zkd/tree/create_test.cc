@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // create (1) and create2 (15): Stat rules (§5), flags (§6.1), sequential
-// names (§6.2), validation order (§6.3), error txns (§3.3).
+// names (§6.2), validation order (§6.3), error txns (§3.3); sections of
+// docs/wire-protocol.md.
 #include "tree_fixture.h"
 
 namespace zkd::tree::testing {

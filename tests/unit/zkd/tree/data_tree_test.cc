@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The fresh tree (§5.1) and the mntr figures (§12.3).
+// The fresh tree (§5.1) and the mntr figures (§12.3) of docs/wire-protocol.md.
 #include "tree_fixture.h"
 
 namespace zkd::tree::testing {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // delete (2): Stat effects on the parent and Apache's validation order
-// (§11.1 delete-specific path rules, version before emptiness).
+// (docs/wire-protocol.md §11.1: delete's own path rules, version before
+// emptiness).
 #include "tree_fixture.h"
 
 namespace zkd::tree::testing {

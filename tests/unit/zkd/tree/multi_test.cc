@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// multi (14), check (13) and multiRead (22): §7 of the wire reference.
+// multi (14), check (13) and multiRead (22): §7 of docs/wire-protocol.md.
 #include "libzk/wire/multi.h"
 
 #include "tree_fixture.h"

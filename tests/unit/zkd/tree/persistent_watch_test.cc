@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Persistent and persistent-recursive watches (§9.4), removeWatches and
+// Persistent and persistent-recursive watches (docs/wire-protocol.md §9.4),
+// removeWatches and
 // checkWatches, and their re-registration by setWatches2 (§9.5), driven
 // through Database::read as the server drives them.
 #include "tree_fixture.h"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reads: replies, invalid paths (§11.1 table), which reads set watches.
+// Reads: replies, invalid paths (docs/wire-protocol.md §11.1, per operation),
+// which reads set watches.
 #include "tree_fixture.h"
 
 namespace zkd::tree::testing {

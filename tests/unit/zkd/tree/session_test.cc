@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Sessions: createSession / closeSession txns, ephemeral removal (§2.4, §9.3).
+// Sessions: createSession / closeSession txns, ephemeral removal
+// (docs/wire-protocol.md §2.4, §9.3).
 #include "tree_fixture.h"
 
 namespace zkd::tree::testing {

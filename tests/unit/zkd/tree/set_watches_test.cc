@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// setWatches catch-up after a reconnect (§9.5).
+// setWatches catch-up after a reconnect (docs/wire-protocol.md §9.5).
 #include "tree_fixture.h"
 
 namespace zkd::tree::testing {

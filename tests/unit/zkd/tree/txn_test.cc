@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Txn codec: Apache's TxnHeader + record layout (§14.2), round trips.
+// Txn codec: Apache's TxnHeader + record layout (docs/wire-protocol.md §14.2),
+// round trips.
 #include "zkd/tree/txn.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The trigger matrix of §9.3: which change fires what, to whom, in what order.
+// The trigger matrix of docs/wire-protocol.md §9.3: which change fires what, to
+// whom, in what order.
 #include "tree_fixture.h"
 
 namespace zkd::tree::testing {

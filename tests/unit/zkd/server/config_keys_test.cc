@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: Apache-2.0
+// The zoo.cfg key registry (zkd/server/config_keys.h) as parse_config applies
+// it, and docs/zoo-cfg.md against it.
+#include "zkd/server/config_keys.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "zkd/server/config.h"
+
+namespace zkd::server {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+constexpr std::string_view kBase = "dataDir=/d\nclientPort=2181\n";
+
+ConfigResult with_line(const std::string& line) {
+  return parse_config(std::string(kBase) + line + "\n", "zoo.cfg");
+}
+
+TEST(ConfigKeys, EachKeyIsListedOnceWithAReason) {
+  std::set<std::string_view> seen;
+  for (const ConfigKey& entry : config_keys()) {
+    EXPECT_TRUE(seen.insert(entry.key).second) << entry.key << " is listed twice";
+    EXPECT_FALSE(entry.note.empty()) << entry.key;
+  }
+}
+
+TEST(ConfigKeys, ExactEntriesWinOverPatterns) {
+  ASSERT_NE(find_config_key("ssl.quorum.crl"), nullptr);
+  EXPECT_EQ(find_config_key("ssl.quorum.crl")->key, "ssl.quorum.crl");
+  ASSERT_NE(find_config_key("ssl.noSuchKey"), nullptr);
+  EXPECT_EQ(find_config_key("ssl.noSuchKey")->key, "ssl.*");
+  ASSERT_NE(find_config_key("metricsProvider.exportJvmInfo"), nullptr);
+  EXPECT_EQ(find_config_key("metricsProvider.exportJvmInfo")->key, "metricsProvider.exportJvmInfo");
+  EXPECT_EQ(find_config_key("ssl."), nullptr);
+  EXPECT_EQ(find_config_key("frobnicate"), nullptr);
+}
+
+TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
+  for (const std::string line : {
+           "secureClientPort=2281",
+           "secureClientPortAddress=0.0.0.0",
+           "ssl.keyStore.location=/etc/zk/keystore.jks",
+           "ssl.quorum.trustStore.location=/etc/zk/truststore.jks",
+           "ssl.someFutureKey=x",
+           "sslQuorum=true",
+           "client.portUnification=true",
+           "portUnification=true",
+           "admin.forceHttps=true",
+           "admin.needClientAuth=true",
+           "authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider",
+           "authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider",
+           "quorum.auth.enableSasl=true",
+           "kerberos.removeHostFromPrincipal=true",
+           "requireClientAuthScheme=sasl",
+           "enforce.auth.enabled=true",
+           "X509AuthenticationProvider.superUser=CN=admin",
+           "dynamicConfigFile=/conf/zoo.cfg.dynamic",
+           "reconfigEnabled=true",
+           "group.1=1:2:3",
+           "weight.1=2",
+           "multiAddress.enabled=true",
+           "skipACL=yes",
+           "electionAlg=0",
+       }) {
+    auto r = with_line(line);
+    EXPECT_FALSE(r.config) << line << " was accepted";
+    EXPECT_THAT(r.error, HasSubstr("zoo.cfg:3: " + line.substr(0, line.find('=')) + ": ")) << line;
+  }
+}
+
+TEST(ConfigKeys, RefusalSaysWhyAndWhatToDo) {
+  auto tls = with_line("secureClientPort=2281");
+  EXPECT_THAT(tls.error, HasSubstr("no TLS"));
+  EXPECT_THAT(tls.error, HasSubstr("plaintext"));
+  auto dynamic = with_line("dynamicConfigFile=/conf/zoo.cfg.dynamic");
+  EXPECT_THAT(dynamic.error, HasSubstr("no dynamic reconfiguration"));
+  EXPECT_THAT(dynamic.error, HasSubstr("move its server.N lines into zoo.cfg"));
+}
+
+TEST(ConfigKeys, DynamicConfigFileIsRefusedEvenBesideServerLines) {
+  // Apache would take the ensemble from the dynamic file; without it zkd
+  // would run standalone.
+  auto r = parse_config(
+      "dataDir=/d\nclientPort=2181\nserver.1=a:1:2\ndynamicConfigFile=/conf/zoo.cfg.dynamic\n",
+      "zoo.cfg");
+  EXPECT_FALSE(r.config);
+  EXPECT_THAT(r.error, HasSubstr("zoo.cfg:4: dynamicConfigFile"));
+}
+
+TEST(ConfigKeys, DefaultValuesOfRefusedKeysAreAccepted) {
+  for (const std::string line : {
+           "sslQuorum=false",
+           "reconfigEnabled=false",
+           "client.portUnification=false",
+           "admin.forceHttps=false",
+           "admin.portUnification=false",
+           "multiAddress.enabled=false",
+           "skipACL=no",
+           "electionAlg=3",
+           "quorum.auth.enableSasl=false",
+           "DigestAuthenticationProvider.enabled=true",
+           "authProvider.1=org.apache.zookeeper.server.auth.DigestAuthenticationProvider",
+       }) {
+    auto r = with_line(line);
+    EXPECT_TRUE(r.config) << line << ": " << r.error;
+    EXPECT_THAT(r.warnings, IsEmpty()) << line;
+  }
+}
+
+TEST(ConfigKeys, OnlyTheValueThatCountsIsRefused) {
+  // java.util.Properties: the last of two lines with one key wins.
+  auto overridden = with_line("sslQuorum=true\nsslQuorum=false");
+  EXPECT_TRUE(overridden.config) << overridden.error;
+  auto refused = with_line("sslQuorum=false\nsslQuorum=true");
+  EXPECT_FALSE(refused.config);
+  EXPECT_THAT(refused.error, HasSubstr("zoo.cfg:4: sslQuorum: "));
+}
+
+TEST(ConfigKeys, WarnedKeysStartWithAWarningSayingWhatDiffers) {
+  auto r = with_line("localSessionsEnabled=true");
+  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_THAT(r.warnings[0], HasSubstr("zoo.cfg:3: localSessionsEnabled=true"));
+  EXPECT_THAT(r.warnings[0], HasSubstr("no local sessions"));
+
+  auto quiet = with_line("localSessionsEnabled=false");
+  ASSERT_TRUE(quiet.config) << quiet.error;
+  EXPECT_THAT(quiet.warnings, IsEmpty());
+
+  auto limit = with_line("maxCnxns=100");
+  ASSERT_TRUE(limit.config) << limit.error;
+  EXPECT_THAT(limit.warnings, Contains(HasSubstr("no limit on the total number")));
+  EXPECT_THAT(with_line("maxCnxns=0").warnings, IsEmpty());
+}
+
+TEST(ConfigKeys, KeysOfNoEffectAreAcceptedSilently) {
+  for (const std::string line :
+       {"nio.numWorkerThreads=8",
+        "serverCnxnFactory=org.apache.zookeeper."
+        "server.NettyServerCnxnFactory",
+        "clientPortListenBacklog=128", "metricsProvider.exportJvmInfo=false",
+        "jvm.pause.monitor=true", "commitLogCount=500"}) {
+    auto r = with_line(line);
+    EXPECT_TRUE(r.config) << line << ": " << r.error;
+    EXPECT_THAT(r.warnings, IsEmpty()) << line;
+  }
+}
+
+// A value the parser accepts for every honoured key: each must be acted on by
+// the parser (a key the registry calls honoured but the parser passes over
+// draws a warning), so this also catches a registry that promises too much.
+TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
+  const std::map<std::string_view, std::string> values = {
+      {"clientPort", "2181"},
+      {"dataDir", "/d"},
+      {"tickTime", "2000"},
+      {"dataLogDir", "/l"},
+      {"globalOutstandingLimit", "10"},
+      {"preAllocSize", "1024"},
+      {"snapCount", "1000"},
+      {"maxClientCnxns", "10"},
+      {"clientPortAddress", "127.0.0.1"},
+      {"minSessionTimeout", "4000"},
+      {"maxSessionTimeout", "40000"},
+      {"autopurge.snapRetainCount", "3"},
+      {"autopurge.purgeInterval", "1"},
+      {"extendedTypesEnabled", "true"},
+      {"enforceQuota", "true"},
+      {"initLimit", "5"},
+      {"syncLimit", "2"},
+      {"standaloneEnabled", "true"},
+      {"4lw.commands.whitelist", "*"},
+      {"peerType", "participant"},
+      {"DigestAuthenticationProvider.superDigest", "super:x"},
+      {"forceSync", "yes"},
+      {"jute.maxbuffer", "1048575"},
+      {"znode.container.checkIntervalMs", "1000"},
+      {"znode.container.maxPerMinute", "100"},
+      {"znode.container.maxNeverUsedIntervalMs", "0"},
+      {"admin.enableServer", "false"},
+      {"admin.serverAddress", "127.0.0.1"},
+      {"admin.serverPort", "8080"},
+      {"admin.idleTimeout", "1000"},
+      {"admin.commandURL", "/commands"},
+      {"metricsProvider.className",
+       "org.apache.zookeeper.metrics.prometheus.PrometheusMetricsProvider"},
+      {"metricsProvider.httpHost", "127.0.0.1"},
+      {"metricsProvider.httpPort", "7000"},
+  };
+  for (const ConfigKey& entry : config_keys()) {
+    if (entry.key_class != KeyClass::kHonoured || entry.key.ends_with(".*")) continue;
+    auto value = values.find(entry.key);
+    ASSERT_NE(value, values.end()) << "no sample value for honoured key " << entry.key;
+    auto r = with_line(std::string(entry.key) + "=" + value->second);
+    EXPECT_TRUE(r.config) << entry.key << ": " << r.error;
+    EXPECT_THAT(r.warnings, IsEmpty()) << entry.key;
+  }
+}
+
+TEST(ConfigKeys, UnknownKeyWarnsWithTheClosestKnownKey) {
+  auto typo = with_line("tickTim=2000");
+  ASSERT_TRUE(typo.config) << typo.error;
+  ASSERT_EQ(typo.warnings.size(), 1u);
+  EXPECT_THAT(typo.warnings[0], HasSubstr("zoo.cfg:3: unknown key 'tickTim' ignored"));
+  EXPECT_THAT(typo.warnings[0], HasSubstr("did you mean 'tickTime'?"));
+
+  EXPECT_THAT(with_line("maxclientcnxns=5").warnings,
+              Contains(HasSubstr("did you mean 'maxClientCnxns'?")));
+  EXPECT_THAT(with_line("autopurge.purgeIntervall=1").warnings,
+              Contains(HasSubstr("did you mean 'autopurge.purgeInterval'?")));
+  EXPECT_THAT(with_line("zookeeper.snapCount=10").warnings,
+              Contains(HasSubstr("drop Apache's 'zookeeper.' prefix: did you mean 'snapCount'?")));
+
+  auto far = with_line("frobnicate=yes");
+  ASSERT_EQ(far.warnings.size(), 1u);
+  EXPECT_THAT(far.warnings[0], HasSubstr("unknown key 'frobnicate' ignored"));
+  EXPECT_THAT(far.warnings[0], ::testing::Not(HasSubstr("did you mean")));
+}
+
+// docs/zoo-cfg.md's table: rows "| `key` | class | ... |".
+std::map<std::string, std::string> documented_classes() {
+  std::ifstream in(std::string(ZK_DOCS_DIR) + "/zoo-cfg.md");
+  EXPECT_TRUE(in) << ZK_DOCS_DIR << "/zoo-cfg.md cannot be read";
+  std::map<std::string, std::string> classes;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.starts_with("| `")) continue;
+    const size_t key_end = line.find('`', 3);
+    const size_t class_start = line.find('|', key_end) + 1;
+    const size_t class_end = line.find('|', class_start);
+    std::string label = line.substr(class_start, class_end - class_start);
+    label = label.substr(label.find_first_not_of(' '));
+    label = label.substr(0, label.find_last_not_of(' ') + 1);
+    const std::string key = line.substr(3, key_end - 3);
+    EXPECT_TRUE(classes.emplace(key, label).second) << key << " is documented twice";
+  }
+  return classes;
+}
+
+TEST(ConfigKeysDoc, TheDocListsEveryKeyWithItsClassAndNoOther) {
+  std::map<std::string, std::string> documented = documented_classes();
+  for (const ConfigKey& entry : config_keys()) {
+    auto row = documented.find(std::string(entry.key));
+    if (row == documented.end()) {
+      ADD_FAILURE() << "docs/zoo-cfg.md lacks `" << entry.key << "` (" << class_label(entry) << ")";
+      continue;
+    }
+    EXPECT_EQ(row->second, class_label(entry))
+        << "class of `" << entry.key << "` in docs/zoo-cfg.md";
+    documented.erase(row);
+  }
+  for (const auto& [key, label] : documented) {
+    ADD_FAILURE() << "docs/zoo-cfg.md lists `" << key << "`, which config_keys.cc does not";
+  }
+}
+
+}  // namespace
+}  // namespace zkd::server

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "zkd/server/config_keys.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <vector>
+
+namespace zkd::server {
+namespace {
+
+using enum KeyClass;
+using enum KeyWhen;
+
+// Reasons shared by many keys.
+constexpr std::string_view kNoTls =
+    "zkd has no TLS yet: it would serve plaintext. Remove the TLS keys and use a plaintext "
+    "clientPort on a trusted network, or run Apache ZooKeeper where TLS is needed";
+constexpr std::string_view kNoSasl =
+    "zkd has no SASL, Kerberos or x509 authentication yet (only digest and ip): clients would "
+    "not be authenticated as configured. Remove the key or run Apache ZooKeeper";
+constexpr std::string_view kJvm = "JVM tuning of Apache's implementation; zkd has no equivalent";
+constexpr std::string_view kNetty =
+    "tunes Apache's Netty connection factory; zkd has its own network layer";
+constexpr std::string_view kQuorumInternals =
+    "tunes Apache's quorum internals; zkd's replication (docs/replication.md) has its own";
+
+constexpr auto kKeys = std::to_array<ConfigKey>({
+    // Minimum configuration.
+    {"clientPort", kHonoured, kAlways, "",
+     "the client port (Apache: no plain listener when absent; zkd needs one, or a client port on "
+     "this server's server.N line)"},
+    {"secureClientPort", kRefused, kAlways, "", kNoTls},
+    {"secureClientPortAddress", kRefused, kAlways, "", kNoTls},
+    {"observerMasterPort", kWarned, kAlways, "",
+     "zkd opens no observer master port: observers sync from the leader"},
+    {"dataDir", kHonoured, kAlways, "", "snapshots, epoch files and myid; created when missing"},
+    {"tickTime", kHonoured, kAlways, "", "the basic time unit in ms (default 3000)"},
+    // Advanced configuration.
+    {"dataLogDir", kHonoured, kAlways, "", "the txn log directory (default dataDir)"},
+    {"globalOutstandingLimit", kHonoured, kAlways, "",
+     "back-pressure on client reads while this many writes wait"},
+    {"preAllocSize", kHonoured, kAlways, "", "txn log preallocation step in KiB"},
+    {"snapCount", kHonoured, kAlways, "", "txns between snapshots (randomised as in Apache)"},
+    {"commitLogCount", kNoEffect, kAlways, "",
+     "sizes Apache's in-memory log of committed proposals; zkd syncs learners from its txn log"},
+    {"snapSizeLimitInKb", kWarned, kIsNot, "4194304",
+     "zkd takes snapshots by snapCount only, not by the size of the txns logged since the last "
+     "one"},
+    {"txnLogSizeLimitInKb", kWarned, kIsNot, "-1",
+     "zkd starts a new txn log segment by preAllocSize, not by this limit"},
+    {"maxCnxns", kWarned, kIsNot, "0",
+     "zkd has no limit on the total number of connections; maxClientCnxns limits each client IP"},
+    {"maxClientCnxns", kHonoured, kAlways, "", "connections per client IP (0: no limit)"},
+    {"clientPortAddress", kHonoured, kAlways, "", "the address the client port listens on"},
+    {"minSessionTimeout", kHonoured, kAlways, "",
+     "the lowest session timeout granted, ms (default 2 x tickTime)"},
+    {"maxSessionTimeout", kHonoured, kAlways, "",
+     "the highest session timeout granted, ms (default 20 x tickTime)"},
+    {"fsync.warningthresholdms", kNoEffect, kAlways, "",
+     "zkd reports fsync times in mntr and /metrics (fsynctime) rather than logging slow ones"},
+    {"maxResponseCacheSize", kNoEffect, kAlways, "",
+     "sizes Apache's cache of serialised getData replies; zkd has none"},
+    {"maxGetChildrenResponseCacheSize", kNoEffect, kAlways, "",
+     "sizes Apache's cache of serialised getChildren replies; zkd has none"},
+    {"autopurge.snapRetainCount", kHonoured, kAlways, "",
+     "snapshots kept (at least 3); zkd purges after every snapshot too"},
+    {"autopurge.purgeInterval", kHonoured, kAlways, "", "hours between timed purges (0: none)"},
+    {"syncEnabled", kWarned, kFalse, "", "zkd observers always write their txn log"},
+    {"extendedTypesEnabled", kHonoured, kAlways, "",
+     "TTL nodes; server ids must then be 254 or less"},
+    {"emulate353TTLNodes", kWarned, kTrue, "",
+     "zkd encodes TTL nodes as Apache 3.5.4 and later do, not as 3.5.3"},
+    {"watchManagerName", kNoEffect, kAlways, "",
+     "picks Apache's Java watch manager class; zkd has one watch manager"},
+    {"watcherCleanThreadsNum", kNoEffect, kAlways, "",
+     "tunes Apache's dead-watcher cleaner; zkd removes a connection's watches when it closes"},
+    {"watcherCleanThreshold", kNoEffect, kAlways, "",
+     "tunes Apache's dead-watcher cleaner; zkd removes a connection's watches when it closes"},
+    {"watcherCleanIntervalInSeconds", kNoEffect, kAlways, "",
+     "tunes Apache's dead-watcher cleaner; zkd removes a connection's watches when it closes"},
+    {"maxInProcessingDeadWatchers", kNoEffect, kAlways, "",
+     "tunes Apache's dead-watcher cleaner; zkd removes a connection's watches when it closes"},
+    {"bitHashCacheSize", kNoEffect, kAlways, "",
+     "sizes a cache of Apache's optimised watch manager; zkd has none"},
+    {"fastleader.minNotificationInterval", kNoEffect, kAlways, "", kQuorumInternals},
+    {"fastleader.maxNotificationInterval", kNoEffect, kAlways, "", kQuorumInternals},
+    {"connectionMaxTokens", kWarned, kIsNot, "0",
+     "zkd has no connection-rate throttle: new connections are not limited"},
+    {"connectionTokenFillTime", kNoEffect, kAlways, "",
+     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
+    {"connectionTokenFillCount", kNoEffect, kAlways, "",
+     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
+    {"connectionFreezeTime", kNoEffect, kAlways, "",
+     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
+    {"connectionDropIncrease", kNoEffect, kAlways, "",
+     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
+    {"connectionDropDecrease", kNoEffect, kAlways, "",
+     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
+    {"connectionDecreaseRatio", kNoEffect, kAlways, "",
+     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
+    {"connection_throttle_weight_enabled", kNoEffect, kAlways, "",
+     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
+    {"connection_throttle_global_session_weight", kNoEffect, kAlways, "",
+     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
+    {"connection_throttle_local_session_weight", kNoEffect, kAlways, "",
+     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
+    {"connection_throttle_renew_session_weight", kNoEffect, kAlways, "",
+     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
+    {"clientPortListenBacklog", kNoEffect, kAlways, "",
+     "zkd listens with the system's largest backlog (SOMAXCONN)"},
+    {"serverCnxnFactory", kNoEffect, kAlways, "",
+     "picks Apache's NIO or Netty connection factory; zkd has its own network layer (TLS keys are "
+     "refused on their own)"},
+    {"flushDelay", kNoEffect, kAlways, "",
+     "tunes Apache's batching of txn log flushes; zkd's log thread batches what is waiting"},
+    {"maxWriteQueuePollTime", kNoEffect, kAlways, "",
+     "tunes Apache's batching of txn log flushes; zkd's log thread batches what is waiting"},
+    {"maxBatchSize", kNoEffect, kAlways, "",
+     "tunes Apache's batching of txn log flushes; zkd's log thread batches what is waiting"},
+    {"enforceQuota", kHonoured, kAlways, "", "writes beyond a hard quota fail with QUOTAEXCEEDED"},
+    {"requestThrottleLimit", kWarned, kIsNot, "0",
+     "zkd has no request throttle; only globalOutstandingLimit holds clients back"},
+    {"requestThrottleStallTime", kNoEffect, kAlways, "",
+     "tunes the request throttle (requestThrottleLimit), which zkd lacks"},
+    {"requestThrottleDropStale", kNoEffect, kAlways, "",
+     "tunes the request throttle (requestThrottleLimit), which zkd lacks"},
+    {"requestStaleLatencyCheck", kNoEffect, kAlways, "",
+     "tunes the request throttle (requestThrottleLimit), which zkd lacks"},
+    {"requestStaleConnectionCheck", kNoEffect, kAlways, "",
+     "tunes the request throttle (requestThrottleLimit), which zkd lacks"},
+    {"request_throttler.shutdownTimeout", kNoEffect, kAlways, "",
+     "tunes the request throttle (requestThrottleLimit), which zkd lacks"},
+    {"advancedFlowControlEnabled", kNoEffect, kAlways, "", kNetty},
+    {"enableEagerACLCheck", kWarned, kTrue, "",
+     "zkd checks a write's ACL when it applies the write, not before proposing it"},
+    {"maxConcurrentSnapSyncs", kNoEffect, kAlways, "", kQuorumInternals},
+    {"maxConcurrentDiffSyncs", kNoEffect, kAlways, "", kQuorumInternals},
+    {"digest.enabled", kNoEffect, kAlways, "",
+     "switches Apache's tree digest in txns and snapshots; zkd's files are its own "
+     "(docs/storage-format.md)"},
+    {"snapshot.compression.method", kWarned, kIsNot, "", "zkd writes its snapshots uncompressed"},
+    {"snapshot.trust.empty", kNoEffect, kAlways, "",
+     "zkd's recovery does not read this key; docs/durability.md says what it trusts"},
+    {"audit.enable", kWarned, kTrue, "", "zkd writes no audit log"},
+    {"audit.impl.class", kNoEffect, kAlways, "",
+     "picks Apache's audit logger class; zkd writes no audit log"},
+    {"largeRequestMaxBytes", kNoEffect, kAlways, "",
+     "zkd limits each request by jute.maxbuffer only"},
+    {"largeRequestThreshold", kNoEffect, kAlways, "",
+     "zkd limits each request by jute.maxbuffer only"},
+    {"outstandingHandshake.limit", kNoEffect, kAlways, "", kNetty},
+    {"netty.server.earlyDropSecureConnectionHandshakes", kNoEffect, kAlways, "", kNetty},
+    {"throttledOpWaitTime", kNoEffect, kAlways, "",
+     "tunes the request throttle (requestThrottleLimit), which zkd lacks"},
+    {"learner.closeSocketAsync", kNoEffect, kAlways, "", kQuorumInternals},
+    {"leader.closeSocketAsync", kNoEffect, kAlways, "", kQuorumInternals},
+    {"learner.asyncSending", kNoEffect, kAlways, "", kQuorumInternals},
+    {"forward_learner_requests_to_commit_processor_disabled", kNoEffect, kAlways, "",
+     kQuorumInternals},
+    {"serializeLastProcessedZxid.enabled", kNoEffect, kAlways, "",
+     "zkd's snapshots record their zxid in their own format (docs/storage-format.md)"},
+    // Cluster options.
+    {"electionAlg", kRefused, kIsNot, "3",
+     "zkd has only fast leader election, electionAlg=3 (Apache 3.8 refuses 1 and 2); remove the "
+     "key"},
+    {"maxTimeToWaitForEpoch", kNoEffect, kAlways, "", kQuorumInternals},
+    {"initLimit", kHonoured, kAlways, "", "ticks a learner has to connect and sync"},
+    {"connectToLearnerMasterLimit", kNoEffect, kAlways, "",
+     "zkd observers connect to the leader (no observer master), within initLimit"},
+    {"leaderServes", kWarned, kIs, "no", "zkd's leader always accepts client connections"},
+    {"server.*", kHonoured, kAlways, "",
+     "one line per ensemble member (server.N); several addresses for one server are refused"},
+    {"syncLimit", kHonoured, kAlways, "", "ticks a follower may lag"},
+    {"group.*", kRefused, kAlways, "",
+     "zkd has no hierarchical quorums: every participant has one vote in one majority. Remove the "
+     "group.N and weight.N lines"},
+    {"weight.*", kRefused, kAlways, "",
+     "zkd has no hierarchical quorums: every participant has one vote in one majority. Remove the "
+     "group.N and weight.N lines"},
+    {"cnxTimeout", kNoEffect, kAlways, "", kQuorumInternals},
+    {"quorumCnxnTimeoutMs", kNoEffect, kAlways, "", kQuorumInternals},
+    {"standaloneEnabled", kHonoured, kAlways, "",
+     "false: one participant still runs as an ensemble"},
+    {"reconfigEnabled", kRefused, kTrue, "",
+     "zkd has no dynamic reconfiguration yet; leave reconfigEnabled false (reconfig requests are "
+     "answered RECONFIGDISABLED)"},
+    {"4lw.commands.whitelist", kHonoured, kAlways, "", "the four-letter words answered"},
+    {"tcpKeepAlive", kNoEffect, kAlways, "", kQuorumInternals},
+    {"clientTcpKeepAlive", kNoEffect, kAlways, "",
+     "zkd does not set TCP keep-alive on client connections; sessions time out on their own"},
+    {"electionPortBindRetry", kNoEffect, kAlways, "",
+     "zkd opens no election port: votes travel over the quorum port"},
+    {"observer.reconnectDelayMs", kNoEffect, kAlways, "", kQuorumInternals},
+    {"observer.election.DelayMs", kNoEffect, kAlways, "", kQuorumInternals},
+    {"localSessionsEnabled", kWarned, kTrue, "",
+     "zkd has no local sessions: every session is global (created through the leader), which "
+     "clients cannot tell apart except by speed"},
+    {"localSessionsUpgradingEnabled", kWarned, kTrue, "",
+     "zkd has no local sessions: every session is global already"},
+    {"peerType", kHonoured, kAlways, "",
+     "participant or observer; the server's own server.N line decides"},
+    {"dynamicConfigFile", kRefused, kAlways, "",
+     "zkd has no dynamic reconfiguration yet and does not read a dynamic config file; move its "
+     "server.N lines into zoo.cfg and remove dynamicConfigFile"},
+    {"oraclePath", kRefused, kAlways, "",
+     "zkd has no quorum oracle for two-server ensembles; remove the key (and run three servers)"},
+    {"portUnification", kRefused, kTrue, "", kNoTls},
+    {"quorum.cnxn.threads.size", kNoEffect, kAlways, "", kQuorumInternals},
+    {"multiAddress.enabled", kRefused, kTrue, "",
+     "zkd supports one address per server; remove multiAddress.enabled and the extra addresses"},
+    {"multiAddress.reachabilityCheckTimeoutMs", kNoEffect, kAlways, "",
+     "only used with multiAddress.enabled=true, which zkd refuses"},
+    {"multiAddress.reachabilityCheckEnabled", kNoEffect, kAlways, "",
+     "only used with multiAddress.enabled=true, which zkd refuses"},
+    {"quorumListenOnAllIPs", kWarned, kTrue, "",
+     "zkd listens for peers on its own server.N line's host only"},
+    // Encryption, authentication, authorization.
+    {"DigestAuthenticationProvider.enabled", kRefused, kFalse, "",
+     "zkd cannot turn the digest scheme off; remove the key"},
+    {"DigestAuthenticationProvider.superDigest", kHonoured, kAlways, "",
+     "the digest that makes a connection super"},
+    {"DigestAuthenticationProvider.digestAlg", kRefused, kIsNot, "SHA1",
+     "zkd's digest scheme uses SHA1 only, as Apache's default; digests made with another algorithm "
+     "would not match"},
+    {"IPAuthenticationProvider.usexforwardedfor", kRefused, kTrue, "",
+     "zkd's admin server does not authenticate by X-Forwarded-For; remove the key"},
+    {"X509AuthenticationProvider.superUser", kRefused, kAlways, "", kNoSasl},
+    {"superUser", kRefused, kAlways, "", kNoSasl},
+    {"ssl.authProvider", kRefused, kAlways, "", kNoTls},
+    {"ensembleAuthName", kNoEffect, kAlways, "",
+     "only read by Apache's ensemble authentication provider, which needs an authProvider.N line "
+     "(refused)"},
+    {"sessionRequireClientSASLAuth", kRefused, kTrue, "", kNoSasl},
+    {"enforce.auth.enabled", kRefused, kTrue, "",
+     "zkd does not enforce authentication before other requests; remove the key or run Apache "
+     "ZooKeeper"},
+    {"enforce.auth.schemes", kNoEffect, kAlways, "",
+     "only used with enforce.auth.enabled=true, which zkd refuses"},
+    {"requireClientAuthScheme", kRefused, kAlways, "", kNoSasl},
+    {"authProvider.*", kRefused, kIsNot,
+     "org.apache.zookeeper.server.auth.DigestAuthenticationProvider", kNoSasl},
+    {"kerberos.removeHostFromPrincipal", kRefused, kAlways, "", kNoSasl},
+    {"kerberos.removeRealmFromPrincipal", kRefused, kAlways, "", kNoSasl},
+    {"kerberos.canonicalizeHostNames", kRefused, kAlways, "", kNoSasl},
+    {"kerberos.*", kRefused, kAlways, "", kNoSasl},
+    {"quorum.auth.enableSasl", kRefused, kTrue, "",
+     "zkd has no SASL between servers yet: peers would not be authenticated. Remove the "
+     "quorum.auth keys"},
+    {"quorum.auth.learnerRequireSasl", kRefused, kTrue, "",
+     "zkd has no SASL between servers yet: peers would not be authenticated. Remove the "
+     "quorum.auth keys"},
+    {"quorum.auth.serverRequireSasl", kRefused, kTrue, "",
+     "zkd has no SASL between servers yet: peers would not be authenticated. Remove the "
+     "quorum.auth keys"},
+    {"quorum.auth.learner.saslLoginContext", kNoEffect, kAlways, "",
+     "only used with quorum.auth.enableSasl=true, which zkd refuses"},
+    {"quorum.auth.server.saslLoginContext", kNoEffect, kAlways, "",
+     "only used with quorum.auth.enableSasl=true, which zkd refuses"},
+    {"quorum.auth.kerberos.servicePrincipal", kNoEffect, kAlways, "",
+     "only used with quorum.auth.enableSasl=true, which zkd refuses"},
+    {"quorum.auth.*", kRefused, kAlways, "",
+     "zkd has no SASL between servers yet: peers would not be authenticated. Remove the "
+     "quorum.auth keys"},
+    {"sslQuorum", kRefused, kTrue, "",
+     "zkd has no TLS between servers yet: peer traffic would be plaintext. Remove sslQuorum or run "
+     "Apache ZooKeeper"},
+    {"ssl.keyStore.location", kRefused, kAlways, "", kNoTls},
+    {"ssl.keyStore.password", kRefused, kAlways, "", kNoTls},
+    {"ssl.keyStore.passwordPath", kRefused, kAlways, "", kNoTls},
+    {"ssl.keyStore.type", kRefused, kAlways, "", kNoTls},
+    {"ssl.trustStore.location", kRefused, kAlways, "", kNoTls},
+    {"ssl.trustStore.password", kRefused, kAlways, "", kNoTls},
+    {"ssl.trustStore.passwordPath", kRefused, kAlways, "", kNoTls},
+    {"ssl.trustStore.type", kRefused, kAlways, "", kNoTls},
+    {"ssl.protocol", kRefused, kAlways, "", kNoTls},
+    {"ssl.enabledProtocols", kRefused, kAlways, "", kNoTls},
+    {"ssl.ciphersuites", kRefused, kAlways, "", kNoTls},
+    {"ssl.context.supplier.class", kRefused, kAlways, "", kNoTls},
+    {"ssl.hostnameVerification", kRefused, kAlways, "", kNoTls},
+    {"ssl.clientHostnameVerification", kRefused, kAlways, "", kNoTls},
+    {"ssl.allowReverseDnsLookup", kRefused, kAlways, "", kNoTls},
+    {"ssl.crl", kRefused, kAlways, "", kNoTls},
+    {"ssl.ocsp", kRefused, kAlways, "", kNoTls},
+    {"ssl.clientAuth", kRefused, kAlways, "", kNoTls},
+    {"ssl.handshakeDetectionTimeoutMillis", kRefused, kAlways, "", kNoTls},
+    {"ssl.sslProvider", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.keyStore.location", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.keyStore.password", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.keyStore.passwordPath", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.keyStore.type", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.trustStore.location", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.trustStore.password", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.trustStore.passwordPath", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.trustStore.type", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.protocol", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.enabledProtocols", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.ciphersuites", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.context.supplier.class", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.hostnameVerification", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.clientHostnameVerification", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.allowReverseDnsLookup", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.crl", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.ocsp", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.clientAuth", kRefused, kAlways, "", kNoTls},
+    {"ssl.quorum.handshakeDetectionTimeoutMillis", kRefused, kAlways, "", kNoTls},
+    {"ssl.*", kRefused, kAlways, "", kNoTls},
+    {"sslQuorumReloadCertFiles", kNoEffect, kAlways, "",
+     "only used with quorum TLS, which zkd refuses"},
+    {"client.certReload", kNoEffect, kAlways, "", "only used with client TLS, which zkd refuses"},
+    {"client.portUnification", kRefused, kTrue, "", kNoTls},
+    {"fips-mode", kNoEffect, kAlways, "",
+     "only changes how Apache's TLS checks certificates; zkd has no TLS"},
+    // Experimental and unsafe options.
+    {"readonlymode.enabled", kNoEffect, kAlways, "",
+     "Apache reads it only as the JVM property readonlymode.enabled, which zoo.cfg cannot set; zkd "
+     "has no read-only mode"},
+    {"follower.skipLearnerRequestToNextProcessor", kNoEffect, kAlways, "", kQuorumInternals},
+    {"forceSync", kHonoured, kAlways, "", "no: never fsync the txn log (unsafe)"},
+    {"jute.maxbuffer", kHonoured, kAlways, "",
+     "the largest request a client may send (Apache ignores this zoo.cfg key; zkd applies it)"},
+    {"jute.maxbuffer.extrasize", kNoEffect, kAlways, "",
+     "zkd limits requests by jute.maxbuffer alone"},
+    {"skipACL", kRefused, kIs, "yes", "zkd always checks ACLs; remove skipACL (or set it to no)"},
+    // Data directory and database creation.
+    {"datadir.autocreate", kWarned, kFalse, "",
+     "zkd always creates a missing dataDir and dataLogDir"},
+    {"db.autocreate", kWarned, kFalse, "",
+     "zkd always starts an empty database in an empty dataDir"},
+    // Performance tuning.
+    {"nio.numSelectorThreads", kNoEffect, kAlways, "", kJvm},
+    {"nio.numWorkerThreads", kNoEffect, kAlways, "", kJvm},
+    {"commitProcessor.numWorkerThreads", kNoEffect, kAlways, "", kJvm},
+    {"commitProcessor.maxReadBatchSize", kNoEffect, kAlways, "", kJvm},
+    {"commitProcessor.maxCommitBatchSize", kNoEffect, kAlways, "", kJvm},
+    {"znode.container.checkIntervalMs", kHonoured, kAlways, "",
+     "how often containers and TTL nodes are checked (Apache: JVM property only)"},
+    {"znode.container.maxPerMinute", kHonoured, kAlways, "",
+     "deletions of containers and TTL nodes per minute (Apache: JVM property only)"},
+    {"znode.container.maxNeverUsedIntervalMs", kHonoured, kAlways, "",
+     "age at which a never-used container goes (Apache: JVM property only)"},
+    {"messageTracker.BufferSize", kNoEffect, kAlways, "",
+     "sizes Apache's debugging message tracker; zkd has none"},
+    {"messageTracker.Enabled", kNoEffect, kAlways, "",
+     "switches Apache's debugging message tracker; zkd has none"},
+    {"jvm.pause.*", kNoEffect, kAlways, "",
+     "Apache's JVM pause monitor; zkd has no garbage collector to watch"},
+    // AdminServer.
+    {"admin.rateLimiterIntervalInMS", kNoEffect, kAlways, "",
+     "zkd's admin server has no snapshot or restore command to rate-limit"},
+    {"admin.snapshot.enabled", kNoEffect, kAlways, "",
+     "zkd's admin server has no snapshot command"},
+    {"admin.restore.enabled", kNoEffect, kAlways, "", "zkd's admin server has no restore command"},
+    {"admin.needClientAuth", kRefused, kTrue, "",
+     "zkd's admin server speaks plain HTTP only; it cannot require client certificates"},
+    {"admin.forceHttps", kRefused, kTrue, "",
+     "zkd's admin server speaks plain HTTP only; remove admin.forceHttps or turn the admin server "
+     "off (admin.enableServer=false)"},
+    {"admin.portUnification", kRefused, kTrue, "",
+     "zkd's admin server speaks plain HTTP only; remove admin.portUnification"},
+    {"admin.enableServer", kHonoured, kAlways, "", "false: no admin server"},
+    {"admin.serverAddress", kHonoured, kAlways, "", "the admin server's address"},
+    {"admin.serverPort", kHonoured, kAlways, "", "the admin server's port"},
+    {"admin.idleTimeout", kHonoured, kAlways, "", "ms a connection may take to send its request"},
+    {"admin.commandURL", kHonoured, kAlways, "", "where the commands live"},
+    // Metrics providers.
+    {"metricsProvider.className", kHonoured, kAlways, "",
+     "Apache's Prometheus provider: zkd serves /metrics"},
+    {"metricsProvider.httpHost", kHonoured, kAlways, "", "the /metrics address"},
+    {"metricsProvider.httpPort", kHonoured, kAlways, "", "the /metrics port"},
+    {"metricsProvider.exportJvmInfo", kNoEffect, kAlways, "", "zkd has no JVM to report on"},
+    {"metricsProvider.numWorkerThreads", kNoEffect, kAlways, "", kJvm},
+    {"metricsProvider.maxQueueSize", kNoEffect, kAlways, "", kJvm},
+    {"metricsProvider.workerShutdownTimeoutMs", kNoEffect, kAlways, "", kJvm},
+    {"metricsProvider.*", kNoEffect, kAlways, "",
+     "passed by Apache to its metrics provider; zkd's /metrics takes only httpHost and httpPort"},
+});
+
+std::string lower_case(std::string_view s) {
+  std::string lower;
+  for (char c : s) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return lower;
+}
+
+bool java_true(std::string_view value) { return lower_case(value) == "true"; }
+
+bool is_pattern(std::string_view key) { return key.ends_with(".*"); }
+
+// Levenshtein distance, ignoring case.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  const std::string x = lower_case(a);
+  const std::string y = lower_case(b);
+  std::vector<size_t> row(y.size() + 1);
+  for (size_t j = 0; j <= y.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= x.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= y.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (x[i - 1] == y[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[y.size()];
+}
+
+}  // namespace
+
+std::span<const ConfigKey> config_keys() { return kKeys; }
+
+const ConfigKey* find_config_key(std::string_view key) {
+  const ConfigKey* best = nullptr;
+  for (const ConfigKey& entry : kKeys) {
+    if (!is_pattern(entry.key)) {
+      if (entry.key == key) return &entry;
+      continue;
+    }
+    const std::string_view prefix = entry.key.substr(0, entry.key.size() - 1);  // keeps the '.'
+    if (key.size() > prefix.size() && key.starts_with(prefix) &&
+        (best == nullptr || best->key.size() < entry.key.size())) {
+      best = &entry;
+    }
+  }
+  return best;
+}
+
+bool class_applies(const ConfigKey& entry, std::string_view value) {
+  switch (entry.when) {
+    case kAlways:
+      return true;
+    case kTrue:
+      return java_true(value);
+    case kFalse:
+      return !java_true(value);
+    case kIs:
+      return lower_case(value) == lower_case(entry.value);
+    case kIsNot:
+      return lower_case(value) != lower_case(entry.value);
+  }
+  return true;
+}
+
+std::string class_label(const ConfigKey& entry) {
+  std::string label;
+  switch (entry.key_class) {
+    case kHonoured:
+      label = "honoured";
+      break;
+    case kNoEffect:
+      label = "no effect";
+      break;
+    case kWarned:
+      label = "warned";
+      break;
+    case kRefused:
+      label = "refused";
+      break;
+  }
+  switch (entry.when) {
+    case kAlways:
+      break;
+    case kTrue:
+      label += " when true";
+      break;
+    case kFalse:
+      label += " when false";
+      break;
+    case kIs:
+      label += " when " + std::string(entry.value);
+      break;
+    case kIsNot:
+      label +=
+          entry.value.empty() ? std::string(" when set") : " unless " + std::string(entry.value);
+      break;
+  }
+  return label;
+}
+
+std::string closest_config_key_hint(std::string_view unknown) {
+  constexpr std::string_view kPrefix = "zookeeper.";
+  if (unknown.starts_with(kPrefix)) {
+    const std::string_view rest = unknown.substr(kPrefix.size());
+    if (find_config_key(rest) != nullptr) {
+      return "zoo.cfg keys drop Apache's 'zookeeper.' prefix: did you mean '" + std::string(rest) +
+             "'?";
+    }
+  }
+  const ConfigKey* closest = nullptr;
+  size_t best = 0;
+  for (const ConfigKey& entry : kKeys) {
+    if (is_pattern(entry.key)) continue;
+    const size_t d = edit_distance(unknown, entry.key);
+    if (closest == nullptr || d < best) {
+      closest = &entry;
+      best = d;
+    }
+  }
+  // Close: a few edits, fewer for short keys (so that "foo" suggests nothing).
+  const size_t allowed = std::min<size_t>(3, unknown.size() / 4);
+  if (closest == nullptr || best > allowed) return {};
+  return "did you mean '" + std::string(closest->key) + "'?";
+}
+
+}  // namespace zkd::server
