@@ -50,11 +50,13 @@ install(FILES ${PROJECT_BINARY_DIR}/dist/zkd.service DESTINATION ${ZK_SYSTEMD_UN
 install(FILES ${PROJECT_SOURCE_DIR}/dist/zkd.sysusers DESTINATION ${ZK_SYSUSERS_DIR}
         RENAME zkd.conf)
 
-# ---- Bash completions ------------------------------------------------------
-# Place reserved for completions/ (the scripts for zkctl, zklab, zkbench and
-# zkd, written on another branch): install them here into
-# ${ZK_BASH_COMPLETION_DIR}, one file per command, named after the command.
-# ----------------------------------------------------------------------------
+# Bash completion: completions/TOOL.bash as TOOL, the name bash-completion's
+# loader looks for when TOOL is first completed.
+foreach(tool IN ITEMS zkd zkctl zkbench zklab)
+  install(FILES ${PROJECT_SOURCE_DIR}/completions/${tool}.bash
+          DESTINATION ${ZK_BASH_COMPLETION_DIR}
+          RENAME ${tool})
+endforeach()
 
 # ---- The client library and the recipes, as a CMake and pkg-config package --
 set_target_properties(zk_wire PROPERTIES EXPORT_NAME wire)

@@ -32,6 +32,23 @@ class CommandGrammar {
     add_setacl();
   }
 
+  std::vector<CommandWords> words() const {
+    std::vector<CommandWords> out;
+    for (const CLI::App* s : app_.get_subcommands({})) {
+      CommandWords command{s->get_name(), {}, false};
+      for (const CLI::Option* o : s->get_options()) {
+        if (o->get_positional()) {
+          if (o->get_name() == "PATH") command.takes_path = true;
+          continue;
+        }
+        for (const std::string& name : o->get_snames()) command.options.push_back("-" + name);
+        for (const std::string& name : o->get_lnames()) command.options.push_back("--" + name);
+      }
+      out.push_back(std::move(command));
+    }
+    return out;
+  }
+
   ParseResult parse(const std::vector<std::string>& words) {
     if (words.empty()) return UsageError{"no command given"};
     std::vector<std::string> reversed(words.rbegin(), words.rend());
@@ -218,6 +235,8 @@ ParseResult parse_command(const std::vector<std::string>& words) {
   CommandGrammar grammar;
   return grammar.parse(words);
 }
+
+std::vector<CommandWords> command_words() { return CommandGrammar().words(); }
 
 std::string command_help_text() {
   return "Commands:\n"

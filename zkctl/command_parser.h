@@ -41,4 +41,15 @@ ParseResult parse_command(const std::vector<std::string>& words);
 // The grammar above plus one line per command, for --help and `help`.
 std::string command_help_text();
 
+// How one command is spelled, read from the same grammar parse_command uses:
+// for completion (line_completion.h).
+struct CommandWords {
+  std::string name;                  // "get"
+  std::vector<std::string> options;  // "-S", "--stat"
+  bool takes_path = false;           // it has a PATH argument
+};
+
+// Every command parse_command knows, in the order of the grammar above.
+std::vector<CommandWords> command_words();
+
 }  // namespace zkctl

@@ -21,7 +21,8 @@ constexpr const char* kModesText =
     "  zkctl [options] -                 the same, reading commands from stdin\n"
     "  zkctl [options]                   interactive shell if stdin is a terminal,\n"
     "                                    otherwise commands from stdin\n"
-    "Interactive: line editing, history in ~/.zkctl_history, `help`, `quit`.\n"
+    "Interactive: line editing, TAB completion (commands, options, znode paths),\n"
+    "history in ~/.zkctl_history, `help`, `quit`.\n"
     "A script or shell is one session: its ephemeral nodes live until it ends.\n"
     "A one-shot `create -e` node is removed when zkctl exits.\n";
 

@@ -3,6 +3,9 @@
 // every line run through the LineInterpreter; failures are printed and the
 // shell goes on. Ends on `quit`, `exit` or end of input (Ctrl-D).
 // History is kept in ~/.zkctl_history (last 1000 lines) when HOME is set.
+// TAB completes commands, options and znode paths (line_completion.h); the
+// children of a path are listed through the interpreter's session. One shell
+// at a time per process (libedit's completion hooks are global).
 #pragma once
 
 #include <string>

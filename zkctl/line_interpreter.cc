@@ -23,6 +23,12 @@ std::string shell_help_text() {
          exit_code_help_text();
 }
 
+std::vector<CommandWords> shell_command_words() {
+  std::vector<CommandWords> words = command_words();
+  for (const char* builtin : {"help", "quit", "exit"}) words.push_back({builtin, {}, false});
+  return words;
+}
+
 LineOutcome LineInterpreter::run_line(std::string_view line, const std::string& context) {
   LexResult lexed = split_command_line(line);
   if (const auto* error = std::get_if<LexError>(&lexed)) {
@@ -60,6 +66,15 @@ ExitCode LineInterpreter::run_command(const Command& command, const std::string&
     return failure->exit_code;
   }
   return code;
+}
+
+std::optional<std::vector<std::string>> LineInterpreter::list_children(const std::string& path) {
+  std::optional<std::vector<std::string>> children;
+  const auto failure = runner_.run(LsCommand{path, false}, [&](const CommandResult& result) {
+    if (const auto* listed = std::get_if<ChildrenResult>(&result)) children = listed->children;
+  });
+  if (failure) return std::nullopt;
+  return children;
 }
 
 }  // namespace zkctl

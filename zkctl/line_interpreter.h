@@ -8,9 +8,12 @@
 // A line that does not parse prints a USAGE failure and yields exit code 2.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "zkctl/command_parser.h"
 #include "zkctl/command_runner.h"
 #include "zkctl/exit_code.h"
 #include "zkctl/printer.h"
@@ -36,6 +39,11 @@ class LineInterpreter {
   // Runs a parsed command, printing its results and its failure, if any.
   ExitCode run_command(const Command& command, const std::string& context);
 
+  // The children's names of the node at `path`, through the runner (the
+  // shell's session), printing nothing; nullopt when listing fails. For
+  // completion (line_completion.h).
+  std::optional<std::vector<std::string>> list_children(const std::string& path);
+
  private:
   CommandRunner& runner_;
   Printer& printer_;
@@ -43,5 +51,8 @@ class LineInterpreter {
 
 // The text `help` prints.
 std::string shell_help_text();
+
+// The commands a line may start with: command_words() and the built-ins.
+std::vector<CommandWords> shell_command_words();
 
 }  // namespace zkctl

@@ -71,15 +71,42 @@ def run_help(tool, args):
     return done.stdout
 
 
+def help_pages(tool, max_depth=3):
+    """(args, help text) of `tool --help` and of every subcommand's --help,
+    breadth first: ([], top), (["dump-log"], ...), ..."""
+    pending = [[]]
+    while pending:
+        args = pending.pop(0)
+        text = run_help(tool, args)
+        yield args, text
+        if len(args) < max_depth:
+            _, subcommands, _, _ = parse_help(text)
+            pending.extend([*args, sub] for sub in subcommands)
+
+
+def options_by_verb(help_text):
+    """{verb: [long options]} of zkctl's Commands: section: the options on a
+    verb's entry line and on the more deeply indented lines that follow it."""
+    out = {}
+    verb = None
+    for line in sections(help_text).get("Commands", []):
+        if m := _ENTRY_NAME.match(line):
+            verb = m.group(1)
+            out.setdefault(verb, [])
+        if verb is not None:
+            for option in _LONG_OPTION.findall(line):
+                if option not in out[verb]:
+                    out[verb].append(option)
+    return out
+
+
 def help_surface(tool, name, max_depth=3):
     """Everything `tool --help` and its subcommands' --help declare.
 
     `name` is the tool's name as the report shows it ("zkd")."""
     surface = HelpSurface()
-    pending = [[]]
-    while pending:
-        args = pending.pop(0)
-        options, subcommands, verbs, verb_options = parse_help(run_help(tool, args))
+    for args, text in help_pages(tool, max_depth):
+        options, subcommands, verbs, verb_options = parse_help(text)
         where = " ".join([name, *args])
         for option in options + verb_options:
             if option not in _IGNORED_OPTIONS:
@@ -87,6 +114,4 @@ def help_surface(tool, name, max_depth=3):
         for command in subcommands + verbs:
             if command not in surface.commands:
                 surface.commands.append(command)
-        if len(args) < max_depth:
-            pending.extend([*args, sub] for sub in subcommands)
     return surface

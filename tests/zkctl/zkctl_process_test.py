@@ -9,8 +9,6 @@ Run: ZKCTL=build/zkctl/zkctl /usr/bin/python3 tests/zkctl/zkctl_process_test.py 
 import base64
 import json
 import os
-import pty
-import select
 import subprocess
 import sys
 import tempfile
@@ -18,6 +16,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pty_session import PtySession  # noqa: E402
 from zk_server import ZkServer, free_port  # noqa: E402
 
 ZKCTL = os.path.abspath(os.environ["ZKCTL"]) if os.environ.get("ZKCTL") else ""
@@ -384,45 +383,18 @@ class Watches(ZkctlTestCase):
 class Interactive(ZkctlTestCase):
     def test_prompt_commands_history_and_quit(self):
         home = tempfile.mkdtemp(prefix="zkctl-home-")
-        master, slave = pty.openpty()
         env = dict(os.environ, HOME=home, TERM="dumb")
         env.pop("ZKCTL_SERVER", None)
-        p = subprocess.Popen([ZKCTL, "-s", SERVER.address], stdin=slave, stdout=slave,
-                             stderr=slave, env=env, close_fds=True)
-        os.close(slave)
-        self.addCleanup(lambda: p.poll() is None and p.kill())
-        prompt = f"zk {SERVER.address}> ".encode()
-        transcript = bytearray()
-
-        def read_until(marker, deadline_s=30.0):
-            end = time.monotonic() + deadline_s
-            while marker not in transcript:
-                remaining = end - time.monotonic()
-                self.assertGreater(remaining, 0, f"no {marker!r} in {bytes(transcript)!r}")
-                ready, _, _ = select.select([master], [], [], remaining)
-                if ready:
-                    try:
-                        chunk = os.read(master, 4096)
-                    except OSError:  # EIO: the child closed the terminal
-                        chunk = b""
-                    if not chunk:
-                        self.fail(f"zkctl ended early: {bytes(transcript)!r}")
-                    transcript.extend(chunk)
-
-        def send(line):
-            del transcript[:]
-            os.write(master, line.encode() + b"\n")
-
-        read_until(prompt)
-        send("create -e /ieph 'interactive data'")
-        read_until(b"/ieph\r\n")
-        send("get /ieph")
-        read_until(b"interactive data\r\n")
-        send("get /no-such-node")
-        read_until(b"(NONODE)")
-        send("quit")
-        self.assertEqual(p.wait(timeout=30), OK)
-        os.close(master)
+        shell = PtySession(self, [ZKCTL, "-s", SERVER.address], env)
+        shell.read_until(f"zk {SERVER.address}> ".encode())
+        shell.send("create -e /ieph 'interactive data'")
+        shell.read_until(b"/ieph\r\n")
+        shell.send("get /ieph")
+        shell.read_until(b"interactive data\r\n")
+        shell.send("get /no-such-node")
+        shell.read_until(b"(NONODE)")
+        shell.send("quit")
+        self.assertEqual(shell.wait(), OK)
         with open(os.path.join(home, ".zkctl_history")) as f:
             self.assertIn("get /ieph", f.read().replace("\\040", " "))
         self.fails(NO_NODE, "exists", "/ieph")  # the shell's session ended

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: Apache-2.0
+# bash completion for zkbench(1): its subcommands and each one's options,
+# the values of --keys, SVG file names for --plot.
+_zkbench() {
+    local cur prev words cword split
+    _init_completion -s || return
+
+    local i sub=
+    for ((i = 1; i < cword; i++)); do
+        if [[ ${words[i]} != -* ]]; then
+            sub=${words[i]}
+            break
+        fi
+    done
+
+    case $prev in
+        --plot)
+            _filedir svg
+            return
+            ;;
+        --keys)
+            COMPREPLY=($(compgen -W 'uniform zipf' -- "$cur"))
+            return
+            ;;
+    esac
+    $split && return
+
+    if [[ -z $sub ]]; then
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W '--version --help' -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W 'run sweep compare populate lock barrier creates' -- "$cur"))
+        fi
+        return
+    fi
+
+    # Options that take a value: nothing to offer for it but the above.
+    if [[ $prev == -s || ($prev == --* && $prev != --json && $prev != --csv &&
+        $prev != --sequential && $prev != --keep && $prev != --help) ]]; then
+        return
+    fi
+
+    local workload='--sessions --in-flight --threads --multi-ops --value-bytes --znodes
+        --keys --zipf-s --seed --duration --ops --warmup --rate --root
+        --session-timeout-ms --connect-timeout'
+    local connection='-s --servers --threads --session-timeout-ms --connect-timeout --json'
+    local options=
+    case $sub in
+        run)
+            options="-s --servers $workload --reads --mix --json --csv --plot --server-pids"
+            ;;
+        sweep) options="-s --servers --steps $workload --json --csv --plot --server-pids" ;;
+        compare)
+            options="--a --b --a-name --b-name --rounds $workload --reads --mix --json --plot
+                --a-pids --b-pids"
+            ;;
+        populate) options="$connection --znodes --value-bytes --root --sessions --window" ;;
+        lock) options="$connection --clients --holds --path --hold-us" ;;
+        barrier) options="$connection --clients --rounds --path" ;;
+        creates)
+            options="$connection --workers --creates --window --value-bytes --sequential --root
+                --keep"
+            ;;
+    esac
+    [[ $cur == -* ]] && COMPREPLY=($(compgen -W "$options --help" -- "$cur"))
+} && complete -F _zkbench zkbench

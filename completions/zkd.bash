@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: Apache-2.0
+# bash completion for zkd(8): its options, the subcommands dump-log and
+# dump-snapshot, and file names where a file is expected (--config FILE,
+# the zoo.cfg positional, dump-log FILE, dump-snapshot FILE).
+_zkd() {
+    local cur prev words cword split
+    _init_completion -s || return
+
+    local i sub=
+    for ((i = 1; i < cword; i++)); do
+        case ${words[i]} in
+            -c | --config) ((i++)) ;;
+            dump-log | dump-snapshot)
+                sub=${words[i]}
+                break
+                ;;
+        esac
+    done
+
+    case $prev in
+        -c | --config)
+            _filedir
+            return
+            ;;
+    esac
+    $split && return
+
+    if [[ -n $sub ]]; then
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W '--json --help' -- "$cur"))
+        else
+            _filedir
+        fi
+        return
+    fi
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W '-c --config --version --help' -- "$cur"))
+        return
+    fi
+    COMPREPLY=($(compgen -W 'dump-log dump-snapshot' -- "$cur"))
+    _filedir # zkd zoo.cfg, as zkServer.sh passes it
+} && complete -F _zkd zkd
