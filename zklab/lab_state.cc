@@ -137,6 +137,8 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
         // Every node on one host: no admin server on the shared 0.0.0.0:8080.
         << "admin.enableServer=false\n"
         << (id > layout.voters ? "peerType=observer\n" : "")
+        // One voter is still an ensemble (of one), not a standalone server.
+        << (layout.voters == 1 ? "standaloneEnabled=false\n" : "")
         << server_lines(id, layout.voters, ports, links);
     cfg.close();
     if (!myid || !key || !cfg || ec) return "cannot write the configuration in " + node.string();

@@ -164,6 +164,20 @@ TEST_F(ZklabTest, ObserverPauseResumeStopRestart) {
   EXPECT_NE(got.output.find("o"), std::string::npos) << got.output;
 }
 
+// A lab of one voter is an ensemble of one (standaloneEnabled=false), as
+// `zklab up` promises: its node leads, and a write through it succeeds.
+TEST_F(ZklabTest, OneNodeLabIsAnEnsembleOfOne) {
+  Outcome up = zklab({"up", "-n", "1"});
+  ASSERT_EQ(up.exit_code, 0) << up.output;
+  auto s = status();
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->size(), 1u);
+  EXPECT_EQ(count_role(*s, "leader"), 1) << describe(*s);
+  auto created =
+      zk::lab::run_zkd(ZKCTL_BINARY, {"-s", s->at(1).address(), "create", "/one", "x"}, 30s);
+  EXPECT_EQ(created.status, 0) << created.output;
+}
+
 TEST_F(ZklabTest, ALockedLabMakesChangesWaitAndFailButNotStatus) {
   Outcome up = zklab({"up", "-n", "3"});
   ASSERT_EQ(up.exit_code, 0) << up.output;
