@@ -208,8 +208,7 @@ std::string Plot::series(std::string_view css_class, std::string_view colour,
   for (const Point& p : points) {
     const double px = x(p.x), py = y(p.y);
     if (!std::isfinite(px) || !std::isfinite(py)) continue;
-    if (!first) svg += ' ';
-    svg += num(px) + "," + num(py);
+    svg += (first ? "" : " ") + num(px) + "," + num(py);
     first = false;
   }
   svg += "\"/>\n";

@@ -82,10 +82,10 @@ std::string attempt_string(uint64_t attempt) {
 
 std::string describe(const Message& m) {
   std::string s = to_string(m.type);
-  const std::string e = std::string(" e") + std::to_string(m.epoch);
+  const std::string e = " e" + std::to_string(m.epoch);
   switch (m.type) {
     case MsgType::kVote:
-      s += std::string(" ") + to_string(m.state) + " round=" + std::to_string(m.round) +
+      s += " " + std::string(to_string(m.state)) + " round=" + std::to_string(m.round) +
            " leader=" + std::to_string(m.vote.leader) + " zxid=" + zxid_string(m.vote.zxid) +
            " epoch=" + std::to_string(m.vote.epoch);
       break;
