@@ -38,13 +38,14 @@ Status write_keys(SyncClient& zk, const std::string& path, const ConfigMap& valu
   for (const auto& [key, value] : values) {
     std::string node = detail::child_path(path, key);
     if (present.contains(key)) {
-      writes.push_back(start(zk, [node, value](Client& c) -> zk::client::Task<Status> {
-        auto stat = co_await c.set_data(node, value);
+      // A copy of the binding: clang 14 cannot capture structured bindings.
+      writes.push_back(start(zk, [node, data = value](Client& c) -> zk::client::Task<Status> {
+        auto stat = co_await c.set_data(node, data);
         co_return stat.error();
       }));
     } else {
-      writes.push_back(start(zk, [node, value](Client& c) -> zk::client::Task<Status> {
-        auto created = co_await c.create(node, value);
+      writes.push_back(start(zk, [node, data = value](Client& c) -> zk::client::Task<Status> {
+        auto created = co_await c.create(node, data);
         co_return created.error();
       }));
     }

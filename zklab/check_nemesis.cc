@@ -16,9 +16,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Between two rounds of srvr questions while waiting for the lab.
-constexpr auto kPollInterval = std::chrono::milliseconds(25);
-
 // The first line of `text`, without its newline.
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 

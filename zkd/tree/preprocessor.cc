@@ -36,6 +36,9 @@ template <typename... F>
 struct Overloaded : F... {
   using F::operator()...;
 };
+// Spelled out for clang 14, which has no deduction for aggregates (P1816).
+template <typename... F>
+Overloaded(F...) -> Overloaded<F...>;
 
 // `body` decoded as a Request and handed to `then`; MARSHALLINGERROR when it
 // does not decode.
