@@ -24,12 +24,6 @@ size_t participants(const std::map<int64_t, QuorumServer>& servers) {
   return n;
 }
 
-std::string lower_case(std::string_view s) {
-  std::string lower;
-  for (char c : s) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  return lower;
-}
-
 std::vector<std::string_view> split(std::string_view s, char separator) {
   std::vector<std::string_view> parts;
   for (;;) {
@@ -147,8 +141,7 @@ class Parser {
   }
 
   bool boolean(const Property& p, bool& out) {
-    // Java's Boolean.parseBoolean: "true" in any case is true, anything else false.
-    out = lower_case(p.value) == "true";
+    out = java_true(p.value);
     return true;
   }
 

@@ -376,14 +376,6 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "passed by Apache to its metrics provider; zkd's /metrics takes only httpHost and httpPort"},
 });
 
-std::string lower_case(std::string_view s) {
-  std::string lower;
-  for (char c : s) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  return lower;
-}
-
-bool java_true(std::string_view value) { return lower_case(value) == "true"; }
-
 bool is_pattern(std::string_view key) { return key.ends_with(".*"); }
 
 // Levenshtein distance, ignoring case.
@@ -500,5 +492,13 @@ std::string closest_config_key_hint(std::string_view unknown) {
   if (closest == nullptr || best > allowed) return {};
   return "did you mean '" + std::string(closest->key) + "'?";
 }
+
+std::string lower_case(std::string_view s) {
+  std::string lower;
+  for (char c : s) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return lower;
+}
+
+bool java_true(std::string_view value) { return lower_case(value) == "true"; }
 
 }  // namespace zkd::server

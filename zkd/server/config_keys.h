@@ -66,4 +66,10 @@ std::string class_label(const ConfigKey& entry);
 // Apache's "zookeeper." prefix; "" when nothing is close.
 std::string closest_config_key_hint(std::string_view unknown);
 
+// zoo.cfg values as Apache's Java reads them, for the parser (config.cc) and
+// the registry alike: `s` in ASCII lower case, and Boolean.parseBoolean
+// ("true" in any case is true, anything else false).
+std::string lower_case(std::string_view s);
+bool java_true(std::string_view value);
+
 }  // namespace zkd::server
