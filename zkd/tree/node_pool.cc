@@ -15,10 +15,64 @@
 #endif
 
 #include <cstdlib>
+#include <mutex>
 #include <new>
 #include <utility>
+#include <vector>
 
 namespace zkd::tree {
+namespace {
+
+// Slabs released by pools that went away, kept for the next pool to take:
+// a process that builds and drops many trees (a follower installing
+// snapshots, the simulator's thousands of replicas) would otherwise spend
+// more time in mmap, munmap and page faults than in the trees. At most
+// kCachedSlabs are kept (16 MiB); a reused slab is not zeroed, which the pool
+// never relies on. Thread-safe: pools of different threads share it.
+class SlabCache {
+ public:
+  static constexpr size_t kCachedSlabs = 64;
+
+  static SlabCache& instance() {
+    static SlabCache* cache = new SlabCache();  // never destroyed: pools may outlive statics
+    return *cache;
+  }
+
+  void* take() {
+    {
+      std::lock_guard lock(mu_);
+      if (!slabs_.empty()) {
+        void* slab = slabs_.back();
+        slabs_.pop_back();
+        return slab;
+      }
+    }
+    void* slab = mmap(nullptr, NodePool::kSlabBytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (slab == MAP_FAILED) throw std::bad_alloc();
+    return slab;
+  }
+
+  // `slab` must be unpoisoned (the pool's blocks in it are all dead).
+  void give(void* slab) {
+    {
+      std::lock_guard lock(mu_);
+      if (slabs_.size() < kCachedSlabs) {
+        slabs_.push_back(slab);
+        return;
+      }
+    }
+    munmap(slab, NodePool::kSlabBytes);
+  }
+
+ private:
+  SlabCache() { slabs_.reserve(kCachedSlabs); }
+
+  std::mutex mu_;
+  std::vector<void*> slabs_;
+};
+
+}  // namespace
 
 NodePool::~NodePool() { release_all(); }
 
@@ -37,7 +91,7 @@ NodePool& NodePool::operator=(NodePool&& other) noexcept {
 void NodePool::release_all() {
   for (void* slab : slabs_) {
     ZK_UNPOISON(slab, kSlabBytes);
-    munmap(slab, kSlabBytes);
+    SlabCache::instance().give(slab);
   }
   slabs_.clear();
   classes_ = {};
@@ -59,9 +113,8 @@ void* NodePool::allocate(size_t size, size_t& capacity) {
     return block;
   }
   if (static_cast<size_t>(c.end - c.next) < capacity) {
-    void* slab =
-        mmap(nullptr, kSlabBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (slab == MAP_FAILED) throw std::bad_alloc();
+    slabs_.reserve(slabs_.size() + 1);  // so that a taken slab is never lost
+    void* slab = SlabCache::instance().take();
     slabs_.push_back(slab);
     c.next = static_cast<char*>(slab);
     c.end = c.next + kSlabBytes;

@@ -9,7 +9,9 @@
 // the freed buffers leave holes between nodes that malloc can neither reuse
 // for nodes nor return (measured: a third of the RSS of a million nodes).
 // Here nodes sit densely, with no per-block header. Memory of freed blocks is
-// kept for reuse, never returned. Not thread-safe.
+// kept for reuse while the pool lives; when it goes, its slabs go to a small
+// process-wide cache that the next pool takes from (node_pool.cc). A pool is
+// not thread-safe; pools of different threads may coexist.
 #pragma once
 
 #include <array>

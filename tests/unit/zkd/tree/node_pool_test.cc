@@ -74,5 +74,24 @@ TEST(NodePool, AMovedPoolKeepsItsBlocks) {
   moved.deallocate(p, capacity);
 }
 
+// The slab of a pool that went away is taken by the next pool, not mapped
+// again; its old contents are the new pool's to overwrite.
+TEST(NodePool, TheSlabOfADroppedPoolIsReusedByTheNextPool) {
+  void* first = nullptr;
+  {
+    NodePool pool;
+    size_t capacity = 0;
+    first = pool.allocate(32, capacity);
+    std::memset(first, 7, capacity);
+  }
+  NodePool next;
+  size_t capacity = 0;
+  auto* reused = static_cast<char*>(next.allocate(48, capacity));
+  EXPECT_EQ(reused, first);
+  std::memset(reused, 9, capacity);
+  EXPECT_EQ(reused[47], 9);
+  next.deallocate(reused, capacity);
+}
+
 }  // namespace
 }  // namespace zkd::tree
