@@ -5,7 +5,7 @@
 
 namespace zk::bench {
 
-ClientGroup::ClientGroup(SessionPool& pool, std::vector<std::string> steps)
+ClientGroup::ClientGroup(toolkit::SessionPool& pool, std::vector<std::string> steps)
     : pool_(pool), steps_(pool.threads(), std::move(steps)) {}
 
 bool ClientGroup::retry(size_t client, size_t step, Clock::time_point start, zk::wire::Error e) {

@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "toolkit/session_pool.h"
 #include "zkbench/scenario.h"
-#include "zkbench/session_pool.h"
 
 namespace zk::bench {
 
@@ -35,9 +35,9 @@ class ClientGroup {
   using Clock = std::chrono::steady_clock;
 
   // Client i is session i of `pool`, which must outlive the group's use.
-  ClientGroup(SessionPool& pool, std::vector<std::string> steps);
+  ClientGroup(toolkit::SessionPool& pool, std::vector<std::string> steps);
 
-  SessionPool& pool() { return pool_; }
+  toolkit::SessionPool& pool() { return pool_; }
   StepFigures& steps() { return steps_; }
   // For WatchWait (watch_wait.h): counts the node events of the clients' watches.
   const std::shared_ptr<std::atomic<int64_t>>& notifications() const { return notifications_; }
@@ -67,7 +67,7 @@ class ClientGroup {
   std::string failure() const;
 
  private:
-  SessionPool& pool_;
+  toolkit::SessionPool& pool_;
   StepFigures steps_;
   const std::shared_ptr<std::atomic<int64_t>> notifications_ =
       std::make_shared<std::atomic<int64_t>>(0);

@@ -24,7 +24,7 @@ constexpr auto kCloseDeadline = std::chrono::seconds(10);
 std::string name_of(Error e) { return std::string(zk::wire::error_name(e)); }
 
 struct CreatesRun {
-  CreatesRun(const CreatesOptions& options, SessionPool& p)
+  CreatesRun(const CreatesOptions& options, toolkit::SessionPool& p)
       : o(options),
         pool(p),
         value(make_value(options.value_bytes)),
@@ -53,7 +53,7 @@ struct CreatesRun {
       steps.record(thread, 0, start, r.error());
       if (r.ok()) {
         created[w].push_back(std::move(*r));
-      } else if (session_over(r.error())) {
+      } else if (toolkit::session_over(r.error())) {
         ended[w] = r.error();
       }
     }
@@ -114,7 +114,7 @@ struct CreatesRun {
   int64_t workers_count() const { return static_cast<int64_t>(pool.size()); }
 
   const CreatesOptions& o;
-  SessionPool& pool;
+  toolkit::SessionPool& pool;
   const zk::wire::Buffer value;
   StepFigures steps;
   std::vector<int64_t> next;                      // per worker: its next create's number
@@ -130,7 +130,7 @@ struct CreatesRun {
 ScenarioResult create_bench(const CreatesOptions& o) {
   ScenarioResult result;
   result.unit = "creates";
-  SessionPool pool(o.pool);
+  toolkit::SessionPool pool(o.pool);
   if (std::string e = pool.connect(); !e.empty()) {
     result.error = e;
     return result;
@@ -145,7 +145,8 @@ ScenarioResult create_bench(const CreatesOptions& o) {
   const PipelineOutcome setup =
       pipelined(pool, pool.size(), 1, [&](size_t s, size_t w) -> Task<Error> {
         zk::wire::Buffer empty = std::string();
-        co_return (co_await create_if_missing(pool.client(s), run.worker_path(w), std::move(empty)))
+        co_return (co_await toolkit::create_if_missing(pool.client(s), run.worker_path(w),
+                                                       std::move(empty)))
             .error();
       });
   if (!setup.errors.empty()) {
@@ -171,7 +172,7 @@ ScenarioResult create_bench(const CreatesOptions& o) {
   } else if (std::string left = run.clean_up(result); !left.empty()) {
     result.problems.push_back(left);
   }
-  pool.close(SessionPool::Clock::now() + kCloseDeadline);
+  pool.close(toolkit::SessionPool::Clock::now() + kCloseDeadline);
 
   for (size_t w = 0; w < run.ended.size(); ++w) {
     if (run.ended[w] != Error::kOk) {

@@ -25,15 +25,15 @@
 #include <cstdint>
 #include <string>
 
+#include "toolkit/session_pool.h"
 #include "zkbench/scenario.h"
-#include "zkbench/session_pool.h"
 
 namespace zk::bench {
 
 struct CreatesOptions {
-  SessionPoolOptions pool;  // pool.sessions is the number of workers
-  int64_t creates = 1000;   // per worker
-  int window = 1;           // creates in flight per worker
+  toolkit::SessionPoolOptions pool;  // pool.sessions is the number of workers
+  int64_t creates = 1000;            // per worker
+  int window = 1;                    // creates in flight per worker
   int value_bytes = 1024;
   bool sequential = false;
   std::string root = "/zkbench-creates";

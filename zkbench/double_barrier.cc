@@ -36,7 +36,7 @@ Error session_end(const zk::client::WatchedEvent& e) {
 }
 
 struct BarrierRun {
-  BarrierRun(const BarrierOptions& options, SessionPool& pool)
+  BarrierRun(const BarrierOptions& options, toolkit::SessionPool& pool)
       : o(options), group(pool, {"enter", "leave"}), completed(pool.size(), 0) {}
 
   std::string round_path(size_t round) const {
@@ -170,7 +170,7 @@ struct BarrierRun {
 ScenarioResult double_barrier(const BarrierOptions& o) {
   ScenarioResult result;
   result.unit = "rounds";
-  SessionPool pool(o.pool);
+  toolkit::SessionPool pool(o.pool);
   if (std::string e = connect_and_ensure(pool, o.path); !e.empty()) {
     result.error = e;
     return result;
@@ -180,7 +180,8 @@ ScenarioResult double_barrier(const BarrierOptions& o) {
   const PipelineOutcome setup =
       pipelined(pool, rounds, o.setup_window, [&](size_t s, size_t r) -> Task<Error> {
         zk::wire::Buffer empty = std::string();
-        co_return (co_await create_if_missing(pool.client(s), run.round_path(r), std::move(empty)))
+        co_return (co_await toolkit::create_if_missing(pool.client(s), run.round_path(r),
+                                                       std::move(empty)))
             .error();
       });
   if (!setup.errors.empty()) {
@@ -212,7 +213,7 @@ ScenarioResult double_barrier(const BarrierOptions& o) {
                              o.path);
     }
   }
-  pool.close(SessionPool::Clock::now() + kCloseDeadline);
+  pool.close(toolkit::SessionPool::Clock::now() + kCloseDeadline);
 
   result.steps = run.group.steps().merged();
   result.done = *std::min_element(run.completed.begin(), run.completed.end());

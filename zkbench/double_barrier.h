@@ -26,13 +26,13 @@
 
 #include <string>
 
+#include "toolkit/session_pool.h"
 #include "zkbench/scenario.h"
-#include "zkbench/session_pool.h"
 
 namespace zk::bench {
 
 struct BarrierOptions {
-  SessionPoolOptions pool;  // pool.sessions is the number of clients
+  toolkit::SessionPoolOptions pool;  // pool.sessions is the number of clients
   int rounds = 100;
   std::string path = "/zkbench-barrier";
   int setup_window = 64;  // creates (and deletes) in flight per session around the run

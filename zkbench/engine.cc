@@ -106,7 +106,7 @@ struct Engine::State {
   Task<Status> setup_share(size_t session, size_t first, size_t step) {
     const auto& client = pool.client(session);
     for (size_t k = first; k < static_cast<size_t>(options.workload.keys.znodes); k += step) {
-      const Status s = co_await create_if_missing(
+      const Status s = co_await toolkit::create_if_missing(
           client, key_path(options.root, static_cast<int64_t>(k)), value);
       if (!s.ok()) co_return s;
     }
@@ -183,7 +183,7 @@ struct Engine::State {
         if (e != Error::kOk && stopping.load()) break;
         record(shard, OpType::kDelete, measured, sent, Clock::now(), e);
       }
-      if (session_over(e)) {
+      if (toolkit::session_over(e)) {
         note_ended(session, e);
         break;
       }
@@ -211,7 +211,7 @@ struct Engine::State {
   // znodes an earlier run left under <root>/new.
   const std::string run_tag;
   // Last: destroyed first, so that no lane outlives what it uses.
-  SessionPool pool;
+  toolkit::SessionPool pool;
 };
 
 Engine::Engine(EngineOptions options) : state_(std::make_unique<State>(std::move(options))) {}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Engine: runs a Workload against a ZooKeeper ensemble and measures it.
 //
-// Sessions: a SessionPool (session_pool.h): `sessions` sessions spread
+// Sessions: a toolkit::SessionPool (session_pool.h): `sessions` sessions spread
 // evenly over the addresses, on `threads` threads.
 //
 // Setup (setup()): creates <root>, <root>/new and the key znodes
@@ -45,17 +45,17 @@
 #include <string>
 #include <vector>
 
+#include "toolkit/session_pool.h"
 #include "zkbench/cpu.h"
 #include "zkbench/figures.h"
 #include "zkbench/server_cpu.h"
-#include "zkbench/session_pool.h"
 #include "zkbench/workload.h"
 
 namespace zk::bench {
 
 struct EngineOptions {
-  SessionPoolOptions pool;  // addresses, sessions, threads, timeouts
-  int in_flight = 1;        // lanes per session
+  toolkit::SessionPoolOptions pool;  // addresses, sessions, threads, timeouts
+  int in_flight = 1;                 // lanes per session
   Workload workload;
   std::string root = "/zkbench";
   std::chrono::milliseconds warmup{0};

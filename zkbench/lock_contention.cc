@@ -46,7 +46,7 @@ std::optional<int64_t> sequence_of(std::string_view name) {
 std::string name_of(Error e) { return std::string(zk::wire::error_name(e)); }
 
 struct LockRun {
-  LockRun(const LockOptions& options, SessionPool& pool)
+  LockRun(const LockOptions& options, toolkit::SessionPool& pool)
       : o(options), group(pool, {"acquire", "release"}) {}
 
   // Creates client `c`'s child; its name in `mine`. kOk, or why the client stops.
@@ -186,7 +186,7 @@ std::string per_release(int64_t notifications, int64_t releases) {
 ScenarioResult lock_contention(const LockOptions& o) {
   ScenarioResult result;
   result.unit = "acquisitions";
-  SessionPool pool(o.pool);
+  toolkit::SessionPool pool(o.pool);
   if (std::string e = connect_and_ensure(pool, o.path); !e.empty()) {
     result.error = e;
     return result;
@@ -197,7 +197,7 @@ ScenarioResult lock_contention(const LockOptions& o) {
   for (size_t c = 0; c < pool.size(); ++c) pool.spawn(c, run.client_loop(c));
   wait_until_idle(pool);
   m.stop(result);
-  pool.close(SessionPool::Clock::now() + kCloseDeadline);
+  pool.close(toolkit::SessionPool::Clock::now() + kCloseDeadline);
 
   const int64_t notifications = run.group.notifications()->load();
   const int64_t releases = run.releases.load();

@@ -40,14 +40,14 @@
 #include <chrono>
 #include <string>
 
+#include "toolkit/session_pool.h"
 #include "zkbench/scenario.h"
-#include "zkbench/session_pool.h"
 
 namespace zk::bench {
 
 struct LockOptions {
-  SessionPoolOptions pool;  // pool.sessions is the number of clients
-  int holds = 100;          // acquisitions per client
+  toolkit::SessionPoolOptions pool;  // pool.sessions is the number of clients
+  int holds = 100;                   // acquisitions per client
   std::string path = "/zkbench-lock";
   std::chrono::microseconds hold{0};
 };

@@ -34,7 +34,7 @@ struct Pipeline {
         ++outcome.ok;
       } else {
         ++outcome.errors[e];
-        if (session_over(e)) {
+        if (toolkit::session_over(e)) {
           outcome.ended.emplace(session, e);
           break;
         }
@@ -45,26 +45,27 @@ struct Pipeline {
 
 }  // namespace
 
-void wait_until_idle(const SessionPool& pool) {
-  while (!pool.wait_idle(SessionPool::Clock::now() + std::chrono::hours(1))) {
+void wait_until_idle(const toolkit::SessionPool& pool) {
+  while (!pool.wait_idle(toolkit::SessionPool::Clock::now() + std::chrono::hours(1))) {
   }
 }
 
-void close_sessions_now(SessionPool& pool) {
+void close_sessions_now(toolkit::SessionPool& pool) {
   for (size_t i = 0; i < pool.size(); ++i) pool.spawn(i, close_one(pool.client(i)));
 }
 
-std::string ensure_znode(SessionPool& pool, const std::string& path) {
-  const auto s = run_on(pool, 0, create_if_missing(pool.client(0), path, std::string()));
+std::string ensure_znode(toolkit::SessionPool& pool, const std::string& path) {
+  const auto s = run_on(pool, 0, toolkit::create_if_missing(pool.client(0), path, std::string()));
   return s.ok() ? "" : "create " + path + ": " + std::string(zk::wire::error_name(s.error()));
 }
 
-std::string connect_and_ensure(SessionPool& pool, const std::string& path) {
+std::string connect_and_ensure(toolkit::SessionPool& pool, const std::string& path) {
   if (std::string e = pool.connect(); !e.empty()) return e;
   return ensure_znode(pool, path);
 }
 
-PipelineOutcome pipelined(SessionPool& pool, size_t count, int window, const PipelineOp& op) {
+PipelineOutcome pipelined(toolkit::SessionPool& pool, size_t count, int window,
+                          const PipelineOp& op) {
   Pipeline p{op, count};
   for (size_t s = 0; s < pool.size(); ++s) {
     for (int w = 0; w < std::max(window, 1); ++w) pool.spawn(s, p.slot(s));

@@ -29,7 +29,7 @@ std::string populate_path(const std::string& root, int64_t i) {
 ScenarioResult populate(const PopulateOptions& o) {
   ScenarioResult result;
   result.unit = "creates";
-  SessionPool pool(o.pool);
+  toolkit::SessionPool pool(o.pool);
   const zk::wire::Buffer value = make_value(o.value_bytes);
   if (std::string e = connect_and_ensure(pool, o.root); !e.empty()) {
     result.error = e;
@@ -65,7 +65,7 @@ ScenarioResult populate(const PopulateOptions& o) {
   m.start();
   const PipelineOutcome outcome = pipelined(pool, static_cast<size_t>(o.znodes), o.window, op);
   m.stop(result);
-  pool.close(SessionPool::Clock::now() + kCloseDeadline);
+  pool.close(toolkit::SessionPool::Clock::now() + kCloseDeadline);
 
   result.steps = steps.merged();
   result.done = created.load() + existing.load();

@@ -22,13 +22,13 @@
 #include <cstdint>
 #include <string>
 
+#include "toolkit/session_pool.h"
 #include "zkbench/scenario.h"
-#include "zkbench/session_pool.h"
 
 namespace zk::bench {
 
 struct PopulateOptions {
-  SessionPoolOptions pool;
+  toolkit::SessionPoolOptions pool;
   int64_t znodes = 0;
   int value_bytes = 100;
   std::string root = "/zkbench-pop";

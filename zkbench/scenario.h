@@ -5,7 +5,7 @@
 // and create_bench.h; their report in scenario_report.h; the ways they run
 // tasks on their sessions in pool_tasks.h.
 //
-// A scenario runs on a SessionPool (session_pool.h): its measured phase is
+// A scenario runs on a toolkit::SessionPool (session_pool.h): its measured phase is
 // from the moment its tasks start to the moment the pool is idle again; a
 // request is recorded under the step it belongs to ("acquire", "enter", ...)
 // with its latency when it succeeded, under its error code when it failed.
@@ -60,8 +60,8 @@ struct ScenarioResult {
 
 // Records the requests of a scenario's steps, per io thread and without a
 // lock: a thread's figures are touched only by the tasks of the sessions it
-// runs (SessionPool: session i on thread i % threads), and merged() is called
-// once the pool is idle (SessionPool::wait_idle orders it after them).
+// runs (toolkit::SessionPool: session i on thread i % threads), and merged() is called
+// once the pool is idle (toolkit::SessionPool::wait_idle orders it after them).
 class StepFigures {
  public:
   using Clock = std::chrono::steady_clock;

@@ -44,7 +44,8 @@ void add_connection_options(CLI::App& c, ConnectionFlags& f) {
 // The pool of `sessions` sessions the flags ask for, translated as run's
 // (cli_options.h: servers without chroot, default threads, timeouts).
 // Empty, or the usage error.
-std::string to_pool_options(const ConnectionFlags& f, int sessions, SessionPoolOptions& out) {
+std::string to_pool_options(const ConnectionFlags& f, int sessions,
+                            toolkit::SessionPoolOptions& out) {
   WorkloadFlags w;
   w.engine.pool.sessions = sessions;
   w.engine.pool.threads = f.threads;
@@ -69,7 +70,7 @@ int usage(const CLI::App& command, const std::string& message) {
   return kExitUsage;
 }
 
-ScenarioConfig config_of(const std::string& command, const SessionPoolOptions& pool,
+ScenarioConfig config_of(const std::string& command, const toolkit::SessionPoolOptions& pool,
                          decltype(ScenarioConfig::settings) settings) {
   ScenarioConfig c;
   c.command = command;

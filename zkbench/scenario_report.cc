@@ -5,8 +5,8 @@
 #include <cmath>
 #include <map>
 
+#include "toolkit/json_writer.h"
 #include "zkbench/report.h"
-#include "zkctl/json_writer.h"
 
 namespace zk::bench {
 
@@ -63,7 +63,7 @@ std::string scenario_text(const ScenarioConfig& c, const ScenarioResult& r) {
 }
 
 std::string scenario_json(const ScenarioConfig& c, const ScenarioResult& r) {
-  zkctl::JsonWriter j;
+  toolkit::JsonWriter j;
   j.begin_object().key("command").string(c.command);
   j.key("config").begin_object().key("servers").begin_array();
   for (const std::string& s : c.servers) j.string(s);

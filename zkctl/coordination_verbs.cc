@@ -13,14 +13,18 @@
 #include "recipes/double_barrier.h"
 #include "recipes/group.h"
 #include "recipes/queue.h"
+#include "toolkit/json_writer.h"
+#include "toolkit/text_encoding.h"
 #include "zkctl/command_result.h"
 #include "zkctl/data_argument.h"
-#include "zkctl/json_writer.h"
 #include "zkctl/signal_pipe.h"
-#include "zkctl/text_encoding.h"
 #include "zkctl/verb_words.h"
 
 namespace zkctl {
+
+using zk::toolkit::base64_encode;
+using zk::toolkit::is_valid_utf8;
+using zk::toolkit::JsonWriter;
 
 namespace {
 

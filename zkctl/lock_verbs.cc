@@ -3,13 +3,15 @@
 
 #include "recipes/leader_election.h"
 #include "recipes/lock.h"
+#include "toolkit/json_writer.h"
 #include "zkctl/command_result.h"
-#include "zkctl/json_writer.h"
 #include "zkctl/lock_supervisor.h"
 #include "zkctl/signal_pipe.h"
 #include "zkctl/verb_words.h"
 
 namespace zkctl {
+
+using zk::toolkit::JsonWriter;
 
 using zk::client::Result;
 using zk::recipes::LockHold;

@@ -4,11 +4,15 @@
 #include <cstdio>
 #include <ctime>
 
+#include "toolkit/json_writer.h"
+#include "toolkit/text_encoding.h"
 #include "zkctl/acl_text.h"
-#include "zkctl/json_writer.h"
-#include "zkctl/text_encoding.h"
 
 namespace zkctl {
+
+using zk::toolkit::base64_encode;
+using zk::toolkit::is_valid_utf8;
+using zk::toolkit::JsonWriter;
 
 using zk::wire::Stat;
 

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "zkctl/json_writer.h"
+#include "toolkit/json_writer.h"
 #include "zklab/lab_daemon.h"
 #include "zklab/lab_status.h"
 #include "zklab/network_status.h"
@@ -89,7 +89,7 @@ LabExit print_status(const LabContext& ctx, bool json) {
   const auto status = lab_status(*nodes);
   const auto network = network_status(ctx.dir, kRelayDeadline);
   if (json) {
-    zkctl::JsonWriter w;
+    toolkit::JsonWriter w;
     w.begin_object()
         .key("dir")
         .string(std::filesystem::absolute(ctx.dir).string())

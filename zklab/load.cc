@@ -13,21 +13,21 @@
 #include <boost/asio/use_future.hpp>
 
 #include "libzk/client/client.h"
-#include "zkbench/session_pool.h"
+#include "toolkit/session_pool.h"
 
 namespace zk::lab {
 
 namespace {
 
 namespace asio = boost::asio;
-using zk::bench::create_if_missing;
-using zk::bench::session_over;
-using zk::bench::SessionPool;
-using zk::bench::SessionPoolOptions;
 using zk::client::Client;
 using zk::client::Error;
 using zk::client::Status;
 using zk::client::Task;
+using zk::toolkit::create_if_missing;
+using zk::toolkit::session_over;
+using zk::toolkit::SessionPool;
+using zk::toolkit::SessionPoolOptions;
 using Clock = std::chrono::steady_clock;
 
 constexpr Clock::rep kNoMark = std::numeric_limits<Clock::rep>::max();
@@ -40,8 +40,8 @@ struct Shard {
 
 std::string error_text(Error e) { return std::string(zk::wire::error_name(e)); }
 
-SessionPoolOptions pool_options(const LoadOptions& o) {
-  SessionPoolOptions p;
+toolkit::SessionPoolOptions pool_options(const LoadOptions& o) {
+  toolkit::SessionPoolOptions p;
   p.addresses = o.addresses;
   p.sessions = o.sessions;
   p.threads = o.threads;
@@ -138,7 +138,7 @@ struct Load::State {
   std::vector<std::string> ended;  // per session: why its loops ended; empty if they did not
   std::vector<Shard> shards;       // io thread t's at t; set by the constructor
   // Last: destroyed first, so that no loop outlives what it uses.
-  SessionPool pool;
+  toolkit::SessionPool pool;
 };
 
 Load::Load(LoadOptions options) : state_(std::make_unique<State>(std::move(options))) {}

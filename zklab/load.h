@@ -2,7 +2,7 @@
 // Load: a read/write load on a ZooKeeper ensemble through zk::client, with
 // every completion counted in fixed buckets of time (timeline.h). The engine
 // of `zklab failover` and bench/failover_bench. Its sessions are a
-// zk::bench::SessionPool (zkbench/session_pool.h); the loops and the
+// zk::toolkit::SessionPool (toolkit/session_pool.h); the loops and the
 // recording are its own.
 //
 // Shape: `sessions` async sessions, session i connected first to

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkctl/text_encoding.h"
+#include "toolkit/text_encoding.h"
 
 #include <gtest/gtest.h>
 
-namespace zkctl {
+namespace zk::toolkit {
 namespace {
 
 TEST(Utf8, AcceptsAsciiAndMultiByteText) {
@@ -44,4 +44,4 @@ TEST(Base64, MatchesRfc4648Vectors) {
 }
 
 }  // namespace
-}  // namespace zkctl
+}  // namespace zk::toolkit

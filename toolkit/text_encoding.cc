@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkctl/text_encoding.h"
+#include "toolkit/text_encoding.h"
 
 #include <cstdint>
 
-namespace zkctl {
+namespace zk::toolkit {
 
 namespace {
 
@@ -93,4 +93,4 @@ std::string base64_encode(std::string_view bytes) {
   return out;
 }
 
-}  // namespace zkctl
+}  // namespace zk::toolkit

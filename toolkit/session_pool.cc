@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkbench/session_pool.h"
+#include "toolkit/session_pool.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -14,7 +14,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>
 
-namespace zk::bench {
+namespace zk::toolkit {
 
 namespace {
 
@@ -177,4 +177,4 @@ zk::client::Task<zk::client::Status> create_if_missing(std::shared_ptr<zk::clien
                                                                   : r.error();
 }
 
-}  // namespace zk::bench
+}  // namespace zk::toolkit

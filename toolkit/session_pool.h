@@ -27,7 +27,7 @@
 
 #include "libzk/client/client.h"
 
-namespace zk::bench {
+namespace zk::toolkit {
 
 struct SessionPoolOptions {
   std::vector<std::string> addresses;  // "host:port" each; at least one
@@ -89,4 +89,4 @@ bool session_over(zk::client::Error e);
 zk::client::Task<zk::client::Status> create_if_missing(std::shared_ptr<zk::client::Client> client,
                                                        std::string path, zk::wire::Buffer data);
 
-}  // namespace zk::bench
+}  // namespace zk::toolkit

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkctl/json_writer.h"
+#include "toolkit/json_writer.h"
 
 #include <gtest/gtest.h>
 
-namespace zkctl {
+namespace zk::toolkit {
 namespace {
 
 TEST(JsonWriter, WritesNestedObjectsAndArraysWithCommas) {
@@ -36,4 +36,4 @@ TEST(JsonQuote, KeepsUtf8AndReplacesInvalidBytes) {
 }
 
 }  // namespace
-}  // namespace zkctl
+}  // namespace zk::toolkit

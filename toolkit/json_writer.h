@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// A minimal JSON writer for zkctl's --json output: one compact object per call
+// A minimal JSON writer for the tools' --json output: one compact object per call
 // site, keys in insertion order, no parsing. Strings are escaped per RFC 8259
 // (quote, backslash and every control character; "\u007f" as well, for
 // terminals); bytes that are not UTF-8 become U+FFFD, so the output is always
@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace zkctl {
+namespace zk::toolkit {
 
 // The JSON string literal for `text`, quotes included.
 std::string json_quote(std::string_view text);
@@ -46,4 +46,4 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-}  // namespace zkctl
+}  // namespace zk::toolkit

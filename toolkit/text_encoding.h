@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace zkctl {
+namespace zk::toolkit {
 
 // True iff `bytes` is well-formed UTF-8 (RFC 3629: no overlong forms, no
 // surrogates, nothing above U+10FFFF). The empty string is valid.
@@ -18,4 +18,4 @@ std::string sanitize_utf8(std::string_view bytes);
 // Standard base64 (RFC 4648 §4) with '=' padding.
 std::string base64_encode(std::string_view bytes);
 
-}  // namespace zkctl
+}  // namespace zk::toolkit

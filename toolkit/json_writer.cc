@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkctl/json_writer.h"
+#include "toolkit/json_writer.h"
 
 #include <cstdio>
 
-#include "zkctl/text_encoding.h"
+#include "toolkit/text_encoding.h"
 
-namespace zkctl {
+namespace zk::toolkit {
 
 std::string json_quote(std::string_view raw) {
   const std::string text = sanitize_utf8(raw);
@@ -119,4 +119,4 @@ JsonWriter& JsonWriter::null() {
   return *this;
 }
 
-}  // namespace zkctl
+}  // namespace zk::toolkit
