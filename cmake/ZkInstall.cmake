@@ -28,11 +28,15 @@ set(ZK_BASH_COMPLETION_DIR "${CMAKE_INSTALL_DATADIR}/bash-completion/completions
     "Where the bash completions are installed (relative: under the prefix)")
 
 # The tools. An installed zklab starts the zkd beside it (zklab/zkd_lookup.h).
-install(TARGETS zkd zkctl zkbench zklab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS ${ZK_TOOLS} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-# Man pages: every man/NAME.N into manN.
+# Man pages: every man/NAME.N into manN, but those of tools not built.
 file(GLOB ZK_MAN_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/man/*.[1-9])
 foreach(page IN LISTS ZK_MAN_PAGES)
+  get_filename_component(name ${page} NAME_WLE)
+  if(name IN_LIST ZK_LAB_TOOLS AND NOT ZK_BUILD_LAB_TOOLS)
+    continue()
+  endif()
   string(REGEX MATCH "[1-9]$" section ${page})
   install(FILES ${page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section})
 endforeach()
@@ -52,7 +56,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/dist/zkd.sysusers DESTINATION ${ZK_SYSUSERS_
 
 # Bash completion: completions/TOOL.bash as TOOL, the name bash-completion's
 # loader looks for when TOOL is first completed.
-foreach(tool IN ITEMS zkd zkctl zkbench zklab)
+foreach(tool IN LISTS ZK_TOOLS)
   install(FILES ${PROJECT_SOURCE_DIR}/completions/${tool}.bash
           DESTINATION ${ZK_BASH_COMPLETION_DIR}
           RENAME ${tool})
