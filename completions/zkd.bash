@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-# bash completion for zkd(8): its options, the subcommands dump-log and
-# dump-snapshot, and file names where a file is expected (--config FILE,
-# the zoo.cfg positional, dump-log FILE, dump-snapshot FILE).
+# bash completion for zkd(8): its options, the subcommands dump-log,
+# dump-snapshot and failpoints, and file names where a file is expected
+# (--config FILE, the zoo.cfg positional, dump-log FILE, dump-snapshot FILE).
 _zkd() {
     local cur prev words cword split
     _init_completion -s || return
@@ -10,7 +10,7 @@ _zkd() {
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
             -c | --config) ((i++)) ;;
-            dump-log | dump-snapshot)
+            dump-log | dump-snapshot | failpoints)
                 sub=${words[i]}
                 break
                 ;;
@@ -25,6 +25,10 @@ _zkd() {
     esac
     $split && return
 
+    if [[ $sub == failpoints ]]; then
+        COMPREPLY=($(compgen -W '--help' -- "$cur"))
+        return
+    fi
     if [[ -n $sub ]]; then
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--json --help' -- "$cur"))
@@ -37,6 +41,6 @@ _zkd() {
         COMPREPLY=($(compgen -W '-c --config --version --help' -- "$cur"))
         return
     fi
-    COMPREPLY=($(compgen -W 'dump-log dump-snapshot' -- "$cur"))
+    COMPREPLY=($(compgen -W 'dump-log dump-snapshot failpoints' -- "$cur"))
     _filedir # zkd zoo.cfg, as zkServer.sh passes it
 } && complete -F _zkd zkd

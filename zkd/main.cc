@@ -5,14 +5,16 @@
 //   zkd --config zoo.cfg      (or: zkd zoo.cfg, as Apache's zkServer.sh passes it)
 //   zkd dump-log FILE [--json]        print the records of one txn log segment
 //   zkd dump-snapshot FILE [--json]   print one snapshot: zxid, sessions, tree
+//   zkd failpoints                    list the failpoints ZKD_FAILPOINTS can arm
 //
 // Exit status of the server: 0 after a clean shutdown (SIGTERM/SIGINT), 1
 // when the configuration or the client port is unusable, 2 for bad
-// arguments, 3 when the data cannot be recovered at start-up (a corrupt txn
-// log or snapshot, an unreadable data dir: the message names the file and
-// offset and what to do), 4 when the txn log failed while serving (disk full,
-// I/O error). The dump commands exit 0, or 1 when the file is unreadable or
-// holds a bad record.
+// arguments or a bad ZKD_FAILPOINTS (zkd/failpoint/failpoint.h), 3 when the
+// data cannot be recovered at start-up (a corrupt txn log or snapshot, an
+// unreadable data dir: the message names the file and offset and what to
+// do), 4 when the txn log failed while serving (disk full, I/O error). The
+// dump commands exit 0, or 1 when the file is unreadable or holds a bad
+// record.
 //
 // Under systemd (dist/zkd.service, Type=notify) the server sends READY=1 once
 // its data is recovered and the client port listens, and STOPPING=1 when it
@@ -21,12 +23,14 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
+#include <cstdio>
 #include <exception>
 #include <iostream>
 #include <string>
 
 #include "CLI/CLI.hpp"
 #include "libzk/version/version.h"
+#include "zkd/failpoint/points.h"
 #include "zkd/net/log.h"
 #include "zkd/server/config.h"
 #include "zkd/server/server.h"
@@ -37,7 +41,18 @@
 
 namespace {
 
+constexpr int kExitBadArguments = 2;
 constexpr int kExitStorageUnrecoverable = 3;
+
+// `zkd failpoints`: one line per point: name, what it can do, where it is.
+int list_failpoints() {
+  for (const zkd::failpoint::Point* p : zkd::failpoint::all_points()) {
+    std::printf("%-32s %-12s %.*s\n", std::string(p->name()).c_str(),
+                p->can_error() ? "crash,error" : "crash", static_cast<int>(p->where().size()),
+                p->where().data());
+  }
+  return 0;
+}
 
 int serve(const std::string& config_path) {
   using zkd::net::log_error;
@@ -60,7 +75,10 @@ int serve(const std::string& config_path) {
            ") with ", config_path);
 
   boost::asio::io_context io;
+  boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   zkd::server::Server server(io, *loaded.config);
+  // A server that stops by itself (its log failed) ends the signal wait too.
+  server.on_stop([&signals] { signals.cancel(); });
   zkd::notify_status("recovering the data in " + loaded.config->data_dir.string());
   if (auto status = server.open_storage(); !status.ok()) {
     log_error("cannot recover the data: ", status.message());
@@ -80,7 +98,6 @@ int serve(const std::string& config_path) {
     if (!stopping) zkd::notify_stopping(why);
     stopping = true;
   };
-  boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const boost::system::error_code& ec, int signal_number) {
     if (ec) return;  // cancelled: the server is already stopping
     log_info("received signal ", signal_number, ", shutting down");
@@ -120,11 +137,13 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
   dump_snapshot->add_flag("--json", dump_json, "one JSON object per line");
+  auto* failpoints =
+      app.add_subcommand("failpoints", "list the failpoints that ZKD_FAILPOINTS can arm");
   try {
     app.parse(argc, argv);
-    bool dumping = dump_log->parsed() || dump_snapshot->parsed();
+    bool dumping = dump_log->parsed() || dump_snapshot->parsed() || failpoints->parsed();
     if (dumping && (!config_option.empty() || !config_positional.empty())) {
-      throw CLI::ValidationError("the dump commands take no configuration file");
+      throw CLI::ValidationError("the dump and list commands take no configuration file");
     }
     if (!dumping && config_option.empty() == config_positional.empty()) {
       throw CLI::ValidationError("give the configuration file once: --config FILE or FILE");
@@ -136,7 +155,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     std::cerr << app.help();
-    return 2;
+    return kExitBadArguments;
+  }
+  if (failpoints->parsed()) return list_failpoints();
+  if (std::string why = zkd::failpoint::arm_from_environment(); !why.empty()) {
+    std::cerr << "zkd: " << why << "\n";
+    return kExitBadArguments;
   }
   try {
     auto& env = zkd::storage::posix_env();

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string_view>
 
+#include "zkd/failpoint/points.h"
 #include "zkd/server/config.h"
 #include "zkd/storage/durable_file.h"
 
@@ -35,15 +36,11 @@ StatusOr<std::optional<int64_t>> read_one(storage::Env& env, const std::string& 
   return std::optional<int64_t>(*epoch);
 }
 
-Status write_if_changed(storage::Env& env, const std::string& dir, std::string_view name,
-                        int64_t epoch) {
+bool holds(storage::Env& env, const std::string& dir, std::string_view name, int64_t epoch) {
   const std::string path = path_of(dir, name);
-  const std::string text = std::to_string(epoch);
-  if (env.file_exists(path)) {
-    auto current = env.read_file(path);
-    if (current.ok() && *current == text) return Status();
-  }
-  return storage::write_file_durably(env, dir, name, text);
+  if (!env.file_exists(path)) return false;
+  auto current = env.read_file(path);
+  return current.ok() && *current == std::to_string(epoch);
 }
 
 }  // namespace
@@ -61,11 +58,25 @@ StatusOr<EpochFiles> read_epoch_files(storage::Env& env, const std::string& snap
 
 Status write_epoch_files(storage::Env& env, const std::string& snap_dir, const EpochFiles& epochs) {
   if (Status s = env.create_dirs(snap_dir); !s.ok()) return s;
-  if (Status s = write_if_changed(env, snap_dir, kAcceptedEpochFile, epochs.accepted_epoch);
-      !s.ok()) {
-    return s;
+  const bool accepted = !holds(env, snap_dir, kAcceptedEpochFile, epochs.accepted_epoch);
+  const bool current = !holds(env, snap_dir, kCurrentEpochFile, epochs.current_epoch);
+  if (!accepted && !current) return Status();
+  if (failpoint::kEpochBeforeWrite.fail()) {
+    return Status::error(failpoint::kEpochBeforeWrite.error_message());
   }
-  return write_if_changed(env, snap_dir, kCurrentEpochFile, epochs.current_epoch);
+  if (accepted) {
+    Status s = storage::write_file_durably(env, snap_dir, kAcceptedEpochFile,
+                                           std::to_string(epochs.accepted_epoch));
+    if (!s.ok()) return s;
+    failpoint::kEpochAcceptedWritten.hit();
+  }
+  if (current) {
+    Status s = storage::write_file_durably(env, snap_dir, kCurrentEpochFile,
+                                           std::to_string(epochs.current_epoch));
+    if (!s.ok()) return s;
+    failpoint::kEpochCurrentWritten.hit();
+  }
+  return Status();
 }
 
 }  // namespace zkd::server

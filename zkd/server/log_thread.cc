@@ -4,6 +4,8 @@
 #include <chrono>
 #include <utility>
 
+#include "zkd/failpoint/points.h"
+
 namespace zkd::server {
 
 LogThread::LogThread(std::unique_ptr<storage::TxnLogWriter> writer,
@@ -67,11 +69,17 @@ storage::Status LogThread::write_batch(std::deque<Item>& batch, int64_t& last_zx
     batch.pop_front();
     switch (item.kind) {
       case Item::Kind::kAppend:
+        if (failpoint::kLogBeforeWrite.fail()) {
+          return storage::Status::error(failpoint::kLogBeforeWrite.error_message());
+        }
         if (auto s = writer_->append(item.zxid, item.txn); !s.ok()) return s;
         last_zxid = item.zxid;
         ++txns;
         break;
       case Item::Kind::kRoll:
+        if (failpoint::kLogRoll.fail()) {
+          return storage::Status::error(failpoint::kLogRoll.error_message());
+        }
         if (auto s = writer_->roll(); !s.ok()) return s;
         break;
       case Item::Kind::kTruncate: {
@@ -112,7 +120,10 @@ void LogThread::run() {
     if (!result.status.ok()) fail_truncations(batch, result.status);  // those not carried out
     if (result.status.ok() && result.txns > 0) {
       auto started = std::chrono::steady_clock::now();
-      result.status = writer_->sync();
+      result.status = failpoint::kLogBeforeSync.fail()
+                          ? storage::Status::error(failpoint::kLogBeforeSync.error_message())
+                          : writer_->sync();
+      if (result.status.ok()) failpoint::kLogSynced.hit();
       result.sync_us = std::chrono::duration_cast<std::chrono::microseconds>(
                            std::chrono::steady_clock::now() - started)
                            .count();

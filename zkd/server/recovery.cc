@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "zkd/failpoint/points.h"
 #include "zkd/net/log.h"
 #include "zkd/storage/durable_file.h"
 #include "zkd/storage/snapshot_file.h"
@@ -41,6 +42,9 @@ StatusOr<SessionPasswords::Key> load_or_create_session_key(storage::Env& env,
     return *key;
   }
   auto key = SessionPasswords::random_key();
+  if (failpoint::kSessionKeyBeforeWrite.fail()) {
+    return Status::error(failpoint::kSessionKeyBeforeWrite.error_message());
+  }
   if (Status s = storage::write_file_durably(env, snap_dir, kSessionKeyName,
                                              SessionPasswords::encode_key(key));
       !s.ok()) {

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "libzk/wire/jute.h"
+#include "zkd/failpoint/points.h"
 #include "zkd/net/log.h"
 #include "zkd/server/database_options.h"
 #include "zkd/server/epoch_files.h"
@@ -247,9 +248,16 @@ void Server::carry_out_ready(zab::Ready& ready) {
     // The log goes first: a crash in between leaves an older, consistent state.
     ++log_truncations_;
     storage::Status status = log_->truncate_after(0);
-    if (status.ok()) status = storage::remove_snapshots_after(env_, layout_.snap_dir, zxid - 1);
+    if (status.ok()) {
+      failpoint::kSnapLogCleared.hit();
+      status = storage::remove_snapshots_after(env_, layout_.snap_dir, zxid - 1);
+    }
+    if (status.ok() && failpoint::kSnapBeforeWrite.fail()) {
+      status = storage::Status::error(failpoint::kSnapBeforeWrite.error_message());
+    }
     if (status.ok()) status = write_snapshot_now(env_, layout_.snap_dir, db);
     if (!status.ok()) return fail_replica("cannot install the snapshot: " + status.message());
+    failpoint::kSnapInstalled.hit();
     db_ = std::move(db);
     last_prepared_zxid_ = durable_zxid_ = zxid;
     log_info("installed the leader's snapshot at ", hex(zxid));
@@ -259,8 +267,15 @@ void Server::carry_out_ready(zab::Ready& ready) {
     const zab::Zxid t = *ready.truncate_after;
     if (snapshot_job_) abandon_snapshot();
     ++log_truncations_;
-    storage::Status status = log_->truncate_after(t);
-    if (status.ok()) status = storage::remove_snapshots_after(env_, layout_.snap_dir, t);
+    storage::Status status;
+    if (failpoint::kTruncBeforeCut.fail()) {
+      status = storage::Status::error(failpoint::kTruncBeforeCut.error_message());
+    }
+    if (status.ok()) status = log_->truncate_after(t);
+    if (status.ok()) {
+      failpoint::kTruncLogCut.hit();
+      status = storage::remove_snapshots_after(env_, layout_.snap_dir, t);
+    }
     if (!status.ok()) return fail_replica("cannot truncate the txn log: " + status.message());
     last_prepared_zxid_ = std::min<int64_t>(last_prepared_zxid_, t);
     durable_zxid_ = std::min<int64_t>(durable_zxid_, t);
@@ -294,7 +309,10 @@ void Server::carry_out_ready(zab::Ready& ready) {
       log_info("sending a snapshot at ", hex(db_.last_zxid()), " (", packet.attachment.size(),
                " bytes) to server ", packet.message.to);
     }
+    const bool ack_newleader = packet.message.type == zab::MsgType::kAckNewLeader;
+    if (ack_newleader) failpoint::kAckNewLeaderBeforeSend.hit();
     r.transport->send(std::move(packet));
+    if (ack_newleader) failpoint::kAckNewLeaderSent.hit();
   }
   // 8. syncs.
   for (uint64_t ticket : ready.syncs_done) ticket_done(ticket);

@@ -192,6 +192,7 @@ void Server::stop() {
   if (log_) log_->stop();
   if (snapshot_thread_) snapshot_thread_->join();
   if (snapshot_job_) abandon_snapshot();
+  if (on_stop_) std::exchange(on_stop_, nullptr)();
 }
 
 void Server::close_all_clients() {

@@ -55,6 +55,7 @@
 #include <boost/asio/thread_pool.hpp>
 #include <boost/system/error_code.hpp>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -114,6 +115,11 @@ class Server final : public net::ConnectionHandler, public admin::ServerView {
   // storage threads (txns already handed to the log are made durable first;
   // a snapshot in progress is abandoned), so that io_context::run() can return.
   void stop();
+  // Called once, at the end of stop(), whoever stopped the server: its owner,
+  // or the server itself when its log failed or it could not carry out what
+  // its leader sent. The owner ends there whatever else keeps its io_context
+  // running (zkd's signal wait), so that run() returns.
+  void on_stop(std::function<void()> handler) { on_stop_ = std::move(handler); }
   // 0, or kExitLogFailure when the server stopped because the log failed.
   int exit_status() const { return exit_status_; }
   // The admin server's and the Prometheus endpoint's addresses, once
@@ -290,6 +296,7 @@ class Server final : public net::ConnectionHandler, public admin::ServerView {
   boost::asio::steady_timer tick_timer_;
   bool stopped_ = false;
   int exit_status_ = 0;
+  std::function<void()> on_stop_;
 
   // Storage (owned by the state thread unless stated).
   storage::Env& env_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "zkd/failpoint/points.h"
 #include "zkd/storage/coding.h"
 #include "zkd/storage/crc32c.h"
 #include "zkd/storage/file_names.h"
@@ -60,8 +61,12 @@ class Writer final : public SnapshotWriter {
     Status closed = file_->close();
     file_.reset();
     if (!closed.ok()) return closed;
+    if (failpoint::kSnapshotBeforeRename.fail()) {
+      return Status::error(failpoint::kSnapshotBeforeRename.error_message());
+    }
     if (Status s = env_.rename_file(temp_path_, final_path_); !s.ok()) return s;
     finished_ = true;
+    failpoint::kSnapshotRenamed.hit();
     return env_.sync_dir(dir_);
   }
 
