@@ -118,6 +118,7 @@ StartResult ZkdProcess::start(const ZkdOptions& options) {
   for (auto& arg : p->command_) {
     if (arg == "{config}") arg = config;
   }
+  p->environment_ = options.environment;
   result.error = p->respawn();
   if (result.error.empty() && options.wait_until_ready) {
     result.error = p->wait_ready(p->start_deadline_);
@@ -134,7 +135,13 @@ std::string ZkdProcess::respawn() {
   std::error_code ec;
   auto size = std::filesystem::file_size(log_path(), ec);
   log_start_ = ec ? 0 : size;
-  pid_ = spawn_logged(command_, log_path());
+  std::vector<std::string> argv = command_;
+  if (!environment_.empty()) {
+    // env(1) sets them and runs the command, whose path it is given.
+    argv.insert(argv.begin(), environment_.begin(), environment_.end());
+    argv.insert(argv.begin(), "/usr/bin/env");
+  }
+  pid_ = spawn_logged(argv, log_path());
   if (pid_ < 0) return "cannot start " + command_.front();
   pidfd_ = open_pidfd(pid_);
   return {};

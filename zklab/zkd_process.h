@@ -50,6 +50,8 @@ struct ZkdOptions {
   int max_client_cnxns = 60;
   std::string four_letter_whitelist = "*";
   std::vector<std::string> extra_lines;  // appended to zoo.cfg verbatim
+  // NAME=VALUE settings added to zkd's environment (set_environment() below).
+  std::vector<std::string> environment;
   // When set, written as zoo.cfg instead of the generated text ({port} and
   // {dataDir} are replaced); the process is then not required to come up.
   std::optional<std::string> raw_config;
@@ -88,6 +90,10 @@ class ZkdProcess {
   pid_t pid() const { return pid_; }
   // Leave a temporary directory in place when destroyed (to look at it).
   void keep_directory() { keep_dir_ = true; }
+  // NAME=VALUE settings added to the environment of the next runs (restart(),
+  // respawn()); empty: the runs inherit this process's environment alone.
+  // For ZKD_FAILPOINTS (zkd/failpoint/failpoint.h).
+  void set_environment(std::vector<std::string> settings) { environment_ = std::move(settings); }
 
   // Sends a signal (SIGTERM, SIGKILL, SIGSTOP, SIGCONT, ...); false if the
   // process is gone.
@@ -123,6 +129,7 @@ class ZkdProcess {
   ZkdProcess() = default;
 
   std::vector<std::string> command_;  // argv of every run
+  std::vector<std::string> environment_;
   std::filesystem::path dir_;
   bool owns_dir_ = false;
   bool keep_dir_ = false;

@@ -28,16 +28,12 @@ using zk::wire::OpCode;
 
 constexpr auto kExitDeadline = std::chrono::seconds(30);
 
-// Options for a zkd in `dir` with ZKD_FAILPOINTS=`spec` (none when empty) and
-// a snapshot every 10 to 20 txns, so that the snapshot points are reached.
-ZkdOptions options_in(const fs::path& dir, const std::string& spec) {
+// Options for a zkd in `dir` with a snapshot every 10 to 20 txns, so that the
+// snapshot points are reached.
+ZkdOptions options_in(const fs::path& dir) {
   ZkdOptions options = zkd_options();
   options.dir = dir;
   options.extra_lines = {"snapCount=20", "preAllocSize=256"};
-  if (!spec.empty()) {
-    options.command = {"/usr/bin/env", "ZKD_FAILPOINTS=" + spec, zkd_binary(), "--config",
-                       "{config}"};
-  }
   return options;
 }
 
@@ -55,7 +51,9 @@ class FailpointProcessTest : public ::testing::Test {
   }
 
   void start(const std::string& spec) {
-    auto started = ZkdProcess::start(options_in(dir_, spec));
+    ZkdOptions options = options_in(dir_);
+    if (!spec.empty()) options.environment = {"ZKD_FAILPOINTS=" + spec};
+    auto started = ZkdProcess::start(options);
     ASSERT_TRUE(started.process) << started.error;
     zkd_ = std::move(started.process);
   }
@@ -155,7 +153,8 @@ TEST_F(FailpointProcessTest, AnInjectedLogErrorStopsZkdWithStatusFourAndLosesNot
 }
 
 TEST_F(FailpointProcessTest, ACrashBeforeTheSessionKeyIsWrittenLeavesAStartableDataDir) {
-  ZkdOptions options = options_in(dir_, "session_key.before_write=crash");
+  ZkdOptions options = options_in(dir_);
+  options.environment = {"ZKD_FAILPOINTS=session_key.before_write=crash"};
   options.wait_until_ready = false;
   auto started = ZkdProcess::start(options);
   ASSERT_TRUE(started.process) << started.error;
