@@ -152,6 +152,24 @@ TEST_F(FailpointProcessTest, AnInjectedLogErrorStopsZkdWithStatusFourAndLosesNot
   expect_restart_keeps(acknowledged);
 }
 
+TEST_F(FailpointProcessTest, AFailedSnapshotIsLoggedAndZkdServesOnWithoutIt) {
+  // The first snapshot is the one zkd writes at start-up (failing, it would
+  // stop the start with status 3); the second is taken while serving.
+  start("snapshot.before_rename=error@2");
+  ASSERT_TRUE(zkd_);
+  const auto acknowledged = create_until_stopped(60);
+  EXPECT_EQ(acknowledged.size(), 60u) << "a failed snapshot stopped zkd";
+  EXPECT_TRUE(zkd_->running());
+  EXPECT_THAT(zkd_->log(),
+              HasSubstr("failed: failpoint snapshot.before_rename: injected I/O error"));
+  for (const auto& e : fs::directory_iterator(zkd_->data_dir() / "version-2")) {
+    const std::string name = e.path().filename().string();
+    EXPECT_EQ(name.find(".tmp"), std::string::npos) << name << " was left behind";
+  }
+  ASSERT_TRUE(zkd_->kill());
+  expect_restart_keeps(acknowledged);
+}
+
 TEST_F(FailpointProcessTest, ACrashBeforeTheSessionKeyIsWrittenLeavesAStartableDataDir) {
   ZkdOptions options = options_in(dir_);
   options.environment = {"ZKD_FAILPOINTS=session_key.before_write=crash"};
