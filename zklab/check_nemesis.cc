@@ -88,6 +88,31 @@ std::function<void()> CheckNemesis::inject(Nemesis kind) {
       if (!cut(*links, "partition " + group_text(minority) + " | " + group_text(rest))) return {};
       return [this] { cut({}, "healed the network"); };
     }
+    case Nemesis::kBridge: {
+      // Jepsen's bridge: two halves that each reach one node, the bridge,
+      // and not each other; with 3 nodes, the bridge alone sees a majority.
+      if (n < 3) {
+        fail("bridge: a lab of fewer than 3 nodes has no two halves to bridge");
+        return {};
+      }
+      std::vector<int> ids(static_cast<size_t>(n));
+      std::iota(ids.begin(), ids.end(), 1);
+      std::shuffle(ids.begin(), ids.end(), rng_);
+      const int bridge = ids.front();
+      const auto middle = ids.begin() + 1 + (n - 1) / 2;
+      std::vector<int> left(ids.begin() + 1, middle), right(middle, ids.end());
+      std::sort(left.begin(), left.end());
+      std::sort(right.begin(), right.end());
+      std::set<std::pair<int, int>> links;
+      for (int a : left) {
+        for (int b : right) links.emplace(std::min(a, b), std::max(a, b));
+      }
+      if (!cut(links, "bridge " + group_text(left) + " - " + std::to_string(bridge) + " - " +
+                          group_text(right))) {
+        return {};
+      }
+      return [this] { cut({}, "healed the network"); };
+    }
   }
   return {};
 }
@@ -128,9 +153,10 @@ std::string CheckNemesis::heal() {
     if (s.state == DaemonState::kStopped) node_action(NodeAction::kResume, s.id);
     if (!s.alive()) node_action(NodeAction::kStart, s.id);
   }
-  if (std::find(kinds_.begin(), kinds_.end(), Nemesis::kPartition) != kinds_.end()) {
-    cut({}, "healed the network");
-  }
+  const auto cuts_links = [](Nemesis k) {
+    return k == Nemesis::kPartition || k == Nemesis::kBridge;
+  };
+  if (std::any_of(kinds_.begin(), kinds_.end(), cuts_links)) cut({}, "healed the network");
   auto error = wait_serving(ctx_, nodes_, node_ids(nodes_), true);
   note(error.empty() ? "every node serves under one leader" : "the lab did not recover: " + error);
   return error;

@@ -2,7 +2,8 @@
 // The nemesis of `zklab check`: faults on a running lab at random (seeded)
 // times, one at a time, each undone after a while, and every action logged
 // with its time. The faults go through the zklab commands themselves
-// (lab_node for kill/start and pause/resume, lab_network.h for partitions),
+// (lab_node for kill/start and pause/resume, lab_network.h for partitions
+// and bridges),
 // with their output captured into the log.
 #pragma once
 
@@ -40,14 +41,13 @@ class CheckNemesis {
 
   // Until `until`: waits a gap, injects one fault of a kind drawn from
   // `kinds` on a node drawn (the leader or any node, for a partition also a
-  // minority of random nodes), waits its hold (cut short at `until`) and
-  // undoes it; again while a gap and the shortest hold still end by
-  // `until`. Returns once the last fault is undone. Call once, from one
-  // thread.
+  // minority of random nodes, for a bridge the bridge node), waits its hold (cut short at `until`)
+  // and undoes it; again while a gap and the shortest hold still end by `until`. Returns once the
+  // last fault is undone. Call once, from one thread.
   void run(std::chrono::steady_clock::time_point until);
 
   // Undoes whatever may be left: resumes paused nodes, starts nodes that are
-  // down, removes every network fault (when partition is among the kinds);
+  // down, removes every network fault (when partition or bridge is among the kinds);
   // then waits (ctx.deadline) until every node serves under one leader.
   // Empty when it does, else why not.
   std::string heal();

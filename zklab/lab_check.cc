@@ -28,6 +28,8 @@ const char* nemesis_name(Nemesis n) {
       return "pause";
     case Nemesis::kPartition:
       return "partition";
+    case Nemesis::kBridge:
+      return "bridge";
   }
   return "?";
 }
@@ -67,6 +69,7 @@ std::optional<Nemesis> parse_nemesis(std::string_view word) {
   if (word == "kill") return Nemesis::kKill;
   if (word == "pause") return Nemesis::kPause;
   if (word == "partition") return Nemesis::kPartition;
+  if (word == "bridge") return Nemesis::kBridge;
   return std::nullopt;
 }
 

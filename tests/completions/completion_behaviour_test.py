@@ -129,7 +129,7 @@ class ZklabTest(FilesTestCase):
 
     def test_nemesis_lists_the_faults(self):
         self.assertEqual(self.complete("zklab", "check", "--nemesis", ""),
-                         ["kill", "partition", "pause"])
+                         ["bridge", "kill", "partition", "pause"])
         self.assertEqual(self.complete("zklab", "check", "--nemesis", "kill,pa"),
                          ["kill,partition", "kill,pause"])
 
