@@ -2,6 +2,7 @@
 #include "zklab/check_nemesis.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <numeric>
 #include <sstream>
 #include <thread>
@@ -87,6 +88,22 @@ std::function<void()> CheckNemesis::inject(Nemesis kind) {
       }
       if (!cut(*links, "partition " + group_text(minority) + " | " + group_text(rest))) return {};
       return [this] { cut({}, "healed the network"); };
+    }
+    case Nemesis::kWipe: {
+      // The node loses its data (myid stays) and rejoins empty, as after a
+      // disk replacement: the quorum that acknowledged a write without it
+      // still holds that write.
+      const int id = pick_target();
+      if (!node_action(NodeAction::kKill, id)) return {};
+      const auto data = nodes_[static_cast<size_t>(id - 1)].version2_dir();
+      std::error_code ec;
+      std::filesystem::remove_all(data, ec);
+      if (ec) {
+        fail("wipe node " + std::to_string(id) + ": " + ec.message());
+      } else {
+        note("wiped node " + std::to_string(id) + "'s data (" + data.string() + ")");
+      }
+      return [this, id] { node_action(NodeAction::kStart, id); };
     }
     case Nemesis::kBridge: {
       // Jepsen's bridge: two halves that each reach one node, the bridge,

@@ -30,6 +30,8 @@ const char* nemesis_name(Nemesis n) {
       return "partition";
     case Nemesis::kBridge:
       return "bridge";
+    case Nemesis::kWipe:
+      return "wipe";
   }
   return "?";
 }
@@ -70,6 +72,7 @@ std::optional<Nemesis> parse_nemesis(std::string_view word) {
   if (word == "pause") return Nemesis::kPause;
   if (word == "partition") return Nemesis::kPartition;
   if (word == "bridge") return Nemesis::kBridge;
+  if (word == "wipe") return Nemesis::kWipe;
   return std::nullopt;
 }
 

@@ -24,7 +24,7 @@
 
 namespace zk::lab {
 
-enum class Nemesis { kKill, kPause, kPartition, kBridge };
+enum class Nemesis { kKill, kPause, kPartition, kBridge, kWipe };
 
 struct CheckOptions {
   std::vector<Nemesis> nemesis;  // empty: no faults

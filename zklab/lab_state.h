@@ -46,10 +46,10 @@ struct LabNode {
   std::filesystem::path config() const { return dir / "zoo.cfg"; }
   std::filesystem::path log() const { return dir / "zkd.log"; }
   std::filesystem::path pid_file() const { return dir / "zkd.pid"; }
+  // Its data: logs, snapshots, epoch files (dataDir/version-2; myid is beside it).
+  std::filesystem::path version2_dir() const { return dir / "data" / "version-2"; }
   // Zab's currentEpoch file (written by zkd once it follows or leads an epoch).
-  std::filesystem::path current_epoch_file() const {
-    return dir / "data" / "version-2" / "currentEpoch";
-  }
+  std::filesystem::path current_epoch_file() const { return version2_dir() / "currentEpoch"; }
   // "127.0.0.1:<client port>".
   std::string address() const;
 };

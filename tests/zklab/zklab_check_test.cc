@@ -97,6 +97,13 @@ TEST_F(ZklabCheckTest, UnderBridgeFindsNoViolation) {
   EXPECT_NE(out.find("healed the network"), std::string::npos) << out;
 }
 
+TEST_F(ZklabCheckTest, UnderWipeFindsNoViolation) {
+  const std::string out = check_passes({"--nemesis", "wipe"});
+  EXPECT_GE(figure(out, "faults injected: "), 1) << out;
+  EXPECT_NE(out.find("wiped node"), std::string::npos) << out;
+  EXPECT_NE(out.find("started node"), std::string::npos) << out;
+}
+
 TEST_F(ZklabCheckUsageTest, UnknownNemesisExitsTwo) {
   Outcome r = zklab({"check", "--nemesis", "bogus"}, /*with_dir=*/false);
   EXPECT_EQ(r.exit_code, 2) << r.output;
