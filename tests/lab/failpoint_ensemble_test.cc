@@ -98,11 +98,7 @@ INSTANTIATE_TEST_SUITE_P(HardState, EpochFailpointTest,
                          ::testing::Values("epoch.before_write", "epoch.accepted_written",
                                            "epoch.current_written"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           for (char& c : name) {
-                             if (c == '.') c = '_';
-                           }
-                           return name;
+                           return failpoint_test_name(info.param);
                          });
 
 }  // namespace

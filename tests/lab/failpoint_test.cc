@@ -134,11 +134,7 @@ INSTANTIATE_TEST_SUITE_P(
                       CrashCase{"snapshot.before_rename=crash@2", "snapshot.before_rename"},
                       CrashCase{"snapshot.renamed=crash@2", "snapshot.renamed"}),
     [](const ::testing::TestParamInfo<CrashCase>& info) {
-      std::string name = info.param.point;
-      for (char& c : name) {
-        if (c == '.') c = '_';
-      }
-      return name;
+      return failpoint_test_name(info.param.point);
     });
 
 TEST_F(FailpointProcessTest, AnInjectedLogErrorStopsZkdWithStatusFourAndLosesNothing) {

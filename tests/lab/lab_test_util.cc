@@ -13,6 +13,13 @@ namespace zk::lab {
 
 std::string zkd_binary() { return ZKD_BINARY; }
 
+std::string failpoint_test_name(std::string name) {
+  for (char& c : name) {
+    if (c == '.') c = '_';
+  }
+  return name;
+}
+
 ZkdOptions zkd_options() {
   ZkdOptions options;
   options.binary = zkd_binary();

@@ -23,6 +23,8 @@ using zk::test::path_body;
 
 // Path of the zkd binary this tree built.
 std::string zkd_binary();
+// A failpoint name as a GoogleTest name: "log.before_sync" -> "log_before_sync".
+std::string failpoint_test_name(std::string name);
 // Default options, starting that binary.
 ZkdOptions zkd_options();
 // run_zkd with that binary.
