@@ -11,6 +11,7 @@
 #include "zkd/net/log.h"
 #include "zkd/storage/durable_file.h"
 #include "zkd/storage/snapshot_file.h"
+#include "zkd/zab/types.h"
 
 namespace zkd::server {
 
@@ -96,6 +97,24 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
   const auto log_started = std::chrono::steady_clock::now();
   auto log = log_read.get();
   if (!log.ok()) return log.status();
+  // The log must continue the snapshot without a hole: a hole means the
+  // snapshot is not the one the log was written after (a newer one was
+  // skipped and the log before it is gone) or txns were lost.
+  int64_t previous = out.snapshot_zxid;
+  for (const auto& record : log->records) {
+    if (!zab::follows(previous, record.zxid)) {
+      return Status::error(
+          layout.log_dir + ": the txn log has a hole: after zxid " + net::hex(previous) +
+          (previous == out.snapshot_zxid
+               ? " (" + (out.from_snapshot ? out.snapshot_name : std::string("an empty tree")) + ")"
+               : std::string()) +
+          " it holds " + net::hex(record.zxid) +
+          "; the txns between them are missing. Restore this server's data from a replica "
+          "(move version-2 aside; a replica of an ensemble then rejoins empty and is sent "
+          "everything)");
+    }
+    previous = record.zxid;
+  }
   for (const auto& record : log->records) {
     tree::Txn txn;
     if (!tree::read_txn(record.txn, txn) || txn.header.zxid != record.zxid) {

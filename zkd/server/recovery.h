@@ -47,9 +47,10 @@ struct Recovered {
 
 // Creates both directories, loads the newest valid snapshot into `db` (which
 // must be fresh) and applies every logged txn after it, in order. A log that
-// is corrupt in the middle, a record that does not decode and a snapshot
-// payload the tree refuses are errors whose message names the file (and
-// offset) and says what to do.
+// is corrupt in the middle, a record that does not decode, a log with a hole
+// (a zxid that does not follow the one before it, or the snapshot's, by
+// zab::follows) and a snapshot payload the tree refuses are errors whose
+// message names the file (and offset, or zxids) and says what to do.
 // With `replayed_records`, it is set to the log records applied after the
 // snapshot, in zxid order (exactly `Recovered::replayed` of them; what a
 // replica hands its protocol core as its log). Left empty on error.

@@ -27,6 +27,14 @@ constexpr uint32_t counter_of(Zxid zxid) {
   return static_cast<uint32_t>(static_cast<uint64_t>(zxid) & 0xffffffffu);
 }
 
+// Whether `next` may come right after `prev` in one replica's history: the
+// next counter of the same epoch, or the first zxid of a later epoch (each
+// leader numbers its proposals from counter 1). Between two neighbours of a
+// log, anything else is a hole: txns the replica once had are missing.
+constexpr bool follows(Zxid prev, Zxid next) {
+  return next == prev + 1 || (epoch_of(next) > epoch_of(prev) && counter_of(next) == 1);
+}
+
 // "epoch:counter", e.g. "3:17"; "0:0" for zxid 0.
 std::string zxid_string(Zxid zxid);
 

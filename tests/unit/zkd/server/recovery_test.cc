@@ -9,9 +9,11 @@
 #include "libzk/wire/jute.h"
 #include "libzk/wire/records.h"
 #include "tests/common/request_bodies.h"
+#include "zkd/net/log.h"
 #include "zkd/storage/file_names.h"
 #include "zkd/storage/memory_env.h"
 #include "zkd/storage/snapshot_file.h"
+#include "zkd/zab/types.h"
 
 namespace zkd::server {
 namespace {
@@ -50,6 +52,8 @@ class Writer {
   void create_session(int64_t session) {
     write(db_.prepare_create_session(session, 30000, ++zxid_, 1000));
   }
+  // The next txn gets zxid `zxid` (leaving a hole when it is not the next).
+  void jump_to(int64_t zxid) { zxid_ = zxid - 1; }
   void create(int64_t session, const std::string& path, int32_t flags = 0) {
     write(db_.prepare(session, 1, OpCode::kCreate, create_body(path, "data:" + path, flags),
                       ++zxid_, 2000));
@@ -125,6 +129,63 @@ TEST(Recovery, BadRecordInTheMiddleOfTheLogStopsWithFileAndOffset) {
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr(segments->front().name));
   EXPECT_THAT(r.status().message(), HasSubstr("16"));
+}
+
+// ZOOKEEPER-4925's symptom: a hole in a replica's log. Replaying across it
+// would serve a tree that lacks committed txns.
+TEST(Recovery, HoleInTheLogStopsNamingBothZxids) {
+  storage::MemoryEnv env;
+  tree::Database live;
+  ASSERT_TRUE(recover(env, kLayout, live).ok());
+  {
+    Writer w(env, live);
+    w.create_session(0x100);  // zxid 1
+    w.create(0x100, "/a");    // 2
+    w.jump_to(5);
+    w.create(0x100, "/b");  // 5: 3 and 4 are missing
+  }
+  tree::Database restored;
+  auto r = recover(env, kLayout, restored);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("hole: after zxid " + net::hex(2)));
+  EXPECT_THAT(r.status().message(), HasSubstr("holds " + net::hex(5)));
+}
+
+TEST(Recovery, FirstZxidOfALaterEpochFollowsAnyZxid) {
+  storage::MemoryEnv env;
+  tree::Database live;
+  ASSERT_TRUE(recover(env, kLayout, live).ok());
+  {
+    Writer w(env, live);
+    w.create_session(0x100);          // zxid 1
+    w.jump_to(zab::make_zxid(3, 1));  // a new leader's first proposal
+    w.create(0x100, "/a");
+  }
+  tree::Database restored;
+  auto r = recover(env, kLayout, restored);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->replayed, 2u);
+}
+
+// What `zklab check --nemesis corrupt,wipe` found: a wiped replica starts
+// with snapshot.0, is sent a SNAP (its log starts after it); when that newer
+// snapshot is then damaged, recovery falls back to snapshot.0 and the log
+// does not continue it. Replaying would serve a tree missing everything
+// before the SNAP.
+TEST(Recovery, LogThatDoesNotContinueTheSnapshotStopsNamingIt) {
+  storage::MemoryEnv env;
+  tree::Database live;
+  ASSERT_TRUE(recover(env, kLayout, live).ok());
+  ASSERT_TRUE(write_snapshot_now(env, kLayout.snap_dir, live).ok());  // snapshot.0
+  {
+    Writer w(env, live);
+    w.jump_to(zab::make_zxid(2, 40));  // the log after a SNAP at 2:39
+    w.create_session(0x100);
+  }
+  tree::Database restored;
+  auto r = recover(env, kLayout, restored);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("after zxid " + net::hex(0) + " (snapshot.0"));
 }
 
 // The log is read while the snapshot loads; when the tree then refuses the
