@@ -46,7 +46,7 @@ _zklab() {
         --nemesis)
             local faults=${cur%,*}
             [[ $faults == "$cur" ]] && faults= || faults+=,
-            COMPREPLY=($(compgen -P "$faults" -W 'kill pause partition bridge wipe' -- "${cur##*,}"))
+            COMPREPLY=($(compgen -P "$faults" -W 'kill pause partition bridge corrupt wipe crashpoint' -- "${cur##*,}"))
             compopt -o nospace
             return
             ;;

@@ -10,6 +10,7 @@
 #include "zklab/check_call.h"
 #include "zklab/lab_network.h"
 #include "zklab/lab_status.h"
+#include "zklab/node_faults.h"
 
 namespace zk::lab::check {
 
@@ -30,7 +31,13 @@ std::string group_text(const std::vector<int>& ids) {
 
 CheckNemesis::CheckNemesis(const LabContext& ctx, std::vector<LabNode> nodes,
                            std::vector<Nemesis> kinds, uint64_t seed)
-    : ctx_(ctx), nodes_(std::move(nodes)), kinds_(std::move(kinds)), rng_(seed) {}
+    : ctx_(ctx), nodes_(std::move(nodes)), kinds_(std::move(kinds)), rng_(seed) {
+  if (std::find(kinds_.begin(), kinds_.end(), Nemesis::kCrashpoint) != kinds_.end()) {
+    std::string error;
+    failpoints_ = zkd_failpoint_names(ctx_.zkd, ctx_.dir / "failpoints.txt", error);
+    if (failpoints_.empty()) fail("crashpoint: " + error);
+  }
+}
 
 void CheckNemesis::run(Clock::time_point until) {
   if (kinds_.empty()) return;
@@ -42,6 +49,7 @@ void CheckNemesis::run(Clock::time_point until) {
     auto undo = inject(kind);
     if (!undo) continue;
     ++faults_;
+    ++counts_[kind];
     std::this_thread::sleep_until(std::min(Clock::now() + draw(kMinHold, kMaxHold), until));
     undo();
   }
@@ -90,20 +98,45 @@ std::function<void()> CheckNemesis::inject(Nemesis kind) {
       return [this] { cut({}, "healed the network"); };
     }
     case Nemesis::kWipe: {
-      // The node loses its data (myid stays) and rejoins empty, as after a
-      // disk replacement: the quorum that acknowledged a write without it
-      // still holds that write.
+      // The node loses its data and rejoins empty, as after a disk
+      // replacement: the quorum that acknowledged a write without it still
+      // holds that write.
       const int id = pick_target();
       if (!node_action(NodeAction::kKill, id)) return {};
-      const auto data = nodes_[static_cast<size_t>(id - 1)].version2_dir();
-      std::error_code ec;
-      std::filesystem::remove_all(data, ec);
-      if (ec) {
-        fail("wipe node " + std::to_string(id) + ": " + ec.message());
-      } else {
-        note("wiped node " + std::to_string(id) + "'s data (" + data.string() + ")");
-      }
+      wipe(id);
       return [this, id] { node_action(NodeAction::kStart, id); };
+    }
+    case Nemesis::kCorrupt: {
+      // Bytes of the stopped node's newest log segment or snapshot flip; it
+      // must recover what the quorum holds or refuse to start, naming the
+      // file and offset (then, as an operator would, it is wiped).
+      const int id = pick_target();
+      if (!node_action(NodeAction::kKill, id)) return {};
+      std::string error;
+      const auto what =
+          corrupt_newest_file(nodes_[static_cast<size_t>(id - 1)].version2_dir(), rng_, error);
+      if (!what) {
+        fail("corrupt node " + std::to_string(id) + ": " + error);
+        node_action(NodeAction::kStart, id);
+        return {};
+      }
+      note("corrupted node " + std::to_string(id) + ": " + *what);
+      if (!node_action(NodeAction::kStart, id)) return {};
+      return [this, id] { end_corrupt(id); };
+    }
+    case Nemesis::kCrashpoint: {
+      // The node restarts with one failpoint armed to crash at a hit drawn
+      // from the first 20: where it dies, nothing acknowledged may be lost.
+      if (failpoints_.empty()) return {};
+      const int id = pick_target();
+      const std::string point =
+          failpoints_[std::uniform_int_distribution<size_t>(0, failpoints_.size() - 1)(rng_)];
+      const std::string spec =
+          point + "=crash@" + std::to_string(std::uniform_int_distribution<int>(1, 20)(rng_));
+      if (!node_action(NodeAction::kKill, id)) return {};
+      if (!node_action(NodeAction::kStart, id, {"ZKD_FAILPOINTS=" + spec})) return {};
+      note("node " + std::to_string(id) + " runs with failpoint " + spec);
+      return [this, id, point] { end_crashpoint(id, point); };
     }
     case Nemesis::kBridge: {
       // Jepsen's bridge: two halves that each reach one node, the bridge,
@@ -143,9 +176,74 @@ int CheckNemesis::pick_target() {
   return std::uniform_int_distribution<int>(1, static_cast<int>(nodes_.size()))(rng_);
 }
 
-bool CheckNemesis::node_action(NodeAction action, int id) {
+void CheckNemesis::wipe(int id) {
+  // What an operator restores on a replaced disk stays: myid (beside
+  // version-2) and the ensemble's session.key, which every replica must share
+  // (without it the node could not check the passwords of resumed sessions).
+  const auto data = nodes_[static_cast<size_t>(id - 1)].version2_dir();
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(data, ec)) {
+    if (entry.path().filename() == "session.key") continue;
+    std::filesystem::remove_all(entry.path(), ec);
+    if (ec) break;
+  }
+  if (ec) {
+    fail("wipe node " + std::to_string(id) + ": " + ec.message());
+  } else {
+    note("wiped node " + std::to_string(id) + "'s data (" + data.string() +
+         ", all but session.key)");
+  }
+}
+
+void CheckNemesis::end_crashpoint(int id, const std::string& point) {
+  const std::string node = "node " + std::to_string(id);
+  if (lab_status(nodes_)[static_cast<size_t>(id - 1)].alive()) {
+    ++outcomes_["crashpoint not reached"];
+    node_action(NodeAction::kKill, id);
+  } else {
+    // zkd's last words before its SIGKILL (failpoint.h).
+    const std::string tail = tail_lines(nodes_[static_cast<size_t>(id - 1)].log(), 5);
+    const auto at = tail.find("failpoint " + point + ": crash");
+    if (at == std::string::npos) {
+      fail(node + " exited, not at failpoint " + point + "; the end of its log:\n" + tail);
+    } else {
+      ++outcomes_["crashpoint fired"];
+      note(node + " crashed at failpoint " + point);
+    }
+  }
+  node_action(NodeAction::kStart, id);
+}
+
+void CheckNemesis::end_corrupt(int id) {
+  const std::string node = "node " + std::to_string(id);
   std::ostringstream out, err;
   const LabContext quiet{ctx_.dir, ctx_.zkd, ctx_.deadline, out, err};
+  const std::string error = wait_serving(quiet, nodes_, {id}, false);
+  if (error.empty()) {
+    ++outcomes_["corrupt: started"];
+    note(node + " serves after the corruption");
+    return;
+  }
+  if (lab_status(nodes_)[static_cast<size_t>(id - 1)].alive()) {
+    fail(node + " does not serve after the corruption: " + error);
+    return;
+  }
+  // zkd's refusal (main.cc) names the file and the offset.
+  const std::string tail = tail_lines(nodes_[static_cast<size_t>(id - 1)].log(), 20);
+  const auto at = tail.rfind("cannot recover the data: ");
+  if (at == std::string::npos) {
+    fail(node + " exited after the corruption without naming it; the end of its log:\n" + tail);
+  } else {
+    ++outcomes_["corrupt: refused to start"];
+    note(node + " refused to start: " + first_line(tail.substr(at)));
+  }
+  wipe(id);
+  node_action(NodeAction::kStart, id);
+}
+
+bool CheckNemesis::node_action(NodeAction action, int id, std::vector<std::string> environment) {
+  std::ostringstream out, err;
+  const LabContext quiet{ctx_.dir, ctx_.zkd, ctx_.deadline, out, err, std::move(environment)};
   if (lab_node(quiet, action, std::to_string(id), /*wait=*/false) == LabExit::kOk) {
     note(first_line(out.str()));
     return true;

@@ -3,13 +3,14 @@
 // times, one at a time, each undone after a while, and every action logged
 // with its time. The faults go through the zklab commands themselves
 // (lab_node for kill/start and pause/resume, lab_network.h for partitions
-// and bridges),
-// with their output captured into the log.
+// and bridges), with their output captured into the log; the file damage of
+// corrupt and the failpoints of crashpoint are node_faults.h.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -41,9 +42,11 @@ class CheckNemesis {
 
   // Until `until`: waits a gap, injects one fault of a kind drawn from
   // `kinds` on a node drawn (the leader or any node, for a partition also a
-  // minority of random nodes, for a bridge the bridge node), waits its hold (cut short at `until`)
-  // and undoes it; again while a gap and the shortest hold still end by `until`. Returns once the
-  // last fault is undone. Call once, from one thread.
+  // minority of random nodes, for a bridge the bridge node), waits its hold
+  // (cut short at `until`) and undoes it; again while a gap and the shortest
+  // hold still end by `until`. Returns once the last fault is undone (an undo
+  // that waits for a node to serve may outlast `until`). Call once, from one
+  // thread.
   void run(std::chrono::steady_clock::time_point until);
 
   // Undoes whatever may be left: resumes paused nodes, starts nodes that are
@@ -54,14 +57,30 @@ class CheckNemesis {
 
   const std::vector<NemesisEvent>& log() const { return log_; }
   int faults() const { return faults_; }
+  // Faults injected, by kind.
+  const std::map<Nemesis, int>& counts() const { return counts_; }
+  // What the faults whose outcome varies came to, counted by outcome:
+  // "crashpoint fired", "crashpoint not reached", "corrupt: started",
+  // "corrupt: refused to start".
+  const std::map<std::string, int>& outcomes() const { return outcomes_; }
   // Actions that failed (also in the log).
   const std::vector<std::string>& errors() const { return errors_; }
 
  private:
   // One fault; its undo, or an empty function when it could not be injected.
   std::function<void()> inject(Nemesis kind);
-  // lab_node on node `id`, logged; true when it exited kOk.
-  bool node_action(NodeAction action, int id);
+  // lab_node on node `id` (a start: with `environment` added to zkd's),
+  // logged; true when it exited kOk.
+  bool node_action(NodeAction action, int id, std::vector<std::string> environment = {});
+  // Removes node `id`'s data (version-2 but its session.key; myid stays);
+  // the node must be down.
+  void wipe(int id);
+  // Undo of crashpoint: whether node `id` crashed at `point` (else kills
+  // it), then starts it unarmed.
+  void end_crashpoint(int id, const std::string& point);
+  // Undo of corrupt: waits until node `id` serves, or has refused to start
+  // naming the damage (then wipes it and starts it again).
+  void end_corrupt(int id);
   // set_network with these cuts, logged as `what`; true on success.
   bool cut(const std::set<std::pair<int, int>>& links, const std::string& what);
   void note(std::string what);
@@ -73,9 +92,12 @@ class CheckNemesis {
   std::vector<LabNode> nodes_;
   std::vector<Nemesis> kinds_;
   std::mt19937_64 rng_;
+  std::vector<std::string> failpoints_;  // of the zkd, when crashpoint is among the kinds
   std::vector<NemesisEvent> log_;
   std::vector<std::string> errors_;
   int faults_ = 0;
+  std::map<Nemesis, int> counts_;
+  std::map<std::string, int> outcomes_;
 };
 
 }  // namespace zk::lab::check

@@ -65,6 +65,12 @@ bool CheckWorkload::connect_own() {
   return true;
 }
 
+void CheckWorkload::close_own() {
+  if (!own_) return;
+  (void)call_for(*own_, own_->async_client().close(), client_settings_.request_deadline);
+  own_.reset();
+}
+
 std::string CheckWorkload::setup(const std::string& root) {
   paths_.root = root;
   for (int i = 0; i < settings_.registers; ++i) {
@@ -113,6 +119,9 @@ void CheckWorkload::stop() {
 
 std::string CheckWorkload::finish(int64_t healed_ns, History& history) {
   const auto until = Clock::now() + settings_.deadline;
+  // The setup's session may have expired under the faults (its client was
+  // cut off for longer than its timeout): the final looks take a new one.
+  close_own();
   if (!connect_own()) return "cannot connect to " + connect_string(nodes_);
   if (!final_registers(history, until)) return "could not read every register in time";
   if (!final_listing(history, until)) return "could not list " + paths_.sequential + " in time";
@@ -255,10 +264,7 @@ bool CheckWorkload::final_ephemerals(Clock::time_point until) {
 void CheckWorkload::cleanup() {
   stop();
   for (auto& c : clients_) c->close();
-  if (own_) {
-    (void)call_for(*own_, own_->async_client().close(), client_settings_.request_deadline);
-    own_.reset();
-  }
+  close_own();
   if (paths_.root.empty()) return;
   std::vector<std::string> connect_strings;
   for (size_t i = 0; i < kCleanupSessions; ++i) {

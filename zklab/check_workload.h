@@ -68,8 +68,11 @@ class CheckWorkload {
   WorkloadFigures figures() const;
 
  private:
-  // A session of its own for setup, final reads and cleanup; false if none.
+  // A session of its own for setup, final reads and cleanup (unless one is
+  // open); false if none.
   bool connect_own();
+  // closeSession of that session (bounded), if one is open.
+  void close_own();
   bool final_registers(History& history, std::chrono::steady_clock::time_point until);
   bool final_listing(History& history, std::chrono::steady_clock::time_point until);
   bool final_ephemerals(std::chrono::steady_clock::time_point until);

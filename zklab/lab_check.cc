@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zklab/lab_check.h"
 
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -20,21 +21,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const char* nemesis_name(Nemesis n) {
-  switch (n) {
-    case Nemesis::kKill:
-      return "kill";
-    case Nemesis::kPause:
-      return "pause";
-    case Nemesis::kPartition:
-      return "partition";
-    case Nemesis::kBridge:
-      return "bridge";
-    case Nemesis::kWipe:
-      return "wipe";
-  }
-  return "?";
-}
+constexpr std::array kNemeses = {Nemesis::kKill,      Nemesis::kPause,   Nemesis::kPartition,
+                                 Nemesis::kBridge,    Nemesis::kCorrupt, Nemesis::kWipe,
+                                 Nemesis::kCrashpoint};
 
 std::string nemesis_text(const std::vector<Nemesis>& kinds) {
   std::string out;
@@ -67,12 +56,36 @@ bool write_history_file(const CheckOptions& options, uint64_t seed, const check:
 
 }  // namespace
 
+std::string_view nemesis_name(Nemesis nemesis) {
+  switch (nemesis) {
+    case Nemesis::kKill:
+      return "kill";
+    case Nemesis::kPause:
+      return "pause";
+    case Nemesis::kPartition:
+      return "partition";
+    case Nemesis::kBridge:
+      return "bridge";
+    case Nemesis::kCorrupt:
+      return "corrupt";
+    case Nemesis::kWipe:
+      return "wipe";
+    case Nemesis::kCrashpoint:
+      return "crashpoint";
+  }
+  return "?";
+}
+
+std::string nemesis_names() {
+  std::string out;
+  for (auto n : kNemeses) out += (out.empty() ? "" : ", ") + std::string(nemesis_name(n));
+  return out;
+}
+
 std::optional<Nemesis> parse_nemesis(std::string_view word) {
-  if (word == "kill") return Nemesis::kKill;
-  if (word == "pause") return Nemesis::kPause;
-  if (word == "partition") return Nemesis::kPartition;
-  if (word == "bridge") return Nemesis::kBridge;
-  if (word == "wipe") return Nemesis::kWipe;
+  for (auto n : kNemeses) {
+    if (nemesis_name(n) == word) return n;
+  }
   return std::nullopt;
 }
 
@@ -128,7 +141,17 @@ LabExit lab_check(const LabContext& ctx, const CheckOptions& options) {
   ctx.out << "nemesis:" << (nemesis.log().empty() ? " nothing done" : "") << "\n";
   for (const auto& e : nemesis.log())
     ctx.out << "  " << since(e.at_ns, origin_ns) << "  " << e.what << "\n";
-  ctx.out << "faults injected: " << nemesis.faults() << "\n";
+  ctx.out << "faults injected: " << nemesis.faults();
+  std::string by_kind;
+  for (const auto& [kind, count] : nemesis.counts()) {
+    by_kind += (by_kind.empty() ? "" : ", ") + std::string(nemesis_name(kind)) + " " +
+               std::to_string(count);
+  }
+  if (!by_kind.empty()) ctx.out << " (" << by_kind << ")";
+  ctx.out << "\n";
+  for (const auto& [outcome, count] : nemesis.outcomes()) {
+    ctx.out << "  " << outcome << ": " << count << "\n";
+  }
   const auto f = workload.figures();
   ctx.out << "sessions: " << f.sessions_opened << " opened, " << f.sessions_expired << " expired, "
           << f.sessions_abandoned << " abandoned (" << f.abandoned_on_purpose

@@ -24,7 +24,8 @@
 
 namespace zk::lab {
 
-enum class Nemesis { kKill, kPause, kPartition, kBridge, kWipe };
+// The faults of `zklab check`; zklab(1) says what each does.
+enum class Nemesis { kKill, kPause, kPartition, kBridge, kCorrupt, kWipe, kCrashpoint };
 
 struct CheckOptions {
   std::vector<Nemesis> nemesis;  // empty: no faults
@@ -35,7 +36,11 @@ struct CheckOptions {
   std::filesystem::path history;  // non-empty: write the history there (text, one op per line)
 };
 
-// "kill", "pause", "partition"; nothing for another word.
+// Its word on the command line: "kill", "pause", "partition", ...
+std::string_view nemesis_name(Nemesis nemesis);
+// Every nemesis word, as "kill, pause, ..." (for usage and errors).
+std::string nemesis_names();
+// The nemesis a word names; nothing for another word.
 std::optional<Nemesis> parse_nemesis(std::string_view word);
 
 LabExit lab_check(const LabContext& ctx, const CheckOptions& options);

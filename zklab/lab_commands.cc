@@ -35,27 +35,13 @@ constexpr auto kWatchInterval = std::chrono::seconds(1);
 // How long status waits for the relay daemon's answer.
 constexpr auto kRelayDeadline = std::chrono::seconds(1);
 
-// The last `lines` lines of a file.
-std::string tail_lines(const std::filesystem::path& file, int lines) {
-  std::ifstream in(file, std::ios::binary);
-  std::deque<std::string> last;
-  std::string line;
-  while (std::getline(in, line)) {
-    last.push_back(line);
-    if (static_cast<int>(last.size()) > lines) last.pop_front();
-  }
-  std::string out;
-  for (const auto& l : last) out += l + "\n";
-  return out;
-}
-
 std::string describe(const NodeStatus& s) {
   return s.role() + (s.pid ? ", pid " + std::to_string(*s.pid) : "");
 }
 
 // Starts node `node` (which must be down) and records its pid; empty or why not.
 std::string spawn_node(const LabContext& ctx, const LabNode& node, pid_t& pid) {
-  pid = spawn_daemon(ctx.zkd, node.config(), node.log());
+  pid = spawn_daemon(ctx.zkd, node.config(), node.log(), ctx.zkd_environment);
   if (pid < 0) return "cannot start " + ctx.zkd;
   if (!write_pid(node, pid)) return "cannot write " + node.pid_file().string();
   return {};
@@ -140,6 +126,19 @@ LabExit print_status(const LabContext& ctx, bool json) {
 }
 
 }  // namespace
+
+std::string tail_lines(const std::filesystem::path& file, int lines) {
+  std::ifstream in(file, std::ios::binary);
+  std::deque<std::string> last;
+  std::string line;
+  while (std::getline(in, line)) {
+    last.push_back(line);
+    if (static_cast<int>(last.size()) > lines) last.pop_front();
+  }
+  std::string out;
+  for (const auto& l : last) out += l + "\n";
+  return out;
+}
 
 std::string wait_serving(const LabContext& ctx, const std::vector<LabNode>& nodes,
                          const std::vector<int>& ids, bool need_leader) {

@@ -28,6 +28,9 @@ struct LabContext {
   std::chrono::milliseconds deadline{30000};  // for every wait of the command
   std::ostream& out;
   std::ostream& err;
+  // NAME=VALUE settings added to the environment of every zkd the command
+  // starts (e.g. ZKD_FAILPOINTS=log.synced=crash@10).
+  std::vector<std::string> zkd_environment = {};
 };
 
 // The nodes of the lab in ctx.dir; nothing, with "zklab: no lab in ..." on
@@ -39,6 +42,9 @@ std::optional<std::vector<LabNode>> load_lab(const LabContext& ctx);
 // not (each node's role, or the end of the log of a node that exited).
 std::string wait_serving(const LabContext& ctx, const std::vector<LabNode>& nodes,
                          const std::vector<int>& ids, bool need_leader);
+
+// The last `lines` lines of a text file (a node's zkd.log), each ending in '\n'.
+std::string tail_lines(const std::filesystem::path& file, int lines);
 
 // What a node command does to one node.
 enum class NodeAction { kStart, kStop, kRestart, kKill, kPause, kResume };

@@ -36,8 +36,9 @@ std::string read_proc(pid_t pid, const char* what) {
 }  // namespace
 
 pid_t spawn_detached(const std::vector<std::string>& args, const std::filesystem::path& marker,
-                     const std::filesystem::path& log) {
-  const pid_t pid = spawn_logged(args, log, true);
+                     const std::filesystem::path& log,
+                     const std::vector<std::string>& environment) {
+  const pid_t pid = spawn_logged(args, log, true, environment);
   if (pid < 0) return -1;
   // Return once /proc shows the new program (so that daemon_state() finds it),
   // or once it has exited already (then its log says why).
@@ -51,8 +52,8 @@ pid_t spawn_detached(const std::vector<std::string>& args, const std::filesystem
 }
 
 pid_t spawn_daemon(const std::string& binary, const std::filesystem::path& config,
-                   const std::filesystem::path& log) {
-  return spawn_detached({binary, "--config", config.string()}, config, log);
+                   const std::filesystem::path& log, const std::vector<std::string>& environment) {
+  return spawn_detached({binary, "--config", config.string()}, config, log, environment);
 }
 
 DaemonState daemon_state(pid_t pid, const std::filesystem::path& marker) {

@@ -17,16 +17,19 @@
 namespace zk::lab {
 
 // Starts `args` (args[0] a path) in a new session (setsid) with stdout and
-// stderr appended to `log`; its pid, or -1 when it cannot be started. Returns
+// stderr appended to `log`, `environment` (NAME=VALUE) added to its
+// environment; its pid, or -1 when it cannot be started. Returns
 // once /proc shows the new program (daemon_state(pid, marker) finds it: one of
 // `args` must be `marker`), or once it exited already (its log says why), or
 // after a short deadline.
 pid_t spawn_detached(const std::vector<std::string>& args, const std::filesystem::path& marker,
-                     const std::filesystem::path& log);
+                     const std::filesystem::path& log,
+                     const std::vector<std::string>& environment = {});
 
 // spawn_detached of `binary --config <config>`, with `config` as its marker.
 pid_t spawn_daemon(const std::string& binary, const std::filesystem::path& config,
-                   const std::filesystem::path& log);
+                   const std::filesystem::path& log,
+                   const std::vector<std::string>& environment = {});
 
 enum class DaemonState {
   kGone,     // no such process, a zombie, or another program on that pid

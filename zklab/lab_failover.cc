@@ -117,7 +117,7 @@ LabExit lab_failover(const LabContext& ctx, const FailoverOptions& o) {
   timeline.bucket = lo.bucket;
   // Node commands print into these; their lines are passed on with a time.
   std::ostringstream node_out, node_err;
-  const LabContext quiet{ctx.dir, ctx.zkd, ctx.deadline, node_out, node_err};
+  const LabContext quiet{ctx.dir, ctx.zkd, ctx.deadline, node_out, node_err, ctx.zkd_environment};
 
   // The schedule of the experiment: wait for the chosen instants.
   std::this_thread::sleep_until(origin + o.kill_at);

@@ -149,7 +149,7 @@ int run(int argc, char** argv) {
   auto* check = app.add_subcommand(
       "check", "clients read, write, cas and create under faults; check the history");
   check->add_option("--nemesis", nemesis,
-                    "faults: kill,pause,partition,bridge,wipe (default none)");
+                    "faults, comma separated: " + zk::lab::nemesis_names() + " (default none)");
   check->add_option("--duration", check_duration_s, "seconds of load and faults (default 10)")
       ->check(CLI::Range(1.0, 3600.0));
   check->add_option("--seed", check_options.seed, "random seed (default: a random one, printed)");
@@ -196,8 +196,7 @@ int run(int argc, char** argv) {
     const auto word = nemesis.substr(at, comma - at);
     auto n = zk::lab::parse_nemesis(word);
     if (!n) {
-      std::cerr << "zklab: unknown nemesis '" << word
-                << "' (kill, pause, partition, bridge, wipe)\n"
+      std::cerr << "zklab: unknown nemesis '" << word << "' (" << zk::lab::nemesis_names() << ")\n"
                 << check->help();
       return static_cast<int>(LabExit::kUsage);
     }

@@ -135,13 +135,7 @@ std::string ZkdProcess::respawn() {
   std::error_code ec;
   auto size = std::filesystem::file_size(log_path(), ec);
   log_start_ = ec ? 0 : size;
-  std::vector<std::string> argv = command_;
-  if (!environment_.empty()) {
-    // env(1) sets them and runs the command, whose path it is given.
-    argv.insert(argv.begin(), environment_.begin(), environment_.end());
-    argv.insert(argv.begin(), "/usr/bin/env");
-  }
-  pid_ = spawn_logged(argv, log_path());
+  pid_ = spawn_logged(command_, log_path(), false, environment_);
   if (pid_ < 0) return "cannot start " + command_.front();
   pidfd_ = open_pidfd(pid_);
   return {};

@@ -129,7 +129,8 @@ class ZklabTest(FilesTestCase):
 
     def test_nemesis_lists_the_faults(self):
         self.assertEqual(self.complete("zklab", "check", "--nemesis", ""),
-                         ["bridge", "kill", "partition", "pause", "wipe"])
+                         ["bridge", "corrupt", "crashpoint", "kill", "partition", "pause",
+                          "wipe"])
         self.assertEqual(self.complete("zklab", "check", "--nemesis", "kill,pa"),
                          ["kill,partition", "kill,pause"])
 

@@ -5,6 +5,7 @@
 // every kind and (with a nemesis) faults injected.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <regex>
 #include <string>
@@ -102,6 +103,35 @@ TEST_F(ZklabCheckTest, UnderWipeFindsNoViolation) {
   EXPECT_GE(figure(out, "faults injected: "), 1) << out;
   EXPECT_NE(out.find("wiped node"), std::string::npos) << out;
   EXPECT_NE(out.find("started node"), std::string::npos) << out;
+  // The wiped node kept the ensemble's session.key: it checked the
+  // passwords of the sessions that moved to it.
+  for (int id = 1; id <= 3; ++id) {
+    const std::string log = read_file(lab_ / ("n" + std::to_string(id)) / "zkd.log");
+    EXPECT_EQ(log.find("wrong password"), std::string::npos) << "node " << id;
+  }
+}
+
+TEST_F(ZklabCheckTest, UnderCorruptFindsNoViolation) {
+  const std::string out = check_passes({"--nemesis", "corrupt"});
+  EXPECT_GE(figure(out, "faults injected: "), 1) << out;
+  EXPECT_NE(out.find("corrupted node"), std::string::npos) << out;
+  // Each damaged node either served again or refused to start naming the
+  // damage (then it was wiped and rejoined).
+  const long started = std::max(figure(out, "corrupt: started: "), 0L);
+  const long refused = std::max(figure(out, "corrupt: refused to start: "), 0L);
+  EXPECT_EQ(started + refused, figure(out, "corrupt ")) << out;
+  if (refused > 0) {
+    EXPECT_NE(out.find("refused to start: cannot recover the data: "), std::string::npos) << out;
+  }
+}
+
+TEST_F(ZklabCheckTest, UnderCrashpointFindsNoViolation) {
+  const std::string out = check_passes({"--nemesis", "crashpoint"});
+  EXPECT_GE(figure(out, "faults injected: "), 1) << out;
+  EXPECT_NE(out.find("runs with failpoint "), std::string::npos) << out;
+  const long fired = std::max(figure(out, "crashpoint fired: "), 0L);
+  const long missed = std::max(figure(out, "crashpoint not reached: "), 0L);
+  EXPECT_EQ(fired + missed, figure(out, "crashpoint ")) << out;
 }
 
 TEST_F(ZklabCheckUsageTest, UnknownNemesisExitsTwo) {
