@@ -157,11 +157,14 @@ class RawWireTest(unittest.TestCase):
         self.assertEqual(s.get_data("/raw-own", watch=True).err, 0)
         s.send_request(w.OP_SETDATA, w.ustring("/raw-own") + w.buffer(b"1") + w.int32(-1))
         first = s.read_reply()
-        self.assertEqual((first.xid, first.zxid, first.err), (-1, -1, 0))
+        self.assertEqual((first.xid, first.err), (-1, 0))
         event = w.Event(first)
         self.assertEqual((event.type, event.state, event.path), (3, 3, "/raw-own"))
         second = s.read_reply()
         self.assertEqual((second.xid >= 1, second.err), (True, 0))
+        # Header zxid: -1 in 3.8.0; the setData's zxid in zkd, as Apache 3.9
+        # (ZOOKEEPER-4655, test_wire_39.py).
+        self.assertEqual(first.zxid, -1 if SERVER.kind == "apache" else second.zxid)
 
     def test_child_event_for_root_children_has_path_slash(self):
         s = self.session()

@@ -81,7 +81,7 @@ void Server::drain() {
         }
         tree::ApplyResult result = db_.apply(step->write->txn);
         // Notifications first: on the writer's own connection they precede its reply.
-        deliver(result.notifications);
+        deliver(result.notifications, step->write->txn.header.zxid);
         finish_write(step->connection, *step->write, result.response);
         break;
       }

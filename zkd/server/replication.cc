@@ -344,7 +344,7 @@ void Server::apply_committed(const zab::Entry& entry) {
     r.touched.erase(session);
   }
   tree::ApplyResult result = db_.apply(txn);
-  deliver(result.notifications);
+  deliver(result.notifications, txn.header.zxid);
   if (txn.header.type == zk::wire::OpCode::kCreateSession) {
     const auto& body = std::get<tree::CreateSessionTxn>(txn.body);
     tracker_.touch(session, body.timeout_ms, steady_clock_ms());

@@ -8,8 +8,10 @@
 #include "libzk/wire/records.h"
 #include "zkd/net/log.h"
 #include "zkd/server/authentication.h"
+#include "zkd/server/client_frames.h"
 #include "zkd/server/op_tags.h"
 #include "zkd/server/replication.h"
+#include "zkd/server/request_kinds.h"
 #include "zkd/server/server.h"
 #include "zkd/tree/acl_check.h"
 
@@ -22,62 +24,6 @@ using zk::wire::Error;
 using zk::wire::OpCode;
 
 namespace {
-
-std::string reply_frame(int32_t xid, int64_t zxid, Error err, std::string_view body) {
-  std::string out;
-  zk::wire::Writer w(out);
-  size_t start = w.begin_frame();
-  zk::wire::ReplyHeader{xid, zxid, err}.write(w);
-  out.append(body);  // empty on errors, but for a multiRead of writes only (results.h)
-  w.end_frame(start);
-  return out;
-}
-
-std::string notification_frame(const zk::wire::WatcherEvent& event) {
-  std::string out;
-  zk::wire::Writer w(out);
-  size_t start = w.begin_frame();
-  zk::wire::ReplyHeader{zk::wire::kNotificationXid, -1, Error::kOk}.write(w);
-  event.write(w);
-  w.end_frame(start);
-  return out;
-}
-
-bool is_read(OpCode op) {
-  switch (op) {
-    case OpCode::kExists:
-    case OpCode::kGetData:
-    case OpCode::kGetACL:
-    case OpCode::kGetChildren:
-    case OpCode::kGetChildren2:
-    case OpCode::kSync:
-    case OpCode::kGetAllChildrenNumber:
-    case OpCode::kMultiRead:
-    case OpCode::kAddWatch:
-    case OpCode::kCheckWatches:
-    case OpCode::kRemoveWatches:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool is_tree_write(OpCode op) {
-  switch (op) {
-    case OpCode::kCreate:
-    case OpCode::kCreate2:
-    case OpCode::kCreateContainer:
-    case OpCode::kCreateTTL:
-    case OpCode::kDelete:
-    case OpCode::kSetData:
-    case OpCode::kSetACL:
-    case OpCode::kCheck:
-    case OpCode::kMulti:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // reconfig (16): RECONFIGDISABLED unless enabled; standalone cannot reconfigure.
 Error reconfig_error(std::string_view body, bool enabled) {
@@ -110,13 +56,13 @@ void Server::reply(ClientState& client, int32_t xid, int64_t zxid, Error err, st
   client.last_response_wall_ms = wall_clock_ms();
 }
 
-void Server::deliver(const std::vector<tree::Notification>& notifications) {
+void Server::deliver(const std::vector<tree::Notification>& notifications, int64_t zxid) {
   for (const auto& n : notifications) {
     auto it = clients_.find(n.watcher);
     if (it == clients_.end()) continue;  // the watching connection is gone
     // Only to a connection that may read the node now (Notification::acl).
     if (!tree::permitted(n.acl, zk::wire::perms::kRead, it->second.auth)) continue;
-    send(it->second, notification_frame(n.event));
+    send(it->second, notification_frame(n.event, zxid));
   }
 }
 
@@ -188,8 +134,10 @@ void Server::handle_request(ClientState& client, std::string_view payload, Arriv
     // server-internal (§4.1): only the container manager sends it
     answer_with_error_txn(client, xid, op, Error::kBadArguments, started);
   } else {
+    // check (13) outside a multi lands here too (request_kinds.h).
     log_info("closing connection from ", client.connection->remote_text(), " (session ",
-             hex(client.session_id), "): unsupported opcode ", static_cast<int32_t>(op));
+             hex(client.session_id), "): unsupported opcode ", static_cast<int32_t>(op),
+             op == OpCode::kCheck ? " (check outside a multi)" : "");
     send(client, reply_frame(xid, -1, Error::kUnimplemented, {}));
     client.phase = ClientState::Phase::kClosing;
     client.connection->close_after_flush();
@@ -254,7 +202,7 @@ void Server::answer_set_watches(ClientState& client, int32_t xid, OpCode op, std
     return;
   }
   // Catch-up events go out before the (header-only) reply (§9.5).
-  deliver(db_.set_watches(client.connection->id(), request));
+  deliver(db_.set_watches(client.connection->id(), request), kNoZxid);
   reply(client, xid, db_.last_zxid(), Error::kOk, {}, op_tag(op), started);
 }
 

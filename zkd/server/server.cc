@@ -12,6 +12,7 @@
 #include "libzk/wire/records.h"
 #include "zkd/net/log.h"
 #include "zkd/server/authentication.h"
+#include "zkd/server/client_frames.h"
 #include "zkd/server/database_options.h"
 #include "zkd/server/replication.h"
 
@@ -266,19 +267,6 @@ void Server::frame(net::ClientConnection& connection, std::string_view payload) 
   }
 }
 
-namespace {
-
-std::string connect_response_frame(const zk::wire::ConnectResponse& response) {
-  std::string out;
-  zk::wire::Writer w(out);
-  size_t start = w.begin_frame();
-  response.write(w);
-  w.end_frame(start);
-  return out;
-}
-
-}  // namespace
-
 void Server::handle_connect(ClientState& client, std::string_view payload) {
   auto& conn = *client.connection;
   zk::wire::ConnectRequest request;
@@ -296,7 +284,6 @@ void Server::handle_connect(ClientState& client, std::string_view payload) {
   int32_t timeout = std::clamp(request.timeout_ms, config_.min_session_timeout_ms,
                                config_.max_session_timeout_ms);
   zk::wire::ConnectResponse response;
-  response.has_read_only = request.has_read_only;
   response.read_only = false;
 
   if (request.session_id == 0) {
@@ -326,7 +313,7 @@ void Server::handle_connect(ClientState& client, std::string_view payload) {
       response.timeout_ms = 0;
       response.session_id = 0;
       response.passwd = std::string(SessionPasswords::kPasswordSize, '\0');
-      send(client, connect_response_frame(response));
+      send(client, connect_response_frame(response, request.has_read_only));
       client.phase = ClientState::Phase::kClosing;
       conn.close_after_flush();
       return;
@@ -354,7 +341,7 @@ void Server::handle_connect(ClientState& client, std::string_view payload) {
   client.phase = ClientState::Phase::kEstablished;
   session_owner_[client.session_id] = conn.id();
   conn.mark_established();
-  send(client, connect_response_frame(response));
+  send(client, connect_response_frame(response, request.has_read_only));
 }
 
 void Server::complete_create_session(ClientState* client, const PendingWrite& write) {
@@ -365,7 +352,6 @@ void Server::complete_create_session(ClientState* client, const PendingWrite& wr
   if (client == nullptr || client->phase != ClientState::Phase::kConnecting) return;
   auto& conn = *client->connection;
   zk::wire::ConnectResponse response;
-  response.has_read_only = client->connect_has_read_only;
   response.read_only = false;
   response.timeout_ms = body.timeout_ms;
   response.session_id = session;
@@ -377,7 +363,7 @@ void Server::complete_create_session(ClientState* client, const PendingWrite& wr
   client->phase = ClientState::Phase::kEstablished;
   session_owner_[session] = conn.id();
   conn.mark_established();
-  send(*client, connect_response_frame(response));
+  send(*client, connect_response_frame(response, client->connect_has_read_only));
   log_info("session ", hex(session), " created for ", conn.remote_text(), ", timeout ",
            body.timeout_ms, " ms");
 }

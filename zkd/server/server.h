@@ -272,7 +272,9 @@ class Server final : public net::ConnectionHandler, public admin::ServerView {
   void reply(ClientState& client, int32_t xid, int64_t zxid, zk::wire::Error err,
              std::string_view body, std::string_view op_tag, int64_t started_ms);
   void send(ClientState& client, std::string frame);
-  void deliver(const std::vector<tree::Notification>& notifications);
+  // Sends each notification whose watcher may read the node now; `zxid` goes
+  // into their headers (client_frames.h: the firing txn's, or kNoZxid).
+  void deliver(const std::vector<tree::Notification>& notifications, int64_t zxid);
 
   // four-letter words (four_letter_commands.cc)
   std::string run_four_letter_word(std::string_view word, std::string_view argument);

@@ -50,7 +50,7 @@ Response ReadProcessor::read(WatcherId watcher, OpCode op, std::string_view body
   };
   switch (op) {
     case OpCode::kExists:
-      r = exists(watcher, body);
+      r = exists(watcher, body, caller);
       break;
     case OpCode::kGetData:
       r = path_watch([&](const auto& req) { return get_data(watcher, req, caller); });
@@ -90,13 +90,18 @@ Response ReadProcessor::read(WatcherId watcher, OpCode op, std::string_view body
   return r;
 }
 
-// The watch is set even when the node is missing: it then waits for NodeCreated.
-Response ReadProcessor::exists(WatcherId watcher, std::string_view body) const {
+// READ is checked only when the node exists, before the watch is set; a
+// missing node has no ACL, so the watch is then set and waits for NodeCreated.
+Response ReadProcessor::exists(WatcherId watcher, std::string_view body,
+                               const AuthIds& caller) const {
   zk::wire::PathWatchRequest req;
   if (!zk::wire::decode(body, req)) return error(Error::kMarshallingError);
   if (req.path.find('\0') != std::string::npos) return error(Error::kBadArguments);
-  if (req.watch) watches_.watch_data(req.path, watcher);
   const Node* node = tree_.find(req.path);
+  if (node != nullptr && !permitted(node->acl(), zk::wire::perms::kRead, caller)) {
+    return error(Error::kNoAuth);
+  }
+  if (req.watch) watches_.watch_data(req.path, watcher);
   if (node == nullptr) return error(Error::kNoNode);
   return ok(client_stat(*node));
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reads answered from the current state, as Apache's FinalRequestProcessor
 // answers them (§4 of docs/wire-protocol.md), registering the watches Apache
-// would register. ACLs are checked as Apache 3.8.0 checks them (§10.4, with
-// acl_check.h): READ for getData, getChildren, getChildren2,
-// getAllChildrenNumber and each multiRead operation; READ or ADMIN for
-// getACL, which masks digest ids without ADMIN; nothing for exists and sync.
-// A refused read sets no watch. Not thread-safe.
+// would register. ACLs are checked as Apache 3.8.4 and 3.9.2+ check them
+// (§10.4, with acl_check.h): READ for getData, getChildren, getChildren2,
+// getAllChildrenNumber and each multiRead operation; READ for exists on a node
+// that exists (ZOOKEEPER-2590; 3.8.0-3.8.3 checked nothing), none on a missing
+// one; READ or ADMIN for getACL, which masks digest ids without ADMIN;
+// nothing for sync. A refused read sets no watch. Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +40,7 @@ class ReadProcessor {
                 const AuthIds& caller) const;
 
  private:
-  Response exists(WatcherId watcher, std::string_view body) const;
+  Response exists(WatcherId watcher, std::string_view body, const AuthIds& caller) const;
   Response get_data(WatcherId watcher, const zk::wire::PathWatchRequest& req,
                     const AuthIds& caller) const;
   Response get_acl(std::string_view body, const AuthIds& caller) const;

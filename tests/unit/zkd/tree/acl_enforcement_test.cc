@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Where ACL checks sit in Apache's validation order (docs/wire-protocol.md
-// §6.3, §10.4, §10.5),
-// what getACL shows without ADMIN, that a refused read sets no watch, that
-// pending setACLs count, and that a multi checks each of its operations.
+// §6.3, §10.4, §10.5), what getACL shows without ADMIN, that a refused read
+// (exists included) sets no watch, that pending setACLs count, and that a
+// multi checks each of its operations.
 #include <string>
 #include <vector>
 
@@ -125,7 +125,7 @@ TEST_F(AclTest, SetAclValidatesTheNewAclFirstThenAdminThenTheVersion) {
   EXPECT_EQ(set_acl_as(nobody(), "/n", open, 3), Error::kNoAuth);
   EXPECT_EQ(set_acl_as(alice(), "/n", open, 3), Error::kBadVersion);
   EXPECT_EQ(set_acl_as(alice(), "/n", {{perms::kAll, {"auth", ""}}}, 0), Error::kOk);
-  EXPECT_EQ(stat("/n").aversion, 1);
+  EXPECT_EQ(decode_as<zk::wire::Stat>(read_as(alice(), OpCode::kExists, "/n").body).aversion, 1);
 }
 
 TEST_F(AclTest, GetAclNeedsReadOrAdminAndMasksDigestsWithoutAdmin) {
@@ -151,10 +151,29 @@ TEST_F(AclTest, RefusedReadsSetNoWatch) {
   ASSERT_EQ(create_as(alice(), "/n", {{perms::kAll, kAlice}}), Error::kOk);
   EXPECT_EQ(read_as(nobody(), OpCode::kGetData, "/n", true, 5).err, Error::kNoAuth);
   EXPECT_EQ(read_as(nobody(), OpCode::kGetChildren, "/n", true, 5).err, Error::kNoAuth);
+  EXPECT_EQ(read_as(nobody(), OpCode::kExists, "/n", true, 5).err, Error::kNoAuth);
   EXPECT_EQ(db.counts().data_watches, 0);
   EXPECT_EQ(db.counts().child_watches, 0);
-  // exists checks nothing in 3.8.0, and sets its watch.
-  EXPECT_EQ(read_as(nobody(), OpCode::kExists, "/n", true, 5).err, Error::kOk);
+}
+
+// ZOOKEEPER-2590 (3.8.4, 3.9.2): exists needs READ on a node that exists; a
+// missing node has no ACL to check, so it answers NONODE and sets its watch.
+TEST_F(AclTest, ExistsNeedsReadOnAnExistingNodeOnly) {
+  ASSERT_EQ(create_as(alice(), "/n", {{perms::kAll, kAlice}}), Error::kOk);
+  ASSERT_EQ(create_as(alice(), "/w", {{perms::kWrite, {"world", "anyone"}}}), Error::kOk);
+  ASSERT_EQ(create_as(alice(), "/r", {{perms::kRead, {"world", "anyone"}}}), Error::kOk);
+  const int64_t r_zxid = last_txn.header.zxid;
+  Response refused = read_as(nobody(), OpCode::kExists, "/n", false, 5);
+  EXPECT_EQ(refused.err, Error::kNoAuth);
+  EXPECT_TRUE(refused.body.empty());
+  EXPECT_EQ(read_as(nobody(), OpCode::kExists, "/w").err, Error::kNoAuth);
+  EXPECT_EQ(read_as(alice(), OpCode::kExists, "/w").err, Error::kNoAuth);
+  Response allowed = read_as(nobody(), OpCode::kExists, "/r");
+  ASSERT_EQ(allowed.err, Error::kOk);
+  EXPECT_EQ(decode_as<zk::wire::Stat>(allowed.body).czxid, r_zxid);
+  EXPECT_EQ(read_as(alice(), OpCode::kExists, "/n").err, Error::kOk);
+  // Below a node the caller may not read, a missing child is just missing.
+  EXPECT_EQ(read_as(nobody(), OpCode::kExists, "/n/missing", true, 5).err, Error::kNoNode);
   EXPECT_EQ(db.counts().data_watches, 1);
 }
 

@@ -4,9 +4,10 @@
 // digest id) and as super. The node /t/n carries the ACL under test; the
 // operations that act on a child (create, delete) use /t/n as the parent.
 // The expectation is Apache's rule, written here on its own: super may do
-// anything, exists needs nothing, getACL needs READ or ADMIN, every other
-// operation its one bit (create CREATE, delete DELETE, setData WRITE, setACL
-// ADMIN, reads and check READ), which only the owner's entry can grant.
+// anything, getACL needs READ or ADMIN, every other operation its one bit
+// (create CREATE, delete DELETE, setData WRITE, setACL ADMIN, reads, exists
+// (from 3.8.4, ZOOKEEPER-2590) and check READ), which only the owner's entry
+// can grant.
 #include <string>
 #include <tuple>
 #include <vector>
@@ -87,8 +88,6 @@ int32_t needed(Op op) {
       return perms::kAdmin;
     case Op::kGetACL:
       return perms::kRead | perms::kAdmin;
-    case Op::kExists:
-      return 0;
     default:
       return perms::kRead;
   }
