@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <random>
 #include <thread>
 
@@ -14,6 +15,7 @@
 #include "zklab/check_session_limits.h"
 #include "zklab/check_verdict.h"
 #include "zklab/check_workload.h"
+#include "zklab/server_status.h"
 
 namespace zk::lab {
 
@@ -42,6 +44,32 @@ uint64_t pick_seed(uint64_t seed) {
   std::random_device random;
   while (seed == 0) seed = (uint64_t{random()} << 32) | random();
   return seed;
+}
+
+// What the nodes' tree digests came to (docs/replication.md, "Tree
+// digest"): comparisons with the leader's and differences, summed over the
+// nodes that answer mntr. Counters start again at a node's restart.
+struct DigestFigures {
+  int64_t compared = 0;
+  int64_t different = 0;
+  std::string nodes_that_differ;  // "2,3"
+};
+
+DigestFigures digest_figures(const std::vector<LabNode>& nodes) {
+  DigestFigures f;
+  const auto figure = [](const std::map<std::string, std::string>& m, const char* key) {
+    auto it = m.find(key);
+    return it == m.end() ? int64_t{0} : std::stoll(it->second);
+  };
+  for (const LabNode& node : nodes) {
+    const auto m = mntr("127.0.0.1", node.client_port, std::chrono::seconds(5));
+    f.compared += figure(m, "zk_digests_compared");
+    if (const int64_t d = figure(m, "zk_digest_mismatches_count"); d > 0) {
+      f.different += d;
+      f.nodes_that_differ += (f.nodes_that_differ.empty() ? "" : ",") + std::to_string(node.id);
+    }
+  }
+  return f;
 }
 
 bool write_history_file(const CheckOptions& options, uint64_t seed, const check::History& history,
@@ -162,7 +190,15 @@ LabExit lab_check(const LabContext& ctx, const CheckOptions& options) {
             << f.ephemerals_dropped << "\n";
   }
   print_counts(ctx.out, history);
+  const DigestFigures digests = digest_figures(*nodes);
+  ctx.out << "tree digests: " << digests.compared << " compared with the leader's, "
+          << digests.different << " different\n";
   LabExit code = LabExit::kOk;
+  if (digests.different > 0) {
+    ctx.out << "TREES DIVERGED: node(s) " << digests.nodes_that_differ
+            << " found their tree digest different from the leader's (see their logs)\n";
+    code = LabExit::kError;
+  }
   if (!error.empty()) {
     ctx.out << "verdict: COULD NOT RUN: " << error << "\n";
     code = LabExit::kError;

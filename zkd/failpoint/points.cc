@@ -38,6 +38,11 @@ Point kAckNewLeaderBeforeSend{"sync.ack_newleader.before_send",
 Point kAckNewLeaderSent{"sync.ack_newleader.sent",
                         "the ACK of NEWLEADER is handed to the peer link", F::kCrash};
 
+Point kDigestCompare{"digest.compare",
+                     "a learner compares its tree digest with its leader's (error: it compares a "
+                     "wrong one, as a replica whose tree diverged would)",
+                     F::kCrashOrError};
+
 Point kLogBeforeWrite{"log.before_write", "a txn is about to be appended to the txn log",
                       F::kCrashOrError};
 Point kLogBeforeSync{"log.before_sync",
@@ -69,6 +74,7 @@ std::span<Point* const> all_points() {
       &kTruncLogCut,
       &kAckNewLeaderBeforeSend,
       &kAckNewLeaderSent,
+      &kDigestCompare,
       &kLogBeforeWrite,
       &kLogBeforeSync,
       &kLogSynced,

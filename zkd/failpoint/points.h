@@ -29,6 +29,9 @@ extern Point kTruncLogCut;
 extern Point kAckNewLeaderBeforeSend;
 extern Point kAckNewLeaderSent;
 
+// Ready step 10: a learner compares its tree digest with its leader's.
+extern Point kDigestCompare;
+
 // The txn log thread (zkd/server/log_thread.h): DIFF and broadcast txns alike.
 extern Point kLogBeforeWrite;
 extern Point kLogBeforeSync;

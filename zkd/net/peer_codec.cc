@@ -12,7 +12,7 @@ namespace {
 using zk::wire::Reader;
 using zk::wire::Writer;
 
-constexpr int32_t kPacketVersion = 1;
+constexpr int32_t kPacketVersion = 2;  // 2: the digest field
 // The smallest encoded entry: its zxid and an empty payload's length.
 constexpr uint64_t kMinEntrySize = 16;
 
@@ -48,6 +48,7 @@ void append_peer_packet(const PeerPacket& packet, std::string& bytes) {
   out.int64(static_cast<int64_t>(m.round));
   out.int64(static_cast<int64_t>(m.attempt));
   out.int64(static_cast<int64_t>(m.request_id));
+  out.int64(static_cast<int64_t>(m.digest));
   out.boolean(m.fresh);
   out.int64(m.vote.leader);
   out.int64(m.vote.zxid);
@@ -73,7 +74,7 @@ bool decode_peer_packet(std::string_view bytes, PeerPacket& packet) {
   zab::Message& m = packet.message;
   if (in.int32() != kPacketVersion) return false;
   int32_t type = in.int32();
-  if (type < 0 || type > static_cast<int32_t>(zab::MsgType::kInform)) return false;
+  if (type < 0 || type > static_cast<int32_t>(zab::MsgType::kDigest)) return false;
   m.type = static_cast<zab::MsgType>(type);
   m.from = in.int64();
   m.to = in.int64();
@@ -84,6 +85,7 @@ bool decode_peer_packet(std::string_view bytes, PeerPacket& packet) {
   m.round = static_cast<uint64_t>(in.int64());
   m.attempt = static_cast<uint64_t>(in.int64());
   m.request_id = static_cast<uint64_t>(in.int64());
+  m.digest = static_cast<uint64_t>(in.int64());
   m.fresh = in.boolean();
   m.vote.leader = in.int64();
   m.vote.zxid = in.int64();

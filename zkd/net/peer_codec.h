@@ -47,8 +47,8 @@ bool decode_peer_packet(std::string_view bytes, PeerPacket& packet);
 // encode_peer_packet() appended to `out` (saves a copy behind a frame header).
 void append_peer_packet(const PeerPacket& packet, std::string& out);
 
-inline constexpr uint32_t kPeerMagic = 0x7a6b6470;  // "zkdp"
-inline constexpr uint32_t kPeerProtocolVersion = 1;
+inline constexpr uint32_t kPeerMagic = 0x7a6b6470;   // "zkdp"
+inline constexpr uint32_t kPeerProtocolVersion = 2;  // 2: Digest messages
 inline constexpr size_t kPeerHelloSize = 16;
 
 std::string encode_peer_hello(zab::ServerId id);

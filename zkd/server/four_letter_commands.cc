@@ -317,6 +317,9 @@ std::vector<MonitorEntry> Server::monitor() const {
   add("max_client_response_size", -1);
   add("outstanding_tls_handshake", 0);
   add("auth_failed_count", auth_failures_);
+  add("digest_mismatches_count", digest_mismatches_);
+  // zkd's own: how many of the leader's tree digests this learner compared.
+  add("digests_compared", replicated() ? replication_->digests.compared() : 0);
   add("non_mtls_remote_conn_count", 0);
   add("non_mtls_local_conn_count", 0);
   // Apache's fsynctime and snapshottime summaries (ms), and our own

@@ -32,6 +32,8 @@ constexpr int kTicksPerTick = 10;
 constexpr std::chrono::milliseconds kElectionWait{200};
 // Followers report their clients' sessions this often, in core ticks.
 constexpr uint64_t kTouchReportTicks = kTicksPerTick / 2;
+// A leader sends its tree digest once per this many applied txns.
+constexpr uint64_t kDigestInterval = 64;
 
 // Whether committed txn `h` is the forwarded write (kind, session, xid).
 bool matches(WriteRequest::Kind kind, int64_t session, int32_t xid, const tree::TxnHeader& h) {
@@ -163,6 +165,8 @@ void Server::stop_replica() {
 
 bool Server::serving() const { return !replicated() || replication_->status.serving; }
 
+bool Server::diverged() const { return replicated() && replication_->diverged; }
+
 void Server::fail_replica(const std::string& why) {
   log_error(why, "; stopping (writes already acknowledged are safe on a quorum)");
   exit_status_ = kExitLogFailure;
@@ -259,6 +263,7 @@ void Server::carry_out_ready(zab::Ready& ready) {
     if (!status.ok()) return fail_replica("cannot install the snapshot: " + status.message());
     failpoint::kSnapInstalled.hit();
     db_ = std::move(db);
+    r.digests.reset();
     last_prepared_zxid_ = durable_zxid_ = zxid;
     log_info("installed the leader's snapshot at ", hex(zxid));
   }
@@ -287,6 +292,7 @@ void Server::carry_out_ready(zab::Ready& ready) {
                             recovered.status().message());
       }
       db_ = std::move(rebuilt);
+      r.digests.reset();
     }
     log_info("truncated the txn log after ", hex(t), "; state at ", hex(db_.last_zxid()));
   }
@@ -296,10 +302,11 @@ void Server::carry_out_ready(zab::Ready& ready) {
     log_->append(e.zxid, std::move(e.payload));
     if (snapshot_schedule_.logged() && !snapshot_job_) start_snapshot();
   }
-  // 5. apply.
+  // 5. apply, each txn's digest sent (leader) or compared (learner).
   for (const zab::Entry& e : ready.committed) {
     apply_committed(e);
     if (stopped_) return;
+    exchange_digest(e.zxid);
   }
   // 6. send; a Snap carries the state right after step 5.
   for (zab::Message& m : ready.messages) {
@@ -318,6 +325,37 @@ void Server::carry_out_ready(zab::Ready& ready) {
   for (uint64_t ticket : ready.syncs_done) ticket_done(ticket);
   // 9. status.
   if (ready.status) on_status(*ready.status);
+  if (stopped_) return;
+  // 10. the leader's digests.
+  for (const auto& [zxid, digest] : ready.digests) {
+    if (auto m = r.digests.leaders(zxid, digest)) digest_mismatch(*m);
+  }
+}
+
+void Server::exchange_digest(zab::Zxid zxid) {
+  Replication& r = *replication_;
+  const uint64_t digest = db_.digest();
+  if (r.status.role == zab::Role::kLeading) {
+    if (++r.applied_since_digest < kDigestInterval) return;
+    r.applied_since_digest = 0;
+    r.core.send_digest(zxid, digest);
+  } else if (auto m =
+                 r.digests.applied(zxid, failpoint::kDigestCompare.fail() ? ~digest : digest)) {
+    digest_mismatch(*m);
+  }
+}
+
+void Server::digest_mismatch(const DigestCheck::Mismatch& m) {
+  Replication& r = *replication_;
+  ++digest_mismatches_;
+  if (r.diverged) return;
+  r.diverged = true;
+  log_error("tree digest mismatch at zxid ", hex(m.zxid), ": this replica's is ", hex(m.ours),
+            ", its leader's ", hex(m.leaders),
+            ". Its tree has diverged from the leader's: it serves no client from now on and never "
+            "leads (mntr: zk_digest_mismatches_count). Restore its data from a replica: stop it, "
+            "move its version-2 aside, start it");
+  drop_clients();
 }
 
 void Server::apply_committed(const zab::Entry& entry) {
@@ -480,23 +518,31 @@ void Server::propose_request(const WriteRequest& request) {
   }
 }
 
+void Server::drop_clients() {
+  // Apache shuts its ZooKeeperServer down: every client reconnects
+  // (possibly elsewhere) and retries; writes in flight are lost.
+  Replication& r = *replication_;
+  close_all_clients();
+  pipeline_.clear();
+  r.forwarded.clear();
+  r.forwarded_sessions.clear();
+  r.completed.clear();
+  r.done.clear();
+  r.done_upto = r.last_ticket;
+  r.touched.clear();
+}
+
 void Server::on_status(const zab::Status& status) {
   Replication& r = *replication_;
   const zab::Status old = r.status;
   r.status = status;
   if (status.role != zab::Role::kLeading || !status.serving) db_.discard_pending();
-  if (old.serving && !(status.serving && status.leader == old.leader)) {
-    // Apache shuts its ZooKeeperServer down: every client reconnects
-    // (possibly elsewhere) and retries; writes in flight are lost.
-    close_all_clients();
-    pipeline_.clear();
-    r.forwarded.clear();
-    r.forwarded_sessions.clear();
-    r.completed.clear();
-    r.done.clear();
-    r.done_upto = r.last_ticket;
-    r.touched.clear();
+  if (status.role == zab::Role::kLeading && r.diverged) {
+    return fail_replica(
+        "this replica's tree diverged from its leader's (a tree digest mismatch) "
+        "and it must not lead");
   }
+  if (old.serving && !(status.serving && status.leader == old.leader)) drop_clients();
   if (status.serving && status.role == zab::Role::kLeading && !old.serving) {
     // Every session gets its whole timeout from now, as after a restart.
     touch_all_sessions();

@@ -16,6 +16,7 @@
 
 #include "zkd/net/peer_transport.h"
 #include "zkd/server/config.h"
+#include "zkd/server/digest_check.h"
 #include "zkd/server/server.h"
 #include "zkd/server/session_credentials.h"
 #include "zkd/zab/zab.h"
@@ -79,6 +80,14 @@ struct Server::Replication {
 
   // The snapshots that Snap messages carried, by zxid, until installed.
   std::map<zab::Zxid, std::string> incoming_snapshots;
+
+  // Tree digests (docs/replication.md, "Tree digest"). Leader: txns applied
+  // since it last sent its digest. Learner: its digests against the
+  // leader's; `diverged` once they differed (then it serves no client and
+  // never leads).
+  uint64_t applied_since_digest = 0;
+  DigestCheck digests;
+  bool diverged = false;
 };
 
 }  // namespace zkd::server

@@ -243,10 +243,11 @@ void Server::frame(net::ClientConnection& connection, std::string_view payload) 
   ++packets_received_;
   switch (client.phase) {
     case ClientState::Phase::kHandshake:
-      if (!serving()) {
+      if (!serving() || diverged()) {
         // Apache: "ZooKeeperServer not running"; the client tries another server.
         log_info("closing connection from ", connection.remote_text(),
-                 ": this replica is not serving (no quorum)");
+                 ": this replica is not serving (",
+                 diverged() ? "its tree diverged from its leader's" : "no quorum", ")");
         client.phase = ClientState::Phase::kClosing;
         connection.close();
         break;

@@ -65,6 +65,7 @@ DataTree::DataTree(bool extended_types) : extended_types_(extended_types) {
   system_node("/zookeeper/quota", zk::wire::open_acl_unsafe());
   system_node("/zookeeper/config", zk::wire::read_acl_unsafe())->stat_.aversion = -1;
   approximate_data_size_ += node_size("", std::string_view());  // the root's "" alias
+  digest_ = compute_digest();
 }
 
 DataTree::~DataTree() { free_all(); }
@@ -79,6 +80,7 @@ DataTree::DataTree(DataTree&& other) noexcept
       containers_(std::move(other.containers_)),
       ttl_nodes_(std::move(other.ttl_nodes_)),
       approximate_data_size_(other.approximate_data_size_),
+      digest_(other.digest_),
       quota_(std::move(other.quota_)) {}
 
 // The nodes must be freed while their pool is still this tree's, so the
@@ -148,11 +150,13 @@ Error DataTree::create(std::string_view path, const zk::wire::Buffer& data,
   std::string_view name = child_name(path);
   if (parent->children().contains(name) || nodes_.contains(path)) return Error::kNodeExists;
 
+  forget(*parent);
   if (parent_cversion == -1) parent_cversion = parent->stat_.cversion + 1;
   if (parent_cversion > parent->stat_.cversion) {
     parent->stat_.cversion = parent_cversion;
     parent->stat_.pzxid = zxid;
   }
+  remember(*parent);
   Node* node = insert(path, view_of(data), acls_.acquire(acl));
   parent->mutable_children().insert(node);
   StoredStat& stat = node->stat_;
@@ -160,6 +164,7 @@ Error DataTree::create(std::string_view path, const zk::wire::Buffer& data,
   stat.ctime = stat.mtime = time_ms;
   stat.ephemeral_owner = ephemeral_owner;
   stat.kind = kind_of_owner(ephemeral_owner, extended_types_);
+  remember(*node);
   approximate_data_size_ += node_size(*node);
   index(*node);
   quota_.created(*this, path, node->data_length());
@@ -191,7 +196,11 @@ Error DataTree::remove(std::string_view path, int64_t zxid) {
     parent->children_->erase(child_name(path));
     if (parent->children_->empty()) parent->children_.reset();
   }
-  if (zxid > parent->stat_.pzxid) parent->stat_.pzxid = zxid;
+  if (zxid > parent->stat_.pzxid) {
+    forget(*parent);
+    parent->stat_.pzxid = zxid;
+    remember(*parent);
+  }
 
   Node* node = path == "/" ? nullptr : find_mutable(path);
   if (node == nullptr) return Error::kNoNode;
@@ -206,6 +215,7 @@ void DataTree::erase_subtree(Node* node) {
     for (Node* child : *node->children_) erase_subtree(child);
   }
   approximate_data_size_ -= node_size(*node);
+  forget(*node);
   const StoredStat& stat = node->stat_;
   auto unindex = [path = node->path()](std::set<std::string, std::less<>>& paths) {
     if (auto it = paths.find(path); it != paths.end()) paths.erase(it);
@@ -233,10 +243,12 @@ Error DataTree::set_data(std::string_view path, const zk::wire::Buffer& data, in
   if (node == nullptr) return Error::kNoNode;
   const int64_t length_diff = data_length(view_of(data)) - node->data_length();
   approximate_data_size_ += length_diff;
+  forget(*node);
   node = replace_data(node, view_of(data));
   node->stat_.version = version;
   node->stat_.mzxid = zxid;
   node->stat_.mtime = time_ms;
+  remember(*node);
   quota_.data_changed(*this, path, length_diff);
   return Error::kOk;
 }
@@ -247,7 +259,9 @@ Error DataTree::set_acl(std::string_view path, const zk::wire::ACLs& acl, int32_
   AclCache::Entry* old = node->acl_;
   node->acl_ = acls_.acquire(acl);
   acls_.release(old);
+  forget(*node);
   node->stat_.aversion = aversion;
+  remember(*node);
   return Error::kOk;
 }
 
@@ -257,9 +271,17 @@ void DataTree::raise_cversion(std::string_view path, int32_t cversion, int64_t z
   if (node == nullptr) return;
   if (cversion == -1) cversion = node->stat_.cversion + 1;
   if (cversion > node->stat_.cversion) {
+    forget(*node);
     node->stat_.cversion = cversion;
     node->stat_.pzxid = zxid;
+    remember(*node);
   }
+}
+
+uint64_t DataTree::compute_digest() const {
+  uint64_t sum = 0;
+  for (const Node* node : nodes_) sum += node_digest(*node);
+  return sum;
 }
 
 std::vector<std::string> DataTree::ephemerals(SessionId owner) const {
@@ -343,6 +365,7 @@ std::optional<DataTree> DataTreeLoader::finish() && {
   }
   parent_ = nullptr;
   tree_.quota_.rebuild(tree_);
+  tree_.digest_ = tree_.compute_digest();
   return std::move(tree_);
 }
 

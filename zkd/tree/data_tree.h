@@ -30,6 +30,7 @@
 #include "libzk/wire/records.h"
 #include "zkd/tree/acl_cache.h"
 #include "zkd/tree/container_kind.h"
+#include "zkd/tree/digest.h"
 #include "zkd/tree/ids.h"
 #include "zkd/tree/quota_tracker.h"
 #include "zkd/tree/znode.h"
@@ -107,6 +108,11 @@ class DataTree final {  // final: operator= remakes the object in place
   // cached figure is (fresh tree: 44).
   int64_t approximate_data_size() const { return approximate_data_size_; }
 
+  // The tree's digest (digest.h), kept current by every mutation.
+  uint64_t digest() const { return digest_; }
+  // The digest computed afresh from every node (what digest() must equal).
+  uint64_t compute_digest() const;
+
   // Number of nodes whose path starts with `path` + "/" (for "/": every node
   // but the root), as getAllChildrenNumber counts them.
   int32_t descendant_count(std::string_view path) const;
@@ -143,7 +149,13 @@ class DataTree final {  // final: operator= remakes the object in place
   Node* insert(std::string_view path, DataView data, AclCache::Entry* acl);
   // Replaces a node's data, moving it to a larger allocation when it does not
   // fit (the index and the parent's children then point at the new one).
+  // Leaves the digest to the caller (the quota tracker's stats nodes, under
+  // /zookeeper, do not count in it).
   Node* replace_data(Node* node, DataView data);
+  // Take a node's share out of the digest before changing it; put it back
+  // after.
+  void forget(const Node& node) { digest_ -= node_digest(node); }
+  void remember(const Node& node) { digest_ += node_digest(node); }
   // Erases a node and its descendants from the index, the kind indexes and
   // the sizes (not from the parent's children) and frees them.
   void erase_subtree(Node* node);
@@ -160,6 +172,7 @@ class DataTree final {  // final: operator= remakes the object in place
   std::set<std::string, std::less<>> containers_;
   std::set<std::string, std::less<>> ttl_nodes_;
   int64_t approximate_data_size_ = 0;
+  uint64_t digest_ = 0;
   QuotaTracker quota_;
 };
 

@@ -146,6 +146,9 @@ std::vector<std::string> Database::sweep_candidates(int64_t now_ms,
   return tree::sweep_candidates(impl_->tree, impl_->pending, now_ms, max_never_used_ms);
 }
 
+uint64_t Database::digest() const { return impl_->tree.digest(); }
+uint64_t Database::compute_digest() const { return impl_->tree.compute_digest(); }
+
 Counts Database::counts() const {
   const Impl& s = *impl_;
   Counts c;

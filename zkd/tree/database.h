@@ -112,6 +112,10 @@ class Database {
   std::vector<std::pair<std::string, std::vector<WatcherId>>> watchers_by_path() const;
 
   Counts counts() const;
+  // The tree's digest (digest.h) after the last applied txn, and the same
+  // computed afresh from every node (for checks: the two must be equal).
+  uint64_t digest() const;
+  uint64_t compute_digest() const;
 
   // --- the container manager ---
   // Containers and TTL nodes to delete now (container_sweep.h), judged with

@@ -177,6 +177,9 @@ void Zab::on_learner_message(const Message& m) {
       }
       send({.type = MsgType::kPing, .to = leader_, .epoch = hard_.accepted_epoch, .zxid = acked_});
       return;
+    case MsgType::kDigest:
+      if (accepting) out_.digests.emplace_back(m.zxid, m.digest);
+      return;
     case MsgType::kSyncReply:
       for (LocalSync& s : local_syncs_) {
         if (s.request_id == m.request_id && !s.zxid) {

@@ -47,6 +47,8 @@ const char* to_string(MsgType type) {
       return "SyncReply";
     case MsgType::kInform:
       return "Inform";
+    case MsgType::kDigest:
+      return "Digest";
   }
   return "?";
 }
@@ -127,6 +129,9 @@ std::string describe(const Message& m) {
       break;
     case MsgType::kSyncReply:
       s += e + " id=" + std::to_string(m.request_id) + " " + zxid_string(m.zxid);
+      break;
+    case MsgType::kDigest:
+      s += e + " " + zxid_string(m.zxid) + " digest=" + std::to_string(m.digest);
       break;
   }
   return s;

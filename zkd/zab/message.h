@@ -60,9 +60,13 @@ enum class MsgType : uint8_t {
   kSyncReply,
   // Inform (leader -> observer): epoch, zxid = the observer's last zxid the
   // entries follow, entries = committed txns, in order. Observers get Inform
-  // instead of Proposal and Commit, and never Ack. Last in the enum so that
-  // the wire numbers of the older types stay.
+  // instead of Proposal and Commit, and never Ack.
   kInform,
+  // Digest (leader -> synced learner): epoch, zxid, digest = the leader's
+  // tree digest right after applying zxid. Carried, not interpreted: the
+  // learner's host compares it with its own at that zxid. New types go last
+  // so that the wire numbers of the older ones stay.
+  kDigest,
 };
 
 enum class PeerState : uint8_t { kLooking, kFollowing, kLeading };
@@ -81,7 +85,8 @@ struct Message {
   uint64_t round = 0;    // Vote: the sender's election round (logical clock)
   uint64_t attempt = 0;  // handshake: learner's incarnation << 32 | its count
   uint64_t request_id = 0;
-  bool fresh = false;  // AckEpoch only
+  uint64_t digest = 0;  // Digest only
+  bool fresh = false;   // AckEpoch only
   Vote vote{};
   PeerState state = PeerState::kLooking;
   std::vector<Entry> entries{};

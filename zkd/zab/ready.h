@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "zkd/zab/message.h"
@@ -73,11 +74,15 @@ struct Ready {
   std::vector<uint64_t> syncs_failed;
   // Set when role, leader, epoch or serving changed since the last Ready.
   std::optional<Status> status;
+  // 10. Learner: the leader's tree digests (zxid, digest) as they arrived,
+  //     to compare with the host's own at those zxids (applied already, or
+  //     not yet: the host keeps both sides until they meet).
+  std::vector<std::pair<Zxid, uint64_t>> digests;
 
   bool empty() const {
     return !hard_state && !install_snapshot && !truncate_after && entries.empty() &&
            committed.empty() && messages.empty() && requests.empty() && syncs_done.empty() &&
-           syncs_failed.empty() && !status;
+           syncs_failed.empty() && !status && digests.empty();
   }
 };
 

@@ -109,6 +109,14 @@ Proposed Zab::propose(std::string payload) {
   return {zxid, Error::kOk};
 }
 
+void Zab::send_digest(Zxid zxid, uint64_t digest) {
+  if (role_ != Role::kLeading || phase_ != LeaderPhase::kBroadcast) return;
+  for (auto& [id, p] : peers_) {
+    if (p.stage != Peer::Stage::kSynced) continue;
+    send({.type = MsgType::kDigest, .to = id, .epoch = new_epoch_, .zxid = zxid, .digest = digest});
+  }
+}
+
 Error Zab::forward(std::string payload) {
   if (!learning() || stage_ != LearnerStage::kBroadcast) return Error::kNotServing;
   send({.type = MsgType::kRequest,

@@ -70,6 +70,9 @@ class Zab {
   void tick();
   // Leader, serving: appends a txn with the next zxid and broadcasts it.
   Proposed propose(std::string payload);
+  // Leader, serving: sends every synced learner the host's tree digest
+  // right after it applied `zxid`; it surfaces in their Ready::digests.
+  void send_digest(Zxid zxid, uint64_t digest);
   // Learner (follower or observer), serving: sends a write to the leader
   // (surfaces there in Ready::requests). Delivery is not guaranteed: the
   // client retries.

@@ -15,7 +15,7 @@ using testing::expect_equal_packets;
 using testing::full_packet;
 using zab::MsgType;
 
-constexpr int kTypeCount = static_cast<int>(MsgType::kInform) + 1;  // kInform is the last type
+constexpr int kTypeCount = static_cast<int>(MsgType::kDigest) + 1;  // kDigest is the last type
 
 std::string random_bytes(std::mt19937_64& rng, size_t size) {
   std::string bytes(size, '\0');
@@ -86,11 +86,12 @@ TEST(PeerCodecTest, InvalidHeaderFieldsAreRejected) {
     bytes[at] = value;
     return bytes;
   };
-  EXPECT_FALSE(decode_peer_packet(with_byte(3, 2), decoded)) << "version 2";
+  EXPECT_FALSE(decode_peer_packet(with_byte(3, 1), decoded)) << "version 1 (before digests)";
+  EXPECT_FALSE(decode_peer_packet(with_byte(3, 3), decoded)) << "version 3";
   EXPECT_FALSE(decode_peer_packet(with_byte(7, kTypeCount), decoded)) << "type past the last";
   EXPECT_FALSE(decode_peer_packet(with_byte(4, -1), decoded)) << "negative type";
-  // The state follows version, type, nine int64 fields, fresh and the vote.
-  const size_t state_at = 4 + 4 + 9 * 8 + 1 + 3 * 8;
+  // The state follows version, type, ten int64 fields, fresh and the vote.
+  const size_t state_at = 4 + 4 + 10 * 8 + 1 + 3 * 8;
   EXPECT_TRUE(decode_peer_packet(with_byte(state_at + 3, 2), decoded));
   EXPECT_FALSE(decode_peer_packet(with_byte(state_at + 3, 3), decoded)) << "state past the last";
   EXPECT_FALSE(decode_peer_packet(with_byte(state_at + 4, -128), decoded))
@@ -106,7 +107,7 @@ TEST(PeerCodecTest, RandomGarbageIsRejected) {
   std::mt19937_64 rng(7);
   for (int i = 0; i < 20000; ++i) {
     std::string bytes = random_bytes(rng, rng() % 300);
-    if (bytes.size() >= 4) bytes.replace(0, 4, std::string("\0\0\0\1", 4));  // past the version
+    if (bytes.size() >= 4) bytes.replace(0, 4, std::string("\0\0\0\2", 4));  // past the version
     PeerPacket decoded;
     EXPECT_FALSE(decode_peer_packet(bytes, decoded)) << i;
   }
@@ -143,7 +144,7 @@ TEST(PeerHelloTest, RoundTripsAndRejectsOtherBytes) {
   wrong_magic[0] ^= 1;
   EXPECT_FALSE(decode_peer_hello(wrong_magic, id));
   std::string wrong_version = hello;
-  wrong_version[7] = 2;
+  wrong_version[7] = 1;  // before digests
   EXPECT_FALSE(decode_peer_hello(wrong_version, id));
 }
 

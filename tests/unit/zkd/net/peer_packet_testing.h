@@ -28,6 +28,7 @@ inline PeerPacket full_packet(zab::MsgType type, zab::ServerId from, zab::Server
   m.round = 0x8000000000000007ull;  // the top bit survives the int64 encoding
   m.attempt = (uint64_t{5} << 32) | 11;
   m.request_id = seq;
+  m.digest = seq ^ 0xd1d1d1d1d1d1d1d1ull;
   m.fresh = true;
   m.vote = {.leader = 9, .zxid = zab::make_zxid(2, 8), .epoch = 2};
   m.state = static_cast<zab::PeerState>(seq % 3);
@@ -50,6 +51,7 @@ inline void expect_equal_packets(const PeerPacket& expected, const PeerPacket& a
   EXPECT_EQ(e.round, a.round);
   EXPECT_EQ(e.attempt, a.attempt);
   EXPECT_EQ(e.request_id, a.request_id);
+  EXPECT_EQ(e.digest, a.digest);
   EXPECT_EQ(e.fresh, a.fresh);
   EXPECT_EQ(e.vote, a.vote);
   EXPECT_EQ(e.state, a.state);

@@ -36,6 +36,8 @@ TEST(FuzzySnapshot, LoadPlusReplayEqualsLiveState) {
     auto step = [&](const Request& r) {
       Txn txn = prepare(live, r, ++zxid);
       gen.observe(r, live.apply(txn));
+      // The running digest is the sum over the nodes after every txn.
+      ASSERT_EQ(live.digest(), live.compute_digest()) << "after zxid " << zxid;
       if (snapshotting) after.push_back(txn);
     };
 
@@ -60,6 +62,10 @@ TEST(FuzzySnapshot, LoadPlusReplayEqualsLiveState) {
     for (const Txn& txn : after) restored.apply(logged(txn));
     EXPECT_EQ(dump(restored), dump(live));
     EXPECT_EQ(restored.last_zxid(), live.last_zxid());
+    // Replicas that applied the same txns agree on the digest, whichever
+    // fuzzy snapshot they started from.
+    EXPECT_EQ(restored.digest(), live.digest());
+    EXPECT_EQ(restored.digest(), restored.compute_digest());
     interleaved += after.size() - 20;
   }
   // The walks really were fuzzy: txns ran between chunks.
