@@ -348,6 +348,7 @@ bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::A
   tree_.approximate_data_size_ += node_size(*node);
   node->stat_ = stat;
   node->stat_.kind = kind_of_owner(stat.ephemeral_owner, tree_.extended_types_);
+  tree_.remember(*node);  // while the node is in the cache
   tree_.index(*node);
   if (pending_.size() == kIndexBatch) index_pending();
   return true;
@@ -365,7 +366,6 @@ std::optional<DataTree> DataTreeLoader::finish() && {
   }
   parent_ = nullptr;
   tree_.quota_.rebuild(tree_);
-  tree_.digest_ = tree_.compute_digest();
   return std::move(tree_);
 }
 

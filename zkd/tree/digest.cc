@@ -15,18 +15,30 @@ uint64_t mix(uint64_t h, uint64_t word) {
   return h ^ (h >> 32);
 }
 
-// The bytes of `s`, eight at a time (little-endian; the tail zero-padded),
-// then its length, so that "ab" + "c" and "a" + "bc" differ.
+uint64_t load(const char* p) {
+  uint64_t word;
+  std::memcpy(&word, p, 8);
+  return word;
+}
+
+// The bytes of `s` (little-endian words), then its length, so that "ab" +
+// "c" and "a" + "bc" differ. Long strings go 32 bytes at a time through four
+// independent lanes, which the CPU multiplies in parallel.
 uint64_t mix_bytes(uint64_t h, std::string_view s) {
-  size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t word;
-    std::memcpy(&word, s.data() + i, 8);
-    h = mix(h, word);
+  const char* p = s.data();
+  size_t n = s.size();
+  if (n >= 32) {
+    uint64_t lanes[4] = {h ^ 0x243f6a8885a308d3ull, h ^ 0x13198a2e03707344ull,
+                         h ^ 0xa4093822299f31d0ull, h ^ 0x082efa98ec4e6c89ull};
+    for (; n >= 32; p += 32, n -= 32) {
+      for (int i = 0; i < 4; ++i) lanes[i] = (lanes[i] ^ load(p + 8 * i)) * kMultiplier;
+    }
+    for (uint64_t lane : lanes) h = mix(h, lane);
   }
-  if (i < s.size()) {
+  for (; n >= 8; p += 8, n -= 8) h = mix(h, load(p));
+  if (n > 0) {
     uint64_t word = 0;
-    std::memcpy(&word, s.data() + i, s.size() - i);
+    std::memcpy(&word, p, n);
     h = mix(h, word);
   }
   return mix(h, s.size());
