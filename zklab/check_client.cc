@@ -175,11 +175,13 @@ void CheckClient::write(const std::string& key) {
   RegisterOp op = new_op(key, RegisterOpKind::kWrite);
   op.value = next_value();
   op.invoke_ns = steady_now_ns();
-  const Answer answer = Answer::of(
+  auto set =
       call_for(*session_, session_->async_client().set_data(key, std::to_string(op.value), -1),
-               settings_.request_deadline));
+               settings_.request_deadline);
+  const Answer answer = Answer::of(set);
   if (answer.outcome() != Outcome::kUnknown) op.complete_ns = steady_now_ns();
   op.outcome = answer.outcome();
+  if (op.outcome == Outcome::kOk) op.zxid = (*set)->mzxid;
   ops_.push_back(op);
   after(answer, op.outcome);
 }
@@ -197,11 +199,13 @@ void CheckClient::cas(const std::string& key) {
   op.value = next_value();
   op.version = (*data)->stat.version;
   op.invoke_ns = steady_now_ns();
-  const Answer answer = Answer::of(call_for(
-      *session_, session_->async_client().set_data(key, std::to_string(op.value), op.version),
-      settings_.request_deadline));
+  auto set = call_for(*session_,
+                      session_->async_client().set_data(key, std::to_string(op.value), op.version),
+                      settings_.request_deadline);
+  const Answer answer = Answer::of(set);
   if (answer.outcome() != Outcome::kUnknown) op.complete_ns = steady_now_ns();
   op.outcome = answer.outcome();
+  if (op.outcome == Outcome::kOk) op.zxid = (*set)->mzxid;
   ops_.push_back(op);
   after(answer, op.outcome);
 }

@@ -46,6 +46,18 @@ struct RegisterOp {
   int64_t invoke_ns = 0;
   int64_t complete_ns = kNever;
   Outcome outcome = Outcome::kUnknown;
+  int64_t zxid = 0;  // write/cas (kOk): the mzxid of the Stat it returned
+};
+
+// A watch event a watcher session received: a NodeDataChanged of a
+// register, with the zxid its notification carried. `connection` numbers the
+// watcher's connections (1 for the first; a reconnection, even of the same
+// session, starts the next), `watcher` its sessions.
+struct WatchEventRecord {
+  int watcher = 0;
+  int connection = 0;
+  std::string path;
+  int64_t zxid = 0;
 };
 
 // A create of a sequential znode under `parent`.
@@ -81,6 +93,7 @@ struct History {
   // (taken after the nemesis stopped and every node serves again).
   std::vector<std::pair<std::string, std::vector<int64_t>>> final_children;
   std::vector<EphemeralRecord> ephemerals;
+  std::vector<WatchEventRecord> watch_events;  // in the order each watcher got them
 };
 
 }  // namespace zk::lab::check

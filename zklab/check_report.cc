@@ -40,6 +40,10 @@ void print_counts(std::ostream& out, const History& history) {
   for (const auto& e : history.ephemerals) ended += e.session_ended ? 1 : 0;
   out << "ephemerals: " << history.ephemerals.size() << " (" << ended << " sessions ended, "
       << static_cast<int64_t>(history.ephemerals.size()) - ended << " alive)\n";
+  std::set<std::pair<int, int>> connections;
+  for (const auto& e : history.watch_events) connections.emplace(e.watcher, e.connection);
+  out << "watch events: " << history.watch_events.size() << " (" << connections.size()
+      << " connections)\n";
 }
 
 std::string verdict_line(const Verdict& verdict) {
@@ -53,6 +57,8 @@ std::string verdict_line(const Verdict& verdict) {
       what.insert("SEQUENTIAL NAMES WRONG");
     } else if (v.kind == "ephemeral") {
       what.insert("EPHEMERALS WRONG");
+    } else if (v.kind == "watch") {
+      what.insert("WATCH EVENTS WRONG");
     } else {
       what.insert(v.kind);
     }
@@ -77,8 +83,8 @@ void write_history(std::ostream& out, const History& history, int64_t origin_ns)
   for (const auto& op : history.registers) {
     out << "register " << op.client << " " << op.key << " " << kind_name(op.kind) << " " << op.value
         << " " << op.version << " " << outcome_name(op.outcome) << " "
-        << time_text(op.invoke_ns, origin_ns) << " " << time_text(op.complete_ns, origin_ns)
-        << "\n";
+        << time_text(op.invoke_ns, origin_ns) << " " << time_text(op.complete_ns, origin_ns) << " "
+        << op.zxid << "\n";
   }
   for (const auto& c : history.creates) {
     out << "create " << c.client << " " << c.parent << " " << c.sequence << " "
@@ -94,6 +100,9 @@ void write_history(std::ostream& out, const History& history, int64_t origin_ns)
     out << "ephemeral " << e.path << " " << std::hex << e.session_id << std::dec << " "
         << (e.session_ended ? "ended" : "alive") << " " << (e.present_at_end ? "present" : "absent")
         << "\n";
+  }
+  for (const auto& w : history.watch_events) {
+    out << "watch " << w.watcher << " " << w.connection << " " << w.path << " " << w.zxid << "\n";
   }
 }
 

@@ -30,9 +30,11 @@ void print_violations(std::ostream& out, const Verdict& verdict, int64_t origin_
 // The history, one item per line, times in ns since origin_ns ("never": did
 // not complete):
 //   register <client> <key> read|write|cas <value> <version> ok|failed|unknown <invoke> <complete>
+//            <zxid of an acknowledged write or cas, else 0>
 //   create <client> <parent> <sequence> ok|failed|unknown <invoke> <complete>
 //   children <parent> <sequence>...
 //   ephemeral <path> <session id, hex> ended|alive present|absent
+//   watch <watcher> <connection> <path> <zxid>
 void write_history(std::ostream& out, const History& history, int64_t origin_ns);
 
 }  // namespace zk::lab::check

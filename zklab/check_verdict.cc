@@ -41,9 +41,11 @@ Verdict check_history(const History& history) {
   add(check_registers(history.registers));
   add(check_sequential(history.creates, history.final_children));
   add(check_ephemerals(history.ephemerals));
+  add(check_watches(history.watch_events, history.registers));
   verdict.register_ops = static_cast<int64_t>(history.registers.size());
   verdict.creates = static_cast<int64_t>(history.creates.size());
   verdict.ephemerals = static_cast<int64_t>(history.ephemerals.size());
+  verdict.watch_events = static_cast<int64_t>(history.watch_events.size());
   return verdict;
 }
 

@@ -26,7 +26,7 @@
 namespace zk::lab::check {
 
 struct Violation {
-  std::string kind;  // "linearizability", "sequential", "ephemeral"
+  std::string kind;  // "linearizability", "sequential", "ephemeral", "watch"
   std::string what;  // one line: which key/parent/path and what is wrong
   // linearizability: the window (see check_registers); otherwise empty.
   std::vector<RegisterOp> window;
@@ -37,6 +37,7 @@ struct Verdict {
   int64_t register_ops = 0;           // operations checked, per kind of check
   int64_t creates = 0;
   int64_t ephemerals = 0;
+  int64_t watch_events = 0;
   bool ok() const { return violations.empty(); }
 };
 
@@ -123,8 +124,21 @@ std::vector<Violation> check_sequential(
 // there, or whose session is alive and whose node is gone.
 std::vector<Violation> check_ephemerals(const std::vector<EphemeralRecord>& ephemerals);
 
-// All three, violations in that order; the counts are the sizes of the
-// history's registers, creates and ephemerals.
+// Watch events (a watcher session's persistent watches on the registers)
+// against the acknowledged writes and cas (their RegisterOp::zxid). At most
+// one violation of each sort, its first case, with "(and N more like it)":
+// - on one connection of a watcher, events come in zxid order, once each;
+// - between two events of one register on one connection, no acknowledged
+//   write or cas of that register has a zxid strictly between theirs (the
+//   server sends every event of a registered watch, in order).
+// Across connections neither holds: a reconnection may lose events, and a
+// server that lags the previous one may fire again what the watcher saw.
+// Events need the zxid in the notification header (Apache 3.9, zkd).
+std::vector<Violation> check_watches(const std::vector<WatchEventRecord>& events,
+                                     const std::vector<RegisterOp>& ops);
+
+// All four, violations in that order; the counts are the sizes of the
+// history's registers, creates, ephemerals and watch events.
 Verdict check_history(const History& history);
 
 // One operation as one line of text, times in seconds since origin_ns

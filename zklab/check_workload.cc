@@ -96,6 +96,10 @@ std::string CheckWorkload::setup(const std::string& root) {
 
 void CheckWorkload::start(std::chrono::milliseconds duration) {
   stop_ = false;
+  ClientSettings watcher_settings = client_settings_;
+  watcher_settings.connect_string = connect_string(nodes_);
+  watcher_ = std::make_unique<CheckWatcher>(watcher_settings, paths_.registers);
+  watcher_->start();
   const auto begin = Clock::now();
   for (int slot = 0; slot < settings_.clients; ++slot) {
     ClientSettings s = client_settings_;
@@ -115,6 +119,7 @@ void CheckWorkload::stop() {
   stop_ = true;
   for (auto& t : threads_) t.join();
   threads_.clear();
+  if (watcher_) watcher_->stop();
 }
 
 std::string CheckWorkload::finish(int64_t healed_ns, History& history) {
@@ -151,6 +156,7 @@ std::string CheckWorkload::finish(int64_t healed_ns, History& history) {
       ++ephemerals_dropped_;
     }
   }
+  if (watcher_) history.watch_events = watcher_->events();
   for (const auto& c : clients_) {
     history.registers.insert(history.registers.end(), c->ops().begin(), c->ops().end());
     history.creates.insert(history.creates.end(), c->creates().begin(), c->creates().end());

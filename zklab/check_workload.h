@@ -18,6 +18,7 @@
 #include "zklab/check_client.h"
 #include "zklab/check_history.h"
 #include "zklab/check_session_limits.h"
+#include "zklab/check_watcher.h"
 #include "zklab/lab_state.h"
 
 namespace zk::lab::check {
@@ -87,6 +88,7 @@ class CheckWorkload {
   std::vector<std::thread> threads_;
   std::atomic<bool> stop_{false};
   std::unique_ptr<zk::client::SyncClient> own_;
+  std::unique_ptr<CheckWatcher> watcher_;  // from start() on
   int ephemerals_dropped_ = 0;
   std::chrono::milliseconds expiry_wait_{0};
 };

@@ -3,6 +3,7 @@
 // state changes for the session listener.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -36,6 +37,10 @@ struct WatchedEvent {
   zk::wire::EventType type = zk::wire::EventType::kNone;
   zk::wire::KeeperState state = zk::wire::KeeperState::kSyncConnected;
   std::string path;
+  // The zxid of the txn that fired a node event, from the notification's
+  // header: servers of Apache 3.9 (ZOOKEEPER-4655) and zkd send it; 3.8 and
+  // events made by the client itself (kNone) carry -1.
+  int64_t zxid = -1;
   bool operator==(const WatchedEvent&) const = default;
 };
 

@@ -36,7 +36,7 @@ ResponseDispatcher::Route ResponseDispatcher::dispatch(std::string_view payload)
   if (reply.header.xid == zk::wire::kNotificationXid) {
     zk::wire::WatcherEvent event;
     if (!zk::wire::decode(reply.body, event)) return Route::kMalformed;
-    WatchedEvent delivered{event.type, event.state, chroot_.strip(event.path)};
+    WatchedEvent delivered{event.type, event.state, chroot_.strip(event.path), reply.header.zxid};
     for (auto& callback : watches_.take(event.type, delivered.path)) {
       if (callback) callback(delivered);
     }

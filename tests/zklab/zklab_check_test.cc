@@ -49,6 +49,8 @@ class ZklabCheckTest : public zk::lab::testing::ZklabFixture {
     for (const char* kind : {"read", "write", "cas", "create"}) {
       EXPECT_GT(figure(r.output, std::string("ops: ") + kind + " ok="), 0) << kind << r.output;
     }
+    // The watcher saw the registers change.
+    EXPECT_GT(figure(r.output, "watch events: "), 0) << r.output;
     // No replica's tree digest differed from its leader's.
     EXPECT_EQ(figure(r.output, "compared with the leader's, "), 0) << r.output;
     // The sessions abandoned on purpose ended; their ephemerals were checked.

@@ -604,5 +604,54 @@ TEST(CheckHistory, CombinesAllThreeAndCounts) {
   EXPECT_TRUE(check_history(h).ok());
 }
 
+// Watch events: a write of "/r" acknowledged at `zxid`, and events of one
+// watcher.
+RegisterOp write_at(int64_t zxid, int64_t value) {
+  RegisterOp op = write(1, value, zxid, zxid + 1);
+  op.zxid = zxid;
+  return op;
+}
+WatchEventRecord event(int64_t zxid, int connection = 1, std::string path = "/r") {
+  return {1, connection, std::move(path), zxid};
+}
+
+TEST(CheckWatches, EveryChangeInOrderOnceEachPasses) {
+  const std::vector<RegisterOp> ops = {write_at(10, 1), write_at(11, 2), write_at(14, 3)};
+  EXPECT_TRUE(check_watches({event(10), event(11), event(14)}, ops).empty());
+  // Events of other registers in between, two of them at one zxid (a multi).
+  const std::vector<WatchEventRecord> mixed = {event(10), event(11), event(12, 1, "/q"),
+                                               event(12, 1, "/s"), event(14)};
+  EXPECT_TRUE(check_watches(mixed, ops).empty());
+}
+
+TEST(CheckWatches, AMissedChangeBetweenTwoEventsOfOneConnectionIsCaught) {
+  const std::vector<RegisterOp> ops = {write_at(10, 1), write_at(11, 2), write_at(14, 3)};
+  const auto found = check_watches({event(10), event(14)}, ops);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].kind, "watch");
+  EXPECT_NE(found[0].what.find("no event for"), std::string::npos) << found[0].what;
+  EXPECT_NE(found[0].what.find("(zxid 11)"), std::string::npos) << found[0].what;
+  // Across a reconnection events may be lost: not a violation.
+  EXPECT_TRUE(check_watches({event(10, 1), event(14, 2)}, ops).empty());
+}
+
+TEST(CheckWatches, ADuplicateOrABackwardEventIsCaughtOnlyWithinAConnection) {
+  const std::vector<RegisterOp> ops = {write_at(10, 1), write_at(11, 2)};
+  EXPECT_EQ(check_watches({event(10), event(11), event(11)}, ops).size(), 1u);
+  EXPECT_EQ(check_watches({event(11), event(10)}, ops).size(), 1u);
+  // A lagging server the watcher reconnected to fires 11 again.
+  EXPECT_TRUE(check_watches({event(10, 1), event(11, 1), event(11, 2)}, ops).empty());
+}
+
+TEST(CheckWatches, CheckHistoryReportsThemAsWatchViolations) {
+  History h;
+  h.registers = {write_at(10, 1), write_at(11, 2), write_at(14, 3)};
+  h.watch_events = {event(10), event(14)};
+  const auto verdict = check_history(h);
+  ASSERT_EQ(verdict.violations.size(), 1u);
+  EXPECT_EQ(verdict.violations[0].kind, "watch");
+  EXPECT_EQ(verdict.watch_events, 2);
+}
+
 }  // namespace
 }  // namespace zk::lab::check
