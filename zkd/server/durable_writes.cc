@@ -39,7 +39,7 @@ void Server::submit(net::ConnectionId connection, PendingWrite write) {
   int64_t zxid = write.txn.header.zxid;
   log_->append(zxid, std::move(bytes));
   pipeline_.add_write(connection, zxid, std::move(write));
-  if (snapshot_schedule_.logged() && !snapshot_job_) start_snapshot();
+  snapshots_.logged(last_prepared_zxid_);
 }
 
 void Server::on_log_batch(const LogBatch& batch) {

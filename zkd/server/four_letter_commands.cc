@@ -246,20 +246,7 @@ std::map<int64_t, std::string> Server::voting_view() const {
   return view;
 }
 
-admin::ServerView::SnapshotInfo Server::last_snapshot() const {
-  SnapshotInfo info;
-  auto names = storage::list_snapshots(env_, layout_.snap_dir);
-  if (!names.ok() || names->empty()) return info;
-  info.zxid = names->front().zxid;
-  std::error_code ec;
-  auto written = std::filesystem::last_write_time(
-      std::filesystem::path(layout_.snap_dir) / names->front().name, ec);
-  if (!ec) {
-    auto since_epoch = std::chrono::file_clock::to_sys(written).time_since_epoch();
-    info.timestamp = std::chrono::duration_cast<std::chrono::seconds>(since_epoch).count();
-  }
-  return info;
-}
+admin::ServerView::SnapshotInfo Server::last_snapshot() const { return snapshots_.last_snapshot(); }
 
 std::string Server::initial_configuration() const { return config_.text; }
 
@@ -325,7 +312,7 @@ std::vector<MonitorEntry> Server::monitor() const {
   // Apache's fsynctime and snapshottime summaries (ms), and our own
   // txns_per_fsync (group commit: how many txns one fsync made durable).
   add("fsynctime", fsync_ms_);
-  add("snapshottime", snapshot_ms_);
+  add("snapshottime", snapshots_.times());
   add("txns_per_fsync",
       fsyncs_ == 0 ? 0.0 : static_cast<double>(logged_txns_) / static_cast<double>(fsyncs_));
   return v;

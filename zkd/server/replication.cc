@@ -248,7 +248,7 @@ void Server::carry_out_ready(zab::Ready& ready) {
       return fail_replica("the leader's snapshot " + hex(zxid) + " does not load: " + err);
     }
     r.incoming_snapshots.clear();
-    if (snapshot_job_) abandon_snapshot();
+    snapshots_.abandon();
     // The log goes first: a crash in between leaves an older, consistent state.
     ++log_truncations_;
     storage::Status status = log_->truncate_after(0);
@@ -270,7 +270,7 @@ void Server::carry_out_ready(zab::Ready& ready) {
   // 3. truncation, durably; rebuild the state if it went past the cut.
   if (ready.truncate_after) {
     const zab::Zxid t = *ready.truncate_after;
-    if (snapshot_job_) abandon_snapshot();
+    snapshots_.abandon();
     ++log_truncations_;
     storage::Status status;
     if (failpoint::kTruncBeforeCut.fail()) {
@@ -300,7 +300,7 @@ void Server::carry_out_ready(zab::Ready& ready) {
   for (zab::Entry& e : ready.entries) {
     last_prepared_zxid_ = e.zxid;
     log_->append(e.zxid, std::move(e.payload));
-    if (snapshot_schedule_.logged() && !snapshot_job_) start_snapshot();
+    snapshots_.logged(last_prepared_zxid_);
   }
   // 5. apply, each txn's digest sent (leader) or compared (learner).
   for (const zab::Entry& e : ready.committed) {

@@ -53,8 +53,8 @@ Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
       tick_timer_(io),
       env_(env),
       layout_(storage_layout(config_)),
-      snapshot_schedule_(config_.snap_count, std::random_device{}()),
-      purge_timer_(io),
+      snapshots_(io, env_, db_, snapshot_options(config_, std::random_device{}()),
+                 [this] { log_->roll(); }),
       containers_(config_),
       container_timer_(io),
       started_steady_ms_(steady_clock_ms()) {
@@ -128,7 +128,7 @@ storage::Status Server::open_storage() {
   log_ = std::make_unique<LogThread>(std::move(*writer), [this](const LogBatch& batch) {
     asio::post(io_, [this, batch] { on_log_batch(batch); });
   });
-  snapshot_thread_ = std::make_unique<asio::thread_pool>(1);
+  snapshots_.open();
   if (config_.replicated()) {
     if (auto status = open_replica(std::move(records), recovered->snapshot_zxid); !status.ok())
       return status;
@@ -168,7 +168,7 @@ boost::system::error_code Server::start() {
   admin_ = std::make_unique<admin::AdminEndpoints>(io_, *this, config_);
   admin_->start();
   schedule_tick();
-  schedule_purge();
+  snapshots_.start();
   schedule_container_check();
   log_info("serving clients on ", listener_->local_endpoint(), " (tickTime ", config_.tick_time_ms,
            " ms, session timeout ", config_.min_session_timeout_ms, "..",
@@ -184,15 +184,13 @@ void Server::stop() {
   listener_->stop();
   if (admin_) admin_->stop();
   tick_timer_.cancel();
-  purge_timer_.cancel();
   container_timer_.cancel();
   if (replicated()) stop_replica();
   close_all_clients();
   // What was handed to the log becomes durable (and is replayed at the next
   // start) but is not applied or answered any more.
   if (log_) log_->stop();
-  if (snapshot_thread_) snapshot_thread_->join();
-  if (snapshot_job_) abandon_snapshot();
+  snapshots_.stop();
   if (on_stop_) std::exchange(on_stop_, nullptr)();
 }
 

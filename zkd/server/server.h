@@ -37,9 +37,10 @@
 //
 // Threads: the io_context's single thread is the state thread: it owns the
 // Database, the tracker, the pipeline and every connection. The log thread
-// owns the TxnLogWriter; the snapshot thread (a one-thread pool) owns the
-// SnapshotWriter of the snapshot in progress and runs purges. Both hand
-// results back with asio::post to the io_context.
+// owns the TxnLogWriter; the snapshot thread (a one-thread pool in the
+// SnapshotService, snapshot_service.h) owns the SnapshotWriter of the
+// snapshot in progress and runs purges. Both hand results back with
+// asio::post to the io_context.
 //
 // Threading and lifetime: construct, open_storage(), start(), stop() and
 // destroy on the io_context's thread (open_storage() before the io_context
@@ -52,7 +53,6 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/system/error_code.hpp>
 #include <cstdint>
 #include <functional>
@@ -81,10 +81,9 @@
 #include "zkd/server/reply_pipeline.h"
 #include "zkd/server/session_credentials.h"
 #include "zkd/server/session_tracker.h"
-#include "zkd/server/snapshot_schedule.h"
+#include "zkd/server/snapshot_service.h"
 #include "zkd/server/write_request.h"
 #include "zkd/storage/env.h"
-#include "zkd/storage/snapshot_file.h"
 #include "zkd/storage/status.h"
 #include "zkd/storage/txn_log.h"
 #include "zkd/tree/database.h"
@@ -192,7 +191,6 @@ class Server final : public net::ConnectionHandler, public admin::ServerView {
     kInTurn,    // it waited behind earlier requests of its connection and is next
     kReleased,  // a sync whose barrier has passed: answer it now
   };
-  struct SnapshotJob;
   struct Replication;
 
   // handshake and sessions (server.cc)
@@ -257,15 +255,6 @@ class Server final : public net::ConnectionHandler, public admin::ServerView {
   void finish_replicated_write(net::ConnectionId connection, uint64_t ticket, PendingWrite& write);
   void fail_replica(const std::string& why);
 
-  // snapshots and purging (snapshots.cc)
-  void start_snapshot();
-  void snapshot_step(const std::shared_ptr<SnapshotJob>& job);
-  void snapshot_done(const std::shared_ptr<SnapshotJob>& job, const storage::Status& status,
-                     const std::vector<std::string>& purged);
-  void abandon_snapshot();
-  void schedule_purge();
-  void purge_in_background();
-
   // requests (request_dispatch.cc)
   void handle_request(ClientState& client, std::string_view payload, Arrival arrival,
                       int64_t started_ms);
@@ -324,15 +313,8 @@ class Server final : public net::ConnectionHandler, public admin::ServerView {
   int64_t last_prepared_zxid_ = 0;  // the last zxid handed to the log
   int64_t durable_zxid_ = 0;        // the log thread's last report
   Pipeline pipeline_;
-  SnapshotSchedule snapshot_schedule_;
-  std::unique_ptr<tree::Database::SnapshotCursor> snapshot_cursor_;  // set while a snapshot runs
-  std::shared_ptr<SnapshotJob> snapshot_job_;                        // likewise
-  // Which snapshot files purges found valid (snapshot thread only).
-  storage::SnapshotChecks snapshot_checks_;
-  // The snapshot thread: writes snapshot chunks and purges. Declared after
-  // everything its tasks use; stop() joins it.
-  std::unique_ptr<boost::asio::thread_pool> snapshot_thread_;
-  boost::asio::steady_timer purge_timer_;
+  // Snapshots and purges, with the snapshot thread; walks db_, rolls log_.
+  SnapshotService snapshots_;
   ContainerManager containers_;
   boost::asio::steady_timer container_timer_;
 
@@ -349,7 +331,6 @@ class Server final : public net::ConnectionHandler, public admin::ServerView {
   int64_t trace_mask_ = 306;  // Apache's default (gtmk)
   int64_t started_steady_ms_ = 0;
   LatencyStats fsync_ms_;     // zk_*_fsynctime
-  LatencyStats snapshot_ms_;  // zk_*_snapshottime
   uint64_t logged_txns_ = 0;  // for zk_txns_per_fsync
   uint64_t fsyncs_ = 0;
 };

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "zkd/server/snapshot_service.h"
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/common/request_bodies.h"
+#include "zkd/failpoint/failpoint.h"
+#include "zkd/storage/memory_env.h"
+#include "zkd/storage/snapshot_file.h"
+
+namespace zkd::server {
+namespace {
+
+using zk::test::create_body;
+using zk::wire::OpCode;
+
+const StorageLayout kLayout{"data/version-2", "logs/version-2"};
+
+// A SnapshotService on an io_context this test runs as the state thread,
+// over an in-memory disk and a tree the test writes to between snapshots.
+class SnapshotServiceTest : public ::testing::Test {
+ protected:
+  SnapshotServiceTest() : guard_(boost::asio::make_work_guard(io_)) {}
+  ~SnapshotServiceTest() override { failpoint::disarm_all(); }
+
+  SnapshotService& service(int32_t snap_count = 100000) {
+    SnapshotOptions options;
+    options.layout = kLayout;
+    options.snap_count = snap_count;
+    options.seed = 1;
+    options.retain_count = 3;
+    service_.emplace(
+        io_, env_, db_, options, [this] { ++rolls_; },
+        [this](int64_t zxid, const storage::Status& status) {
+          finished_.push_back({zxid, status});
+        });
+    service_->open();
+    return *service_;
+  }
+
+  // Creates a session (the first time) and `nodes` more nodes.
+  void write(int nodes) {
+    if (db_.last_zxid() == 0) db_.apply(db_.prepare_create_session(kSession, 30000, ++zxid_, 1000));
+    for (int i = 0; i < nodes; ++i) {
+      std::string path = "/n" + std::to_string(next_node_++);
+      db_.apply(db_.prepare(kSession, 1, OpCode::kCreate, create_body(path, "data:" + path),
+                            ++zxid_, 2000));
+    }
+  }
+
+  // Runs the state thread until `count` snapshots have finished (or 10 s).
+  void run_until_finished(size_t count) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (finished_.size() < count && std::chrono::steady_clock::now() < deadline) {
+      io_.run_one_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_EQ(finished_.size(), count);
+  }
+
+  std::vector<std::string> temporary_files() const {
+    std::vector<std::string> tmp;
+    for (const auto& f : env_.files()) {
+      if (f.ends_with(".tmp")) tmp.push_back(f);
+    }
+    return tmp;
+  }
+
+  struct Finished {
+    int64_t zxid = 0;
+    storage::Status status;
+  };
+  static constexpr int64_t kSession = 0x100;
+
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard_;
+  storage::MemoryEnv env_;
+  tree::Database db_;
+  int64_t zxid_ = 0;
+  int next_node_ = 0;
+  int rolls_ = 0;
+  std::vector<Finished> finished_;
+  std::optional<SnapshotService> service_;  // last: stopped before the rest goes
+};
+
+TEST_F(SnapshotServiceTest, ASnapshotIsWrittenInChunksAndReadsBackAsTheSameTree) {
+  write(4500);  // more than two chunks of 2000 nodes
+  auto& snapshots = service();
+  snapshots.start_snapshot(db_.last_zxid());
+  EXPECT_TRUE(snapshots.running());
+  EXPECT_EQ(rolls_, 1);
+  run_until_finished(1);
+  ASSERT_TRUE(finished_[0].status.ok()) << finished_[0].status.message();
+  EXPECT_EQ(finished_[0].zxid, db_.last_zxid());
+  EXPECT_FALSE(snapshots.running());
+  EXPECT_EQ(snapshots.times().count(), 1);
+  EXPECT_EQ(snapshots.last_snapshot().zxid, db_.last_zxid());
+
+  auto loaded = storage::read_latest_snapshot(env_, kLayout.snap_dir);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  ASSERT_TRUE(loaded->snapshot);
+  EXPECT_EQ(loaded->snapshot->zxid, db_.last_zxid());
+  tree::Database copy;
+  ASSERT_EQ(copy.load_snapshot(loaded->snapshot->payload), "");
+  EXPECT_EQ(copy.compute_digest(), db_.compute_digest());
+  EXPECT_EQ(copy.counts().znodes, db_.counts().znodes);
+  EXPECT_EQ(copy.sessions().size(), 1u);
+  EXPECT_TRUE(temporary_files().empty());
+}
+
+TEST_F(SnapshotServiceTest, EverySnapshotPurgesAllButTheNewestThree) {
+  auto& snapshots = service();
+  std::vector<int64_t> zxids;
+  for (int i = 0; i < 5; ++i) {
+    write(10);
+    zxids.push_back(db_.last_zxid());
+    snapshots.start_snapshot(db_.last_zxid());
+    run_until_finished(static_cast<size_t>(i) + 1);
+    ASSERT_TRUE(finished_.back().status.ok()) << finished_.back().status.message();
+  }
+  auto names = storage::list_snapshots(env_, kLayout.snap_dir);
+  ASSERT_TRUE(names.ok());
+  ASSERT_EQ(names->size(), 3u);
+  EXPECT_EQ((*names)[0].zxid, zxids[4]);
+  EXPECT_EQ((*names)[1].zxid, zxids[3]);
+  EXPECT_EQ((*names)[2].zxid, zxids[2]);
+  EXPECT_EQ(snapshots.times().count(), 5);
+}
+
+TEST_F(SnapshotServiceTest, AFailedSnapshotLeavesNoTemporaryFileAndTheNextOneWorks) {
+  write(10);
+  auto& snapshots = service();
+  ASSERT_EQ(failpoint::arm("snapshot.before_rename=error"), "");
+  snapshots.start_snapshot(db_.last_zxid());
+  run_until_finished(1);
+  failpoint::disarm_all();
+  EXPECT_FALSE(finished_[0].status.ok());
+  EXPECT_FALSE(snapshots.running());
+  EXPECT_EQ(snapshots.times().count(), 0);
+  EXPECT_TRUE(temporary_files().empty());
+  EXPECT_EQ(snapshots.last_snapshot().zxid, -1);
+
+  write(10);
+  snapshots.start_snapshot(db_.last_zxid());
+  run_until_finished(2);
+  EXPECT_TRUE(finished_[1].status.ok()) << finished_[1].status.message();
+  EXPECT_EQ(snapshots.last_snapshot().zxid, db_.last_zxid());
+}
+
+TEST_F(SnapshotServiceTest, LoggedTxnsStartOneSnapshotWhenDueAndDeferTheNext) {
+  write(10);
+  auto& snapshots = service(/*snap_count=*/2);  // due after 1 or 2 txns
+  snapshots.logged(db_.last_zxid());
+  snapshots.logged(db_.last_zxid());
+  EXPECT_TRUE(snapshots.running());
+  snapshots.logged(db_.last_zxid());
+  snapshots.logged(db_.last_zxid());  // due again, but one is running
+  EXPECT_EQ(rolls_, 1);
+  run_until_finished(1);
+  EXPECT_TRUE(finished_[0].status.ok()) << finished_[0].status.message();
+}
+
+TEST_F(SnapshotServiceTest, StopAbandonsTheSnapshotInProgress) {
+  write(4500);
+  auto& snapshots = service();
+  snapshots.start_snapshot(db_.last_zxid());
+  io_.run_one_for(std::chrono::milliseconds(50));  // perhaps a chunk or two
+  snapshots.stop();
+  EXPECT_FALSE(snapshots.running());
+  io_.poll();  // results still on their way are ignored
+  EXPECT_TRUE(finished_.empty());
+  EXPECT_TRUE(temporary_files().empty());
+  auto names = storage::list_snapshots(env_, kLayout.snap_dir);
+  ASSERT_TRUE(names.ok());
+  EXPECT_TRUE(names->empty());
+}
+
+}  // namespace
+}  // namespace zkd::server
