@@ -4,6 +4,7 @@
 #include <boost/asio/post.hpp>
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <system_error>
 #include <utility>
 
@@ -144,12 +145,28 @@ void SnapshotService::done(const std::shared_ptr<Job>& job, const storage::Statu
 }
 
 void SnapshotService::abandon() {
-  if (job_ && job_->writer) {
-    job_->writer->abandon();
-    job_->writer.reset();
-  }
-  job_.reset();
+  if (!job_) return;
+  std::shared_ptr<Job> job = std::move(job_);
   cursor_.reset();
+  // Its .tmp file goes; on the thread that writes with it, or once that
+  // thread is gone.
+  const auto give_up_writer = [](Job& job) {
+    if (!job.writer) return;
+    job.writer->abandon();
+    job.writer.reset();
+  };
+  if (!thread_ || stopped_) {  // no snapshot thread runs
+    give_up_writer(*job);
+    return;
+  }
+  // The snapshot thread runs its tasks in order: once this one ran, the
+  // chunk or finish it may have been in the middle of is done.
+  std::promise<void> given_up;
+  asio::post(*thread_, [job, &given_up, give_up_writer] {
+    give_up_writer(*job);
+    given_up.set_value();
+  });
+  given_up.get_future().wait();
 }
 
 void SnapshotService::stop() {
@@ -157,7 +174,7 @@ void SnapshotService::stop() {
   stopped_ = true;
   purge_timer_.cancel();
   if (thread_) thread_->join();
-  if (job_) abandon();
+  abandon();
 }
 
 void SnapshotService::schedule_purge() {

@@ -27,9 +27,7 @@
 // Threading: every method is called on the state thread; `roll_log` and
 // `finished` run there too. open() starts the snapshot thread, stop() joins
 // it; the io_context must not run handlers of this object after it is
-// destroyed (the server outlives io_context::run()). Known race, kept as it
-// was: a replica calls abandon() while the snapshot thread may still be
-// writing a chunk of that snapshot with the same writer.
+// destroyed (the server outlives io_context::run()).
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -87,8 +85,12 @@ class SnapshotService {
   // None may be running.
   void start_snapshot(int64_t last_prepared_zxid);
   bool running() const { return job_ != nullptr; }
-  // Drops the snapshot in progress, if any (its .tmp file is removed); its
-  // results still on their way are ignored.
+  // Drops the snapshot in progress, if any: its .tmp file is removed and
+  // its results still on their way are ignored. Returns once the snapshot
+  // thread is done with it (a chunk or a finish under way when called
+  // completes first; a snapshot it finished meanwhile stays on disk), so
+  // that a replica may then truncate its log or install a snapshot and
+  // remove snapshot files knowing none is being written.
   void abandon();
   // Cancels the purge timer, joins the snapshot thread and abandons the
   // snapshot in progress; results still on their way are ignored.

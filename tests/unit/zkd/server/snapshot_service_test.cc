@@ -181,5 +181,26 @@ TEST_F(SnapshotServiceTest, StopAbandonsTheSnapshotInProgress) {
   EXPECT_TRUE(names->empty());
 }
 
+// A replica abandons the snapshot in progress before it truncates its log
+// or installs its leader's snapshot: once abandon() returns, the snapshot
+// thread no longer writes it, and nothing of it is left or comes later.
+TEST_F(SnapshotServiceTest, AbandonReturnsOnceTheSnapshotThreadIsDoneWithIt) {
+  write(20000);  // ten chunks
+  auto& snapshots = service();
+  for (int round = 0; round < 3; ++round) {
+    snapshots.start_snapshot(db_.last_zxid());
+    io_.run_one_for(std::chrono::milliseconds(5 * round));  // none, or a chunk in flight
+    snapshots.abandon();
+    EXPECT_FALSE(snapshots.running());
+    EXPECT_TRUE(temporary_files().empty()) << "round " << round;
+  }
+  io_.run_for(std::chrono::milliseconds(200));  // results still on their way are ignored
+  EXPECT_TRUE(finished_.empty());
+  EXPECT_TRUE(temporary_files().empty());
+  auto names = storage::list_snapshots(env_, kLayout.snap_dir);
+  ASSERT_TRUE(names.ok());
+  EXPECT_TRUE(names->empty());
+}
+
 }  // namespace
 }  // namespace zkd::server
