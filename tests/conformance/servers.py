@@ -351,11 +351,7 @@ def unittest_main(module, kazoo_installed, add_arguments=None,
     module.ARGS, exits as skipped without the client the tests use
     (`kazoo_installed` false: skipped saying `missing`) or the asked-for
     server, runs the module's tests. Returns the process exit code (0 or 1)."""
-    parser = argparse.ArgumentParser(description=module.__doc__.splitlines()[0])
-    add_server_arguments(parser)
-    if add_arguments:
-        add_arguments(parser)
-    module.ARGS, rest = parser.parse_known_args()
+    rest = parse_arguments(module, add_arguments)
     if not kazoo_installed:
         skip(missing)
     server_from_args(module.ARGS)  # exits early (skip/error) if unusable
@@ -372,6 +368,30 @@ def run_tests(server, module_name, argv_rest):
         if not program.result.wasSuccessful():
             print(f"--- {server.kind} log tail ---\n{server.log_tail()}", file=sys.stderr)
     return 0 if program.result.wasSuccessful() else 1
+
+
+def parse_arguments(module, add_arguments=None):
+    """Parses --server/--zkd-bin (and what `add_arguments(parser)` adds, the
+    module's docstring describing it) into module.ARGS; returns the rest."""
+    parser = argparse.ArgumentParser(description=module.__doc__.splitlines()[0])
+    add_server_arguments(parser)
+    if add_arguments:
+        add_arguments(parser)
+    module.ARGS, rest = parser.parse_known_args()
+    return rest
+
+
+def test_main(module_name, add_arguments=None, require=None):
+    """The main() of a test module whose tests share one server: parses the
+    arguments (parse_arguments), calls `require()` (which may skip()), starts
+    the server as module.SERVER and runs the module's tests. Returns the
+    process exit code."""
+    module = sys.modules[module_name]
+    rest = parse_arguments(module, add_arguments)
+    if require:
+        require()
+    module.SERVER = server_from_args(module.ARGS)
+    return run_tests(module.SERVER, module_name, rest)
 
 
 def main(argv=None):

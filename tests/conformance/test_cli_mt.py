@@ -17,7 +17,6 @@ byte), so merely connecting already checks that part of the handshake.
 Exits 77 (skip) when cli_mt is not installed.
 """
 
-import argparse
 import os
 import queue
 import re
@@ -376,15 +375,14 @@ class CliMtTest(unittest.TestCase):
 
 
 def main():
-    global ARGS, SERVER
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    servers.add_server_arguments(parser)
-    parser.add_argument("--cli-mt", help="path of cli_mt (default: search)")
-    ARGS, rest = parser.parse_known_args()
-    if not find_cli_mt():
-        servers.skip("cli_mt not installed (apt-get install zookeeper-bin)")
-    SERVER = servers.server_from_args(ARGS)
-    return servers.run_tests(SERVER, __name__, rest)
+    def require_cli_mt():
+        if not find_cli_mt():
+            servers.skip("cli_mt not installed (apt-get install zookeeper-bin)")
+
+    return servers.test_main(
+        __name__,
+        lambda parser: parser.add_argument("--cli-mt", help="path of cli_mt (default: search)"),
+        require_cli_mt)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ Each check was validated against Apache ZooKeeper 3.8.0 (--server apache).
 Standard library only.
 """
 
-import argparse
 import os
 import socket
 import sys
@@ -264,12 +263,7 @@ class RawWireTest(unittest.TestCase):
 
 
 def main():
-    global ARGS, SERVER
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    servers.add_server_arguments(parser)
-    ARGS, rest = parser.parse_known_args()
-    SERVER = servers.server_from_args(ARGS)
-    return servers.run_tests(SERVER, __name__, rest)
+    return servers.test_main(__name__)
 
 
 if __name__ == "__main__":

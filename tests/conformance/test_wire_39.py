@@ -21,7 +21,6 @@ apache-only cases there confirm 3.8.0's older answers instead. The rest runs
 against both. Standard library only.
 """
 
-import argparse
 import functools
 import os
 import sys
@@ -196,12 +195,7 @@ class WireDetailsTest(unittest.TestCase):
 
 
 def main():
-    global ARGS, SERVER
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    servers.add_server_arguments(parser)
-    ARGS, rest = parser.parse_known_args()
-    SERVER = servers.server_from_args(ARGS)
-    return servers.run_tests(SERVER, __name__, rest)
+    return servers.test_main(__name__)
 
 
 if __name__ == "__main__":
