@@ -34,7 +34,7 @@ CheckNemesis::CheckNemesis(const LabContext& ctx, std::vector<LabNode> nodes,
     : ctx_(ctx), nodes_(std::move(nodes)), kinds_(std::move(kinds)), rng_(seed) {
   if (std::find(kinds_.begin(), kinds_.end(), Nemesis::kCrashpoint) != kinds_.end()) {
     std::string error;
-    failpoints_ = zkd_failpoint_names(ctx_.zkd, ctx_.dir / "failpoints.txt", error);
+    failpoints_ = zkd_failpoint_names(ctx_.zkd, error);
     if (failpoints_.empty()) fail("crashpoint: " + error);
   }
 }

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <set>
+#include <sstream>
 
-#include "zklab/spawn.h"
+#include "zklab/zkd_process.h"
 
 namespace zk::lab::check {
 
@@ -109,26 +109,19 @@ std::optional<std::string> corrupt_newest_file(const fs::path& version2_dir, std
          " at offset(s) " + done;
 }
 
-std::vector<std::string> zkd_failpoint_names(const std::string& zkd, const fs::path& scratch,
-                                             std::string& error) {
-  std::error_code ec;
-  fs::remove(scratch, ec);
-  const pid_t pid = spawn_logged({zkd, "failpoints"}, scratch);
-  int status = 0;
-  if (pid < 0 || ::waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-      WEXITSTATUS(status) != 0) {
+std::vector<std::string> zkd_failpoint_names(const std::string& zkd, std::string& error) {
+  const RunResult run = run_zkd(zkd, {"failpoints"}, std::chrono::seconds(10));
+  if (!WIFEXITED(run.status) || WEXITSTATUS(run.status) != 0) {
     error = "`" + zkd + " failpoints` did not run";
-    fs::remove(scratch, ec);
     return {};
   }
   std::vector<std::string> names;
-  std::ifstream in(scratch);
+  std::istringstream in(run.output);
   std::string line;
   while (std::getline(in, line)) {
     const std::string name = line.substr(0, line.find(' '));
     if (!name.empty()) names.push_back(name);
   }
-  fs::remove(scratch, ec);
   if (names.empty()) error = "`" + zkd + " failpoints` named no failpoint";
   return names;
 }

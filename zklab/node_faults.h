@@ -24,10 +24,7 @@ std::optional<std::string> corrupt_newest_file(const std::filesystem::path& vers
                                                std::mt19937_64& rng, std::string& error);
 
 // The failpoint names `zkd failpoints` prints (the first word of each
-// line), asking the zkd at `zkd`; its output goes through `scratch` (a file
-// it overwrites and removes). Empty, with `error` set, when zkd names none.
-std::vector<std::string> zkd_failpoint_names(const std::string& zkd,
-                                             const std::filesystem::path& scratch,
-                                             std::string& error);
+// line), asking the zkd at `zkd`. Empty, with `error` set, when zkd names none.
+std::vector<std::string> zkd_failpoint_names(const std::string& zkd, std::string& error);
 
 }  // namespace zk::lab::check
