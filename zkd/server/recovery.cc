@@ -114,8 +114,6 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
           "everything)");
     }
     previous = record.zxid;
-  }
-  for (const auto& record : log->records) {
     tree::Txn txn;
     if (!tree::read_txn(record.txn, txn) || txn.header.zxid != record.zxid) {
       return Status::error(layout.log_dir + ": the txn logged with zxid " + net::hex(record.zxid) +
