@@ -16,7 +16,6 @@ namespace {
 
 using namespace std::chrono_literals;
 using ::testing::HasSubstr;
-using zk::test::create_body;
 using zk::test::path_body;
 using zk::wire::Error;
 using zk::wire::OpCode;
@@ -48,13 +47,8 @@ class DigestTest : public ::testing::Test {
 
   // Creates `count` znodes through the leader.
   void write(const std::string& prefix, int count) {
-    Session s = connect_session(ensemble_->node(leader_));
-    for (int i = 0; i < count; ++i) {
-      const std::string path = "/" + prefix + std::to_string(i);
-      ASSERT_EQ(call(s.connection, ++xid_, OpCode::kCreate, create_body(path, "v")).header.err,
-                Error::kOk)
-          << path;
-    }
+    ASSERT_EQ(create_acknowledged(ensemble_->node(leader_), prefix, count).size(),
+              static_cast<size_t>(count));
   }
 
   // A figure of node `id`'s mntr; -1 when it is missing.

@@ -20,7 +20,6 @@ namespace {
 
 using namespace std::chrono_literals;
 using ::testing::HasSubstr;
-using zk::test::create_body;
 using zk::test::path_body;
 using zk::wire::Error;
 using zk::wire::OpCode;
@@ -49,19 +48,6 @@ class EnsembleFailpointTest : public ::testing::TestWithParam<const char*> {
         std::cerr << "---- node " << id << " ----\n" << ensemble_->node(id).log_tail();
       }
     }
-  }
-
-  // Creates `count` znodes through node `id`; their paths (each acknowledged).
-  std::vector<std::string> create_acknowledged(int id, const std::string& prefix, int count) {
-    std::vector<std::string> acknowledged;
-    Session s = connect_session(ensemble_->node(id));
-    for (int i = 0; i < count; ++i) {
-      const std::string path = "/" + prefix + std::to_string(i);
-      const auto reply = call(s.connection, ++xid_, OpCode::kCreate, create_body(path, "v"));
-      EXPECT_EQ(reply.header.err, Error::kOk) << path;
-      if (reply.header.err == Error::kOk) acknowledged.push_back(path);
-    }
-    return acknowledged;
   }
 
   // Node `armed` exited by crashing at `point`.
@@ -105,7 +91,7 @@ TEST_P(EpochFailpointTest, AFollowerCrashedThereRejoinsAndNothingAcknowledgedIsL
   ensemble_->node(armed).set_environment({"ZKD_FAILPOINTS=" + point + "=crash"});
   ASSERT_EQ(ensemble_->restart(armed, kServeDeadline), "");
 
-  const auto acknowledged = create_acknowledged(*leader, "epoch-", 20);
+  const auto acknowledged = create_acknowledged(ensemble_->node(*leader), "epoch-", 20);
   // A new epoch: the armed follower writes its epoch files and crashes.
   ASSERT_TRUE(ensemble_->kill(*leader));
   expect_crashed_at(armed, point);
@@ -129,7 +115,7 @@ TEST_P(SnapFailpointTest, AFollowerCrashedThereRejoinsAndNothingAcknowledgedIsLo
   const int armed = others[0], other = others[1];
   // The armed follower misses 40 writes (several snapshots on the others).
   ASSERT_TRUE(ensemble_->kill(armed));
-  const auto acknowledged = create_acknowledged(*leader, "snap-", 40);
+  const auto acknowledged = create_acknowledged(ensemble_->node(*leader), "snap-", 40);
   // Restarted, the two others keep only the log after their newest
   // snapshot in memory: the armed follower's zxid is not in it.
   ASSERT_TRUE(ensemble_->kill(*leader));

@@ -38,6 +38,20 @@ Session connect_session(const ZkdProcess& zkd, int32_t timeout_ms) {
   return std::move(*s);
 }
 
+std::vector<std::string> create_acknowledged(const ZkdProcess& zkd, const std::string& prefix,
+                                             int count) {
+  std::vector<std::string> acknowledged;
+  Session s = connect_session(zkd);
+  for (int i = 0; i < count; ++i) {
+    const std::string path = "/" + prefix + std::to_string(i);
+    const auto reply =
+        call(s.connection, i + 1, zk::wire::OpCode::kCreate, zk::test::create_body(path, "v"));
+    EXPECT_EQ(reply.header.err, zk::wire::Error::kOk) << path;
+    if (reply.header.err == zk::wire::Error::kOk) acknowledged.push_back(path);
+  }
+  return acknowledged;
+}
+
 Reply call(RawConnection& c, int32_t xid, zk::wire::OpCode op, const std::string& body) {
   EXPECT_TRUE(c.send_request(xid, op, body));
   auto frame = c.read_frame();

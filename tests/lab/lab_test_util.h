@@ -34,6 +34,12 @@ RunResult run_zkd(const std::vector<std::string>& args, std::chrono::millisecond
 // session id; throws when it fails, which fails the test).
 Session connect_session(const ZkdProcess& zkd, int32_t timeout_ms = 30000);
 
+// Creates `count` znodes "/<prefix><i>" through `zkd`, on a session of its
+// own; returns the paths it acknowledged (each create it refused is a test
+// failure).
+std::vector<std::string> create_acknowledged(const ZkdProcess& zkd, const std::string& prefix,
+                                             int count);
+
 // Sends a request and returns its reply, expecting the next frame to be that
 // reply (nothing is skipped). On failure the reply carries kConnectionLoss.
 Reply call(RawConnection& c, int32_t xid, zk::wire::OpCode op, const std::string& body = {});
