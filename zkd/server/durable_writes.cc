@@ -45,7 +45,7 @@ void Server::submit(net::ConnectionId connection, PendingWrite write) {
 void Server::on_log_batch(const LogBatch& batch) {
   if (stopped_) return;
   // Posted before a truncation this thread has since made: stale.
-  if (batch.status.ok() && batch.truncations < log_truncations_) return;
+  if (batch.status.ok() && batch.truncations < log_->truncations_requested()) return;
   if (!batch.status.ok()) {
     log_error("the txn log failed: ", batch.status.message(),
               "; stopping (writes already acknowledged are safe, pending ones are not)");
@@ -58,8 +58,7 @@ void Server::on_log_batch(const LogBatch& batch) {
   fsync_ms_.record(batch.sync_us / 1000);
   durable_zxid_ = batch.durable_zxid;
   if (replicated()) {
-    replication_->core.persisted(durable_zxid_);
-    process_ready();
+    replication_->host.persisted(durable_zxid_);  // drains once settled
     return;
   }
   drain();
@@ -69,7 +68,7 @@ void Server::drain() {
   // Standalone: writes are released by zxid once durable; in an ensemble by
   // ticket once committed and applied (replication.cc).
   auto released = [this] {
-    return replicated() ? static_cast<int64_t>(replication_->done_upto) : durable_zxid_;
+    return replicated() ? static_cast<int64_t>(replication_->writes.released()) : durable_zxid_;
   };
   while (auto step = pipeline_.next(released())) {
     switch (step->kind) {

@@ -132,7 +132,7 @@ ServerSummary Server::summary() const {
   s.connections = clients_.size();
   s.outstanding = pipeline_.writes_pending();  // writes waiting for the disk
   s.last_zxid = db_.last_zxid();
-  s.mode = replicated() ? replica_mode(replication_->status.role) : "standalone";
+  s.mode = replicated() ? replica_mode(replication_->host.status().role) : "standalone";
   s.node_count = db_.counts().znodes;
   s.uptime_ms = steady_clock_ms() - started_steady_ms_;
   s.auth_failures = auth_failures_;
@@ -223,8 +223,8 @@ WatchesByPath Server::watches_by_path() const {
 std::optional<admin::ServerView::Leader> Server::leader() const {
   if (!replicated()) return std::nullopt;
   Leader l;
-  l.is_leader = replication_->status.role == zab::Role::kLeading;
-  l.leader_id = static_cast<int64_t>(replication_->status.leader);
+  l.is_leader = replication_->host.status().role == zab::Role::kLeading;
+  l.leader_id = static_cast<int64_t>(replication_->host.status().leader);
   auto it = config_.quorum_servers.find(l.leader_id);
   if (it != config_.quorum_servers.end()) l.leader_ip = it->second.host;
   return l;
@@ -290,8 +290,8 @@ std::vector<MonitorEntry> Server::monitor() const {
   add("approximate_data_size", counts.approximate_data_size);
   add("open_file_descriptor_count", open_file_descriptors());
   add("max_file_descriptor_count", max_file_descriptors());
-  if (replicated() && replication_->status.role == zab::Role::kLeading) {
-    const auto& core = replication_->core;
+  if (replicated() && replication_->host.status().role == zab::Role::kLeading) {
+    const auto& core = replication_->host.core();
     add("learners", core.synced_learners() + core.synced_observers());
     add("synced_followers", core.synced_learners());
     add("synced_observers", core.synced_observers());
@@ -304,9 +304,9 @@ std::vector<MonitorEntry> Server::monitor() const {
   add("max_client_response_size", -1);
   add("outstanding_tls_handshake", 0);
   add("auth_failed_count", auth_failures_);
-  add("digest_mismatches_count", digest_mismatches_);
+  add("digest_mismatches_count", replicated() ? replication_->host.digest_mismatches() : 0);
   // zkd's own: how many of the leader's tree digests this learner compared.
-  add("digests_compared", replicated() ? replication_->digests.compared() : 0);
+  add("digests_compared", replicated() ? replication_->host.digests_compared() : 0);
   add("non_mtls_remote_conn_count", 0);
   add("non_mtls_local_conn_count", 0);
   // Apache's fsynctime and snapshottime summaries (ms), and our own

@@ -31,6 +31,7 @@ void LogThread::append(int64_t zxid, std::string txn) {
 void LogThread::roll() { push(Item{Item::Kind::kRoll, 0, {}, {}}); }
 
 storage::Status LogThread::truncate_after(int64_t zxid) {
+  ++truncations_requested_;
   std::future<storage::Status> done;
   {
     std::lock_guard lock(mutex_);

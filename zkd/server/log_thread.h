@@ -23,6 +23,7 @@
 #include <string>
 #include <thread>
 
+#include "zkd/server/replica_log.h"
 #include "zkd/storage/status.h"
 #include "zkd/storage/txn_log.h"
 
@@ -39,16 +40,16 @@ struct LogBatch {
   uint64_t truncations = 0;
 };
 
-class LogThread {
+class LogThread final : public ReplicaLog {
  public:
   LogThread(std::unique_ptr<storage::TxnLogWriter> writer,
             std::function<void(const LogBatch&)> report);
-  ~LogThread();
+  ~LogThread() override;
   LogThread(const LogThread&) = delete;
   LogThread& operator=(const LogThread&) = delete;
 
   // Queues an encoded txn; zxids must increase.
-  void append(int64_t zxid, std::string txn);
+  void append(int64_t zxid, std::string txn) override;
   // The next txn appended after this call starts a new segment.
   void roll();
   // Drops every logged txn with a zxid above `zxid` (TxnLogWriter::
@@ -61,7 +62,10 @@ class LogThread {
   // after it made that true; a batch that held txns on both sides of the cut
   // reports at most `zxid` (those up to the cut are durable then). After
   // stop() it returns an error without touching the log.
-  storage::Status truncate_after(int64_t zxid);
+  storage::Status truncate_after(int64_t zxid) override;
+  // truncate_after() calls made so far (by the calling thread): a LogBatch
+  // with fewer (LogBatch::truncations) describes a log that is gone.
+  uint64_t truncations_requested() const { return truncations_requested_; }
   // Makes everything queued durable (without reporting it), then ends the
   // thread. Idempotent.
   void stop();
@@ -82,7 +86,8 @@ class LogThread {
 
   std::unique_ptr<storage::TxnLogWriter> writer_;  // used by the log thread only
   std::function<void(const LogBatch&)> report_;
-  uint64_t truncations_ = 0;  // log thread only
+  uint64_t truncations_ = 0;            // log thread only
+  uint64_t truncations_requested_ = 0;  // the calling thread only
 
   std::mutex mutex_;
   std::condition_variable wakeup_;

@@ -6,17 +6,15 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
-#include <deque>
-#include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <unordered_map>
 
 #include "zkd/net/peer_transport.h"
 #include "zkd/server/config.h"
-#include "zkd/server/digest_check.h"
+#include "zkd/server/forwarded_writes.h"
+#include "zkd/server/replica_host.h"
 #include "zkd/server/server.h"
 #include "zkd/server/session_credentials.h"
 #include "zkd/zab/zab.h"
@@ -42,52 +40,37 @@ SessionPasswords::Key ensemble_session_key(const ServerConfig& config);
 // is never shown: a looking replica does not serve).
 const char* replica_mode(zab::Role role);
 
-struct Server::Replication {
-  Replication(boost::asio::io_context& io, ReplicaTiming timing, zab::Bootstrap boot)
-      : tick(timing.tick), core(std::move(timing.config), std::move(boot)), tick_timer(io) {}
+// The ensemble side of a Server: the replica host (replica_host.h) with the
+// peer transport and the core's timer, this server's writes in flight
+// through the leader, and the events by which the host reaches the clients.
+struct Server::Replication final : ReplicaEvents {
+  Replication(Server& server, ReplicaTiming timing, zab::Bootstrap boot);
 
+  // ReplicaEvents
+  void send(zab::Message message, std::string attachment) override;
+  void logged(int64_t zxid) override;
+  void abandon_snapshot() override;
+  void applying(const tree::Txn& txn) override;
+  void applied(tree::Txn txn, tree::ApplyResult result) override;
+  void state_replaced() override {}
+  void touched(const std::vector<std::pair<int64_t, int32_t>>& touches) override;
+  void sync_done(uint64_t ticket) override { writes.sync_done(ticket); }
+  void status_changed(const zab::Status& old, const zab::Status& now) override;
+  void diverged() override;
+  void failed(const std::string& why) override;
+  void settled() override;
+  int64_t wall_clock_ms() override;
+
+  Server& server;
   std::chrono::milliseconds tick;
-  zab::Zab core;
+  ReplicaHost host;
   std::unique_ptr<net::PeerTransport> transport;
-  zab::Status status;
   boost::asio::steady_timer tick_timer;
   uint64_t ticks = 0;
-  bool in_ready = false;  // process_ready() is running (it must not nest)
-
-  // Tickets number this server's writes and syncs in the ReplyPipeline, in
-  // arrival order; the pipeline releases everything up to done_upto.
-  uint64_t last_ticket = 0;
-  uint64_t done_upto = 0;
-  std::set<uint64_t> done;  // finished tickets above done_upto
-
-  // This server's writes on their way through the leader, in order. A
-  // committed txn whose session and xid match the front is ours.
-  struct Forwarded {
-    uint64_t ticket = 0;
-    int64_t session = 0;
-    int32_t xid = 0;
-    WriteRequest::Kind kind = WriteRequest::Kind::kOp;
-  };
-  std::deque<Forwarded> forwarded;
-  std::unordered_map<int64_t, size_t> forwarded_sessions;  // entries of `forwarded` per session
-  // What answers a finished write ticket: the applied txn and its result; an
-  // empty optional when the write was lost (its connection gets closed).
-  std::unordered_map<uint64_t, std::optional<std::pair<tree::Txn, tree::Response>>> completed;
-
+  ForwardedWrites writes;
   // Follower: sessions its clients used since the last report, with their
   // timeouts; reported to the leader twice per tickTime.
-  std::unordered_map<int64_t, int32_t> touched;
-
-  // The snapshots that Snap messages carried, by zxid, until installed.
-  std::map<zab::Zxid, std::string> incoming_snapshots;
-
-  // Tree digests (docs/replication.md, "Tree digest"). Leader: txns applied
-  // since it last sent its digest. Learner: its digests against the
-  // leader's; `diverged` once they differed (then it serves no client and
-  // never leads).
-  uint64_t applied_since_digest = 0;
-  DigestCheck digests;
-  bool diverged = false;
+  std::unordered_map<int64_t, int32_t> touched_sessions;
 };
 
 }  // namespace zkd::server

@@ -85,7 +85,7 @@ void Server::handle_request(ClientState& client, std::string_view payload, Arriv
 
   if (arrival == Arrival::kNew) {
     tracker_.touch(client.session_id, started);
-    if (replicated()) replication_->touched[client.session_id] = client.timeout_ms;
+    if (replicated()) replication_->touched_sessions[client.session_id] = client.timeout_ms;
     // auth and sasl are answered outside the pipeline, so they may overtake
     // earlier requests (§3.4); everything else waits its turn.
     // A write behind writes only is prepared at once (pipelined, in order).

@@ -328,7 +328,7 @@ void Server::handle_connect(ClientState& client, std::string_view payload) {
       }
     }
     tracker_.touch(session, timeout, steady_clock_ms());
-    if (replicated()) replication_->touched[session] = timeout;
+    if (replicated()) replication_->touched_sessions[session] = timeout;
     response.timeout_ms = timeout;
     response.session_id = session;
     response.passwd = passwords_.password(session);
@@ -387,7 +387,8 @@ void Server::schedule_tick() {
 
 void Server::expire_due_sessions() {
   // In an ensemble only the serving leader decides expiry.
-  if (replicated() && !(serving() && replication_->status.role == zab::Role::kLeading)) return;
+  if (replicated() && !(serving() && replication_->host.status().role == zab::Role::kLeading))
+    return;
   for (SessionId session : tracker_.expire(steady_clock_ms())) {
     log_info("session ", hex(session), " expired");
     end_session(session);
@@ -406,7 +407,8 @@ void Server::schedule_container_check() {
 
 void Server::check_containers() {
   // Only the serving leader (or a standalone server) deletes, as Apache.
-  if (replicated() && !(serving() && replication_->status.role == zab::Role::kLeading)) return;
+  if (replicated() && !(serving() && replication_->host.status().role == zab::Role::kLeading))
+    return;
   std::vector<std::string> due = containers_.admit(
       db_.sweep_candidates(wall_clock_ms(), containers_.max_never_used_ms()), steady_clock_ms());
   for (std::string& path : due) {

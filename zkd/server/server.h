@@ -72,7 +72,6 @@
 #include "zkd/server/client_state.h"
 #include "zkd/server/config.h"
 #include "zkd/server/container_manager.h"
-#include "zkd/server/digest_check.h"
 #include "zkd/server/four_letter_format.h"
 #include "zkd/server/four_letter_whitelist.h"
 #include "zkd/server/latency_stats.h"
@@ -235,23 +234,10 @@ class Server final : public net::ConnectionHandler, public admin::ServerView {
   void replicate_write(net::ConnectionId connection, PendingWrite write,
                        const WriteRequest& request);
   void replicate_sync(ClientState& client, std::string payload, int64_t started_ms);
-  void propose_request(const WriteRequest& request);
-  void on_peer_packet(net::PeerPacket packet);
   void on_replica_tick();
-  void process_ready();
-  void carry_out_ready(zab::Ready& ready);
-  void apply_committed(const zab::Entry& entry);
-  void on_status(const zab::Status& status);
   // Closes every client connection and forgets the writes in flight (the
   // replica stopped serving, or its leader changed).
   void drop_clients();
-  // After applying `zxid`: the leader sends its tree digest every
-  // kDigestInterval txns; a learner compares its own with the leader's.
-  void exchange_digest(zab::Zxid zxid);
-  // A learner's tree differs from its leader's: logged, counted, and it
-  // stops serving.
-  void digest_mismatch(const DigestCheck::Mismatch& mismatch);
-  void ticket_done(uint64_t ticket);
   void finish_replicated_write(net::ConnectionId connection, uint64_t ticket, PendingWrite& write);
   void fail_replica(const std::string& why);
 
@@ -306,10 +292,6 @@ class Server final : public net::ConnectionHandler, public admin::ServerView {
   storage::Env& env_;
   StorageLayout layout_;
   std::unique_ptr<LogThread> log_;
-  // Truncations this server asked of the log thread (ensemble): a report
-  // with fewer (LogBatch::truncations) describes a log that is gone.
-  uint64_t log_truncations_ = 0;
-  uint64_t digest_mismatches_ = 0;  // mntr zk_digest_mismatches_count
   int64_t last_prepared_zxid_ = 0;  // the last zxid handed to the log
   int64_t durable_zxid_ = 0;        // the log thread's last report
   Pipeline pipeline_;

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "zkd/server/replica_host.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "libzk/wire/jute.h"
+#include "zkd/failpoint/points.h"
+#include "zkd/net/log.h"
+#include "zkd/server/epoch_files.h"
+#include "zkd/storage/snapshot_file.h"
+
+namespace zkd::server {
+
+using net::hex;
+using net::log_error;
+using net::log_info;
+using net::log_warn;
+
+namespace {
+
+std::string whole_snapshot(const tree::Database& db) {
+  auto cursor = db.begin_snapshot();
+  std::string out;
+  for (std::string chunk = cursor->next_chunk(10000); !chunk.empty();
+       chunk = cursor->next_chunk(10000)) {
+    out += chunk;
+  }
+  return out;
+}
+
+}  // namespace
+
+storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std::string& snap_dir,
+                                                    std::vector<storage::LogRecord> records,
+                                                    int64_t snapshot_zxid, int64_t applied,
+                                                    size_t commit_window, uint32_t incarnation) {
+  auto epochs = read_epoch_files(env, snap_dir);
+  if (!epochs.ok()) return epochs.status();
+  zab::Bootstrap boot;
+  const int64_t last = records.empty() ? applied : records.back().zxid;
+  boot.hard_state.accepted_epoch = epochs->accepted_epoch;
+  boot.hard_state.current_epoch = epochs->current_epoch;
+  if (boot.hard_state.current_epoch == 0 && last != 0) {
+    // Apache: a missing currentEpoch is the epoch of the last logged zxid.
+    boot.hard_state.current_epoch = zab::epoch_of(last);
+    boot.hard_state.accepted_epoch =
+        std::max(boot.hard_state.accepted_epoch, boot.hard_state.current_epoch);
+  }
+  // The core keeps commit_window entries before the applied point for DIFF.
+  const size_t keep = std::min(records.size(), commit_window);
+  const size_t first = records.size() - keep;
+  boot.base = first == 0 ? snapshot_zxid : records[first - 1].zxid;
+  for (size_t i = first; i < records.size(); ++i) {
+    boot.entries.push_back(zab::Entry{records[i].zxid, std::move(records[i].txn)});
+  }
+  boot.applied = applied;
+  boot.incarnation = incarnation;
+  return boot;
+}
+
+ReplicaHost::ReplicaHost(zab::Config config, zab::Bootstrap boot, Storage storage,
+                         tree::Database& db, ReplicaLog& log, ReplicaEvents& events)
+    : core_(std::move(config), std::move(boot)),
+      storage_(std::move(storage)),
+      db_(db),
+      log_(log),
+      events_(events) {}
+
+void ReplicaHost::start() { process(); }
+
+void ReplicaHost::tick() {
+  if (stopped_) return;
+  core_.tick();
+  process();
+}
+
+void ReplicaHost::receive(zab::Message message, std::string attachment) {
+  if (stopped_) return;
+  if (message.type == zab::MsgType::kSnap) {
+    incoming_snapshots_[message.zxid] = std::move(attachment);
+  }
+  core_.step(message);
+  process();
+}
+
+void ReplicaHost::link_down(zab::ServerId peer) {
+  if (stopped_) return;
+  core_.link_down(peer);
+  process();
+}
+
+void ReplicaHost::persisted(int64_t zxid) {
+  if (stopped_) return;
+  core_.persisted(zxid);
+  process();
+}
+
+void ReplicaHost::write(const WriteRequest& request) {
+  if (stopped_ || !status_.serving) return;
+  if (status_.role == zab::Role::kLeading) {
+    propose(request);
+  } else if (auto err = core_.forward(encode_write_request(request)); err != zab::Error::kOk) {
+    log_warn("cannot forward a write to the leader: ", zab::to_string(err));
+  }
+  process();
+}
+
+void ReplicaHost::sync(uint64_t ticket) {
+  if (stopped_) return;
+  if (auto err = core_.sync(ticket); err != zab::Error::kOk) {
+    log_warn("cannot start a sync: ", zab::to_string(err));
+  }
+  process();
+}
+
+void ReplicaHost::process() {
+  if (in_process_) return;
+  in_process_ = true;
+  while (!stopped_ && core_.has_ready()) {
+    zab::Ready ready = core_.ready();
+    carry_out(ready);
+    if (stopped_) break;
+    core_.advance();
+    if (ready.install_snapshot) core_.snapshot_installed(*ready.install_snapshot);
+    // 7. forwarded writes, after advance(): their proposals go in the next Ready.
+    for (const zab::Request& q : ready.requests) {
+      auto request = decode_write_request(q.payload);
+      if (!request) {
+        log_warn("dropping an undecodable request forwarded by server ", q.from);
+        continue;
+      }
+      propose(*request);
+    }
+  }
+  in_process_ = false;
+  if (!stopped_) events_.settled();
+}
+
+void ReplicaHost::carry_out(zab::Ready& ready) {
+  // 1. hard state, durably, before anything leaves.
+  if (ready.hard_state) {
+    auto status = write_epoch_files(
+        storage_.env, storage_.layout.snap_dir,
+        EpochFiles{ready.hard_state->accepted_epoch, ready.hard_state->current_epoch});
+    if (!status.ok()) return fail("cannot write the epoch files: " + status.message());
+  }
+  // 2. the leader's snapshot replaces state and log, durably.
+  if (ready.install_snapshot && !install_snapshot(*ready.install_snapshot)) return;
+  // 3. truncation, durably; rebuild the state if it went past the cut.
+  if (ready.truncate_after && !truncate(*ready.truncate_after)) return;
+  // 4. append; the log reports durability later (persisted()).
+  for (zab::Entry& e : ready.entries) {
+    const int64_t zxid = e.zxid;
+    log_.append(zxid, std::move(e.payload));
+    events_.logged(zxid);
+  }
+  // 5. apply, each txn's digest sent (leader) or compared (learner).
+  for (const zab::Entry& e : ready.committed) {
+    if (!apply(e)) return;
+    exchange_digest(e.zxid);
+  }
+  // 6. send; a Snap carries the state right after step 5.
+  for (zab::Message& m : ready.messages) send(std::move(m));
+  // 8. syncs.
+  for (uint64_t ticket : ready.syncs_done) events_.sync_done(ticket);
+  // 9. status.
+  if (ready.status) set_status(*ready.status);
+  if (stopped_) return;
+  // 10. the leader's digests.
+  for (const auto& [zxid, digest] : ready.digests) {
+    if (auto m = digests_.leaders(zxid, digest)) mismatch(*m);
+  }
+}
+
+bool ReplicaHost::install_snapshot(zab::Zxid zxid) {
+  auto it = incoming_snapshots_.find(zxid);
+  if (it == incoming_snapshots_.end()) {
+    fail("the snapshot to install (" + hex(zxid) + ") never arrived");
+    return false;
+  }
+  tree::Database db(storage_.db_options);
+  if (auto err = db.load_snapshot(it->second); !err.empty()) {
+    fail("the leader's snapshot " + hex(zxid) + " does not load: " + err);
+    return false;
+  }
+  incoming_snapshots_.clear();
+  events_.abandon_snapshot();
+  // The log goes first: a crash in between leaves an older, consistent state.
+  storage::Status status = log_.truncate_after(0);
+  if (status.ok()) {
+    failpoint::kSnapLogCleared.hit();
+    status = storage::remove_snapshots_after(storage_.env, storage_.layout.snap_dir, zxid - 1);
+  }
+  if (status.ok() && failpoint::kSnapBeforeWrite.fail()) {
+    status = storage::Status::error(failpoint::kSnapBeforeWrite.error_message());
+  }
+  if (status.ok()) status = write_snapshot_now(storage_.env, storage_.layout.snap_dir, db);
+  if (!status.ok()) {
+    fail("cannot install the snapshot: " + status.message());
+    return false;
+  }
+  failpoint::kSnapInstalled.hit();
+  db_ = std::move(db);
+  digests_.reset();
+  log_info("installed the leader's snapshot at ", hex(zxid));
+  events_.state_replaced();
+  return true;
+}
+
+bool ReplicaHost::truncate(zab::Zxid after) {
+  events_.abandon_snapshot();
+  storage::Status status;
+  if (failpoint::kTruncBeforeCut.fail()) {
+    status = storage::Status::error(failpoint::kTruncBeforeCut.error_message());
+  }
+  if (status.ok()) status = log_.truncate_after(after);
+  if (status.ok()) {
+    failpoint::kTruncLogCut.hit();
+    status = storage::remove_snapshots_after(storage_.env, storage_.layout.snap_dir, after);
+  }
+  if (!status.ok()) {
+    fail("cannot truncate the txn log: " + status.message());
+    return false;
+  }
+  if (db_.last_zxid() > after) {
+    tree::Database rebuilt(storage_.db_options);
+    auto recovered = recover(storage_.env, storage_.layout, rebuilt);
+    if (!recovered.ok()) {
+      fail("cannot rebuild the state after truncation: " + recovered.status().message());
+      return false;
+    }
+    db_ = std::move(rebuilt);
+    digests_.reset();
+    events_.state_replaced();
+  }
+  log_info("truncated the txn log after ", hex(after), "; state at ", hex(db_.last_zxid()));
+  return true;
+}
+
+bool ReplicaHost::apply(const zab::Entry& entry) {
+  tree::Txn txn;
+  if (!tree::read_txn(entry.payload, txn) || txn.header.zxid != entry.zxid) {
+    fail("committed txn " + hex(entry.zxid) + " does not decode");
+    return false;
+  }
+  events_.applying(txn);
+  tree::ApplyResult result = db_.apply(txn);
+  events_.applied(std::move(txn), std::move(result));
+  return !stopped_;
+}
+
+void ReplicaHost::send(zab::Message message) {
+  std::string attachment;
+  if (message.type == zab::MsgType::kSnap) {
+    attachment = whole_snapshot(db_);
+    log_info("sending a snapshot at ", hex(db_.last_zxid()), " (", attachment.size(),
+             " bytes) to server ", message.to);
+  }
+  const bool ack_newleader = message.type == zab::MsgType::kAckNewLeader;
+  if (ack_newleader) failpoint::kAckNewLeaderBeforeSend.hit();
+  events_.send(std::move(message), std::move(attachment));
+  if (ack_newleader) failpoint::kAckNewLeaderSent.hit();
+}
+
+void ReplicaHost::exchange_digest(zab::Zxid zxid) {
+  const uint64_t digest = db_.digest();
+  if (status_.role == zab::Role::kLeading) {
+    if (++applied_since_digest_ < kDigestInterval) return;
+    applied_since_digest_ = 0;
+    core_.send_digest(zxid, digest);
+  } else if (auto m = digests_.applied(zxid, failpoint::kDigestCompare.fail() ? ~digest : digest)) {
+    mismatch(*m);
+  }
+}
+
+void ReplicaHost::mismatch(const DigestCheck::Mismatch& m) {
+  ++digest_mismatches_;
+  if (diverged_) return;
+  diverged_ = true;
+  log_error("tree digest mismatch at zxid ", hex(m.zxid), ": this replica's is ", hex(m.ours),
+            ", its leader's ", hex(m.leaders),
+            ". Its tree has diverged from the leader's: it serves no client from now on and never "
+            "leads (mntr: zk_digest_mismatches_count). Restore its data from a replica: stop it, "
+            "move its version-2 aside, start it");
+  events_.diverged();
+}
+
+void ReplicaHost::set_status(const zab::Status& status) {
+  const zab::Status old = status_;
+  status_ = status;
+  if (status.role != zab::Role::kLeading || !status.serving) db_.discard_pending();
+  if (status.role == zab::Role::kLeading && diverged_) {
+    return fail(
+        "this replica's tree diverged from its leader's (a tree digest mismatch) "
+        "and it must not lead");
+  }
+  events_.status_changed(old, status);
+}
+
+void ReplicaHost::propose(const WriteRequest& request) {
+  if (status_.role != zab::Role::kLeading || !status_.serving) return;
+  if (request.kind == WriteRequest::Kind::kTouch) {
+    events_.touched(request.touches);
+    return;
+  }
+  const zab::Zxid last = core_.last_zxid();
+  const zab::Epoch epoch = status_.epoch;
+  // The zxid propose() will assign: the next counter of the leader's epoch.
+  const zab::Zxid next = zab::epoch_of(last) == epoch ? last + 1 : zab::make_zxid(epoch, 1);
+  if (zab::epoch_of(last) != epoch && db_.last_zxid() != last) {
+    log_warn("dropping a write: the new epoch's history is not applied yet");
+    return;
+  }
+  tree::Txn txn = prepare_write(db_, request, next, events_.wall_clock_ms());
+  std::string bytes;
+  zk::wire::Writer writer(bytes);
+  tree::write_txn(writer, txn);
+  const zab::Proposed proposed = core_.propose(std::move(bytes));
+  if (!proposed.ok()) {
+    db_.discard_pending();
+    log_warn("cannot propose: ", zab::to_string(proposed.error));
+  }
+}
+
+void ReplicaHost::fail(const std::string& why) {
+  stopped_ = true;
+  events_.failed(why);
+}
+
+}  // namespace zkd::server

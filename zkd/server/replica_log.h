@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+// The txn log as the replica host (replica_host.h) uses it: zkd's LogThread,
+// or the simulator's log on a MemoryEnv.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "zkd/storage/status.h"
+
+namespace zkd::server {
+
+class ReplicaLog {
+ public:
+  virtual ~ReplicaLog() = default;
+  // Queues the encoded txn `zxid` (zxids increase). Its durability comes back
+  // later, as ReplicaHost::persisted().
+  virtual void append(int64_t zxid, std::string txn) = 0;
+  // Drops every txn above `zxid`, durably, before it returns; after it, no
+  // durability report names a dropped txn.
+  virtual storage::Status truncate_after(int64_t zxid) = 0;
+};
+
+}  // namespace zkd::server
