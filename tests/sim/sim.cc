@@ -17,6 +17,13 @@
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
 #include "tests/zab/observer_rules.h"
+#include "zkd/net/log.h"
+#include "zkd/server/epoch_files.h"
+#include "zkd/server/recovery.h"
+#include "zkd/server/replica_host.h"
+#include "zkd/server/write_request.h"
+#include "zkd/storage/memory_env.h"
+#include "zkd/storage/txn_log.h"
 #include "zkd/tree/database.h"
 #include "zkd/tree/txn.h"
 #include "zkd/zab/zab.h"
@@ -26,6 +33,9 @@ namespace zk::sim {
 namespace {
 
 using namespace zkd::zab;
+using zkd::server::ReplicaHost;
+using zkd::server::WriteRequest;
+using zkd::storage::MemoryEnv;
 using zkd::tree::Database;
 
 // Thrown by a failed check; run() turns it into a Result with the trace.
@@ -82,60 +92,89 @@ uint64_t digest(const Database& db) {
   return h;
 }
 
-// A client write as a follower forwards it: op, session index, request body.
-struct ClientWrite {
-  zk::wire::OpCode op = zk::wire::OpCode::kError;
-  int session = 0;
-  std::string body;
-};
-
-std::string encode_write(const ClientWrite& w) {
-  return std::to_string(static_cast<int>(w.op)) + " " + std::to_string(w.session) + " " + w.body;
-}
-
-std::optional<ClientWrite> decode_write(const std::string& s) {
-  const auto a = s.find(' ');
-  if (a == std::string::npos) return std::nullopt;
-  const auto b = s.find(' ', a + 1);
-  if (b == std::string::npos) return std::nullopt;
-  ClientWrite w;
-  w.op = static_cast<zk::wire::OpCode>(std::stoi(s.substr(0, a)));
-  w.session = std::stoi(s.substr(a + 1, b - a - 1));
-  w.body = s.substr(b + 1);
-  return w;
-}
-
 constexpr zkd::tree::SessionId kFirstSession = 0x1000004c2160000;
 constexpr int kSessions = 2;
 constexpr int64_t kStepsPerTick = 4;
 
-// The replica's disk: written "durably" at once except the log's suffix
-// after `durable`, which an fsync in flight makes durable later.
+// Every replica's data directory on its own MemoryEnv (zkd's default layout:
+// snapshots and logs in one version-2).
+const zkd::server::StorageLayout kLayout{"data/version-2", "data/version-2"};
+// Small segments, so that logs roll often (a segment is full past this size).
+constexpr uint64_t kSegmentBytes = 4096;
+
+// What the simulator knows of a replica's log, kept beside the real one to
+// check the invariants: the entries after the newest snapshot, and how far
+// they were synced.
 struct Disk {
-  HardState hard;
-  Zxid snap_zxid = 0;
-  std::string snap;        // empty: the empty tree
-  std::vector<Entry> log;  // after snap_zxid, ascending
-  Zxid durable = 0;        // log durable up to here (>= snap_zxid)
-  Zxid last() const { return log.empty() ? snap_zxid : log.back().zxid; }
+  Zxid base = 0;           // the newest snapshot's zxid
+  std::vector<Entry> log;  // after base, ascending
+  Zxid durable = 0;        // synced up to here (>= base)
+  Zxid last() const { return log.empty() ? base : log.back().zxid; }
+};
+
+class Sim;
+
+struct Node;
+
+// zkd's ReplicaLog on the node's MemoryEnv: the real TxnLogWriter, synced
+// when the simulator says an fsync completes.
+class SimLog final : public zkd::server::ReplicaLog {
+ public:
+  SimLog(Sim& sim, Node& node) : sim_(sim), node_(node) {}
+  void append(int64_t zxid, std::string txn) override;
+  zkd::storage::Status truncate_after(int64_t zxid) override;
+  zkd::storage::Status clear() override;
+
+ private:
+  Sim& sim_;
+  Node& node_;
+};
+
+// What a replica host hands back: checked and recorded by the simulator.
+class SimEvents final : public zkd::server::ReplicaEvents {
+ public:
+  SimEvents(Sim& sim, Node& node) : sim_(sim), node_(node) {}
+  void send(Message message, std::string attachment) override;
+  void logged(int64_t) override {}
+  void abandon_snapshot() override {}
+  void applying(const zkd::tree::Txn& txn) override;
+  void applied(zkd::tree::Txn txn, zkd::tree::ApplyResult result) override;
+  void state_replaced(bool installed) override;
+  void touched(const std::vector<std::pair<int64_t, int32_t>>&) override {}
+  void sync_done(uint64_t ticket) override;
+  void status_changed(const Status& old, const Status& now) override;
+  void diverged() override;
+  void failed(const std::string& why) override;
+  void settled() override {}
+  int64_t wall_clock_ms() override;
+
+ private:
+  Sim& sim_;
+  Node& node_;
 };
 
 struct Node {
   ServerId id = 0;
-  std::unique_ptr<Zab> core;  // null while down
+  // The disk: it outlives crashes, which drop what was not synced.
+  std::unique_ptr<MemoryEnv> env = std::make_unique<MemoryEnv>();
   Disk disk;
+  HardState hard;  // the epoch files as last read: they never go back
   Database db;
+  std::unique_ptr<zkd::storage::TxnLogWriter> writer;  // null while down
+  std::unique_ptr<SimLog> log;
+  std::unique_ptr<SimEvents> events;
+  std::unique_ptr<ReplicaHost> host;  // null while down; uses db, log, events
   // What db reflects after its base (snapshot / rebuild): zxid, payload hash.
   std::vector<std::pair<Zxid, uint64_t>> applied;
   Zxid checked = 0;  // applied entries up to here were matched with the committed sequence
   uint32_t starts = 0;
   int64_t restart_at = -1;
-  std::string incoming_snap;
-  Zxid incoming_snap_zxid = -1;
-  std::optional<std::pair<Zxid, int64_t>> fsync;  // target, due tick
+  std::optional<int64_t> fsync_due;  // the step an fsync in flight completes
   Status status;
   std::map<uint64_t, Zxid> syncs;  // request id -> committed max when issued
   bool digest_dirty = true;
+  bool up() const { return host != nullptr; }
+  const Zab& core() const { return host->core(); }
 };
 
 struct InFlight {
@@ -150,16 +189,34 @@ struct Link {
   int64_t last_due = 0;
 };
 
+std::string encoded(const zkd::tree::Txn& txn) {
+  std::string bytes;
+  zk::wire::Writer writer(bytes);
+  zkd::tree::write_txn(writer, txn);
+  return bytes;
+}
+
 class Sim {
  public:
   explicit Sim(const Options& o) : opt_(o), rng_(o.seed) {}
   Result run();
 
+  // --- what the replicas' logs and hosts report (SimLog, SimEvents) ---
+  void log_append(Node& n, Zxid zxid, std::string txn);
+  void log_truncate(Node& n, Zxid after, bool whole);
+  void host_send(Node& n, Message m, std::string attachment);
+  void host_applying(Node& n, const zkd::tree::Txn& txn);
+  void host_applied(Node& n, const zkd::tree::Txn& txn);
+  void host_replaced(Node& n, bool installed);
+  void host_sync_done(Node& n, uint64_t id);
+  void host_status(Node& n, const Status& now);
+  int64_t now_ms() const { return now_ * 1000; }
+  [[noreturn]] void fail(const std::string& s) { throw Violation(s); }
+  void event(const std::string& s);
+
  private:
   uint64_t rnd(uint64_t n) { return n == 0 ? 0 : rng_() % n; }
   bool chance(int percent_times_10) { return rnd(1000) < static_cast<uint64_t>(percent_times_10); }
-  void event(const std::string& s);
-  void fail(const std::string& s) { throw Violation(s); }
   // A broken connection is seen by both ends (TCP): the core has no input
   // for it, so a break lasts until both time out (sync_limit), unless
   // short_breaks asks for silent losses on a link that comes back.
@@ -170,21 +227,17 @@ class Sim {
   Node& node(ServerId id) { return nodes_.at(static_cast<size_t>(id - 1)); }
   void start(Node& n);
   void crash(Node& n);
-  void rebuild_db(Node& n, Zxid upto);
-  void handle_ready(Node& n);
-  void settle();
   void complete_fsync(Node& n);
-  void send(Node& from, const Message& m);
   bool link_usable(ServerId a, ServerId b) const;
   void break_link(ServerId a, ServerId b, int64_t until);
   void deliver_due();
   void client_write();
   void client_sync();
-  void propose_write(Node& n, const std::string& payload);
   void compact(Node& n);
   void mark_committed(Node& n, Zxid upto);
   void check_step();
   bool is_observer(ServerId id) const { return zkd::zab::test::is_observer(config_, id); }
+  void check_hard_state(Node& n);
   void check_tick();
   bool converged();
   Zxid committed_max() const { return committed_.empty() ? 0 : committed_.rbegin()->first; }
@@ -192,7 +245,7 @@ class Sim {
   Options opt_;
   std::mt19937_64 rng_;
   Config config_;
-  std::vector<Node> nodes_;
+  std::vector<Node> nodes_;  // never resized once started: hosts hold references
   std::map<std::pair<ServerId, ServerId>, Link> links_;
   std::vector<int> group_;  // partition group per node (index id-1)
   int64_t now_ = 0;
@@ -210,6 +263,43 @@ class Sim {
   std::map<Epoch, ServerId> leaders_;   // established leader per epoch
 };
 
+// The simulation whose replicas are logging (zkd's log lines join its trace).
+thread_local Sim* g_logging_sim = nullptr;
+
+void log_to_trace(zkd::net::LogLevel level, std::string_view message) {
+  if (g_logging_sim == nullptr) return;
+  const char* tag = level == zkd::net::LogLevel::kInfo ? "  log: " : "  LOG: ";
+  g_logging_sim->event(tag + std::string(message));
+}
+
+void SimLog::append(int64_t zxid, std::string txn) { sim_.log_append(node_, zxid, std::move(txn)); }
+zkd::storage::Status SimLog::truncate_after(int64_t zxid) {
+  sim_.log_truncate(node_, zxid, false);
+  return {};
+}
+zkd::storage::Status SimLog::clear() {
+  sim_.log_truncate(node_, 0, true);
+  return {};
+}
+
+void SimEvents::send(Message message, std::string attachment) {
+  sim_.host_send(node_, std::move(message), std::move(attachment));
+}
+void SimEvents::applying(const zkd::tree::Txn& txn) { sim_.host_applying(node_, txn); }
+void SimEvents::applied(zkd::tree::Txn txn, zkd::tree::ApplyResult) {
+  sim_.host_applied(node_, txn);
+}
+void SimEvents::state_replaced(bool installed) { sim_.host_replaced(node_, installed); }
+void SimEvents::sync_done(uint64_t ticket) { sim_.host_sync_done(node_, ticket); }
+void SimEvents::status_changed(const Status&, const Status& now) { sim_.host_status(node_, now); }
+void SimEvents::diverged() {
+  sim_.fail(std::to_string(node_.id) + ": its tree digest differs from its leader's");
+}
+void SimEvents::failed(const std::string& why) {
+  sim_.fail(std::to_string(node_.id) + ": the replica host failed: " + why);
+}
+int64_t SimEvents::wall_clock_ms() { return sim_.now_ms(); }
+
 void Sim::event(const std::string& s) {
   std::string line = "t" + std::to_string(now_) + " " + s;
   if (opt_.verbose) std::fprintf(stderr, "%s\n", line.c_str());
@@ -217,51 +307,72 @@ void Sim::event(const std::string& s) {
   if (trace_.size() > 80) trace_.pop_front();
 }
 
-void Sim::rebuild_db(Node& n, Zxid upto) {
-  n.db = Database();
-  n.applied.clear();
-  if (!n.disk.snap.empty()) {
-    const std::string err = n.db.load_snapshot(n.disk.snap);
-    if (!err.empty()) fail(std::to_string(n.id) + ": own snapshot does not load: " + err);
-  }
-  for (const Entry& e : n.disk.log) {
-    if (e.zxid > upto) break;
-    zkd::tree::Txn txn;
-    if (!zkd::tree::read_txn(e.payload, txn)) fail("log entry " + z(e.zxid) + " does not decode");
-    n.db.apply(txn);
-    n.applied.emplace_back(e.zxid, fnv(e.payload));
-  }
-  n.checked = std::min(n.checked, n.db.last_zxid());
-  n.checked = std::max(n.checked, n.disk.snap_zxid);
-  n.digest_dirty = true;
-}
-
 void Sim::start(Node& n) {
-  // Recovery as a real server does it: snapshot, then replay the durable log
-  // (possibly past the commit point), or sometimes only the snapshot.
-  const bool replay = rnd(4) != 0;
-  n.checked = n.disk.snap_zxid;
-  rebuild_db(n, replay ? n.disk.last() : n.disk.snap_zxid);
-  n.checked = n.disk.snap_zxid;
+  // Start-up as zkd's Server does it: recovery (the newest valid snapshot and
+  // the whole log after it), snapshot.0 on an empty disk, the log writer at
+  // the recovered tail, the core booted from the epoch files and the log.
+  const std::string who = std::to_string(n.id) + ": ";
+  n.db = Database();
+  std::vector<zkd::storage::LogRecord> records;
+  auto recovered = zkd::server::recover(*n.env, kLayout, n.db, &records);
+  if (!recovered.ok()) fail(who + "recovery failed: " + recovered.status().message());
+  if (!recovered->from_snapshot) {
+    if (auto s = zkd::server::write_snapshot_now(*n.env, kLayout.snap_dir, n.db); !s.ok()) {
+      fail(who + "snapshot.0: " + s.message());
+    }
+  }
+  // Nothing the log had made durable before the crash is missing.
+  const Zxid base = recovered->from_snapshot ? recovered->snapshot_zxid : n.db.last_zxid();
+  for (const Entry& e : n.disk.log) {
+    if (e.zxid > n.disk.durable || e.zxid <= base) continue;
+    auto it = std::find_if(records.begin(), records.end(),
+                           [&](const zkd::storage::LogRecord& r) { return r.zxid == e.zxid; });
+    if (it == records.end() || fnv(it->txn) != fnv(e.payload)) {
+      fail(who + "durable " + z(e.zxid) + " is not in the recovered log");
+    }
+  }
+  n.disk = Disk{};
+  n.disk.base = base;
+  n.applied.clear();
+  for (const auto& r : records) {
+    n.disk.log.push_back(Entry{r.zxid, r.txn});
+    n.applied.emplace_back(r.zxid, fnv(r.txn));
+  }
+  n.disk.durable = n.disk.last();
+  n.checked = base;
+  n.digest_dirty = true;
+  zkd::storage::LogOptions options;
+  options.dir = kLayout.log_dir;
+  options.preallocate = kSegmentBytes;
+  auto writer = zkd::storage::TxnLogWriter::open(*n.env, options, recovered->tail);
+  if (!writer.ok()) fail(who + "log writer: " + writer.status().message());
+  n.writer = std::move(*writer);
+  auto boot = zkd::server::replica_bootstrap(*n.env, kLayout.snap_dir, std::move(records), base,
+                                             n.db.last_zxid(), config_.commit_window, ++n.starts);
+  if (!boot.ok()) fail(who + "bootstrap: " + boot.status().message());
+  n.hard = boot->hard_state;
   Config c = config_;
   c.id = n.id;
-  Bootstrap b{.hard_state = n.disk.hard,
-              .base = n.disk.snap_zxid,
-              .entries = n.disk.log,
-              .applied = n.db.last_zxid(),
-              .incarnation = ++n.starts};
-  n.core = std::make_unique<Zab>(std::move(c), std::move(b));
+  n.log = std::make_unique<SimLog>(*this, n);
+  n.events = std::make_unique<SimEvents>(*this, n);
+  n.host = std::make_unique<ReplicaHost>(std::move(c), std::move(*boot),
+                                         ReplicaHost::Storage{*n.env, kLayout, {}}, n.db, *n.log,
+                                         *n.events);
   n.status = Status{};
   n.restart_at = -1;
-  n.incoming_snap_zxid = -1;
-  event(std::to_string(n.id) + " start #" + std::to_string(n.starts) + " base " +
-        z(n.disk.snap_zxid) + " last " + z(n.disk.last()) + " applied " + z(n.db.last_zxid()));
+  event(who + "start #" + std::to_string(n.starts) + " base " + z(n.disk.base) + " last " +
+        z(n.disk.last()) + " applied " + z(n.db.last_zxid()));
+  n.host->start();
 }
 
 void Sim::crash(Node& n) {
-  n.core.reset();
+  n.host.reset();
+  n.events.reset();
+  n.log.reset();
+  n.writer.reset();
+  n.env->drop_unsynced();
   std::erase_if(n.disk.log, [&](const Entry& e) { return e.zxid > n.disk.durable; });
-  n.fsync.reset();
+  n.fsync_due.reset();
   n.syncs.clear();
   n.db = Database();
   n.applied.clear();
@@ -293,179 +404,130 @@ void Sim::mark_committed(Node& n, Zxid upto) {
   }
 }
 
-void Sim::handle_ready(Node& n) {
-  Ready r = n.core->ready();
+void Sim::log_append(Node& n, Zxid zxid, std::string txn) {
   const std::string who = std::to_string(n.id) + ": ";
-  // 1. hard state, durably, before anything leaves.
-  if (r.hard_state) {
-    const HardState h = *r.hard_state;
-    const HardState& old = n.disk.hard;
-    if (h.accepted_epoch < old.accepted_epoch || h.current_epoch < old.current_epoch ||
-        h.current_epoch > h.accepted_epoch) {
-      fail(who + "hard state " + std::to_string(old.accepted_epoch) + "/" +
-           std::to_string(old.current_epoch) + " -> " + std::to_string(h.accepted_epoch) + "/" +
-           std::to_string(h.current_epoch));
+  if (zxid <= n.disk.last()) fail(who + "append " + z(zxid) + " after " + z(n.disk.last()));
+  const uint64_t h = fnv(txn);
+  auto [it, fresh] = logged_.emplace(zxid, h);
+  if (!fresh && it->second != h) fail(who + "logs " + z(zxid) + " with other bytes");
+  if (auto s = n.writer->append(zxid, txn); !s.ok()) fail(who + "log append: " + s.message());
+  n.disk.log.push_back(Entry{zxid, std::move(txn)});
+  // Group commit: one fsync in flight covers what is appended until it ends.
+  if (!n.fsync_due) n.fsync_due = now_ + static_cast<int64_t>(rnd(3));
+  event(who + "append " + z(zxid));
+}
+
+void Sim::log_truncate(Node& n, Zxid after, bool whole) {
+  const std::string who = std::to_string(n.id) + ": ";
+  if (!whole) {
+    if (after < n.disk.base) {
+      fail(who + "truncate after " + z(after) + " below its snapshot " + z(n.disk.base));
     }
-    n.disk.hard = h;
-    event(who + "persist " + std::to_string(h.accepted_epoch) + "/" +
-          std::to_string(h.current_epoch));
-  }
-  // 2. install the leader's snapshot, durably; the whole log goes.
-  if (r.install_snapshot) {
-    const Zxid s = *r.install_snapshot;
-    if (n.incoming_snap_zxid != s) fail(who + "install snapshot " + z(s) + " never received");
-    Database db;
-    const std::string err = db.load_snapshot(n.incoming_snap);
-    if (!err.empty()) fail(who + "snapshot does not load: " + err);
-    if (db.last_zxid() != s) fail(who + "snapshot is at " + z(db.last_zxid()) + " not " + z(s));
-    n.db = std::move(db);
-    n.disk.snap = n.incoming_snap;
-    n.disk.snap_zxid = s;
-    n.disk.log.clear();
-    n.disk.durable = s;
-    n.fsync.reset();
-    n.applied.clear();
-    n.checked = s;
-    n.digest_dirty = true;
-    ++stats_.snaps;
-    event(who + "install snapshot " + z(s));
-  }
-  // 3. truncate, durably; rebuild the state machine if it went past.
-  if (r.truncate_after) {
-    const Zxid t = *r.truncate_after;
-    if (t < n.disk.snap_zxid) {
-      fail(who + "truncate after " + z(t) + " below its snapshot " + z(n.disk.snap_zxid));
+    if (after < n.checked) {
+      fail(who + "truncate after " + z(after) + " drops committed " + z(n.checked));
     }
-    if (t < n.checked) fail(who + "truncate after " + z(t) + " drops committed " + z(n.checked));
-    std::erase_if(n.disk.log, [&](const Entry& e) { return e.zxid > t; });
-    n.disk.durable = std::min(n.disk.durable, t);
-    if (n.fsync && n.fsync->first > t) n.fsync.reset();
-    const bool rebuild = n.db.last_zxid() > t;
-    if (rebuild) {
-      rebuild_db(n, t);
-      ++stats_.rebuilds;
-    }
-    event(who + "truncate after " + z(t) + (rebuild ? " (rebuilt)" : ""));
   }
-  // 4. append; an fsync makes them durable later.
-  for (Entry& e : r.entries) {
-    if (e.zxid <= n.disk.last()) fail(who + "append " + z(e.zxid) + " after " + z(n.disk.last()));
-    const uint64_t h = fnv(e.payload);
-    auto [it, fresh] = logged_.emplace(e.zxid, h);
-    if (!fresh && it->second != h) fail(who + "logs " + z(e.zxid) + " with other bytes");
-    n.disk.log.push_back(std::move(e));
-  }
-  if (!r.entries.empty()) {
-    event(who + "append .." + z(n.disk.last()));
-    if (!n.fsync) n.fsync = std::make_pair(n.disk.last(), now_ + static_cast<int64_t>(rnd(3)));
-  }
-  // 5. apply committed entries.
-  for (const Entry& e : r.committed) {
-    if (e.zxid <= n.db.last_zxid()) {
-      fail(who + "apply " + z(e.zxid) + " at applied " + z(n.db.last_zxid()));
-    }
-    zkd::tree::Txn txn;
-    if (!zkd::tree::read_txn(e.payload, txn)) fail(who + "committed " + z(e.zxid) + " undecodable");
-    if (txn.header.zxid != e.zxid) {
-      fail(who + "entry " + z(e.zxid) + " carries a txn for " + z(txn.header.zxid));
-    }
-    n.db.apply(txn);
-    n.applied.emplace_back(e.zxid, fnv(e.payload));
-    n.digest_dirty = true;
-  }
-  if (!r.committed.empty()) {
-    event(who + "apply .." + z(r.committed.back().zxid));
-    mark_committed(n, r.committed.back().zxid);
-  }
-  // 6. send.
-  for (const Message& m : r.messages) {
-    if (m.type == MsgType::kAck || m.type == MsgType::kAckNewLeader) {
-      if (m.zxid > std::max(n.disk.durable, n.disk.snap_zxid)) {
-        fail(who + describe(m) + " before durable (" + z(n.disk.durable) + ")");
-      }
-    }
-    send(n, m);
-  }
-  // 8. syncs.
-  for (uint64_t id : r.syncs_done) {
-    auto it = n.syncs.find(id);
-    if (it == n.syncs.end()) fail(who + "unknown sync " + std::to_string(id) + " done");
-    if (n.db.last_zxid() < it->second) {
-      fail(who + "sync " + std::to_string(id) + " done at " + z(n.db.last_zxid()) + " but " +
-           z(it->second) + " was committed before it began");
-    }
-    n.syncs.erase(it);
-    ++stats_.syncs_done;
-  }
-  for (uint64_t id : r.syncs_failed) n.syncs.erase(id);
-  // 9. status.
-  if (r.status) {
-    n.status = *r.status;
-    event(who + to_string(n.status.role) + " leader=" + std::to_string(n.status.leader) +
-          " epoch=" + std::to_string(n.status.epoch) + (n.status.serving ? " serving" : ""));
-    if (!(n.status.role == Role::kLeading && n.status.serving)) n.db.discard_pending();
-  }
-  n.core->advance();
-  if (r.install_snapshot) n.core->snapshot_installed(*r.install_snapshot);
-  if (n.fsync && n.fsync->second <= now_) complete_fsync(n);
-  // 7. forwarded writes, after advance() so that their Ready is the next one.
-  for (const Request& q : r.requests) propose_write(n, q.payload);
+  if (auto s = n.writer->truncate_after(after); !s.ok()) fail(who + "truncate: " + s.message());
+  std::erase_if(n.disk.log, [&](const Entry& e) { return e.zxid > after; });
+  n.disk.durable = std::min(n.disk.durable, n.disk.last());
+  if (n.disk.last() <= n.disk.durable) n.fsync_due.reset();
+  event(who + (whole ? "log cleared" : "truncate after " + z(after)));
 }
 
 void Sim::complete_fsync(Node& n) {
-  const Zxid target = n.fsync->first;
-  n.fsync.reset();
-  n.disk.durable = std::max(n.disk.durable, target);
-  n.core->persisted(target);
-  if (n.disk.last() > n.disk.durable) {
-    n.fsync = std::make_pair(n.disk.last(), now_ + 1 + static_cast<int64_t>(rnd(2)));
+  n.fsync_due.reset();
+  if (auto s = n.writer->sync(); !s.ok()) fail(std::to_string(n.id) + ": sync: " + s.message());
+  n.disk.durable = n.disk.last();
+  n.host->persisted(n.disk.durable);
+}
+
+void Sim::host_send(Node& n, Message m, std::string attachment) {
+  const std::string who = std::to_string(n.id) + ": ";
+  if (m.to == n.id) fail(who + "message to self");
+  if (m.type == MsgType::kAck || m.type == MsgType::kAckNewLeader) {
+    if (m.zxid > std::max(n.disk.durable, n.disk.base)) {
+      fail(who + describe(m) + " before durable (" + z(n.disk.durable) + ")");
+    }
+  }
+  if (const std::string broken = zkd::zab::test::broken_observer_rule(config_, n.id, m);
+      !broken.empty()) {
+    fail(who + broken);
+  }
+  if (m.type == MsgType::kSnap && n.db.last_zxid() != m.zxid) {
+    fail(who + "Snap at " + z(m.zxid) + " but state at " + z(n.db.last_zxid()));
+  }
+  if (m.type != MsgType::kPing) {
+    event(std::to_string(n.id) + "->" + std::to_string(m.to) + " " + describe(m));
+  }
+  if (!link_usable(n.id, m.to)) return;
+  Link& link = links_[{n.id, m.to}];
+  const int64_t delay = chance(10) ? kStepsPerTick * 3 : static_cast<int64_t>(rnd(3));
+  InFlight f{std::max(now_ + delay, link.last_due), std::move(m), std::move(attachment)};
+  link.last_due = f.due;
+  link.queue.push_back(std::move(f));
+}
+
+void Sim::host_applying(Node& n, const zkd::tree::Txn& txn) {
+  if (txn.header.zxid <= n.db.last_zxid()) {
+    fail(std::to_string(n.id) + ": apply " + z(txn.header.zxid) + " at applied " +
+         z(n.db.last_zxid()));
   }
 }
 
-void Sim::settle() {
-  for (int guard = 0;; ++guard) {
-    if (guard > 10000) fail("Readies never settle");
-    bool any = false;
-    for (Node& n : nodes_) {
-      if (n.core && n.core->has_ready()) {
-        handle_ready(n);
-        any = true;
-      }
-    }
-    if (!any) return;
+void Sim::host_applied(Node& n, const zkd::tree::Txn& txn) {
+  n.applied.emplace_back(txn.header.zxid, fnv(encoded(txn)));
+  n.digest_dirty = true;
+  mark_committed(n, txn.header.zxid);
+}
+
+void Sim::host_replaced(Node& n, bool installed) {
+  const Zxid at = n.db.last_zxid();
+  n.digest_dirty = true;
+  if (installed) {
+    // The log was cleared and the leader's snapshot written at `at`.
+    n.disk = Disk{at, {}, at};
+    n.fsync_due.reset();
+    n.applied.clear();
+    n.checked = at;
+    ++stats_.snaps;
+    event(std::to_string(n.id) + ": installed snapshot " + z(at));
+    return;
   }
+  // Rebuilt by recovery from the newest snapshot and the log left by the cut.
+  n.applied.clear();
+  for (const Entry& e : n.disk.log) {
+    if (e.zxid > at) break;
+    n.applied.emplace_back(e.zxid, fnv(e.payload));
+  }
+  n.checked = std::max(std::min(n.checked, at), n.disk.base);
+  ++stats_.rebuilds;
+  event(std::to_string(n.id) + ": rebuilt at " + z(at));
+}
+
+void Sim::host_sync_done(Node& n, uint64_t id) {
+  const std::string who = std::to_string(n.id) + ": ";
+  auto it = n.syncs.find(id);
+  if (it == n.syncs.end()) fail(who + "unknown sync " + std::to_string(id) + " done");
+  if (n.db.last_zxid() < it->second) {
+    fail(who + "sync " + std::to_string(id) + " done at " + z(n.db.last_zxid()) + " but " +
+         z(it->second) + " was committed before it began");
+  }
+  n.syncs.erase(it);
+  ++stats_.syncs_done;
+}
+
+void Sim::host_status(Node& n, const Status& now) {
+  n.status = now;
+  event(std::to_string(n.id) + ": " + to_string(now.role) +
+        " leader=" + std::to_string(now.leader) + " epoch=" + std::to_string(now.epoch) +
+        (now.serving ? " serving" : ""));
 }
 
 bool Sim::link_usable(ServerId a, ServerId b) const {
-  if (!nodes_.at(static_cast<size_t>(b - 1)).core) return false;
+  if (!nodes_.at(static_cast<size_t>(b - 1)).up()) return false;
   if (group_.at(static_cast<size_t>(a - 1)) != group_.at(static_cast<size_t>(b - 1))) return false;
   auto it = links_.find({a, b});
   return it == links_.end() || it->second.down_until <= now_;
-}
-
-void Sim::send(Node& from, const Message& m) {
-  if (m.to == from.id) fail(std::to_string(from.id) + ": message to self");
-  if (const std::string broken = zkd::zab::test::broken_observer_rule(config_, from.id, m);
-      !broken.empty()) {
-    fail(std::to_string(from.id) + ": " + broken);
-  }
-  InFlight f{0, m, {}};
-  if (m.type == MsgType::kSnap) {
-    if (from.db.last_zxid() != m.zxid) {
-      fail(std::to_string(from.id) + ": Snap at " + z(m.zxid) + " but state at " +
-           z(from.db.last_zxid()));
-    }
-    f.snap = full_snapshot(from.db);
-  }
-  if (m.type != MsgType::kPing) {
-    event(std::to_string(from.id) + "->" + std::to_string(m.to) + " " + describe(m));
-  }
-  if (!link_usable(from.id, m.to)) return;
-  Link& link = links_[{from.id, m.to}];
-  const int64_t delay = chance(10) ? kStepsPerTick * 3 : static_cast<int64_t>(rnd(3));
-  f.due = std::max(now_ + delay, link.last_due);
-  link.last_due = f.due;
-  link.queue.push_back(std::move(f));
 }
 
 void Sim::break_link(ServerId a, ServerId b, int64_t until) {
@@ -485,13 +547,8 @@ void Sim::deliver_due() {
         link.queue.pop_front();
         if (!link_usable(k.first, k.second)) continue;
         Node& to = node(k.second);
-        if (f.m.type == MsgType::kSnap) {
-          to.incoming_snap = std::move(f.snap);
-          to.incoming_snap_zxid = f.m.zxid;
-        }
         if (f.m.type == MsgType::kInform) ++stats_.informs;
-        to.core->step(f.m);
-        settle();
+        to.host->receive(std::move(f.m), std::move(f.snap));
         check_step();
         any = true;
       }
@@ -499,107 +556,75 @@ void Sim::deliver_due() {
   }
 }
 
-void Sim::propose_write(Node& n, const std::string& payload) {
-  if (!n.core || n.status.role != Role::kLeading || !n.status.serving) return;
-  const auto w = decode_write(payload);
-  if (!w) fail("undecodable request");
-  const Zxid last = n.core->last_zxid();
-  const Epoch e = n.status.epoch;
-  // The zxid propose() will assign: the next counter of the leader's epoch.
-  const Zxid next = epoch_of(last) == e ? last + 1 : make_zxid(e, 1);
-  // Prepare against the whole history: everything before this epoch applied.
-  if (epoch_of(last) != e && n.db.last_zxid() != last) return;
-  const zkd::tree::SessionId session = kFirstSession + w->session;
-  const int64_t time = now_ * 1000;
-  zkd::tree::Txn txn;
-  if (w->op == zk::wire::OpCode::kCreateSession) {
-    txn = n.db.prepare_create_session(session, 30000, next, time);
-  } else if (w->op == zk::wire::OpCode::kCloseSession) {
-    txn = n.db.prepare_close_session(session, next, time);
-  } else {
-    txn = n.db.prepare(session, next_xid_++, w->op, w->body, next, time);
-  }
-  std::string bytes;
-  zk::wire::Writer writer(bytes);
-  zkd::tree::write_txn(writer, txn);
-  const Proposed p = n.core->propose(std::move(bytes));
-  if (!p.ok()) {
-    n.db.discard_pending();
-    event(std::to_string(n.id) + ": propose -> " + to_string(p.error));
-  } else if (p.zxid != next) {
-    fail(std::to_string(n.id) + ": propose gave " + z(p.zxid) + ", expected " + z(next));
-  }
-  settle();
-}
-
 void Sim::client_write() {
   static const char* kPaths[] = {"/a", "/b", "/a/x", "/a/y", "/b/x", "/a/x/q"};
-  ClientWrite w;
-  w.session = static_cast<int>(rnd(kSessions));
+  WriteRequest w;
+  w.session = kFirstSession + static_cast<int64_t>(rnd(kSessions));
   const std::string path = kPaths[rnd(std::size(kPaths))];
   const std::string data = "v" + std::to_string(rnd(100));
   const int32_t version = rnd(2) == 0 ? -1 : static_cast<int32_t>(rnd(3));
   const uint64_t dice = rnd(100);
   if (dice < 8) {
-    w.op = zk::wire::OpCode::kCreateSession;
+    w.kind = WriteRequest::Kind::kCreateSession;
+    w.timeout_ms = 30000;
   } else if (dice < 11) {
-    w.op = zk::wire::OpCode::kCloseSession;
-  } else if (dice < 50) {
-    w.op = zk::wire::OpCode::kCreate;
-    const int32_t flags = static_cast<int32_t>(rnd(4));  // persistent/ephemeral/sequential
-    w.body =
-        zk::wire::encode(zk::wire::CreateRequest{path, data, zk::wire::open_acl_unsafe(), flags});
-  } else if (dice < 70) {
-    w.op = zk::wire::OpCode::kDelete;
-    w.body = zk::wire::encode(zk::wire::DeleteRequest{path, version});
+    w.kind = WriteRequest::Kind::kCloseSession;
+    w.xid = next_xid_++;
   } else {
-    w.op = zk::wire::OpCode::kSetData;
-    w.body = zk::wire::encode(zk::wire::SetDataRequest{path, data, version});
+    w.xid = next_xid_++;
+    if (dice < 50) {
+      w.op = zk::wire::OpCode::kCreate;
+      const int32_t flags = static_cast<int32_t>(rnd(4));  // persistent/ephemeral/sequential
+      w.body =
+          zk::wire::encode(zk::wire::CreateRequest{path, data, zk::wire::open_acl_unsafe(), flags});
+    } else if (dice < 70) {
+      w.op = zk::wire::OpCode::kDelete;
+      w.body = zk::wire::encode(zk::wire::DeleteRequest{path, version});
+    } else {
+      w.op = zk::wire::OpCode::kSetData;
+      w.body = zk::wire::encode(zk::wire::SetDataRequest{path, data, version});
+    }
   }
   Node& n = nodes_[rnd(nodes_.size())];
-  if (!n.core || !n.status.serving) return;
-  if (n.status.role == Role::kLeading) {
-    propose_write(n, encode_write(w));
-  } else {
-    n.core->forward(encode_write(w));
-    settle();
-  }
+  if (!n.up() || !n.status.serving) return;
+  // A leader prepares and proposes it; followers and observers forward it.
+  n.host->write(w);
 }
 
 void Sim::client_sync() {
   Node& n = nodes_[rnd(nodes_.size())];
-  if (!n.core || !n.status.serving) return;
+  if (!n.up() || !n.status.serving) return;
   const uint64_t id = next_request_id_++;
-  if (n.core->sync(id) == Error::kOk) {
-    n.syncs[id] = committed_max();
-    event(std::to_string(n.id) + ": sync " + std::to_string(id));
-  }
-  settle();
+  n.syncs[id] = committed_max();  // before: it may be done at once
+  event(std::to_string(n.id) + ": sync " + std::to_string(id));
+  n.host->sync(id);
 }
 
-// Log compaction: a snapshot of the state machine once it is committed and
-// its log durable that far; the log before it goes.
+// A snapshot of the tree once it is committed and its log durable that far,
+// written as zkd writes one; recovery then starts from it.
 void Sim::compact(Node& n) {
   const Zxid at = n.db.last_zxid();
-  if (!n.core || at != n.checked || at > n.disk.durable || at <= n.disk.snap_zxid) return;
-  n.disk.snap = full_snapshot(n.db);
-  n.disk.snap_zxid = at;
+  if (!n.up() || at != n.checked || at > n.disk.durable || at <= n.disk.base) return;
+  if (auto s = zkd::server::write_snapshot_now(*n.env, kLayout.snap_dir, n.db); !s.ok()) {
+    fail(std::to_string(n.id) + ": snapshot: " + s.message());
+  }
+  n.disk.base = at;
   std::erase_if(n.disk.log, [&](const Entry& e) { return e.zxid <= at; });
   std::erase_if(n.applied, [&](const auto& a) { return a.first <= at; });
-  event(std::to_string(n.id) + ": compact at " + z(at));
+  event(std::to_string(n.id) + ": snapshot at " + z(at));
 }
 
 // Cheap checks, after every step.
 void Sim::check_step() {
   for (Node& n : nodes_) {
-    if (!n.core) continue;
-    const Status s = n.core->status();
+    if (!n.up()) continue;
+    const Status s = n.core().status();
     if (is_observer(n.id) && s.role != Role::kLooking && s.role != Role::kObserving) {
       fail("observer " + std::to_string(n.id) + " is " + to_string(s.role));
     }
     // A serving replica's commit point is real (after a restart the core's
     // starts at what the host replayed, which may not be committed).
-    if (s.serving) mark_committed(n, std::min(n.core->committed_zxid(), n.db.last_zxid()));
+    if (s.serving) mark_committed(n, std::min(n.core().committed_zxid(), n.db.last_zxid()));
     if (s.role == Role::kLeading && s.serving) {
       auto [it, fresh] = leaders_.emplace(s.epoch, n.id);
       if (fresh) ++stats_.leaders;
@@ -607,10 +632,6 @@ void Sim::check_step() {
         fail("two leaders in epoch " + std::to_string(s.epoch) + ": " + std::to_string(it->second) +
              " and " + std::to_string(n.id));
       }
-    }
-    if (s.serving && n.disk.hard.current_epoch != s.epoch) {
-      fail(std::to_string(n.id) + " serves epoch " + std::to_string(s.epoch) +
-           " with currentEpoch " + std::to_string(n.disk.hard.current_epoch));
     }
     // Equal committed states are equal trees.
     if (n.digest_dirty && n.db.last_zxid() == n.checked) {
@@ -625,8 +646,29 @@ void Sim::check_step() {
   }
 }
 
+// The epoch files on the replica's disk: they never go back, acceptedEpoch
+// >= currentEpoch, and a serving replica's currentEpoch is its epoch.
+void Sim::check_hard_state(Node& n) {
+  auto files = zkd::server::read_epoch_files(*n.env, kLayout.snap_dir);
+  if (!files.ok()) fail(std::to_string(n.id) + ": " + files.status().message());
+  const HardState h{files->accepted_epoch, files->current_epoch};
+  const HardState& old = n.hard;
+  if (h.accepted_epoch < old.accepted_epoch || h.current_epoch < old.current_epoch ||
+      h.current_epoch > h.accepted_epoch) {
+    fail(std::to_string(n.id) + ": hard state " + std::to_string(old.accepted_epoch) + "/" +
+         std::to_string(old.current_epoch) + " -> " + std::to_string(h.accepted_epoch) + "/" +
+         std::to_string(h.current_epoch));
+  }
+  n.hard = h;
+  if (n.up() && n.status.serving && h.current_epoch != n.status.epoch) {
+    fail(std::to_string(n.id) + " serves epoch " + std::to_string(n.status.epoch) +
+         " with currentEpoch " + std::to_string(h.current_epoch));
+  }
+}
+
 // Costlier checks, once per tick.
 void Sim::check_tick() {
+  for (Node& n : nodes_) check_hard_state(n);
   // A committed entry is durable on a quorum of voters (observers never count).
   const Zxid top = committed_max();
   if (top != 0) {
@@ -634,7 +676,7 @@ void Sim::check_tick() {
     for (const Node& n : nodes_) {
       if (is_observer(n.id)) continue;
       const Disk& d = n.disk;
-      if (d.snap_zxid >= top) {
+      if (d.base >= top) {
         ++holders;
         continue;
       }
@@ -648,9 +690,9 @@ void Sim::check_tick() {
   }
   // An established leader holds every committed entry after its snapshot.
   for (const Node& n : nodes_) {
-    if (!n.core || n.status.role != Role::kLeading || !n.status.serving) continue;
+    if (!n.up() || n.status.role != Role::kLeading || !n.status.serving) continue;
     const Disk& d = n.disk;
-    for (auto it = committed_.upper_bound(d.snap_zxid); it != committed_.end(); ++it) {
+    for (auto it = committed_.upper_bound(d.base); it != committed_.end(); ++it) {
       auto e = std::lower_bound(d.log.begin(), d.log.end(), it->first,
                                 [](const Entry& x, Zxid v) { return x.zxid < v; });
       if (e == d.log.end() || e->zxid != it->first || fnv(e->payload) != it->second) {
@@ -663,14 +705,14 @@ void Sim::check_tick() {
 bool Sim::converged() {
   const Node* leader = nullptr;
   for (const Node& n : nodes_) {
-    if (!n.core || !n.status.serving) return false;
+    if (!n.up() || !n.status.serving) return false;
     if (n.status.role == Role::kLeading) {
       if (leader != nullptr) return false;
       leader = &n;
     }
   }
   if (leader == nullptr) return false;
-  const Zxid last = leader->core->last_zxid();
+  const Zxid last = leader->core().last_zxid();
   for (const Node& n : nodes_) {
     if (n.db.last_zxid() != last || n.checked != last) return false;
   }
@@ -697,6 +739,8 @@ Result Sim::run() {
   stats_.observers = static_cast<int64_t>(n_observers);
   group_.assign(n_nodes, 0);
   Result result;
+  g_logging_sim = this;
+  zkd::net::set_log_sink(log_to_trace);
   try {
     event("seed " + std::to_string(opt_.seed) + ": " + std::to_string(n_voters) + " voters, " +
           std::to_string(n_observers) + " observers, window " +
@@ -706,7 +750,6 @@ Result Sim::run() {
       nodes_[i].id = static_cast<ServerId>(i + 1);
       start(nodes_[i]);
     }
-    settle();
     // Time runs in steps; the cores tick every kStepsPerTick steps, so that a
     // message usually takes well under a tick, as on a LAN (Apache's tickTime
     // is 2 s).
@@ -724,22 +767,17 @@ Result Sim::run() {
         std::fill(group_.begin(), group_.end(), 0);
       }
       for (Node& n : nodes_) {
-        if (!n.core && n.restart_at >= 0 && (n.restart_at <= now_ || !faults_)) {
-          start(n);
-          settle();
-        }
+        if (!n.up() && n.restart_at >= 0 && (n.restart_at <= now_ || !faults_)) start(n);
       }
       for (Node& n : nodes_) {
-        if (n.core && n.fsync && n.fsync->second <= now_) {
+        if (n.up() && n.fsync_due && *n.fsync_due <= now_) {
           complete_fsync(n);
-          settle();
           check_step();
         }
       }
       for (Node& n : nodes_) {
-        if (!n.core || now_ % kStepsPerTick != 0) continue;
-        n.core->tick();
-        settle();
+        if (!n.up() || now_ % kStepsPerTick != 0) continue;
+        n.host->tick();
         check_step();
       }
       deliver_due();
@@ -775,13 +813,12 @@ Result Sim::run() {
         }
         if (chance(3)) {
           Node& n = nodes_[rnd(n_nodes)];
-          if (n.core) {
+          if (n.up()) {
             crash(n);
             n.restart_at = now_ + 1 + static_cast<int64_t>(rnd(160));
           }
         }
         if (chance(8)) compact(nodes_[rnd(n_nodes)]);
-        settle();
         check_step();
       } else {
         done = converged();
@@ -796,6 +833,8 @@ Result Sim::run() {
                      " zk_sim -v\nlast events:\n";
     for (const auto& l : trace_) result.failure += "  " + l + "\n";
   }
+  zkd::net::set_log_sink(nullptr);
+  g_logging_sim = nullptr;
   result.stats = stats_;
   return result;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The deterministic simulator: N replicas of the real Zab core (zkd/zab) and
-// the real state machine (zkd/tree Database), each with an in-memory disk
-// (hard state, snapshot, log with a durable prefix), on a simulated network
+// The deterministic simulator: N replicas of zkd's replica host
+// (zkd/server/replica_host.h: the Zab core, recovery, the txn log writer and
+// the tree), each on its own in-memory disk (zkd::storage::MemoryEnv, which
+// loses unsynced writes at a crash), on a simulated network
 // (per-link FIFO, random delays, link breaks, partitions), with crashes,
 // restarts and random client writes and syncs. Everything is drawn from one
 // seed; invariants are checked after every step. See tests/sim/README.md.

@@ -35,9 +35,17 @@ std::string timestamp() {
   return buf;
 }
 
+LogSink sink = nullptr;
+
 }  // namespace
 
+void set_log_sink(LogSink new_sink) { sink = new_sink; }
+
 void write_log_line(LogLevel level, std::string_view message) {
+  if (sink != nullptr) {
+    sink(level, message);
+    return;
+  }
   std::string line = timestamp();
   line += ' ';
   line += level_name(level);

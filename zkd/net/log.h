@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // One line per event on stderr, with a UTC timestamp and a level:
 //   2024-11-21T14:22:12.123Z INFO  session 0x100000000000000 created
-// Used by zkd's network and server layers. Thread-safe: each line is built
+// Used by zkd's network and server layers (set_log_sink() below redirects
+// them). Thread-safe: each line is built
 // first and written with a single write(2), so lines never interleave.
 #pragma once
 
@@ -15,6 +16,11 @@ namespace zkd::net {
 enum class LogLevel { kInfo, kWarn, kError };
 
 void write_log_line(LogLevel level, std::string_view message);
+
+// Where lines go instead of stderr (nullptr: stderr again): the simulator
+// keeps the replicas' lines in its trace. Set it while no other thread logs.
+using LogSink = void (*)(LogLevel level, std::string_view message);
+void set_log_sink(LogSink sink);
 
 template <typename... Parts>
 void log_event(LogLevel level, const Parts&... parts) {

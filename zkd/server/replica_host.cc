@@ -187,7 +187,7 @@ bool ReplicaHost::install_snapshot(zab::Zxid zxid) {
   incoming_snapshots_.clear();
   events_.abandon_snapshot();
   // The log goes first: a crash in between leaves an older, consistent state.
-  storage::Status status = log_.truncate_after(0);
+  storage::Status status = log_.clear();
   if (status.ok()) {
     failpoint::kSnapLogCleared.hit();
     status = storage::remove_snapshots_after(storage_.env, storage_.layout.snap_dir, zxid - 1);
@@ -204,7 +204,7 @@ bool ReplicaHost::install_snapshot(zab::Zxid zxid) {
   db_ = std::move(db);
   digests_.reset();
   log_info("installed the leader's snapshot at ", hex(zxid));
-  events_.state_replaced();
+  events_.state_replaced(true);
   return true;
 }
 
@@ -232,7 +232,7 @@ bool ReplicaHost::truncate(zab::Zxid after) {
     }
     db_ = std::move(rebuilt);
     digests_.reset();
-    events_.state_replaced();
+    events_.state_replaced(false);
   }
   log_info("truncated the txn log after ", hex(after), "; state at ", hex(db_.last_zxid()));
   return true;

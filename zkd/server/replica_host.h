@@ -60,9 +60,10 @@ class ReplicaEvents {
   // Committed `txn` was applied with `result`: notifications to deliver, and
   // this server's own forwarded write to answer.
   virtual void applied(tree::Txn txn, tree::ApplyResult result) = 0;
-  // The tree was replaced (a leader's snapshot installed, or rebuilt after a
-  // truncation); it is at Database::last_zxid().
-  virtual void state_replaced() = 0;
+  // The tree was replaced: `installed`, by a leader's snapshot (the log is
+  // empty then); otherwise rebuilt from the disk after a truncation. It is
+  // at Database::last_zxid().
+  virtual void state_replaced(bool installed) = 0;
   // Leader: sessions a learner's clients kept alive (session, timeout_ms).
   virtual void touched(const std::vector<std::pair<int64_t, int32_t>>& touches) = 0;
   // The sync() with this ticket may be answered now.

@@ -19,6 +19,8 @@ class ReplicaLog {
   // Drops every txn above `zxid`, durably, before it returns; after it, no
   // durability report names a dropped txn.
   virtual storage::Status truncate_after(int64_t zxid) = 0;
+  // Drops the whole log, durably: a leader's snapshot replaces it.
+  virtual storage::Status clear() { return truncate_after(0); }
 };
 
 }  // namespace zkd::server
