@@ -17,6 +17,7 @@
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
 #include "tests/zab/observer_rules.h"
+#include "zkd/failpoint/points.h"
 #include "zkd/net/log.h"
 #include "zkd/server/epoch_files.h"
 #include "zkd/server/recovery.h"
@@ -42,6 +43,30 @@ using zkd::tree::Database;
 struct Violation : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// A replica died at an armed failpoint: it crashed there, or its host
+// stopped after an injected I/O error (zkd then exits and is restarted).
+struct ReplicaDied {
+  std::string point;
+};
+
+[[noreturn]] void crash_at_failpoint(const zkd::failpoint::Point& point) {
+  throw ReplicaDied{std::string(point.name())};
+}
+
+// The failpoints a simulated replica meets: the Ready contract's steps and
+// snapshot files. (The log thread's and the session key's are not run here;
+// digest.compare only fails, and a mismatch is a violation.)
+zkd::failpoint::Point* const kSimPoints[] = {
+    &zkd::failpoint::kEpochBeforeWrite,       &zkd::failpoint::kEpochAcceptedWritten,
+    &zkd::failpoint::kEpochCurrentWritten,    &zkd::failpoint::kSnapLogCleared,
+    &zkd::failpoint::kSnapBeforeWrite,        &zkd::failpoint::kSnapInstalled,
+    &zkd::failpoint::kTruncBeforeCut,         &zkd::failpoint::kTruncLogCut,
+    &zkd::failpoint::kAckNewLeaderBeforeSend, &zkd::failpoint::kAckNewLeaderSent,
+    &zkd::failpoint::kSnapshotBeforeRename,   &zkd::failpoint::kSnapshotRenamed,
+};
+// Steps a point stays armed without being hit before another is drawn.
+constexpr int64_t kArmedSteps = 200;
 
 uint64_t fnv(std::string_view s, uint64_t h = 1469598103934665603ull) {
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
@@ -158,7 +183,7 @@ struct Node {
   // The disk: it outlives crashes, which drop what was not synced.
   std::unique_ptr<MemoryEnv> env = std::make_unique<MemoryEnv>();
   Disk disk;
-  HardState hard;  // the epoch files as last read: they never go back
+  HardState hard;  // the epoch files as last read (check_hard_state): they never go back
   Database db;
   std::unique_ptr<zkd::storage::TxnLogWriter> writer;  // null while down
   std::unique_ptr<SimLog> log;
@@ -211,6 +236,8 @@ class Sim {
   void host_sync_done(Node& n, uint64_t id);
   void host_status(Node& n, const Status& now);
   int64_t now_ms() const { return now_ * 1000; }
+  // The failpoint armed now, or null.
+  const zkd::failpoint::Point* armed_point() const { return armed_; }
   [[noreturn]] void fail(const std::string& s) { throw Violation(s); }
   void event(const std::string& s);
 
@@ -227,6 +254,13 @@ class Sim {
   Node& node(ServerId id) { return nodes_.at(static_cast<size_t>(id - 1)); }
   void start(Node& n);
   void crash(Node& n);
+  // Runs `f`, which calls into replica `n`; a failpoint that kills the
+  // replica meanwhile crashes it (restarted later).
+  template <typename F>
+  void guarded(Node& n, F&& f);
+  // Arms a random failpoint of kSimPoints now and then; disarms it once hit
+  // or after kArmedSteps.
+  void arm_failpoints();
   void complete_fsync(Node& n);
   bool link_usable(ServerId a, ServerId b) const;
   void break_link(ServerId a, ServerId b, int64_t until);
@@ -261,6 +295,9 @@ class Sim {
   std::map<Zxid, uint64_t> logged_;
   std::map<Zxid, uint64_t> digest_at_;  // state digest after applying the committed prefix
   std::map<Epoch, ServerId> leaders_;   // established leader per epoch
+  zkd::failpoint::Point* armed_ = nullptr;
+  int64_t armed_at_ = 0;
+  bool last_arming_error_ = false;  // armed_ fails an operation rather than crashing
 };
 
 // The simulation whose replicas are logging (zkd's log lines join its trace).
@@ -296,6 +333,10 @@ void SimEvents::diverged() {
   sim_.fail(std::to_string(node_.id) + ": its tree digest differs from its leader's");
 }
 void SimEvents::failed(const std::string& why) {
+  if (const auto* armed = sim_.armed_point();
+      armed != nullptr && why.find(armed->error_message()) != std::string::npos) {
+    throw ReplicaDied{std::string(armed->name())};
+  }
   sim_.fail(std::to_string(node_.id) + ": the replica host failed: " + why);
 }
 int64_t SimEvents::wall_clock_ms() { return sim_.now_ms(); }
@@ -350,7 +391,6 @@ void Sim::start(Node& n) {
   auto boot = zkd::server::replica_bootstrap(*n.env, kLayout.snap_dir, std::move(records), base,
                                              n.db.last_zxid(), config_.commit_window, ++n.starts);
   if (!boot.ok()) fail(who + "bootstrap: " + boot.status().message());
-  n.hard = boot->hard_state;
   Config c = config_;
   c.id = n.id;
   n.log = std::make_unique<SimLog>(*this, n);
@@ -381,6 +421,39 @@ void Sim::crash(Node& n) {
   }
   ++stats_.crashes;
   event(std::to_string(n.id) + " crash, durable " + z(n.disk.durable));
+}
+
+template <typename F>
+void Sim::guarded(Node& n, F&& f) {
+  try {
+    f();
+  } catch (const ReplicaDied& died) {
+    const bool error = last_arming_error_;
+    ++stats_.failpoints[died.point];
+    event(std::to_string(n.id) + " dies at failpoint " + died.point +
+          (error ? " (injected I/O error)" : " (crash)"));
+    zkd::failpoint::disarm_all();
+    armed_ = nullptr;
+    crash(n);
+    n.restart_at = now_ + 1 + static_cast<int64_t>(rnd(40));
+  }
+}
+
+void Sim::arm_failpoints() {
+  if (armed_ != nullptr && now_ - armed_at_ < kArmedSteps) return;
+  if (armed_ != nullptr) {
+    zkd::failpoint::disarm_all();
+    armed_ = nullptr;
+  }
+  if (!chance(20)) return;
+  zkd::failpoint::Point* point = kSimPoints[rnd(std::size(kSimPoints))];
+  last_arming_error_ = point->can_error() && rnd(3) == 0;
+  const std::string spec = std::string(point->name()) + "=" +
+                           (last_arming_error_ ? "error@" : "crash@") + std::to_string(1 + rnd(3));
+  if (const std::string err = zkd::failpoint::arm(spec); !err.empty()) fail("arm: " + err);
+  armed_ = point;
+  armed_at_ = now_;
+  event("arm failpoint " + spec);
 }
 
 // Every applied entry up to `upto` is committed: it must continue the global
@@ -548,7 +621,7 @@ void Sim::deliver_due() {
         if (!link_usable(k.first, k.second)) continue;
         Node& to = node(k.second);
         if (f.m.type == MsgType::kInform) ++stats_.informs;
-        to.host->receive(std::move(f.m), std::move(f.snap));
+        guarded(to, [&] { to.host->receive(std::move(f.m), std::move(f.snap)); });
         check_step();
         any = true;
       }
@@ -588,7 +661,7 @@ void Sim::client_write() {
   Node& n = nodes_[rnd(nodes_.size())];
   if (!n.up() || !n.status.serving) return;
   // A leader prepares and proposes it; followers and observers forward it.
-  n.host->write(w);
+  guarded(n, [&] { n.host->write(w); });
 }
 
 void Sim::client_sync() {
@@ -597,7 +670,7 @@ void Sim::client_sync() {
   const uint64_t id = next_request_id_++;
   n.syncs[id] = committed_max();  // before: it may be done at once
   event(std::to_string(n.id) + ": sync " + std::to_string(id));
-  n.host->sync(id);
+  guarded(n, [&] { n.host->sync(id); });
 }
 
 // A snapshot of the tree once it is committed and its log durable that far,
@@ -606,7 +679,15 @@ void Sim::compact(Node& n) {
   const Zxid at = n.db.last_zxid();
   if (!n.up() || at != n.checked || at > n.disk.durable || at <= n.disk.base) return;
   if (auto s = zkd::server::write_snapshot_now(*n.env, kLayout.snap_dir, n.db); !s.ok()) {
-    fail(std::to_string(n.id) + ": snapshot: " + s.message());
+    // zkd's snapshot thread logs a failed snapshot and serves on.
+    if (armed_ == nullptr || s.message().find(armed_->error_message()) == std::string::npos) {
+      fail(std::to_string(n.id) + ": snapshot: " + s.message());
+    }
+    ++stats_.failpoints[std::string(armed_->name())];
+    event(std::to_string(n.id) + ": snapshot failed: " + s.message());
+    zkd::failpoint::disarm_all();
+    armed_ = nullptr;
+    return;
   }
   n.disk.base = at;
   std::erase_if(n.disk.log, [&](const Entry& e) { return e.zxid <= at; });
@@ -741,6 +822,8 @@ Result Sim::run() {
   Result result;
   g_logging_sim = this;
   zkd::net::set_log_sink(log_to_trace);
+  zkd::failpoint::disarm_all();
+  zkd::failpoint::set_crash_handler(crash_at_failpoint);
   try {
     event("seed " + std::to_string(opt_.seed) + ": " + std::to_string(n_voters) + " voters, " +
           std::to_string(n_observers) + " observers, window " +
@@ -759,6 +842,8 @@ Result Sim::run() {
     for (now_ = 1; now_ <= end && !done; ++now_) {
       if (faults_ && now_ > fault_end) {
         faults_ = false;
+        zkd::failpoint::disarm_all();
+        armed_ = nullptr;
         event("heal");
       }
       // Healing waits out the outages in progress (link breaks expire on
@@ -767,17 +852,19 @@ Result Sim::run() {
         std::fill(group_.begin(), group_.end(), 0);
       }
       for (Node& n : nodes_) {
-        if (!n.up() && n.restart_at >= 0 && (n.restart_at <= now_ || !faults_)) start(n);
+        if (!n.up() && n.restart_at >= 0 && (n.restart_at <= now_ || !faults_)) {
+          guarded(n, [&] { start(n); });
+        }
       }
       for (Node& n : nodes_) {
         if (n.up() && n.fsync_due && *n.fsync_due <= now_) {
-          complete_fsync(n);
+          guarded(n, [&] { complete_fsync(n); });
           check_step();
         }
       }
       for (Node& n : nodes_) {
         if (!n.up() || now_ % kStepsPerTick != 0) continue;
-        n.host->tick();
+        guarded(n, [&] { n.host->tick(); });
         check_step();
       }
       deliver_due();
@@ -818,7 +905,11 @@ Result Sim::run() {
             n.restart_at = now_ + 1 + static_cast<int64_t>(rnd(160));
           }
         }
-        if (chance(8)) compact(nodes_[rnd(n_nodes)]);
+        if (chance(8)) {
+          Node& n = nodes_[rnd(n_nodes)];
+          guarded(n, [&] { compact(n); });
+        }
+        arm_failpoints();
         check_step();
       } else {
         done = converged();
@@ -833,6 +924,8 @@ Result Sim::run() {
                      " zk_sim -v\nlast events:\n";
     for (const auto& l : trace_) result.failure += "  " + l + "\n";
   }
+  zkd::failpoint::disarm_all();
+  zkd::failpoint::set_crash_handler(nullptr);
   zkd::net::set_log_sink(nullptr);
   g_logging_sim = nullptr;
   result.stats = stats_;

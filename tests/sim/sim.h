@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace zk::sim {
@@ -33,6 +34,9 @@ struct Stats {
   int64_t syncs_done = 0;
   int64_t observers = 0;  // observer replicas in the ensemble
   int64_t informs = 0;    // Inform messages delivered to observers
+  // Failpoints that fired (a replica crashed there, or an operation failed),
+  // by name.
+  std::map<std::string, int64_t> failpoints;
 };
 
 struct Result {

@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
     total.syncs_done += r.stats.syncs_done;
     total.observers += r.stats.observers;
     total.informs += r.stats.informs;
+    for (const auto& [name, fired] : r.stats.failpoints) total.failpoints[name] += fired;
     if (!r.ok) {
       std::fprintf(stderr, "%s", r.failure.c_str());
       return 1;
@@ -69,5 +70,10 @@ int main(int argc, char** argv) {
       static_cast<long long>(total.crashes), static_cast<long long>(total.snaps),
       static_cast<long long>(total.rebuilds), static_cast<long long>(total.syncs_done),
       static_cast<long long>(total.observers), static_cast<long long>(total.informs));
+  std::printf("zk_sim: failpoints fired:");
+  for (const auto& [name, fired] : total.failpoints) {
+    std::printf(" %s %lld", name.c_str(), static_cast<long long>(fired));
+  }
+  std::printf("\n");
   return 0;
 }

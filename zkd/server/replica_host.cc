@@ -42,10 +42,16 @@ storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std
   boot.hard_state.accepted_epoch = epochs->accepted_epoch;
   boot.hard_state.current_epoch = epochs->current_epoch;
   if (boot.hard_state.current_epoch == 0 && last != 0) {
-    // Apache: a missing currentEpoch is the epoch of the last logged zxid.
+    // Apache: a missing currentEpoch is the epoch of the last logged zxid,
+    // and is written so (QuorumPeer.loadDataBase): the core never raises a
+    // hard state it already has, so the file would otherwise stay behind.
     boot.hard_state.current_epoch = zab::epoch_of(last);
     boot.hard_state.accepted_epoch =
         std::max(boot.hard_state.accepted_epoch, boot.hard_state.current_epoch);
+    auto written = write_epoch_files(
+        env, snap_dir,
+        EpochFiles{boot.hard_state.accepted_epoch, boot.hard_state.current_epoch});
+    if (!written.ok()) return written;
   }
   // The core keeps commit_window entries before the applied point for DIFF.
   const size_t keep = std::min(records.size(), commit_window);

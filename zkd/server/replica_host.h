@@ -84,7 +84,8 @@ class ReplicaEvents {
 // The core's Bootstrap from what recovery found: the epoch files in
 // `snap_dir`, the log `records` after the snapshot at `snapshot_zxid`, and the
 // tree applied up to `applied`. Keeps up to `commit_window` records before
-// `applied` for DIFFs. An unreadable epoch file is an error.
+// `applied` for DIFFs. A missing currentEpoch is taken from the last zxid and
+// written, as Apache does. An unreadable or unwritable epoch file is an error.
 storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std::string& snap_dir,
                                                     std::vector<storage::LogRecord> records,
                                                     int64_t snapshot_zxid, int64_t applied,
