@@ -16,15 +16,12 @@
 #include "libzk/wire/jute.h"
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
+#include "tests/sim/replica.h"
 #include "tests/zab/observer_rules.h"
 #include "zkd/failpoint/points.h"
 #include "zkd/net/log.h"
 #include "zkd/server/epoch_files.h"
-#include "zkd/server/recovery.h"
-#include "zkd/server/replica_host.h"
 #include "zkd/server/write_request.h"
-#include "zkd/storage/memory_env.h"
-#include "zkd/storage/txn_log.h"
 #include "zkd/tree/database.h"
 #include "zkd/tree/txn.h"
 #include "zkd/zab/zab.h"
@@ -34,15 +31,8 @@ namespace zk::sim {
 namespace {
 
 using namespace zkd::zab;
-using zkd::server::ReplicaHost;
 using zkd::server::WriteRequest;
-using zkd::storage::MemoryEnv;
 using zkd::tree::Database;
-
-// Thrown by a failed check; run() turns it into a Result with the trace.
-struct Violation : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // A replica died at an armed failpoint: it crashed there, or its host
 // stopped after an injected I/O error (zkd then exits and is restarted).
@@ -121,91 +111,42 @@ constexpr zkd::tree::SessionId kFirstSession = 0x1000004c2160000;
 constexpr int kSessions = 2;
 constexpr int64_t kStepsPerTick = 4;
 
-// Every replica's data directory on its own MemoryEnv (zkd's default layout:
-// snapshots and logs in one version-2).
-const zkd::server::StorageLayout kLayout{"data/version-2", "data/version-2"};
-// Small segments, so that logs roll often (a segment is full past this size).
-constexpr uint64_t kSegmentBytes = 4096;
-
-// What the simulator knows of a replica's log, kept beside the real one to
-// check the invariants: the entries after the newest snapshot, and how far
-// they were synced.
-struct Disk {
-  Zxid base = 0;           // the newest snapshot's zxid
-  std::vector<Entry> log;  // after base, ascending
-  Zxid durable = 0;        // synced up to here (>= base)
-  Zxid last() const { return log.empty() ? base : log.back().zxid; }
-};
-
-class Sim;
-
-struct Node;
-
-// zkd's ReplicaLog on the node's MemoryEnv: the real TxnLogWriter, synced
-// when the simulator says an fsync completes.
-class SimLog final : public zkd::server::ReplicaLog {
- public:
-  SimLog(Sim& sim, Node& node) : sim_(sim), node_(node) {}
-  void append(int64_t zxid, std::string txn) override;
-  zkd::storage::Status truncate_after(int64_t zxid) override;
-  zkd::storage::Status clear() override;
-
- private:
-  Sim& sim_;
-  Node& node_;
-};
-
-// What a replica host hands back: checked and recorded by the simulator.
-class SimEvents final : public zkd::server::ReplicaEvents {
- public:
-  SimEvents(Sim& sim, Node& node) : sim_(sim), node_(node) {}
-  void send(Message message, std::string attachment) override;
-  void logged(int64_t) override {}
-  void abandon_snapshot() override {}
-  void applying(const zkd::tree::Txn& txn) override;
-  void applied(zkd::tree::Txn txn, zkd::tree::ApplyResult result) override;
-  void state_replaced(bool installed) override;
-  void touched(const std::vector<std::pair<int64_t, int32_t>>&) override {}
-  void sync_done(uint64_t ticket) override;
-  void status_changed(const Status& old, const Status& now) override;
-  void diverged() override;
-  void failed(const std::string& why) override;
-  void settled() override {}
-  int64_t wall_clock_ms() override;
-
- private:
-  Sim& sim_;
-  Node& node_;
+// What the simulator knows of the txns a tree reflects: the applied entries
+// after a point up to which they were matched with the committed sequence.
+struct Applied {
+  Zxid checked = 0;
+  std::vector<std::pair<Zxid, uint64_t>> entries;  // zxid, payload hash
 };
 
 struct Node {
-  ServerId id = 0;
-  // The disk: it outlives crashes, which drop what was not synced.
-  std::unique_ptr<MemoryEnv> env = std::make_unique<MemoryEnv>();
-  Disk disk;
+  std::unique_ptr<SimReplica> replica;  // zkd's code and its disk
   HardState hard;  // the epoch files as last read (check_hard_state): they never go back
-  Database db;
-  std::unique_ptr<zkd::storage::TxnLogWriter> writer;  // null while down
-  std::unique_ptr<SimLog> log;
-  std::unique_ptr<SimEvents> events;
-  std::unique_ptr<ReplicaHost> host;  // null while down; uses db, log, events
-  // What db reflects after its base (snapshot / rebuild): zxid, payload hash.
+  // What the tree reflects after its base (snapshot / rebuild): zxid, payload hash.
   std::vector<std::pair<Zxid, uint64_t>> applied;
   Zxid checked = 0;  // applied entries up to here were matched with the committed sequence
   uint32_t starts = 0;
   int64_t restart_at = -1;
   std::optional<int64_t> fsync_due;  // the step an fsync in flight completes
-  Status status;
-  std::map<uint64_t, Zxid> syncs;  // request id -> committed max when issued
+  std::map<uint64_t, Zxid> syncs;    // request id -> committed max when issued
   bool digest_dirty = true;
-  bool up() const { return host != nullptr; }
-  const Zab& core() const { return host->core(); }
+  // Snapshots received, by zxid: what their sender knew of the txns in them
+  // (an installed snapshot may hold txns nobody has checked yet: a new
+  // leader's history, committed once its epoch is established).
+  std::map<Zxid, Applied> incoming_snaps;
+
+  ServerId id() const { return replica->id(); }
+  bool up() const { return replica->up(); }
+  const Zab& core() const { return replica->core(); }
+  const Status& status() const { return replica->status(); }
+  const Database& db() const { return replica->db(); }
+  const Disk& disk() const { return replica->disk(); }
 };
 
 struct InFlight {
   int64_t due = 0;
   Message m;
-  std::string snap;  // a Snap message's attachment
+  std::string snap;      // a Snap message's attachment
+  Applied snap_applied;  // a Snap: the sender's knowledge of what its tree holds
 };
 
 struct Link {
@@ -221,27 +162,26 @@ std::string encoded(const zkd::tree::Txn& txn) {
   return bytes;
 }
 
-class Sim {
+class Sim final : public ReplicaObserver {
  public:
   explicit Sim(const Options& o) : opt_(o), rng_(o.seed) {}
   Result run();
-
-  // --- what the replicas' logs and hosts report (SimLog, SimEvents) ---
-  void log_append(Node& n, Zxid zxid, std::string txn);
-  void log_truncate(Node& n, Zxid after, bool whole);
-  void host_send(Node& n, Message m, std::string attachment);
-  void host_applying(Node& n, const zkd::tree::Txn& txn);
-  void host_applied(Node& n, const zkd::tree::Txn& txn);
-  void host_replaced(Node& n, bool installed);
-  void host_sync_done(Node& n, uint64_t id);
-  void host_status(Node& n, const Status& now);
-  int64_t now_ms() const { return now_ * 1000; }
-  // The failpoint armed now, or null.
-  const zkd::failpoint::Point* armed_point() const { return armed_; }
-  [[noreturn]] void fail(const std::string& s) { throw Violation(s); }
   void event(const std::string& s);
 
+  // --- ReplicaObserver: what the replicas report, checked and recorded ---
+  void send(SimReplica& r, Message m, std::string attachment) override;
+  void appended(SimReplica& r, Zxid zxid, const std::string& txn) override;
+  void truncated(SimReplica& r, Zxid after, bool whole) override;
+  void applying(SimReplica& r, const zkd::tree::Txn& txn) override;
+  void applied(SimReplica& r, const zkd::tree::Txn& txn) override;
+  void replaced(SimReplica& r, bool installed) override;
+  void sync_done(SimReplica& r, uint64_t id) override;
+  void status_changed(SimReplica& r, const Status& now) override;
+  void failed(SimReplica& r, const std::string& why) override;
+  int64_t now_ms() override { return now_ * 1000; }
+
  private:
+  [[noreturn]] void fail(const std::string& s) { throw Violation(s); }
   uint64_t rnd(uint64_t n) { return n == 0 ? 0 : rng_() % n; }
   bool chance(int percent_times_10) { return rnd(1000) < static_cast<uint64_t>(percent_times_10); }
   // A broken connection is seen by both ends (TCP): the core has no input
@@ -252,6 +192,7 @@ class Sim {
   }
 
   Node& node(ServerId id) { return nodes_.at(static_cast<size_t>(id - 1)); }
+  Node& node(const SimReplica& r) { return node(r.id()); }
   void start(Node& n);
   void crash(Node& n);
   // Runs `f`, which calls into replica `n`; a failpoint that kills the
@@ -279,7 +220,7 @@ class Sim {
   Options opt_;
   std::mt19937_64 rng_;
   Config config_;
-  std::vector<Node> nodes_;  // never resized once started: hosts hold references
+  std::vector<Node> nodes_;
   std::map<std::pair<ServerId, ServerId>, Link> links_;
   std::vector<int> group_;  // partition group per node (index id-1)
   int64_t now_ = 0;
@@ -309,38 +250,6 @@ void log_to_trace(zkd::net::LogLevel level, std::string_view message) {
   g_logging_sim->event(tag + std::string(message));
 }
 
-void SimLog::append(int64_t zxid, std::string txn) { sim_.log_append(node_, zxid, std::move(txn)); }
-zkd::storage::Status SimLog::truncate_after(int64_t zxid) {
-  sim_.log_truncate(node_, zxid, false);
-  return {};
-}
-zkd::storage::Status SimLog::clear() {
-  sim_.log_truncate(node_, 0, true);
-  return {};
-}
-
-void SimEvents::send(Message message, std::string attachment) {
-  sim_.host_send(node_, std::move(message), std::move(attachment));
-}
-void SimEvents::applying(const zkd::tree::Txn& txn) { sim_.host_applying(node_, txn); }
-void SimEvents::applied(zkd::tree::Txn txn, zkd::tree::ApplyResult) {
-  sim_.host_applied(node_, txn);
-}
-void SimEvents::state_replaced(bool installed) { sim_.host_replaced(node_, installed); }
-void SimEvents::sync_done(uint64_t ticket) { sim_.host_sync_done(node_, ticket); }
-void SimEvents::status_changed(const Status&, const Status& now) { sim_.host_status(node_, now); }
-void SimEvents::diverged() {
-  sim_.fail(std::to_string(node_.id) + ": its tree digest differs from its leader's");
-}
-void SimEvents::failed(const std::string& why) {
-  if (const auto* armed = sim_.armed_point();
-      armed != nullptr && why.find(armed->error_message()) != std::string::npos) {
-    throw ReplicaDied{std::string(armed->name())};
-  }
-  sim_.fail(std::to_string(node_.id) + ": the replica host failed: " + why);
-}
-int64_t SimEvents::wall_clock_ms() { return sim_.now_ms(); }
-
 void Sim::event(const std::string& s) {
   std::string line = "t" + std::to_string(now_) + " " + s;
   if (opt_.verbose) std::fprintf(stderr, "%s\n", line.c_str());
@@ -349,78 +258,29 @@ void Sim::event(const std::string& s) {
 }
 
 void Sim::start(Node& n) {
-  // Start-up as zkd's Server does it: recovery (the newest valid snapshot and
-  // the whole log after it), snapshot.0 on an empty disk, the log writer at
-  // the recovered tail, the core booted from the epoch files and the log.
-  const std::string who = std::to_string(n.id) + ": ";
-  n.db = Database();
-  std::vector<zkd::storage::LogRecord> records;
-  auto recovered = zkd::server::recover(*n.env, kLayout, n.db, &records);
-  if (!recovered.ok()) fail(who + "recovery failed: " + recovered.status().message());
-  if (!recovered->from_snapshot) {
-    if (auto s = zkd::server::write_snapshot_now(*n.env, kLayout.snap_dir, n.db); !s.ok()) {
-      fail(who + "snapshot.0: " + s.message());
-    }
-  }
-  // Nothing the log had made durable before the crash is missing.
-  const Zxid base = recovered->from_snapshot ? recovered->snapshot_zxid : n.db.last_zxid();
-  for (const Entry& e : n.disk.log) {
-    if (e.zxid > n.disk.durable || e.zxid <= base) continue;
-    auto it = std::find_if(records.begin(), records.end(),
-                           [&](const zkd::storage::LogRecord& r) { return r.zxid == e.zxid; });
-    if (it == records.end() || fnv(it->txn) != fnv(e.payload)) {
-      fail(who + "durable " + z(e.zxid) + " is not in the recovered log");
-    }
-  }
-  n.disk = Disk{};
-  n.disk.base = base;
+  SimReplica& r = *n.replica;
+  r.start(++n.starts);
   n.applied.clear();
-  for (const auto& r : records) {
-    n.disk.log.push_back(Entry{r.zxid, r.txn});
-    n.applied.emplace_back(r.zxid, fnv(r.txn));
-  }
-  n.disk.durable = n.disk.last();
-  n.checked = base;
+  for (const Entry& e : r.disk().log) n.applied.emplace_back(e.zxid, fnv(e.payload));
+  n.checked = r.disk().base;
   n.digest_dirty = true;
-  zkd::storage::LogOptions options;
-  options.dir = kLayout.log_dir;
-  options.preallocate = kSegmentBytes;
-  auto writer = zkd::storage::TxnLogWriter::open(*n.env, options, recovered->tail);
-  if (!writer.ok()) fail(who + "log writer: " + writer.status().message());
-  n.writer = std::move(*writer);
-  auto boot = zkd::server::replica_bootstrap(*n.env, kLayout.snap_dir, std::move(records), base,
-                                             n.db.last_zxid(), config_.commit_window, ++n.starts);
-  if (!boot.ok()) fail(who + "bootstrap: " + boot.status().message());
-  Config c = config_;
-  c.id = n.id;
-  n.log = std::make_unique<SimLog>(*this, n);
-  n.events = std::make_unique<SimEvents>(*this, n);
-  n.host = std::make_unique<ReplicaHost>(std::move(c), std::move(*boot),
-                                         ReplicaHost::Storage{*n.env, kLayout, {}}, n.db, *n.log,
-                                         *n.events);
-  n.status = Status{};
   n.restart_at = -1;
-  event(who + "start #" + std::to_string(n.starts) + " base " + z(n.disk.base) + " last " +
-        z(n.disk.last()) + " applied " + z(n.db.last_zxid()));
-  n.host->start();
+  event(std::to_string(n.id()) + ": start #" + std::to_string(n.starts) + " base " +
+        z(r.disk().base) + " last " + z(r.disk().last()) + " applied " + z(r.db().last_zxid()));
+  r.host().start();
 }
 
 void Sim::crash(Node& n) {
-  n.host.reset();
-  n.events.reset();
-  n.log.reset();
-  n.writer.reset();
-  n.env->drop_unsynced();
-  std::erase_if(n.disk.log, [&](const Entry& e) { return e.zxid > n.disk.durable; });
+  n.replica->crash();
   n.fsync_due.reset();
   n.syncs.clear();
-  n.db = Database();
   n.applied.clear();
+  n.incoming_snaps.clear();
   for (auto& [k, link] : links_) {
-    if (k.first == n.id || k.second == n.id) link.queue.clear();
+    if (k.first == n.id() || k.second == n.id()) link.queue.clear();
   }
   ++stats_.crashes;
-  event(std::to_string(n.id) + " crash, durable " + z(n.disk.durable));
+  event(std::to_string(n.id()) + " crash, durable " + z(n.disk().durable));
 }
 
 template <typename F>
@@ -430,7 +290,7 @@ void Sim::guarded(Node& n, F&& f) {
   } catch (const ReplicaDied& died) {
     const bool error = last_arming_error_;
     ++stats_.failpoints[died.point];
-    event(std::to_string(n.id) + " dies at failpoint " + died.point +
+    event(std::to_string(n.id()) + " dies at failpoint " + died.point +
           (error ? " (injected I/O error)" : " (crash)"));
     zkd::failpoint::disarm_all();
     armed_ = nullptr;
@@ -465,7 +325,7 @@ void Sim::mark_committed(Node& n, Zxid upto) {
     auto next = committed_.upper_bound(n.checked);
     if (next != committed_.end()) {
       if (next->first != zxid || next->second != hash) {
-        fail(std::to_string(n.id) + " applied " + z(zxid) + " after " + z(n.checked) +
+        fail(std::to_string(n.id()) + " applied " + z(zxid) + " after " + z(n.checked) +
              " but the committed sequence has " + z(next->first) +
              (next->first == zxid ? " with other bytes" : ""));
       }
@@ -477,123 +337,134 @@ void Sim::mark_committed(Node& n, Zxid upto) {
   }
 }
 
-void Sim::log_append(Node& n, Zxid zxid, std::string txn) {
-  const std::string who = std::to_string(n.id) + ": ";
-  if (zxid <= n.disk.last()) fail(who + "append " + z(zxid) + " after " + z(n.disk.last()));
+void Sim::appended(SimReplica& r, Zxid zxid, const std::string& txn) {
+  Node& n = node(r);
   const uint64_t h = fnv(txn);
   auto [it, fresh] = logged_.emplace(zxid, h);
-  if (!fresh && it->second != h) fail(who + "logs " + z(zxid) + " with other bytes");
-  if (auto s = n.writer->append(zxid, txn); !s.ok()) fail(who + "log append: " + s.message());
-  n.disk.log.push_back(Entry{zxid, std::move(txn)});
+  if (!fresh && it->second != h)
+    fail(std::to_string(n.id()) + ": logs " + z(zxid) + " with other bytes");
   // Group commit: one fsync in flight covers what is appended until it ends.
   if (!n.fsync_due) n.fsync_due = now_ + static_cast<int64_t>(rnd(3));
-  event(who + "append " + z(zxid));
+  event(std::to_string(n.id()) + ": append " + z(zxid));
 }
 
-void Sim::log_truncate(Node& n, Zxid after, bool whole) {
-  const std::string who = std::to_string(n.id) + ": ";
+void Sim::truncated(SimReplica& r, Zxid after, bool whole) {
+  Node& n = node(r);
+  const std::string who = std::to_string(n.id()) + ": ";
   if (!whole) {
-    if (after < n.disk.base) {
-      fail(who + "truncate after " + z(after) + " below its snapshot " + z(n.disk.base));
+    if (after < n.disk().base) {
+      fail(who + "truncate after " + z(after) + " below its snapshot " + z(n.disk().base));
     }
     if (after < n.checked) {
       fail(who + "truncate after " + z(after) + " drops committed " + z(n.checked));
     }
   }
-  if (auto s = n.writer->truncate_after(after); !s.ok()) fail(who + "truncate: " + s.message());
-  std::erase_if(n.disk.log, [&](const Entry& e) { return e.zxid > after; });
-  n.disk.durable = std::min(n.disk.durable, n.disk.last());
-  if (n.disk.last() <= n.disk.durable) n.fsync_due.reset();
+  if (!r.unsynced()) n.fsync_due.reset();
   event(who + (whole ? "log cleared" : "truncate after " + z(after)));
 }
 
 void Sim::complete_fsync(Node& n) {
   n.fsync_due.reset();
-  if (auto s = n.writer->sync(); !s.ok()) fail(std::to_string(n.id) + ": sync: " + s.message());
-  n.disk.durable = n.disk.last();
-  n.host->persisted(n.disk.durable);
+  n.replica->sync();
 }
 
-void Sim::host_send(Node& n, Message m, std::string attachment) {
-  const std::string who = std::to_string(n.id) + ": ";
-  if (m.to == n.id) fail(who + "message to self");
+void Sim::send(SimReplica& r, Message m, std::string attachment) {
+  Node& n = node(r);
+  const std::string who = std::to_string(n.id()) + ": ";
+  if (m.to == n.id()) fail(who + "message to self");
   if (m.type == MsgType::kAck || m.type == MsgType::kAckNewLeader) {
-    if (m.zxid > std::max(n.disk.durable, n.disk.base)) {
-      fail(who + describe(m) + " before durable (" + z(n.disk.durable) + ")");
+    if (m.zxid > std::max(n.disk().durable, n.disk().base)) {
+      fail(who + describe(m) + " before durable (" + z(n.disk().durable) + ")");
     }
   }
-  if (const std::string broken = zkd::zab::test::broken_observer_rule(config_, n.id, m);
+  if (const std::string broken = zkd::zab::test::broken_observer_rule(config_, n.id(), m);
       !broken.empty()) {
     fail(who + broken);
   }
-  if (m.type == MsgType::kSnap && n.db.last_zxid() != m.zxid) {
-    fail(who + "Snap at " + z(m.zxid) + " but state at " + z(n.db.last_zxid()));
+  if (m.type == MsgType::kSnap && n.db().last_zxid() != m.zxid) {
+    fail(who + "Snap at " + z(m.zxid) + " but state at " + z(n.db().last_zxid()));
   }
   if (m.type != MsgType::kPing) {
-    event(std::to_string(n.id) + "->" + std::to_string(m.to) + " " + describe(m));
+    event(std::to_string(n.id()) + "->" + std::to_string(m.to) + " " + describe(m));
   }
-  if (!link_usable(n.id, m.to)) return;
-  Link& link = links_[{n.id, m.to}];
+  if (!link_usable(n.id(), m.to)) return;
+  Link& link = links_[{n.id(), m.to}];
   const int64_t delay = chance(10) ? kStepsPerTick * 3 : static_cast<int64_t>(rnd(3));
-  InFlight f{std::max(now_ + delay, link.last_due), std::move(m), std::move(attachment)};
+  InFlight f{std::max(now_ + delay, link.last_due), std::move(m), std::move(attachment), {}};
+  if (f.m.type == MsgType::kSnap) f.snap_applied = Applied{n.checked, n.applied};
   link.last_due = f.due;
   link.queue.push_back(std::move(f));
 }
 
-void Sim::host_applying(Node& n, const zkd::tree::Txn& txn) {
-  if (txn.header.zxid <= n.db.last_zxid()) {
-    fail(std::to_string(n.id) + ": apply " + z(txn.header.zxid) + " at applied " +
-         z(n.db.last_zxid()));
+void Sim::applying(SimReplica& r, const zkd::tree::Txn& txn) {
+  if (txn.header.zxid <= r.db().last_zxid()) {
+    fail(std::to_string(r.id()) + ": apply " + z(txn.header.zxid) + " at applied " +
+         z(r.db().last_zxid()));
   }
 }
 
-void Sim::host_applied(Node& n, const zkd::tree::Txn& txn) {
+void Sim::applied(SimReplica& r, const zkd::tree::Txn& txn) {
+  Node& n = node(r);
   n.applied.emplace_back(txn.header.zxid, fnv(encoded(txn)));
   n.digest_dirty = true;
   mark_committed(n, txn.header.zxid);
 }
 
-void Sim::host_replaced(Node& n, bool installed) {
-  const Zxid at = n.db.last_zxid();
+void Sim::replaced(SimReplica& r, bool installed) {
+  Node& n = node(r);
+  const Zxid at = r.db().last_zxid();
   n.digest_dirty = true;
   if (installed) {
-    // The log was cleared and the leader's snapshot written at `at`.
-    n.disk = Disk{at, {}, at};
-    n.fsync_due.reset();
+    // The tree is the sender's at `at`: so is what is known of its txns.
+    auto it = n.incoming_snaps.find(at);
+    if (it == n.incoming_snaps.end())
+      fail(std::to_string(n.id()) + ": installed " + z(at) + " never received");
+    n.checked = std::min(it->second.checked, at);
     n.applied.clear();
-    n.checked = at;
+    for (const auto& e : it->second.entries) {
+      if (e.first <= at) n.applied.push_back(e);
+    }
+    n.incoming_snaps.clear();
+    n.fsync_due.reset();
     ++stats_.snaps;
-    event(std::to_string(n.id) + ": installed snapshot " + z(at));
+    event(std::to_string(n.id()) + ": installed snapshot " + z(at));
     return;
   }
   // Rebuilt by recovery from the newest snapshot and the log left by the cut.
   n.applied.clear();
-  for (const Entry& e : n.disk.log) {
+  for (const Entry& e : r.disk().log) {
     if (e.zxid > at) break;
     n.applied.emplace_back(e.zxid, fnv(e.payload));
   }
-  n.checked = std::max(std::min(n.checked, at), n.disk.base);
+  n.checked = std::max(std::min(n.checked, at), r.disk().base);
   ++stats_.rebuilds;
-  event(std::to_string(n.id) + ": rebuilt at " + z(at));
+  event(std::to_string(n.id()) + ": rebuilt at " + z(at));
 }
 
-void Sim::host_sync_done(Node& n, uint64_t id) {
-  const std::string who = std::to_string(n.id) + ": ";
+void Sim::sync_done(SimReplica& r, uint64_t id) {
+  Node& n = node(r);
+  const std::string who = std::to_string(n.id()) + ": ";
   auto it = n.syncs.find(id);
   if (it == n.syncs.end()) fail(who + "unknown sync " + std::to_string(id) + " done");
-  if (n.db.last_zxid() < it->second) {
-    fail(who + "sync " + std::to_string(id) + " done at " + z(n.db.last_zxid()) + " but " +
+  if (n.db().last_zxid() < it->second) {
+    fail(who + "sync " + std::to_string(id) + " done at " + z(n.db().last_zxid()) + " but " +
          z(it->second) + " was committed before it began");
   }
   n.syncs.erase(it);
   ++stats_.syncs_done;
 }
 
-void Sim::host_status(Node& n, const Status& now) {
-  n.status = now;
-  event(std::to_string(n.id) + ": " + to_string(now.role) +
+void Sim::status_changed(SimReplica& r, const Status& now) {
+  event(std::to_string(r.id()) + ": " + to_string(now.role) +
         " leader=" + std::to_string(now.leader) + " epoch=" + std::to_string(now.epoch) +
         (now.serving ? " serving" : ""));
+}
+
+void Sim::failed(SimReplica& r, const std::string& why) {
+  if (armed_ != nullptr && why.find(armed_->error_message()) != std::string::npos) {
+    throw ReplicaDied{std::string(armed_->name())};
+  }
+  fail(std::to_string(r.id()) + ": " + why);
 }
 
 bool Sim::link_usable(ServerId a, ServerId b) const {
@@ -621,7 +492,8 @@ void Sim::deliver_due() {
         if (!link_usable(k.first, k.second)) continue;
         Node& to = node(k.second);
         if (f.m.type == MsgType::kInform) ++stats_.informs;
-        guarded(to, [&] { to.host->receive(std::move(f.m), std::move(f.snap)); });
+        if (f.m.type == MsgType::kSnap) to.incoming_snaps[f.m.zxid] = std::move(f.snap_applied);
+        guarded(to, [&] { to.replica->host().receive(std::move(f.m), std::move(f.snap)); });
         check_step();
         any = true;
       }
@@ -659,40 +531,39 @@ void Sim::client_write() {
     }
   }
   Node& n = nodes_[rnd(nodes_.size())];
-  if (!n.up() || !n.status.serving) return;
+  if (!n.up() || !n.status().serving) return;
   // A leader prepares and proposes it; followers and observers forward it.
-  guarded(n, [&] { n.host->write(w); });
+  guarded(n, [&] { n.replica->host().write(w); });
 }
 
 void Sim::client_sync() {
   Node& n = nodes_[rnd(nodes_.size())];
-  if (!n.up() || !n.status.serving) return;
+  if (!n.up() || !n.status().serving) return;
   const uint64_t id = next_request_id_++;
   n.syncs[id] = committed_max();  // before: it may be done at once
-  event(std::to_string(n.id) + ": sync " + std::to_string(id));
-  guarded(n, [&] { n.host->sync(id); });
+  event(std::to_string(n.id()) + ": sync " + std::to_string(id));
+  guarded(n, [&] { n.replica->host().sync(id); });
 }
 
 // A snapshot of the tree once it is committed and its log durable that far,
 // written as zkd writes one; recovery then starts from it.
 void Sim::compact(Node& n) {
-  const Zxid at = n.db.last_zxid();
-  if (!n.up() || at != n.checked || at > n.disk.durable || at <= n.disk.base) return;
-  if (auto s = zkd::server::write_snapshot_now(*n.env, kLayout.snap_dir, n.db); !s.ok()) {
+  if (!n.up()) return;
+  const Zxid at = n.db().last_zxid();
+  if (at != n.checked || at > n.disk().durable || at <= n.disk().base) return;
+  if (auto s = n.replica->snapshot(); !s.ok()) {
     // zkd's snapshot thread logs a failed snapshot and serves on.
     if (armed_ == nullptr || s.message().find(armed_->error_message()) == std::string::npos) {
-      fail(std::to_string(n.id) + ": snapshot: " + s.message());
+      fail(std::to_string(n.id()) + ": snapshot: " + s.message());
     }
     ++stats_.failpoints[std::string(armed_->name())];
-    event(std::to_string(n.id) + ": snapshot failed: " + s.message());
+    event(std::to_string(n.id()) + ": snapshot failed: " + s.message());
     zkd::failpoint::disarm_all();
     armed_ = nullptr;
     return;
   }
-  n.disk.base = at;
-  std::erase_if(n.disk.log, [&](const Entry& e) { return e.zxid <= at; });
   std::erase_if(n.applied, [&](const auto& a) { return a.first <= at; });
-  event(std::to_string(n.id) + ": snapshot at " + z(at));
+  event(std::to_string(n.id()) + ": snapshot at " + z(at));
 }
 
 // Cheap checks, after every step.
@@ -700,27 +571,27 @@ void Sim::check_step() {
   for (Node& n : nodes_) {
     if (!n.up()) continue;
     const Status s = n.core().status();
-    if (is_observer(n.id) && s.role != Role::kLooking && s.role != Role::kObserving) {
-      fail("observer " + std::to_string(n.id) + " is " + to_string(s.role));
+    if (is_observer(n.id()) && s.role != Role::kLooking && s.role != Role::kObserving) {
+      fail("observer " + std::to_string(n.id()) + " is " + to_string(s.role));
     }
     // A serving replica's commit point is real (after a restart the core's
     // starts at what the host replayed, which may not be committed).
-    if (s.serving) mark_committed(n, std::min(n.core().committed_zxid(), n.db.last_zxid()));
+    if (s.serving) mark_committed(n, std::min(n.core().committed_zxid(), n.db().last_zxid()));
     if (s.role == Role::kLeading && s.serving) {
-      auto [it, fresh] = leaders_.emplace(s.epoch, n.id);
+      auto [it, fresh] = leaders_.emplace(s.epoch, n.id());
       if (fresh) ++stats_.leaders;
-      if (it->second != n.id) {
+      if (it->second != n.id()) {
         fail("two leaders in epoch " + std::to_string(s.epoch) + ": " + std::to_string(it->second) +
-             " and " + std::to_string(n.id));
+             " and " + std::to_string(n.id()));
       }
     }
     // Equal committed states are equal trees.
-    if (n.digest_dirty && n.db.last_zxid() == n.checked) {
+    if (n.digest_dirty && n.db().last_zxid() == n.checked) {
       n.digest_dirty = false;
-      const uint64_t d = digest(n.db);
+      const uint64_t d = digest(n.db());
       auto [it, fresh] = digest_at_.emplace(n.checked, d);
       if (!fresh && it->second != d) {
-        fail(std::to_string(n.id) + " state at " + z(n.checked) +
+        fail(std::to_string(n.id()) + " state at " + z(n.checked) +
              " differs from another replica's");
       }
     }
@@ -730,19 +601,19 @@ void Sim::check_step() {
 // The epoch files on the replica's disk: they never go back, acceptedEpoch
 // >= currentEpoch, and a serving replica's currentEpoch is its epoch.
 void Sim::check_hard_state(Node& n) {
-  auto files = zkd::server::read_epoch_files(*n.env, kLayout.snap_dir);
-  if (!files.ok()) fail(std::to_string(n.id) + ": " + files.status().message());
+  auto files = zkd::server::read_epoch_files(n.replica->env(), SimReplica::kLayout.snap_dir);
+  if (!files.ok()) fail(std::to_string(n.id()) + ": " + files.status().message());
   const HardState h{files->accepted_epoch, files->current_epoch};
   const HardState& old = n.hard;
   if (h.accepted_epoch < old.accepted_epoch || h.current_epoch < old.current_epoch ||
       h.current_epoch > h.accepted_epoch) {
-    fail(std::to_string(n.id) + ": hard state " + std::to_string(old.accepted_epoch) + "/" +
+    fail(std::to_string(n.id()) + ": hard state " + std::to_string(old.accepted_epoch) + "/" +
          std::to_string(old.current_epoch) + " -> " + std::to_string(h.accepted_epoch) + "/" +
          std::to_string(h.current_epoch));
   }
   n.hard = h;
-  if (n.up() && n.status.serving && h.current_epoch != n.status.epoch) {
-    fail(std::to_string(n.id) + " serves epoch " + std::to_string(n.status.epoch) +
+  if (n.up() && n.status().serving && h.current_epoch != n.status().epoch) {
+    fail(std::to_string(n.id()) + " serves epoch " + std::to_string(n.status().epoch) +
          " with currentEpoch " + std::to_string(h.current_epoch));
   }
 }
@@ -755,8 +626,8 @@ void Sim::check_tick() {
   if (top != 0) {
     size_t holders = 0;
     for (const Node& n : nodes_) {
-      if (is_observer(n.id)) continue;
-      const Disk& d = n.disk;
+      if (is_observer(n.id())) continue;
+      const Disk& d = n.disk();
       if (d.base >= top) {
         ++holders;
         continue;
@@ -771,13 +642,13 @@ void Sim::check_tick() {
   }
   // An established leader holds every committed entry after its snapshot.
   for (const Node& n : nodes_) {
-    if (!n.up() || n.status.role != Role::kLeading || !n.status.serving) continue;
-    const Disk& d = n.disk;
+    if (!n.up() || n.status().role != Role::kLeading || !n.status().serving) continue;
+    const Disk& d = n.disk();
     for (auto it = committed_.upper_bound(d.base); it != committed_.end(); ++it) {
       auto e = std::lower_bound(d.log.begin(), d.log.end(), it->first,
                                 [](const Entry& x, Zxid v) { return x.zxid < v; });
       if (e == d.log.end() || e->zxid != it->first || fnv(e->payload) != it->second) {
-        fail("leader " + std::to_string(n.id) + " lacks committed " + z(it->first));
+        fail("leader " + std::to_string(n.id()) + " lacks committed " + z(it->first));
       }
     }
   }
@@ -786,8 +657,8 @@ void Sim::check_tick() {
 bool Sim::converged() {
   const Node* leader = nullptr;
   for (const Node& n : nodes_) {
-    if (!n.up() || !n.status.serving) return false;
-    if (n.status.role == Role::kLeading) {
+    if (!n.up() || !n.status().serving) return false;
+    if (n.status().role == Role::kLeading) {
       if (leader != nullptr) return false;
       leader = &n;
     }
@@ -795,7 +666,7 @@ bool Sim::converged() {
   if (leader == nullptr) return false;
   const Zxid last = leader->core().last_zxid();
   for (const Node& n : nodes_) {
-    if (n.db.last_zxid() != last || n.checked != last) return false;
+    if (n.db().last_zxid() != last || n.checked != last) return false;
   }
   return true;
 }
@@ -830,9 +701,11 @@ Result Sim::run() {
           std::to_string(config_.commit_window) + ", max counter " +
           std::to_string(config_.max_counter));
     for (size_t i = 0; i < n_nodes; ++i) {
-      nodes_[i].id = static_cast<ServerId>(i + 1);
-      start(nodes_[i]);
+      Config c = config_;
+      c.id = static_cast<ServerId>(i + 1);
+      nodes_[i].replica = std::make_unique<SimReplica>(std::move(c), *this);
     }
+    for (Node& n : nodes_) start(n);
     // Time runs in steps; the cores tick every kStepsPerTick steps, so that a
     // message usually takes well under a tick, as on a LAN (Apache's tickTime
     // is 2 s).
@@ -864,7 +737,7 @@ Result Sim::run() {
       }
       for (Node& n : nodes_) {
         if (!n.up() || now_ % kStepsPerTick != 0) continue;
-        guarded(n, [&] { n.host->tick(); });
+        guarded(n, [&] { n.replica->host().tick(); });
         check_step();
       }
       deliver_due();

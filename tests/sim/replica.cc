@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "tests/sim/replica.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "zkd/server/recovery.h"
+#include "zkd/zab/types.h"
+
+namespace zk::sim {
+
+using zkd::zab::Entry;
+using zkd::zab::Zxid;
+
+namespace {
+
+uint64_t fnv(std::string_view s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+}  // namespace
+
+const zkd::server::StorageLayout SimReplica::kLayout{"data/version-2", "data/version-2"};
+
+SimReplica::SimReplica(zkd::zab::Config config, ReplicaObserver& observer)
+    : config_(std::move(config)), observer_(observer) {}
+
+void SimReplica::fail(const std::string& why) const {
+  throw Violation(std::to_string(config_.id) + ": " + why);
+}
+
+void SimReplica::start(uint32_t incarnation) {
+  db_ = zkd::tree::Database();
+  std::vector<zkd::storage::LogRecord> records;
+  auto recovered = zkd::server::recover(env_, kLayout, db_, &records);
+  if (!recovered.ok()) fail("recovery failed: " + recovered.status().message());
+  if (!recovered->from_snapshot) {
+    if (auto s = zkd::server::write_snapshot_now(env_, kLayout.snap_dir, db_); !s.ok()) {
+      fail("snapshot.0: " + s.message());
+    }
+  }
+  // Nothing the log had made durable before the crash is missing.
+  const Zxid base = recovered->from_snapshot ? recovered->snapshot_zxid : db_.last_zxid();
+  for (const Entry& e : disk_.log) {
+    if (e.zxid > disk_.durable || e.zxid <= base) continue;
+    auto it = std::find_if(records.begin(), records.end(),
+                           [&](const zkd::storage::LogRecord& r) { return r.zxid == e.zxid; });
+    if (it == records.end() || fnv(it->txn) != fnv(e.payload)) {
+      fail("durable " + zkd::zab::zxid_string(e.zxid) + " is not in the recovered log");
+    }
+  }
+  disk_ = Disk{};
+  disk_.base = base;
+  for (const auto& r : records) disk_.log.push_back(Entry{r.zxid, r.txn});
+  disk_.durable = disk_.last();
+  zkd::storage::LogOptions options;
+  options.dir = kLayout.log_dir;
+  options.preallocate = kSegmentBytes;
+  auto writer = zkd::storage::TxnLogWriter::open(env_, options, recovered->tail);
+  if (!writer.ok()) fail("log writer: " + writer.status().message());
+  writer_ = std::move(*writer);
+  auto boot = zkd::server::replica_bootstrap(env_, kLayout.snap_dir, std::move(records), base,
+                                             db_.last_zxid(), config_.commit_window, incarnation);
+  if (!boot.ok()) fail("bootstrap: " + boot.status().message());
+  status_ = zkd::zab::Status{};
+  host_ = std::make_unique<zkd::server::ReplicaHost>(
+      config_, std::move(*boot), zkd::server::ReplicaHost::Storage{env_, kLayout, {}}, db_,
+      static_cast<zkd::server::ReplicaLog&>(*this),
+      static_cast<zkd::server::ReplicaEvents&>(*this));
+}
+
+void SimReplica::crash() {
+  host_.reset();
+  writer_.reset();
+  env_.drop_unsynced();
+  std::erase_if(disk_.log, [&](const Entry& e) { return e.zxid > disk_.durable; });
+  db_ = zkd::tree::Database();
+  status_ = zkd::zab::Status{};
+}
+
+void SimReplica::sync() {
+  if (auto s = writer_->sync(); !s.ok()) fail("sync: " + s.message());
+  disk_.durable = disk_.last();
+  host_->persisted(disk_.durable);
+}
+
+zkd::storage::Status SimReplica::snapshot() {
+  const Zxid at = db_.last_zxid();
+  auto s = zkd::server::write_snapshot_now(env_, kLayout.snap_dir, db_);
+  if (!s.ok()) return s;
+  disk_.base = at;
+  std::erase_if(disk_.log, [&](const Entry& e) { return e.zxid <= at; });
+  disk_.durable = std::max(disk_.durable, at);
+  return s;
+}
+
+void SimReplica::append(int64_t zxid, std::string txn) {
+  if (zxid <= disk_.last()) {
+    fail("append " + zkd::zab::zxid_string(zxid) + " after " + zkd::zab::zxid_string(disk_.last()));
+  }
+  if (auto s = writer_->append(zxid, txn); !s.ok()) fail("log append: " + s.message());
+  disk_.log.push_back(Entry{zxid, txn});
+  observer_.appended(*this, zxid, txn);
+}
+
+zkd::storage::Status SimReplica::truncate_after(int64_t zxid) {
+  truncate(zxid, false);
+  return {};
+}
+
+zkd::storage::Status SimReplica::clear() {
+  truncate(0, true);
+  return {};
+}
+
+void SimReplica::truncate(Zxid after, bool whole) {
+  if (auto s = writer_->truncate_after(after); !s.ok()) fail("truncate: " + s.message());
+  std::erase_if(disk_.log, [&](const Entry& e) { return e.zxid > after; });
+  disk_.durable = std::min(disk_.durable, disk_.last());
+  observer_.truncated(*this, after, whole);
+}
+
+void SimReplica::send(zkd::zab::Message message, std::string attachment) {
+  observer_.send(*this, std::move(message), std::move(attachment));
+}
+
+void SimReplica::applying(const zkd::tree::Txn& txn) { observer_.applying(*this, txn); }
+
+void SimReplica::applied(zkd::tree::Txn txn, zkd::tree::ApplyResult) {
+  observer_.applied(*this, txn);
+}
+
+void SimReplica::state_replaced(bool installed) {
+  if (installed) {
+    // The log was cleared and the leader's snapshot written at its zxid.
+    const Zxid at = db_.last_zxid();
+    disk_ = Disk{at, {}, at};
+  }
+  observer_.replaced(*this, installed);
+}
+
+void SimReplica::sync_done(uint64_t ticket) { observer_.sync_done(*this, ticket); }
+
+void SimReplica::status_changed(const zkd::zab::Status&, const zkd::zab::Status& now) {
+  status_ = now;
+  observer_.status_changed(*this, now);
+}
+
+void SimReplica::diverged() {
+  observer_.failed(*this, "its tree digest differs from its leader's");
+}
+
+void SimReplica::failed(const std::string& why) {
+  observer_.failed(*this, "the replica host failed: " + why);
+}
+
+int64_t SimReplica::wall_clock_ms() { return observer_.now_ms(); }
+
+}  // namespace zk::sim
