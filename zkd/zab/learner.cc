@@ -100,8 +100,10 @@ void Zab::on_learner_message(const Message& m) {
         protocol_error();  // a Trunc or Snap before it was lost
         return;
       }
+      // A Diff continues the log without a hole (zab::follows), as Apache's
+      // learners check since ZOOKEEPER-4925: a skipped txn is never repaired.
       for (const Entry& e : m.entries) {
-        if (!append(e)) {
+        if (!follows(log_.last(), e.zxid) || !append(e)) {
           protocol_error();
           return;
         }
