@@ -2,7 +2,7 @@
 // What the admin server (admin_commands.h) and the Prometheus endpoint
 // (prometheus_text.h) read from a running server: the same snapshots the
 // four-letter words print (zkd/server/four_letter_format.h), so that every
-// figure has one source. zkd::server::Server implements it.
+// figure has one source. zkd::server::StatusView implements it.
 //
 // Threading: every call happens on the server's state thread (the
 // io_context thread); the results are copies the caller owns.

@@ -53,9 +53,9 @@ void Server::on_log_batch(const LogBatch& batch) {
     stop();
     return;
   }
-  ++fsyncs_;
-  logged_txns_ += batch.txns;
-  fsync_ms_.record(batch.sync_us / 1000);
+  ++stats_.fsyncs;
+  stats_.logged_txns += batch.txns;
+  stats_.fsync_ms.record(batch.sync_us / 1000);
   durable_zxid_ = batch.durable_zxid;
   if (replicated()) {
     replication_->host.persisted(durable_zxid_);  // drains once settled

@@ -2,7 +2,7 @@
 // The text of Apache 3.8's four-letter words (§12.2, §12.3 of
 // docs/wire-protocol.md), as pure functions of plain snapshots, so that monitoring tools
 // that parse Apache's output parse ours. Gathering the snapshots is the
-// server's job (four_letter_commands.cc); nothing here reads global state.
+// status view's job (status_view.h); nothing here reads global state.
 #pragma once
 
 #include <cstdint>

@@ -31,6 +31,20 @@ std::string whole_snapshot(const tree::Database& db) {
 
 }  // namespace
 
+const char* replica_mode(zab::Role role) {
+  switch (role) {
+    case zab::Role::kLeading:
+      return "leader";
+    case zab::Role::kFollowing:
+      return "follower";
+    case zab::Role::kObserving:
+      return "observer";
+    case zab::Role::kLooking:
+      break;
+  }
+  return "looking";
+}
+
 storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std::string& snap_dir,
                                                     std::vector<storage::LogRecord> records,
                                                     int64_t snapshot_zxid, int64_t applied,
@@ -49,8 +63,7 @@ storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std
     boot.hard_state.accepted_epoch =
         std::max(boot.hard_state.accepted_epoch, boot.hard_state.current_epoch);
     auto written = write_epoch_files(
-        env, snap_dir,
-        EpochFiles{boot.hard_state.accepted_epoch, boot.hard_state.current_epoch});
+        env, snap_dir, EpochFiles{boot.hard_state.accepted_epoch, boot.hard_state.current_epoch});
     if (!written.ok()) return written;
   }
   // The core keeps commit_window entries before the applied point for DIFF.

@@ -91,6 +91,10 @@ storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std
                                                     int64_t snapshot_zxid, int64_t applied,
                                                     size_t commit_window, uint32_t incarnation);
 
+// srvr's Mode for a replica: "leader", "follower", "observer" ("looking"
+// is never shown: a looking replica does not serve).
+const char* replica_mode(zab::Role role);
+
 class ReplicaHost {
  public:
   // A leader sends its tree digest once per this many applied txns.

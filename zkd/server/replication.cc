@@ -31,20 +31,6 @@ constexpr uint64_t kTouchReportTicks = kTicksPerTick / 2;
 
 }  // namespace
 
-const char* replica_mode(zab::Role role) {
-  switch (role) {
-    case zab::Role::kLeading:
-      return "leader";
-    case zab::Role::kFollowing:
-      return "follower";
-    case zab::Role::kObserving:
-      return "observer";
-    case zab::Role::kLooking:
-      break;
-  }
-  return "looking";
-}
-
 ReplicaTiming replica_timing(const ServerConfig& config) {
   ReplicaTiming t;
   t.tick = std::chrono::milliseconds(std::max(1, config.tick_time_ms / kTicksPerTick));

@@ -36,10 +36,6 @@ ReplicaTiming replica_timing(const ServerConfig& config);
 // session.key into every dataDir/version-2 to make passwords secret.
 SessionPasswords::Key ensemble_session_key(const ServerConfig& config);
 
-// srvr's Mode for a replica: "leader", "follower", "observer" ("looking"
-// is never shown: a looking replica does not serve).
-const char* replica_mode(zab::Role role);
-
 // The ensemble side of a Server: the replica host (replica_host.h) with the
 // peer transport and the core's timer, this server's writes in flight
 // through the leader, and the events by which the host reaches the clients.

@@ -40,7 +40,7 @@ Error reconfig_error(std::string_view body, bool enabled) {
 
 void Server::send(ClientState& client, std::string frame) {
   if (!client.connection->accepting_sends()) return;
-  ++packets_sent_;
+  ++stats_.packets_sent;
   client.connection->send(std::move(frame));
 }
 
@@ -48,7 +48,7 @@ void Server::reply(ClientState& client, int32_t xid, int64_t zxid, Error err, st
                    std::string_view op_tag, int64_t started_ms) {
   send(client, reply_frame(xid, zxid, err, body));
   int64_t latency = steady_clock_ms() - started_ms;
-  latency_.record(latency);
+  stats_.latency.record(latency);
   client.latency.record(latency);
   client.last_operation = std::string(op_tag);
   if (xid >= 0) client.last_cxid = xid;
@@ -224,7 +224,7 @@ void Server::answer_auth(ClientState& client, int32_t xid, std::string_view body
     send(client, reply_frame(xid, 0, Error::kOk, {}));
     return;
   }
-  ++auth_failures_;
+  ++stats_.auth_failures;
   log_info("auth with unknown scheme '", packet.scheme, "' from ", client.connection->remote_text(),
            "; closing");
   send(client, reply_frame(xid, 0, Error::kAuthFailed, {}));

@@ -23,18 +23,6 @@ using net::hex;
 using net::log_info;
 using net::log_warn;
 
-int64_t wall_clock_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-int64_t steady_clock_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 std::string peer_ip_id(const net::ClientConnection& connection) {
   const asio::ip::address address = connection.remote().address();
   if (address.is_v6()) return ipv6_host_address(address.to_v6().to_bytes());
@@ -57,7 +45,18 @@ Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
                  [this] { log_->roll(); }),
       containers_(config_),
       container_timer_(io),
-      started_steady_ms_(steady_clock_ms()) {
+      view_(StatusView::Sources{.config = config_,
+                                .db = db_,
+                                .clients = clients_,
+                                .tracker = tracker_,
+                                .snapshots = snapshots_,
+                                .stats = stats_,
+                                .writes_pending = [this] { return pipeline_.writes_pending(); },
+                                .client_port = [this] { return endpoint().port(); },
+                                .replica = [this]() -> const ReplicaHost* {
+                                  return replicated() ? &replication_->host : nullptr;
+                                }}) {
+  stats_.started_steady_ms = steady_clock_ms();
   read_gate_ = std::make_shared<net::ReadGate>([this] { return over_outstanding_limit(); });
   listener_ = std::make_shared<net::ClientListener>(io_, *this, config_.max_client_cnxns,
                                                     connection_options());
@@ -165,7 +164,7 @@ boost::system::error_code Server::start() {
     if (auto replica_ec = start_replica()) return replica_ec;
   }
   listener_->start();
-  admin_ = std::make_unique<admin::AdminEndpoints>(io_, *this, config_);
+  admin_ = std::make_unique<admin::AdminEndpoints>(io_, view_, config_);
   admin_->start();
   schedule_tick();
   snapshots_.start();
@@ -177,6 +176,12 @@ boost::system::error_code Server::start() {
 }
 
 asio::ip::tcp::endpoint Server::endpoint() const { return listener_->local_endpoint(); }
+
+std::string Server::four_letter_word(net::ClientConnection& /*connection*/, std::string_view word,
+                                     std::string_view argument) {
+  if (!whitelist_.allows(word)) return not_whitelisted_message(word);
+  return view_.four_letter_word(word, argument);
+}
 
 void Server::stop() {
   if (stopped_) return;
@@ -238,7 +243,7 @@ void Server::frame(net::ClientConnection& connection, std::string_view payload) 
     return;
   }
   ClientState& client = it->second;
-  ++packets_received_;
+  ++stats_.packets_received;
   switch (client.phase) {
     case ClientState::Phase::kHandshake:
       if (!serving() || diverged()) {

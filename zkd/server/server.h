@@ -65,22 +65,22 @@
 #include <vector>
 
 #include "zkd/admin/admin_endpoints.h"
-#include "zkd/admin/server_view.h"
 #include "zkd/net/client_connection.h"
 #include "zkd/net/client_listener.h"
 #include "zkd/net/peer_transport.h"
 #include "zkd/server/client_state.h"
+#include "zkd/server/clocks.h"
 #include "zkd/server/config.h"
 #include "zkd/server/container_manager.h"
-#include "zkd/server/four_letter_format.h"
 #include "zkd/server/four_letter_whitelist.h"
-#include "zkd/server/latency_stats.h"
 #include "zkd/server/log_thread.h"
 #include "zkd/server/recovery.h"
 #include "zkd/server/reply_pipeline.h"
+#include "zkd/server/server_stats.h"
 #include "zkd/server/session_credentials.h"
 #include "zkd/server/session_tracker.h"
 #include "zkd/server/snapshot_service.h"
+#include "zkd/server/status_view.h"
 #include "zkd/server/write_request.h"
 #include "zkd/storage/env.h"
 #include "zkd/storage/status.h"
@@ -90,7 +90,7 @@
 
 namespace zkd::server {
 
-class Server final : public net::ConnectionHandler, public admin::ServerView {
+class Server final : public net::ConnectionHandler {
  public:
   // Exit status after the txn log failed while serving (disk full, I/O error).
   static constexpr int kExitLogFailure = 4;
@@ -126,30 +126,14 @@ class Server final : public net::ConnectionHandler, public admin::ServerView {
   std::optional<boost::asio::ip::tcp::endpoint> admin_endpoint() const;
   std::optional<boost::asio::ip::tcp::endpoint> metrics_endpoint() const;
 
-  // admin::ServerView, also what the four-letter words print
-  // (four_letter_commands.cc). On the state thread.
-  bool serving() const override;
+  // Whether this server takes clients: standalone always; a replica while
+  // it is part of a serving quorum (and its tree has not diverged).
+  bool serving() const;
   // A replica whose tree digest differed from its leader's: it takes no
   // client, though its four-letter words still answer.
   bool diverged() const;
-  ServerSummary summary() const override;
-  std::vector<ConnectionSnapshot> connections() const override;
-  std::vector<MonitorEntry> monitor() const override;
-  ConfSnapshot conf() const override;
-  std::vector<std::pair<std::string, std::string>> environment() const override;
-  DirsSnapshot dirs() const override;
-  DumpSnapshot dump() const override;
-  WatchCounts watch_counts() const override;
-  WatchesBySession watches_by_session() const override;
-  WatchesByPath watches_by_path() const override;
-  std::optional<Leader> leader() const override;
-  std::map<int64_t, std::string> voting_view() const override;
-  SnapshotInfo last_snapshot() const override;
-  std::string initial_configuration() const override;
-  int64_t trace_mask() const override { return trace_mask_; }
-  void set_trace_mask(int64_t mask) override { trace_mask_ = mask; }
-  void reset_server_stats() override;
-  void reset_connection_stats() override;
+  // What the four-letter words, the admin server and the metrics read.
+  const StatusView& view() const { return view_; }
 
   // net::ConnectionHandler
   void opened(const std::shared_ptr<net::ClientConnection>& connection) override;
@@ -264,10 +248,6 @@ class Server final : public net::ConnectionHandler, public admin::ServerView {
   // into their headers (client_frames.h: the firing txn's, or kNoZxid).
   void deliver(const std::vector<tree::Notification>& notifications, int64_t zxid);
 
-  // four-letter words (four_letter_commands.cc)
-  std::string run_four_letter_word(std::string_view word, std::string_view argument);
-  std::vector<ConnectionSnapshot> connection_snapshots() const;
-
   // Client connections' options: jute.maxbuffer and the read gate
   // (globalOutstandingLimit, over_outstanding_limit()).
   net::ConnectionOptions connection_options() const;
@@ -305,22 +285,9 @@ class Server final : public net::ConnectionHandler, public admin::ServerView {
   std::unordered_map<net::ConnectionId, ClientState> clients_;
   std::unordered_map<SessionId, net::ConnectionId> session_owner_;
 
-  // Server statistics (srvr, mntr), reset by srst.
-  LatencyStats latency_;
-  uint64_t packets_received_ = 0;
-  uint64_t packets_sent_ = 0;
-  uint64_t auth_failures_ = 0;
-  int64_t trace_mask_ = 306;  // Apache's default (gtmk)
-  int64_t started_steady_ms_ = 0;
-  LatencyStats fsync_ms_;     // zk_*_fsynctime
-  uint64_t logged_txns_ = 0;  // for zk_txns_per_fsync
-  uint64_t fsyncs_ = 0;
+  ServerStats stats_;
+  StatusView view_;  // reads the members above
 };
-
-// Clocks the server reads: wall clock for txn times and cons, steady clock
-// for session expiry and latency.
-int64_t wall_clock_ms();
-int64_t steady_clock_ms();
 
 // A connection's ip id (authentication.h): its peer's address as Java's
 // getHostAddress writes it.

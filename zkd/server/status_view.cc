@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Server: running the four-letter words (§12 of docs/wire-protocol.md).
-// The data is gathered here; the text comes from four_letter_format.h.
+#include "zkd/server/status_view.h"
+
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -12,11 +12,9 @@
 #include <set>
 
 #include "libzk/wire/jute.h"
-#include "zkd/server/four_letter_format.h"
-#include "zkd/server/replication.h"
-#include "zkd/server/server.h"
+#include "zkd/server/clocks.h"
+#include "zkd/server/four_letter_whitelist.h"
 #include "zkd/server/version.h"
-#include "zkd/storage/snapshot_file.h"
 
 namespace zkd::server {
 namespace {
@@ -98,9 +96,16 @@ std::string absolute_text(const std::filesystem::path& p) {
 
 }  // namespace
 
-std::vector<ConnectionSnapshot> Server::connection_snapshots() const {
+StatusView::StatusView(Sources sources) : sources_(std::move(sources)) {}
+
+bool StatusView::serving() const {
+  const ReplicaHost* r = replica();
+  return r == nullptr || r->status().serving;
+}
+
+std::vector<ConnectionSnapshot> StatusView::connection_snapshots() const {
   std::vector<ConnectionSnapshot> out;
-  for (const auto& [id, c] : clients_) {
+  for (const auto& [id, c] : sources_.clients) {
     ConnectionSnapshot s;
     s.remote = c.connection->remote_text();
     s.interest_ops = c.connection->closing() ? 0 : 1;
@@ -123,58 +128,58 @@ std::vector<ConnectionSnapshot> Server::connection_snapshots() const {
   return out;
 }
 
-ServerSummary Server::summary() const {
+ServerSummary StatusView::summary() const {
   ServerSummary s;
   s.version = full_version();
-  s.latency = latency_;
-  s.packets_received = packets_received_;
-  s.packets_sent = packets_sent_;
-  s.connections = clients_.size();
-  s.outstanding = pipeline_.writes_pending();  // writes waiting for the disk
-  s.last_zxid = db_.last_zxid();
-  s.mode = replicated() ? replica_mode(replication_->host.status().role) : "standalone";
-  s.node_count = db_.counts().znodes;
-  s.uptime_ms = steady_clock_ms() - started_steady_ms_;
-  s.auth_failures = auth_failures_;
+  s.latency = sources_.stats.latency;
+  s.packets_received = sources_.stats.packets_received;
+  s.packets_sent = sources_.stats.packets_sent;
+  s.connections = sources_.clients.size();
+  s.outstanding = sources_.writes_pending();  // writes waiting for the disk
+  s.last_zxid = sources_.db.last_zxid();
+  s.mode = replica() != nullptr ? replica_mode(replica()->status().role) : "standalone";
+  s.node_count = sources_.db.counts().znodes;
+  s.uptime_ms = steady_clock_ms() - sources_.stats.started_steady_ms;
+  s.auth_failures = sources_.stats.auth_failures;
   return s;
 }
 
-std::vector<ConnectionSnapshot> Server::connections() const { return connection_snapshots(); }
+std::vector<ConnectionSnapshot> StatusView::connections() const { return connection_snapshots(); }
 
-ConfSnapshot Server::conf() const {
+ConfSnapshot StatusView::conf() const {
   ConfSnapshot c;
-  c.client_port = endpoint().port();
-  c.data_dir = absolute_text(config_.data_dir);
-  c.data_dir_size = directory_size(config_.data_dir / "version-2");
-  c.data_log_dir = absolute_text(config_.data_log_dir);
-  c.data_log_size = directory_size(config_.data_log_dir / "version-2");
-  c.tick_time_ms = config_.tick_time_ms;
-  c.max_client_cnxns = config_.max_client_cnxns;
-  c.min_session_timeout_ms = config_.min_session_timeout_ms;
-  c.max_session_timeout_ms = config_.max_session_timeout_ms;
-  c.server_id = replicated() ? config_.my_id : 0;
+  c.client_port = sources_.client_port();
+  c.data_dir = absolute_text(sources_.config.data_dir);
+  c.data_dir_size = directory_size(sources_.config.data_dir / "version-2");
+  c.data_log_dir = absolute_text(sources_.config.data_log_dir);
+  c.data_log_size = directory_size(sources_.config.data_log_dir / "version-2");
+  c.tick_time_ms = sources_.config.tick_time_ms;
+  c.max_client_cnxns = sources_.config.max_client_cnxns;
+  c.min_session_timeout_ms = sources_.config.min_session_timeout_ms;
+  c.max_session_timeout_ms = sources_.config.max_session_timeout_ms;
+  c.server_id = replica() != nullptr ? sources_.config.my_id : 0;
   return c;
 }
 
-std::vector<std::pair<std::string, std::string>> Server::environment() const {
+std::vector<std::pair<std::string, std::string>> StatusView::environment() const {
   return environment_values();
 }
 
-DirsSnapshot Server::dirs() const {
-  return DirsSnapshot{directory_size(config_.data_dir / "version-2"),
-                      directory_size(config_.data_log_dir / "version-2")};
+DirsSnapshot StatusView::dirs() const {
+  return DirsSnapshot{directory_size(sources_.config.data_dir / "version-2"),
+                      directory_size(sources_.config.data_log_dir / "version-2")};
 }
 
-DumpSnapshot Server::dump() const {
+DumpSnapshot StatusView::dump() const {
   DumpSnapshot d;
   // Buckets are kept on the steady clock; print them as wall-clock dates.
   int64_t offset = wall_clock_ms() - steady_clock_ms();
-  for (auto& [at, sessions] : tracker_.buckets()) {
+  for (auto& [at, sessions] : sources_.tracker.buckets()) {
     d.session_buckets.push_back(SessionBucket{at + offset, sessions});
   }
-  d.session_count = tracker_.size();
-  for (SessionId s : db_.sessions()) {
-    auto paths = db_.ephemerals(s);
+  d.session_count = sources_.tracker.size();
+  for (tree::SessionId s : sources_.db.sessions()) {
+    auto paths = sources_.db.ephemerals(s);
     if (!paths.empty()) d.ephemerals.emplace_back(s, std::move(paths));
   }
   std::map<int64_t, std::vector<ConnectionSnapshot>> buckets;
@@ -189,51 +194,51 @@ DumpSnapshot Server::dump() const {
   return d;
 }
 
-WatchCounts Server::watch_counts() const {
-  auto counts = db_.counts();
+WatchCounts StatusView::watch_counts() const {
+  auto counts = sources_.db.counts();
   return WatchCounts{static_cast<int64_t>(counts.watching_connections),
                      static_cast<int64_t>(counts.watched_paths),
                      static_cast<int64_t>(counts.data_watches)};
 }
 
-WatchesBySession Server::watches_by_session() const {
+WatchesBySession StatusView::watches_by_session() const {
   std::map<net::ConnectionId, const ClientState*> by_id;
-  for (const auto& [id, c] : clients_) by_id.emplace(id, &c);
+  for (const auto& [id, c] : sources_.clients) by_id.emplace(id, &c);
   WatchesBySession watches;
   for (const auto& [id, c] : by_id) {
-    auto paths = db_.watched_paths(id);
+    auto paths = sources_.db.watched_paths(id);
     if (!paths.empty()) watches.emplace_back(c->session_id, std::move(paths));
   }
   return watches;
 }
 
-WatchesByPath Server::watches_by_path() const {
+WatchesByPath StatusView::watches_by_path() const {
   WatchesByPath watches;
-  for (auto& [path, watchers] : db_.watchers_by_path()) {
+  for (auto& [path, watchers] : sources_.db.watchers_by_path()) {
     std::vector<int64_t> sessions;
     for (auto w : watchers) {
-      auto it = clients_.find(w);
-      if (it != clients_.end()) sessions.push_back(it->second.session_id);
+      auto it = sources_.clients.find(w);
+      if (it != sources_.clients.end()) sessions.push_back(it->second.session_id);
     }
     watches.emplace_back(path, std::move(sessions));
   }
   return watches;
 }
 
-std::optional<admin::ServerView::Leader> Server::leader() const {
-  if (!replicated()) return std::nullopt;
+std::optional<admin::ServerView::Leader> StatusView::leader() const {
+  if (replica() == nullptr) return std::nullopt;
   Leader l;
-  l.is_leader = replication_->host.status().role == zab::Role::kLeading;
-  l.leader_id = static_cast<int64_t>(replication_->host.status().leader);
-  auto it = config_.quorum_servers.find(l.leader_id);
-  if (it != config_.quorum_servers.end()) l.leader_ip = it->second.host;
+  l.is_leader = replica()->status().role == zab::Role::kLeading;
+  l.leader_id = static_cast<int64_t>(replica()->status().leader);
+  auto it = sources_.config.quorum_servers.find(l.leader_id);
+  if (it != sources_.config.quorum_servers.end()) l.leader_ip = it->second.host;
   return l;
 }
 
-std::map<int64_t, std::string> Server::voting_view() const {
+std::map<int64_t, std::string> StatusView::voting_view() const {
   std::map<int64_t, std::string> view;
-  if (!replicated()) return view;
-  for (const auto& [id, s] : config_.quorum_servers) {
+  if (replica() == nullptr) return view;
+  for (const auto& [id, s] : sources_.config.quorum_servers) {
     std::string host = s.host.find(':') != std::string::npos ? "[" + s.host + "]" : s.host;
     std::string line = host + ":" + std::to_string(s.quorum_port) + ":" +
                        std::to_string(s.election_port) +
@@ -246,21 +251,23 @@ std::map<int64_t, std::string> Server::voting_view() const {
   return view;
 }
 
-admin::ServerView::SnapshotInfo Server::last_snapshot() const { return snapshots_.last_snapshot(); }
-
-std::string Server::initial_configuration() const { return config_.text; }
-
-void Server::reset_server_stats() {
-  latency_.reset();
-  packets_received_ = packets_sent_ = 0;
+admin::ServerView::SnapshotInfo StatusView::last_snapshot() const {
+  return sources_.snapshots.last_snapshot();
 }
 
-void Server::reset_connection_stats() {
-  for (auto& [id, c] : clients_) c.reset_stats();
+std::string StatusView::initial_configuration() const { return sources_.config.text; }
+
+void StatusView::reset_server_stats() {
+  sources_.stats.latency.reset();
+  sources_.stats.packets_received = sources_.stats.packets_sent = 0;
 }
 
-std::vector<MonitorEntry> Server::monitor() const {
-  auto counts = db_.counts();
+void StatusView::reset_connection_stats() {
+  for (auto& [id, c] : sources_.clients) c.reset_stats();
+}
+
+std::vector<MonitorEntry> StatusView::monitor() const {
+  auto counts = sources_.db.counts();
   std::vector<MonitorEntry> v;
   auto add = [&v](std::string key, auto value) {
     using T = decltype(value);
@@ -276,22 +283,22 @@ std::vector<MonitorEntry> Server::monitor() const {
   add("version", s.version);
   add("server_state", s.mode);
   add("ephemerals_count", counts.ephemerals);
-  add("min_latency", latency_.min());
-  add("avg_latency", latency_.average());
-  add("max_latency", latency_.max());
-  add("packets_received", packets_received_);
-  add("packets_sent", packets_sent_);
-  add("num_alive_connections", clients_.size());
-  add("outstanding_requests", pipeline_.writes_pending());
+  add("min_latency", sources_.stats.latency.min());
+  add("avg_latency", sources_.stats.latency.average());
+  add("max_latency", sources_.stats.latency.max());
+  add("packets_received", sources_.stats.packets_received);
+  add("packets_sent", sources_.stats.packets_sent);
+  add("num_alive_connections", sources_.clients.size());
+  add("outstanding_requests", sources_.writes_pending());
   add("znode_count", counts.znodes);
-  add("global_sessions", tracker_.size());
+  add("global_sessions", sources_.tracker.size());
   add("local_sessions", 0);
   add("watch_count", counts.data_watches + counts.child_watches);
   add("approximate_data_size", counts.approximate_data_size);
   add("open_file_descriptor_count", open_file_descriptors());
   add("max_file_descriptor_count", max_file_descriptors());
-  if (replicated() && replication_->host.status().role == zab::Role::kLeading) {
-    const auto& core = replication_->host.core();
+  if (replica() != nullptr && replica()->status().role == zab::Role::kLeading) {
+    const auto& core = replica()->core();
     add("learners", core.synced_learners() + core.synced_observers());
     add("synced_followers", core.synced_learners());
     add("synced_observers", core.synced_observers());
@@ -303,28 +310,24 @@ std::vector<MonitorEntry> Server::monitor() const {
   add("min_client_response_size", -1);
   add("max_client_response_size", -1);
   add("outstanding_tls_handshake", 0);
-  add("auth_failed_count", auth_failures_);
-  add("digest_mismatches_count", replicated() ? replication_->host.digest_mismatches() : 0);
+  add("auth_failed_count", sources_.stats.auth_failures);
+  add("digest_mismatches_count", replica() != nullptr ? replica()->digest_mismatches() : 0);
   // zkd's own: how many of the leader's tree digests this learner compared.
-  add("digests_compared", replicated() ? replication_->host.digests_compared() : 0);
+  add("digests_compared", replica() != nullptr ? replica()->digests_compared() : 0);
   add("non_mtls_remote_conn_count", 0);
   add("non_mtls_local_conn_count", 0);
   // Apache's fsynctime and snapshottime summaries (ms), and our own
   // txns_per_fsync (group commit: how many txns one fsync made durable).
-  add("fsynctime", fsync_ms_);
-  add("snapshottime", snapshots_.times());
-  add("txns_per_fsync",
-      fsyncs_ == 0 ? 0.0 : static_cast<double>(logged_txns_) / static_cast<double>(fsyncs_));
+  add("fsynctime", sources_.stats.fsync_ms);
+  add("snapshottime", sources_.snapshots.times());
+  add("txns_per_fsync", sources_.stats.fsyncs == 0
+                            ? 0.0
+                            : static_cast<double>(sources_.stats.logged_txns) /
+                                  static_cast<double>(sources_.stats.fsyncs));
   return v;
 }
 
-std::string Server::four_letter_word(net::ClientConnection& /*connection*/, std::string_view word,
-                                     std::string_view argument) {
-  if (!whitelist_.allows(word)) return not_whitelisted_message(word);
-  return run_four_letter_word(word, argument);
-}
-
-std::string Server::run_four_letter_word(std::string_view word, std::string_view argument) {
+std::string StatusView::four_letter_word(std::string_view word, std::string_view argument) {
   if (word == "ruok") return "imok";
   if (word == "isro") return "rw";
   if (!serving() && word != "envi" && word != "gtmk" && word != "stmk") {
@@ -333,12 +336,12 @@ std::string Server::run_four_letter_word(std::string_view word, std::string_view
   if (word == "srvr") return format_srvr(summary());
   if (word == "stat") return format_stat(summary(), connection_snapshots());
   if (word == "cons") return format_cons(connection_snapshots());
-  if (word == "gtmk") return std::to_string(trace_mask_);
+  if (word == "gtmk") return std::to_string(sources_.stats.trace_mask);
   if (word == "stmk") {
     zk::wire::Reader r(argument);
     int64_t mask = r.int64();
-    if (r.ok()) trace_mask_ = mask;
-    return std::to_string(trace_mask_);
+    if (r.ok()) sources_.stats.trace_mask = mask;
+    return std::to_string(sources_.stats.trace_mask);
   }
   if (word == "crst") {
     reset_connection_stats();
