@@ -81,6 +81,10 @@ int serve(const std::string& config_path) {
   server.on_stop([&signals] { signals.cancel(); });
   zkd::notify_status("recovering the data in " + loaded.config->data_dir.string());
   if (auto status = server.open_storage(); !status.ok()) {
+    if (status.kind() == zkd::storage::Status::Kind::kConfig) {
+      log_error("invalid configuration: ", status.message());
+      return 1;
+    }
     log_error("cannot recover the data: ", status.message());
     return kExitStorageUnrecoverable;
   }

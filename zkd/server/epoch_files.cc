@@ -28,10 +28,11 @@ StatusOr<std::optional<int64_t>> read_one(storage::Env& env, const std::string& 
   auto epoch = parse_number_file(*text);
   if (!epoch || *epoch < 0) {
     std::string shown = text->substr(0, 40);
-    return Status::error(path + ": expected an epoch (a non-negative decimal number), found '" +
-                         shown + (text->size() > shown.size() ? "...'" : "'") +
-                         "; restore it from a backup (it must not go back: it records the "
-                         "newest epoch this replica took part in)");
+    return Status::corruption(path +
+                              ": expected an epoch (a non-negative decimal number), found '" +
+                              shown + (text->size() > shown.size() ? "...'" : "'") +
+                              "; restore it from a backup (it must not go back: it records the "
+                              "newest epoch this replica took part in)");
   }
   return std::optional<int64_t>(*epoch);
 }

@@ -35,10 +35,10 @@ StatusOr<SessionPasswords::Key> load_or_create_session_key(storage::Env& env,
     if (!bytes.ok()) return bytes.status();
     auto key = SessionPasswords::decode_key(*bytes);
     if (!key) {
-      return Status::error(path + ": the session key must be exactly 16 bytes, found " +
-                           std::to_string(bytes->size()) +
-                           "; restore it from a backup, or remove it (every session "
-                           "password then becomes invalid)");
+      return Status::corruption(path + ": the session key must be exactly 16 bytes, found " +
+                                std::to_string(bytes->size()) +
+                                "; restore it from a backup, or remove it (every session "
+                                "password then becomes invalid)");
     }
     return *key;
   }
@@ -88,7 +88,7 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
       if (auto log = log_read.get(); log.ok() && !log->repaired.empty()) {
         error += " (the log was read meanwhile: " + log->repaired + ")";
       }
-      return Status::error(error);
+      return Status::corruption(error);
     }
     out.from_snapshot = true;
     out.snapshot_name = snapshot.name;
@@ -103,7 +103,7 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
   int64_t previous = out.snapshot_zxid;
   for (const auto& record : log->records) {
     if (!zab::follows(previous, record.zxid)) {
-      return Status::error(
+      return Status::corruption(
           layout.log_dir + ": the txn log has a hole: after zxid " + net::hex(previous) +
           (previous == out.snapshot_zxid
                ? " (" + (out.from_snapshot ? out.snapshot_name : std::string("an empty tree")) + ")"
@@ -116,8 +116,9 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
     previous = record.zxid;
     tree::Txn txn;
     if (!tree::read_txn(record.txn, txn) || txn.header.zxid != record.zxid) {
-      return Status::error(layout.log_dir + ": the txn logged with zxid " + net::hex(record.zxid) +
-                           " does not decode; the log is damaged (inspect it with `zkd dump-log`)");
+      return Status::corruption(
+          layout.log_dir + ": the txn logged with zxid " + net::hex(record.zxid) +
+          " does not decode; the log is damaged (inspect it with `zkd dump-log`)");
     }
     db.apply(txn);
     ++out.replayed;

@@ -62,7 +62,7 @@ storage::Status Server::open_replica(std::vector<storage::LogRecord> records,
                                      int64_t snapshot_zxid) {
   ReplicaTiming timing = replica_timing(config_);
   if (auto why = zab::validate(timing.config); !why.empty()) {
-    return storage::Status::error("ensemble configuration: " + why);
+    return storage::Status::config("ensemble configuration: " + why);
   }
   const int64_t last = records.empty() ? db_.last_zxid() : records.back().zxid;
   auto boot =

@@ -165,7 +165,7 @@ StatusOr<Snapshot> read_snapshot(Env& env, const std::string& path, bool with_pa
       },
       file_names::parse_zxid(name, kPrefix));
   if (!why.ok()) return why.status();
-  if (!why->empty()) return Status::error((with_path ? path : name) + ": " + *why);
+  if (!why->empty()) return Status::corruption((with_path ? path : name) + ": " + *why);
   Snapshot snapshot;
   snapshot.zxid = coding::get_i64(bytes.data() + 16);
   snapshot.name = name;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Errors of the storage layer: a value, cheap on success, with a message that
-// names the file and offset where that helps the operator.
+// Errors of the storage layer and of what starts on it (recovery, the
+// replica host): a value, cheap on success, with a message that names the
+// file and offset where that helps the operator, and a kind. [[nodiscard]]:
+// an error is never dropped silently.
 #pragma once
 
 #include <string>
@@ -9,23 +11,37 @@
 
 namespace zkd::storage {
 
-class Status {
+class [[nodiscard]] Status {
  public:
+  // What kind of error, for whoever decides what it comes to (zkd's exit
+  // status, zkd(8)): the data on disk cannot be used (kCorruption, kIo), or
+  // the configuration cannot be carried out (kConfig).
+  enum class Kind { kOk, kIo, kCorruption, kConfig };
+
   Status() = default;  // ok
-  static Status error(std::string message) { return Status(std::move(message)); }
-  bool ok() const { return message_.empty(); }
+  static Status error(std::string message, Kind kind = Kind::kIo) {
+    return Status(std::move(message), kind);
+  }
+  static Status corruption(std::string message) {
+    return Status(std::move(message), Kind::kCorruption);
+  }
+  static Status config(std::string message) { return Status(std::move(message), Kind::kConfig); }
+  bool ok() const { return kind_ == Kind::kOk; }
+  Kind kind() const { return kind_; }
   const std::string& message() const { return message_; }
 
  private:
-  explicit Status(std::string message) : message_(std::move(message)) {
+  Status(std::string message, Kind kind) : message_(std::move(message)), kind_(kind) {
     if (message_.empty()) message_ = "unknown storage error";
+    if (kind_ == Kind::kOk) kind_ = Kind::kIo;
   }
   std::string message_;
+  Kind kind_ = Kind::kOk;
 };
 
 // A value or a Status that is not ok.
 template <typename T>
-class StatusOr {
+class [[nodiscard]] StatusOr {
  public:
   StatusOr(T value) : v_(std::move(value)) {}         // NOLINT: implicit by design
   StatusOr(Status status) : v_(std::move(status)) {}  // NOLINT: must not be ok

@@ -156,12 +156,13 @@ ParsedSegment parse_segment(std::string_view data, int64_t name_zxid, int64_t pr
 }
 
 Status corruption(const std::string& dir, const std::string& name, const BadRecord& bad) {
-  return Status::error("corrupt txn log: " + file_names::join(dir, name) + " at offset " +
-                       std::to_string(bad.offset) + ": " + bad.reason +
-                       ". The log after this point cannot be trusted: restore this server's data "
-                       "from a replica, or move " +
-                       name + " and every later log segment out of " + dir +
-                       " to start from the last snapshot (the txns in them are lost).");
+  return Status::corruption(
+      "corrupt txn log: " + file_names::join(dir, name) + " at offset " +
+      std::to_string(bad.offset) + ": " + bad.reason +
+      ". The log after this point cannot be trusted: restore this server's data "
+      "from a replica, or move " +
+      name + " and every later log segment out of " + dir +
+      " to start from the last snapshot (the txns in them are lost).");
 }
 
 // Cuts the torn tail of the last segment. Returns the message for `repaired`.
@@ -255,8 +256,8 @@ StatusOr<SegmentContents> read_segment_file(Env& env, const std::string& path) {
   SegmentContents out;
   out.records = std::move(parsed.records);
   if (parsed.bad) {
-    out.status = Status::error(path + " at offset " + std::to_string(parsed.bad->offset) + ": " +
-                               parsed.bad->reason);
+    out.status = Status::corruption(path + " at offset " + std::to_string(parsed.bad->offset) +
+                                    ": " + parsed.bad->reason);
   }
   return out;
 }
