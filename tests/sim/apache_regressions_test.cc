@@ -28,6 +28,14 @@ bool all_serving(Ensemble& e, std::initializer_list<ServerId> ids) {
   return e.leader().has_value();
 }
 
+// Whether every replica in `ids` has `path` in its tree.
+bool everywhere(Ensemble& e, const std::string& path, std::initializer_list<ServerId> ids) {
+  for (ServerId id : ids) {
+    if (!e.has(id, path)) return false;
+  }
+  return true;
+}
+
 // Starts every replica and waits until all serve under one leader and have
 // /ready (so the client's session is committed too).
 ServerId elect(Ensemble& e) {
@@ -36,8 +44,7 @@ ServerId elect(Ensemble& e) {
   const ServerId leader = e.leader().value_or(0);
   if (leader == 0) return 0;
   e.create(leader, "/ready");
-  EXPECT_TRUE(
-      e.run_until([&] { return e.has(1, "/ready") && e.has(2, "/ready") && e.has(3, "/ready"); }));
+  EXPECT_TRUE(e.run_until([&] { return everywhere(e, "/ready", {1, 2, 3}); }));
   return leader;
 }
 
@@ -59,7 +66,7 @@ TEST(Ensemble, ReplicasElectAndReplicateAWrite) {
   const ServerId leader = elect(e);
   ASSERT_NE(leader, 0);
   e.create(others(leader).first, "/a", "x");
-  EXPECT_TRUE(e.run_until([&] { return e.has(1, "/a") && e.has(2, "/a") && e.has(3, "/a"); }));
+  EXPECT_TRUE(e.run_until([&] { return everywhere(e, "/a", {1, 2, 3}); }));
   EXPECT_EQ(e.failure(), "");
 }
 
@@ -104,7 +111,7 @@ TEST(ApacheRegressions, Zookeeper3911And4646NewLeaderIsAcknowledgedOnlyWhenTheDi
   e.start(leader);
   ASSERT_TRUE(e.run_until([&] { return converged(e) && e.has(leader, "/after"); }));
   if (visible) {
-    EXPECT_TRUE(e.has(leader, "/w") && e.has(a, "/w") && e.has(b, "/w"))
+    EXPECT_TRUE(everywhere(e, "/w", {leader, a, b}))
         << "/w was visible on a serving replica, and is lost";
   }
   EXPECT_EQ(e.failure(), "");
@@ -127,7 +134,7 @@ TEST(ApacheRegressions, Zookeeper4643CurrentEpochIsNeverAheadOfTheDurableLog) {
   // /c is committed by the leader and a; b misses it.
   e.isolate(b);
   e.create(first, "/c");
-  ASSERT_TRUE(e.run_until([&] { return e.has(first, "/c") && e.has(a, "/c"); }));
+  ASSERT_TRUE(e.run_until([&] { return everywhere(e, "/c", {first, a}); }));
   // The leader goes; a (it has /c) leads b, whose disk does not sync.
   const zkd::zab::Epoch epoch = e.replica(a).status().epoch;
   e.crash(first);
@@ -174,7 +181,7 @@ TEST(ApacheRegressions, Zookeeper2845ATxnNeverCommittedLeavesTheOldLeadersLog) {
   e.create(old, "/t");
   ASSERT_TRUE(e.run_until([&] { return !e.serving(old) && all_serving(e, {a, b}); }));
   e.create(a, "/n");
-  ASSERT_TRUE(e.run_until([&] { return e.has(a, "/n") && e.has(b, "/n"); }));
+  ASSERT_TRUE(e.run_until([&] { return everywhere(e, "/n", {a, b}); }));
   e.reconnect_all();
   ASSERT_TRUE(e.run_until([&] { return converged(e); }));
   EXPECT_FALSE(e.has(old, "/t"));
@@ -207,7 +214,7 @@ TEST(ApacheRegressions, ATruncatedTxnLeavesATreeThatReplayedIt) {
   ASSERT_TRUE(e.has(old, "/t")) << "recovery replays the whole log";
   ASSERT_TRUE(e.run_until([&] { return all_serving(e, {a, b}); }));
   e.create(a, "/n");
-  ASSERT_TRUE(e.run_until([&] { return e.has(a, "/n") && e.has(b, "/n"); }));
+  ASSERT_TRUE(e.run_until([&] { return everywhere(e, "/n", {a, b}); }));
   e.reconnect_all();
   ASSERT_TRUE(e.run_until([&] { return converged(e); }));
   EXPECT_FALSE(e.has(old, "/t")) << "a txn the ensemble never committed is served";
@@ -242,7 +249,7 @@ TEST(ApacheRegressions, Zookeeper2845AFollowersUncommittedProposalIsTruncated) {
   e.start(leader);
   ASSERT_TRUE(e.run_until([&] { return all_serving(e, {leader, b}); }));
   e.create(b, "/n");
-  ASSERT_TRUE(e.run_until([&] { return e.has(leader, "/n") && e.has(b, "/n"); }));
+  ASSERT_TRUE(e.run_until([&] { return everywhere(e, "/n", {leader, b}); }));
   // a comes back with /u at the end of its log.
   e.start(a);
   ASSERT_TRUE(e.run_until([&] { return converged(e); }));

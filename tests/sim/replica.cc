@@ -12,16 +12,6 @@ namespace zk::sim {
 using zkd::zab::Entry;
 using zkd::zab::Zxid;
 
-namespace {
-
-uint64_t fnv(std::string_view s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
-}  // namespace
-
 const zkd::server::StorageLayout SimReplica::kLayout{"data/version-2", "data/version-2"};
 
 SimReplica::SimReplica(zkd::zab::Config config, ReplicaObserver& observer)

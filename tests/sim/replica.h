@@ -15,6 +15,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "zkd/server/replica_host.h"
@@ -39,6 +40,12 @@ struct Disk {
   zkd::zab::Zxid durable = 0;        // synced up to here (>= base)
   zkd::zab::Zxid last() const { return log.empty() ? base : log.back().zxid; }
 };
+
+// The simulator's hash of txn payloads and tree walks (FNV-1a, 64 bits).
+inline uint64_t fnv(std::string_view s, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
 
 class SimReplica;
 

@@ -58,11 +58,6 @@ zkd::failpoint::Point* const kSimPoints[] = {
 // Steps a point stays armed without being hit before another is drawn.
 constexpr int64_t kArmedSteps = 200;
 
-uint64_t fnv(std::string_view s, uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
 std::string z(Zxid zxid) { return zxid_string(zxid); }
 
 // The whole state machine as clients see it, independent of hash-map order:

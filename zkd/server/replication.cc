@@ -107,8 +107,6 @@ void Server::stop_replica() {
   if (replication_->transport) replication_->transport->stop();
 }
 
-bool Server::serving() const { return !replicated() || replication_->host.status().serving; }
-
 bool Server::diverged() const { return replicated() && replication_->host.diverged(); }
 
 void Server::fail_replica(const std::string& why) {

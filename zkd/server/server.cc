@@ -177,6 +177,8 @@ boost::system::error_code Server::start() {
 
 asio::ip::tcp::endpoint Server::endpoint() const { return listener_->local_endpoint(); }
 
+bool Server::serving() const { return view_.serving(); }
+
 std::string Server::four_letter_word(net::ClientConnection& /*connection*/, std::string_view word,
                                      std::string_view argument) {
   if (!whitelist_.allows(word)) return not_whitelisted_message(word);
