@@ -1,8 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-// Server as one replica of a Zab ensemble: runs the replica host
-// (replica_host.cc) with the peer transport and the core's timer, hands it
-// this server's client writes and syncs, and answers them from the txns it
-// applies.
 #include "zkd/server/replication.h"
 
 #include <algorithm>
@@ -10,6 +6,7 @@
 #include <utility>
 
 #include "zkd/net/log.h"
+#include "zkd/server/clocks.h"
 #include "zkd/server/database_options.h"
 
 namespace zkd::server {
@@ -58,202 +55,139 @@ SessionPasswords::Key ensemble_session_key(const ServerConfig& config) {
   return {siphash24(kFixed, "0" + servers), siphash24(kFixed, "1" + servers)};
 }
 
-storage::Status Server::open_replica(std::vector<storage::LogRecord> records,
-                                     int64_t snapshot_zxid) {
-  ReplicaTiming timing = replica_timing(config_);
+storage::StatusOr<std::unique_ptr<Replication>> Replication::open(
+    Parts parts, std::vector<storage::LogRecord> records, int64_t snapshot_zxid) {
+  ReplicaTiming timing = replica_timing(parts.config);
   if (auto why = zab::validate(timing.config); !why.empty()) {
     return storage::Status::config("ensemble configuration: " + why);
   }
-  const int64_t last = records.empty() ? db_.last_zxid() : records.back().zxid;
-  auto boot =
-      replica_bootstrap(env_, layout_.snap_dir, std::move(records), snapshot_zxid, db_.last_zxid(),
-                        timing.config.commit_window, static_cast<uint32_t>(std::random_device{}()));
+  const tree::Database& db = parts.db;
+  const int64_t last = records.empty() ? db.last_zxid() : records.back().zxid;
+  auto boot = replica_bootstrap(parts.env, parts.layout.snap_dir, std::move(records), snapshot_zxid,
+                                db.last_zxid(), timing.config.commit_window,
+                                static_cast<uint32_t>(std::random_device{}()));
   if (!boot.ok()) return boot.status();
-  log_info("replica ", config_.my_id, " of ", timing.config.voters.size(), " voters; epochs ",
+  log_info("replica ", parts.config.my_id, " of ", timing.config.voters.size(), " voters; epochs ",
            boot->hard_state.accepted_epoch, "/", boot->hard_state.current_epoch, ", last zxid ",
            hex(last), ", core tick ", timing.tick.count(), " ms");
-  replication_ = std::make_unique<Replication>(*this, std::move(timing), std::move(*boot));
-  return {};
+  return std::make_unique<Replication>(std::move(parts), std::move(timing), std::move(*boot));
 }
 
-Server::Replication::Replication(Server& server, ReplicaTiming timing, zab::Bootstrap boot)
-    : server(server),
-      tick(timing.tick),
-      host(std::move(timing.config), std::move(boot),
-           ReplicaHost::Storage{server.env_, server.layout_, database_options(server.config_)},
-           server.db_, *server.log_, *this),
-      tick_timer(server.io_) {}
+Replication::Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot)
+    : parts_(std::move(parts)),
+      tick_(timing.tick),
+      host_(std::move(timing.config), std::move(boot),
+            ReplicaHost::Storage{parts_.env, parts_.layout, database_options(parts_.config)},
+            parts_.db, parts_.writes.log(), *this),
+      tick_timer_(parts_.io) {
+  parts_.writes.replicate(host_);
+}
 
-boost::system::error_code Server::start_replica() {
+boost::system::error_code Replication::start() {
   std::vector<net::PeerAddress> peers;
-  for (const auto& [id, server] : config_.quorum_servers) {
+  for (const auto& [id, server] : parts_.config.quorum_servers) {
     peers.push_back(net::PeerAddress{id, server.host, server.quorum_port});
   }
-  Replication& r = *replication_;
-  r.transport = std::make_unique<net::PeerTransport>(
-      io_, config_.my_id, std::move(peers), [&r](net::PeerPacket packet) {
-        r.host.receive(std::move(packet.message), std::move(packet.attachment));
+  transport_ = std::make_unique<net::PeerTransport>(
+      parts_.io, parts_.config.my_id, std::move(peers), [this](net::PeerPacket packet) {
+        host_.receive(std::move(packet.message), std::move(packet.attachment));
       });
-  r.transport->on_link_down([&r](zab::ServerId peer) { r.host.link_down(peer); });
-  if (auto ec = r.transport->start()) return ec;
-  r.host.start();
-  on_replica_tick();
+  transport_->on_link_down([this](zab::ServerId peer) { host_.link_down(peer); });
+  if (auto ec = transport_->start()) return ec;
+  host_.start();
+  tick();
   return {};
 }
 
-void Server::stop_replica() {
-  replication_->host.stop();
-  replication_->tick_timer.cancel();
-  if (replication_->transport) replication_->transport->stop();
+void Replication::stop() {
+  stopped_ = true;
+  host_.stop();
+  tick_timer_.cancel();
+  if (transport_) transport_->stop();
 }
 
-bool Server::diverged() const { return replicated() && replication_->host.diverged(); }
-
-void Server::fail_replica(const std::string& why) {
-  log_error(why, "; stopping (writes already acknowledged are safe on a quorum)");
-  exit_status_ = kExitLogFailure;
-  stop();
-}
-
-void Server::on_replica_tick() {
+void Replication::tick() {
   if (stopped_) return;
-  Replication& r = *replication_;
-  ++r.ticks;
-  const zab::Status& status = r.host.status();
-  if (r.ticks % kTouchReportTicks == 0 && status.serving && status.role != zab::Role::kLeading &&
-      !r.touched_sessions.empty()) {
+  ++ticks_;
+  const zab::Status& status = host_.status();
+  if (ticks_ % kTouchReportTicks == 0 && status.serving && status.role != zab::Role::kLeading) {
     WriteRequest touch;
     touch.kind = WriteRequest::Kind::kTouch;
-    touch.touches.assign(r.touched_sessions.begin(), r.touched_sessions.end());
-    r.touched_sessions.clear();
-    r.host.write(touch);
+    touch.touches = parts_.sessions.take_used();
+    if (!touch.touches.empty()) host_.write(touch);
   }
-  r.host.tick();
-  r.tick_timer.expires_after(r.tick);
-  r.tick_timer.async_wait([this](const boost::system::error_code& ec) {
-    if (!ec) on_replica_tick();
+  host_.tick();
+  tick_timer_.expires_after(tick_);
+  tick_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) tick();
   });
 }
 
-void Server::finish_replicated_write(net::ConnectionId connection, uint64_t ticket,
-                                     PendingWrite& write) {
-  if (write.kind == PendingWrite::Kind::kSync) {
-    finish_write(connection, write, tree::Response{});
-    return;
-  }
-  auto outcome = replication_->writes.take(ticket);
-  if (!outcome) {
-    // Lost (not committed before the leader changed): the client retries.
-    ClientState* client = find_client(connection);
-    if (client != nullptr) {
-      client->phase = ClientState::Phase::kClosing;
-      client->connection->close();
-    }
-    return;
-  }
-  write.txn = std::move(outcome->first);
-  finish_write(connection, write, outcome->second);
-}
-
-void Server::replicate_write(net::ConnectionId connection, PendingWrite write,
-                             const WriteRequest& request) {
-  Replication& r = *replication_;
-  if (!r.host.status().serving) {
-    // The quorum was lost meanwhile; the client's connection is closing.
-    if (ClientState* client = find_client(connection)) client->connection->close();
-    return;
-  }
-  if (connection != Pipeline::kNoConnection) {
-    // Not the leader's own txns (session expiry), which nobody waits for.
-    const uint64_t ticket = r.writes.add_write(request);
-    pipeline_.add_write(connection, static_cast<int64_t>(ticket), std::move(write));
-  }
-  r.host.write(request);
-}
-
-void Server::replicate_sync(ClientState& client, std::string payload, int64_t started_ms) {
-  Replication& r = *replication_;
-  const uint64_t ticket = r.writes.add_sync();
-  PendingWrite write;
-  write.kind = PendingWrite::Kind::kSync;
-  write.op = zk::wire::OpCode::kSync;
-  write.payload = std::move(payload);
-  write.started_ms = started_ms;
-  pipeline_.add_write(client.connection->id(), static_cast<int64_t>(ticket), std::move(write));
-  r.host.sync(ticket);
-}
-
-void Server::drop_clients() {
+void Replication::drop_clients() {
   // Apache shuts its ZooKeeperServer down: every client reconnects
   // (possibly elsewhere) and retries; writes in flight are lost.
-  close_all_clients();
-  pipeline_.clear();
-  replication_->writes.clear();
-  replication_->touched_sessions.clear();
+  parts_.clients.close_all();
+  parts_.writes.drop();
+  parts_.sessions.clear_used();
 }
 
 // --- what the replica host hands back ---
 
-void Server::Replication::send(zab::Message message, std::string attachment) {
-  transport->send(net::PeerPacket{std::move(message), std::move(attachment)});
+void Replication::send(zab::Message message, std::string attachment) {
+  transport_->send(net::PeerPacket{std::move(message), std::move(attachment)});
 }
 
-void Server::Replication::logged(int64_t zxid) { server.snapshots_.logged(zxid); }
+void Replication::logged(int64_t zxid) { parts_.snapshots.logged(zxid); }
 
-void Server::Replication::abandon_snapshot() { server.snapshots_.abandon(); }
+void Replication::abandon_snapshot() { parts_.snapshots.abandon(); }
 
-void Server::Replication::applying(const tree::Txn& txn) {
+void Replication::applying(const tree::Txn& txn) {
   if (txn.header.type != zk::wire::OpCode::kCloseSession) return;
-  const SessionId session = txn.header.session_id;
+  const int64_t session = txn.header.session_id;
   // The session's own connection gets no frame (§2.4): close it before the
   // txn fires watches, unless it asked for the close itself.
-  auto owner = server.session_owner_.find(session);
-  if (owner != server.session_owner_.end()) {
-    ClientState* client = server.find_client(owner->second);
-    if (client != nullptr && !client->close_requested) {
-      client->phase = ClientState::Phase::kClosing;
-      client->connection->close();
-    }
-    if (client == nullptr || !client->close_requested) server.session_owner_.erase(owner);
+  ClientState* owner = parts_.clients.owner(session);
+  if (owner == nullptr || !owner->close_requested) {
+    if (owner != nullptr) ClientRegistry::close(*owner);
+    parts_.clients.unbind(session);
   }
-  server.tracker_.remove(session);
-  touched_sessions.erase(session);
+  parts_.sessions.forget(session);
 }
 
-void Server::Replication::applied(tree::Txn txn, tree::ApplyResult result) {
-  server.deliver(result.notifications, txn.header.zxid);
+void Replication::applied(tree::Txn txn, tree::ApplyResult result) {
+  parts_.clients.deliver(result.notifications, txn.header.zxid);
   if (txn.header.type == zk::wire::OpCode::kCreateSession) {
     const auto& body = std::get<tree::CreateSessionTxn>(txn.body);
-    server.tracker_.touch(txn.header.session_id, body.timeout_ms, steady_clock_ms());
+    parts_.sessions.track(txn.header.session_id, body.timeout_ms, steady_clock_ms());
   }
-  writes.applied(txn, result.response);
+  parts_.writes.applied(txn, result.response);
 }
 
-void Server::Replication::touched(const std::vector<std::pair<int64_t, int32_t>>& touches) {
+void Replication::touched(const std::vector<std::pair<int64_t, int32_t>>& touches) {
   const int64_t now = steady_clock_ms();
   for (const auto& [session, timeout] : touches) {
-    if (server.db_.session_exists(session)) server.tracker_.touch(session, timeout, now);
+    if (parts_.db.session_exists(session)) parts_.sessions.track(session, timeout, now);
   }
 }
 
-void Server::Replication::status_changed(const zab::Status& old, const zab::Status& now) {
-  if (old.serving && !(now.serving && now.leader == old.leader)) server.drop_clients();
+void Replication::status_changed(const zab::Status& old, const zab::Status& now) {
+  if (old.serving && !(now.serving && now.leader == old.leader)) drop_clients();
   if (now.serving && now.role == zab::Role::kLeading && !old.serving) {
     // Every session gets its whole timeout from now, as after a restart.
-    server.touch_all_sessions();
+    parts_.sessions.touch_all(steady_clock_ms());
   }
   log_info("now ", replica_mode(now.role), now.serving ? " (serving)" : "", ", leader ", now.leader,
-           ", epoch ", now.epoch, ", last zxid ", hex(host.core().last_zxid()));
+           ", epoch ", now.epoch, ", last zxid ", hex(host_.core().last_zxid()));
 }
 
-void Server::Replication::diverged() { server.drop_clients(); }
+void Replication::diverged() { drop_clients(); }
 
-void Server::Replication::failed(const std::string& why) { server.fail_replica(why); }
+void Replication::failed(const std::string& why) { parts_.fail(why); }
 
-void Server::Replication::settled() {
-  if (!server.stopped_) server.drain();
+void Replication::settled() {
+  if (!stopped_) parts_.writes.drain();
 }
 
-int64_t Server::Replication::wall_clock_ms() { return zkd::server::wall_clock_ms(); }
+int64_t Replication::wall_clock_ms() { return zkd::server::wall_clock_ms(); }
 
 }  // namespace zkd::server

@@ -1,22 +1,31 @@
 // SPDX-License-Identifier: Apache-2.0
-// Server's state as one replica of a Zab ensemble (internal to zkd/server;
-// the behaviour is described in server.h and docs/replication.md).
+// A server as one replica of a Zab ensemble (docs/replication.md).
 #pragma once
 
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/system/error_code.hpp>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "zkd/net/peer_transport.h"
+#include "zkd/server/client_registry.h"
 #include "zkd/server/config.h"
-#include "zkd/server/forwarded_writes.h"
+#include "zkd/server/recovery.h"
 #include "zkd/server/replica_host.h"
-#include "zkd/server/server.h"
 #include "zkd/server/session_credentials.h"
+#include "zkd/server/sessions.h"
+#include "zkd/server/snapshot_service.h"
+#include "zkd/server/write_path.h"
+#include "zkd/storage/env.h"
+#include "zkd/storage/status.h"
+#include "zkd/tree/database.h"
 #include "zkd/zab/zab.h"
 
 namespace zkd::server {
@@ -36,12 +45,45 @@ ReplicaTiming replica_timing(const ServerConfig& config);
 // session.key into every dataDir/version-2 to make passwords secret.
 SessionPasswords::Key ensemble_session_key(const ServerConfig& config);
 
-// The ensemble side of a Server: the replica host (replica_host.h) with the
-// peer transport and the core's timer, this server's writes in flight
-// through the leader, and the events by which the host reaches the clients.
-struct Server::Replication final : ReplicaEvents {
-  Replication(Server& server, ReplicaTiming timing, zab::Bootstrap boot);
+// A server as one replica of a Zab ensemble: the replica host
+// (replica_host.h) with the peer transport and the core's timer. It hands
+// the host this server's writes and syncs by way of the write path
+// (WritePath::replicate), and reaches the server's parts when the host
+// reports: a committed txn applied (notifications, sessions, answers),
+// the serving quorum lost or the leader changed (every client dropped), a
+// failure the replica cannot carry on from (`fail`).
+//
+// Threading: the state thread; open() before the io_context runs.
+class Replication final : ReplicaEvents {
+ public:
+  // What the replica works with; all of it outlives the replica.
+  struct Parts {
+    boost::asio::io_context& io;
+    const ServerConfig& config;
+    storage::Env& env;
+    const StorageLayout& layout;
+    tree::Database& db;
+    ClientRegistry& clients;
+    Sessions& sessions;
+    WritePath& writes;
+    SnapshotService& snapshots;
+    std::function<void(const std::string&)> fail;  // stops the server
+  };
+  // The replica over the recovered `db`, whose log after the snapshot at
+  // `snapshot_zxid` is `records` (the write path's log is open). A
+  // configuration the Zab core refuses is a config error.
+  static storage::StatusOr<std::unique_ptr<Replication>> open(
+      Parts parts, std::vector<storage::LogRecord> records, int64_t snapshot_zxid);
+  Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot);
+  Replication(const Replication&) = delete;
+  Replication& operator=(const Replication&) = delete;
 
+  // Connects to the peers and starts the core (its first vote and timer).
+  boost::system::error_code start();
+  void stop();
+  const ReplicaHost& host() const { return host_; }
+
+ private:
   // ReplicaEvents
   void send(zab::Message message, std::string attachment) override;
   void logged(int64_t zxid) override;
@@ -50,23 +92,26 @@ struct Server::Replication final : ReplicaEvents {
   void applied(tree::Txn txn, tree::ApplyResult result) override;
   void state_replaced(bool /*installed*/) override {}
   void touched(const std::vector<std::pair<int64_t, int32_t>>& touches) override;
-  void sync_done(uint64_t ticket) override { writes.sync_done(ticket); }
+  void sync_done(uint64_t ticket) override { parts_.writes.sync_done(ticket); }
   void status_changed(const zab::Status& old, const zab::Status& now) override;
   void diverged() override;
   void failed(const std::string& why) override;
   void settled() override;
   int64_t wall_clock_ms() override;
 
-  Server& server;
-  std::chrono::milliseconds tick;
-  ReplicaHost host;
-  std::unique_ptr<net::PeerTransport> transport;
-  boost::asio::steady_timer tick_timer;
-  uint64_t ticks = 0;
-  ForwardedWrites writes;
-  // Follower: sessions its clients used since the last report, with their
-  // timeouts; reported to the leader twice per tickTime.
-  std::unordered_map<int64_t, int32_t> touched_sessions;
+  // One period of the core's timer; a follower reports its clients' sessions.
+  void tick();
+  // Closes every client connection and forgets the writes in flight (the
+  // replica stopped serving, or its leader changed).
+  void drop_clients();
+
+  Parts parts_;
+  std::chrono::milliseconds tick_;
+  ReplicaHost host_;
+  std::unique_ptr<net::PeerTransport> transport_;
+  boost::asio::steady_timer tick_timer_;
+  uint64_t ticks_ = 0;
+  bool stopped_ = false;
 };
 
 }  // namespace zkd::server

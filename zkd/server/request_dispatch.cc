@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Server: answering requests on an established session (§3, §4 of
+// ClientService: answering requests on an established session (§3, §4 of
 // docs/wire-protocol.md).
 #include <string>
 #include <vector>
@@ -9,10 +9,10 @@
 #include "zkd/net/log.h"
 #include "zkd/server/authentication.h"
 #include "zkd/server/client_frames.h"
+#include "zkd/server/client_service.h"
+#include "zkd/server/clocks.h"
 #include "zkd/server/op_tags.h"
-#include "zkd/server/replication.h"
 #include "zkd/server/request_kinds.h"
-#include "zkd/server/server.h"
 #include "zkd/tree/acl_check.h"
 
 namespace zkd::server {
@@ -38,44 +38,15 @@ Error reconfig_error(std::string_view body, bool enabled) {
 
 }  // namespace
 
-void Server::send(ClientState& client, std::string frame) {
-  if (!client.connection->accepting_sends()) return;
-  ++stats_.packets_sent;
-  client.connection->send(std::move(frame));
-}
-
-void Server::reply(ClientState& client, int32_t xid, int64_t zxid, Error err, std::string_view body,
-                   std::string_view op_tag, int64_t started_ms) {
-  send(client, reply_frame(xid, zxid, err, body));
-  int64_t latency = steady_clock_ms() - started_ms;
-  stats_.latency.record(latency);
-  client.latency.record(latency);
-  client.last_operation = std::string(op_tag);
-  if (xid >= 0) client.last_cxid = xid;
-  client.last_zxid = zxid;
-  client.last_response_wall_ms = wall_clock_ms();
-}
-
-void Server::deliver(const std::vector<tree::Notification>& notifications, int64_t zxid) {
-  for (const auto& n : notifications) {
-    auto it = clients_.find(n.watcher);
-    if (it == clients_.end()) continue;  // the watching connection is gone
-    // Only to a connection that may read the node now (Notification::acl).
-    if (!tree::permitted(n.acl, zk::wire::perms::kRead, it->second.auth)) continue;
-    send(it->second, notification_frame(n.event, zxid));
-  }
-}
-
-void Server::handle_request(ClientState& client, std::string_view payload, Arrival arrival,
-                            int64_t started) {
+void ClientService::handle(ClientState& client, std::string_view payload, Arrival arrival,
+                           int64_t started) {
   zk::wire::Reader r(payload);
   zk::wire::RequestHeader header;
   header.read(r);
   if (!r.ok()) {
     log_warn("closing connection from ", client.connection->remote_text(),
              ": request shorter than its header");
-    client.phase = ClientState::Phase::kClosing;
-    client.connection->close();
+    ClientRegistry::close(client);
     return;
   }
   std::string_view body = r.rest();
@@ -84,33 +55,28 @@ void Server::handle_request(ClientState& client, std::string_view payload, Arriv
   const net::ConnectionId id = client.connection->id();
 
   if (arrival == Arrival::kNew) {
-    tracker_.touch(client.session_id, started);
-    if (replicated()) replication_->touched_sessions[client.session_id] = client.timeout_ms;
+    sessions_.used(client.session_id, client.timeout_ms, started);
     // auth and sasl are answered outside the pipeline, so they may overtake
     // earlier requests (§3.4); everything else waits its turn.
     // A write behind writes only is prepared at once (pipelined, in order).
-    const bool pipelined = is_tree_write(op) && pipeline_.only_marks(id);
-    if (op != OpCode::kAuth && op != OpCode::kSasl && pipeline_.busy(id) && !pipelined) {
-      pipeline_.defer(id, PendingRequest{std::string(payload), started});
+    const bool pipelined = is_tree_write(op) && writes_.pipeline().only_marks(id);
+    if (op != OpCode::kAuth && op != OpCode::kSasl && writes_.pipeline().busy(id) && !pipelined) {
+      writes_.pipeline().defer(id, PendingRequest{std::string(payload), started});
       return;
     }
   }
 
   if (op == OpCode::kPing) {
-    reply(client, zk::wire::kPingXid, db_.last_zxid(), Error::kOk, {}, op_tag(op), started);
+    clients_.reply(client, zk::wire::kPingXid, db_.last_zxid(), Error::kOk, {}, op_tag(op),
+                   started);
   } else if (is_read(op)) {
-    if (op == OpCode::kSync && arrival != Arrival::kReleased && replicated()) {
-      // Answered once this replica applied what the leader had when it saw it.
-      replicate_sync(client, std::string(payload), started);
+    // A sync is answered once the writes before it are applied (write_path.h).
+    if (op == OpCode::kSync && arrival != Arrival::kReleased &&
+        !writes_.sync(client, payload, started)) {
       return;
     }
-    if (op == OpCode::kSync && arrival != Arrival::kReleased) {
-      // Answered once every txn prepared before it (any session) is applied.
-      auto now = pipeline_.add_barrier(id, PendingRequest{std::string(payload), started});
-      if (!now) return;
-    }
     tree::Response response = db_.read(id, op, body, client.auth);
-    reply(client, xid, db_.last_zxid(), response.err, response.body, op_tag(op), started);
+    clients_.reply(client, xid, db_.last_zxid(), response.err, response.body, op_tag(op), started);
   } else if (is_tree_write(op)) {
     answer_write(client, xid, op, body, started);
   } else if (op == OpCode::kCloseSession) {
@@ -123,7 +89,7 @@ void Server::handle_request(ClientState& client, std::string_view payload, Arriv
     // No SASL provider: err 0 and a null token (§4.1).
     std::string token;
     zk::wire::Writer(token).buffer(zk::wire::Buffer{});
-    send(client, reply_frame(xid, 0, Error::kOk, token));
+    clients_.send(client, reply_frame(xid, 0, Error::kOk, token));
   } else if (op == OpCode::kGetEphemerals) {
     answer_get_ephemerals(client, xid, body, started);
   } else if (op == OpCode::kWhoAmI) {
@@ -138,14 +104,13 @@ void Server::handle_request(ClientState& client, std::string_view payload, Arriv
     log_info("closing connection from ", client.connection->remote_text(), " (session ",
              hex(client.session_id), "): unsupported opcode ", static_cast<int32_t>(op),
              op == OpCode::kCheck ? " (check outside a multi)" : "");
-    send(client, reply_frame(xid, -1, Error::kUnimplemented, {}));
-    client.phase = ClientState::Phase::kClosing;
-    client.connection->close_after_flush();
+    clients_.send(client, reply_frame(xid, -1, Error::kUnimplemented, {}));
+    ClientRegistry::close_after_flush(client);
   }
 }
 
-void Server::answer_write(ClientState& client, int32_t xid, OpCode op, std::string_view body,
-                          int64_t started) {
+void ClientService::answer_write(ClientState& client, int32_t xid, OpCode op, std::string_view body,
+                                 int64_t started) {
   WriteRequest request;
   request.session = client.session_id;
   request.xid = xid;
@@ -156,11 +121,11 @@ void Server::answer_write(ClientState& client, int32_t xid, OpCode op, std::stri
   write.xid = xid;
   write.op = op;
   write.started_ms = started;
-  submit_write(client.connection->id(), std::move(write), request);
+  writes_.submit(client.connection->id(), std::move(write), request);
 }
 
-void Server::answer_with_error_txn(ClientState& client, int32_t xid, OpCode op, Error err,
-                                   int64_t started) {
+void ClientService::answer_with_error_txn(ClientState& client, int32_t xid, OpCode op, Error err,
+                                          int64_t started) {
   WriteRequest request;
   request.kind = WriteRequest::Kind::kError;
   request.session = client.session_id;
@@ -171,13 +136,13 @@ void Server::answer_with_error_txn(ClientState& client, int32_t xid, OpCode op, 
   write.op = op;
   write.err = err;
   write.started_ms = started;
-  submit_write(client.connection->id(), std::move(write), request);
+  writes_.submit(client.connection->id(), std::move(write), request);
 }
 
-void Server::answer_close_session(ClientState& client, int32_t xid, int64_t started) {
+void ClientService::answer_close_session(ClientState& client, int32_t xid, int64_t started) {
   SessionId session = client.session_id;
-  tracker_.remove(session);
-  session_owner_.erase(session);
+  sessions_.forget(session);
+  clients_.unbind(session);
   client.close_requested = true;
   WriteRequest request;
   request.kind = WriteRequest::Kind::kCloseSession;
@@ -188,31 +153,30 @@ void Server::answer_close_session(ClientState& client, int32_t xid, int64_t star
   write.xid = xid;
   write.op = OpCode::kCloseSession;
   write.started_ms = started;
-  submit_write(client.connection->id(), std::move(write), request);
+  writes_.submit(client.connection->id(), std::move(write), request);
 }
 
-void Server::answer_set_watches(ClientState& client, int32_t xid, OpCode op, std::string_view body,
-                                int64_t started) {
+void ClientService::answer_set_watches(ClientState& client, int32_t xid, OpCode op,
+                                       std::string_view body, int64_t started) {
   zk::wire::Reader r(body);
   zk::wire::SetWatches request;
   request.read(r, /*v2=*/op == OpCode::kSetWatches2);
   if (!r.ok()) {
     log_warn("malformed setWatches from ", client.connection->remote_text());
-    reply(client, xid, db_.last_zxid(), Error::kMarshallingError, {}, op_tag(op), started);
+    clients_.reply(client, xid, db_.last_zxid(), Error::kMarshallingError, {}, op_tag(op), started);
     return;
   }
   // Catch-up events go out before the (header-only) reply (§9.5).
-  deliver(db_.set_watches(client.connection->id(), request), kNoZxid);
-  reply(client, xid, db_.last_zxid(), Error::kOk, {}, op_tag(op), started);
+  clients_.deliver(db_.set_watches(client.connection->id(), request), kNoZxid);
+  clients_.reply(client, xid, db_.last_zxid(), Error::kOk, {}, op_tag(op), started);
 }
 
-void Server::answer_auth(ClientState& client, int32_t xid, std::string_view body) {
+void ClientService::answer_auth(ClientState& client, int32_t xid, std::string_view body) {
   zk::wire::AuthPacket packet;
   if (!zk::wire::decode(body, packet)) {
     log_warn("closing connection from ", client.connection->remote_text(),
              ": malformed auth packet");
-    client.phase = ClientState::Phase::kClosing;
-    client.connection->close();
+    ClientRegistry::close(client);
     return;
   }
   // Answered outside the request pipeline, zxid 0 (§3.3, §10.3). The ids
@@ -221,23 +185,22 @@ void Server::answer_auth(ClientState& client, int32_t xid, std::string_view body
   // its connection had when the request was read).
   if (auto ids = authenticate(packet, peer_ip_id(*client.connection), config_.super_digest)) {
     for (const auto& id : *ids) client.auth.add(id);
-    send(client, reply_frame(xid, 0, Error::kOk, {}));
+    clients_.send(client, reply_frame(xid, 0, Error::kOk, {}));
     return;
   }
   ++stats_.auth_failures;
   log_info("auth with unknown scheme '", packet.scheme, "' from ", client.connection->remote_text(),
            "; closing");
-  send(client, reply_frame(xid, 0, Error::kAuthFailed, {}));
-  client.phase = ClientState::Phase::kClosing;
-  client.connection->close_after_flush();
+  clients_.send(client, reply_frame(xid, 0, Error::kAuthFailed, {}));
+  ClientRegistry::close_after_flush(client);
 }
 
-void Server::answer_get_ephemerals(ClientState& client, int32_t xid, std::string_view body,
-                                   int64_t started) {
+void ClientService::answer_get_ephemerals(ClientState& client, int32_t xid, std::string_view body,
+                                          int64_t started) {
   zk::wire::PathRecord request;
   if (!zk::wire::decode(body, request)) {
-    reply(client, xid, db_.last_zxid(), Error::kMarshallingError, {},
-          op_tag(OpCode::kGetEphemerals), started);
+    clients_.reply(client, xid, db_.last_zxid(), Error::kMarshallingError, {},
+                   op_tag(OpCode::kGetEphemerals), started);
     return;
   }
   std::string_view prefix = request.path;
@@ -250,13 +213,14 @@ void Server::answer_get_ephemerals(ClientState& client, int32_t xid, std::string
   }
   std::string out;
   zk::wire::Writer(out).strings(paths);
-  reply(client, xid, db_.last_zxid(), Error::kOk, out, op_tag(OpCode::kGetEphemerals), started);
+  clients_.reply(client, xid, db_.last_zxid(), Error::kOk, out, op_tag(OpCode::kGetEphemerals),
+                 started);
 }
 
 // Answered in request order, from the connection's ids (§4.3).
-void Server::answer_who_am_i(ClientState& client, int32_t xid, int64_t started) {
+void ClientService::answer_who_am_i(ClientState& client, int32_t xid, int64_t started) {
   const std::string body = zk::wire::encode(who_am_i(client.auth.ids()));
-  reply(client, xid, db_.last_zxid(), Error::kOk, body, op_tag(OpCode::kWhoAmI), started);
+  clients_.reply(client, xid, db_.last_zxid(), Error::kOk, body, op_tag(OpCode::kWhoAmI), started);
 }
 
 }  // namespace zkd::server

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: Apache-2.0
+// ClientService: connections and the connect handshake; the requests of an
+// established session are answered in request_dispatch.cc.
+#include "zkd/server/client_service.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "libzk/wire/jute.h"
+#include "libzk/wire/records.h"
+#include "zkd/net/log.h"
+#include "zkd/server/client_frames.h"
+#include "zkd/server/clocks.h"
+
+namespace zkd::server {
+
+using net::hex;
+using net::log_info;
+using net::log_warn;
+
+ClientService::ClientService(Parts parts)
+    : config_(parts.config),
+      db_(parts.db),
+      clients_(parts.clients),
+      sessions_(parts.sessions),
+      writes_(parts.writes),
+      view_(parts.view),
+      stats_(parts.stats),
+      whitelist_(parts.config.four_letter_whitelist) {}
+
+std::string ClientService::four_letter_word(net::ClientConnection& /*connection*/,
+                                            std::string_view word, std::string_view argument) {
+  if (!whitelist_.allows(word)) return not_whitelisted_message(word);
+  return view_.four_letter_word(word, argument);
+}
+
+void ClientService::opened(const std::shared_ptr<net::ClientConnection>& connection) {
+  clients_.add(connection, wall_clock_ms());
+}
+
+void ClientService::closed(net::ClientConnection& connection) {
+  if (clients_.find(connection.id()) == nullptr) return;
+  writes_.pipeline().forget(connection.id());
+  db_.remove_watcher(connection.id());
+  const SessionId session = clients_.remove(connection.id());
+  if (session != 0 && sessions_.tracker().contains(session)) {
+    log_info("connection from ", connection.remote_text(), " for session ", hex(session),
+             " closed; the session lives until it times out");
+  }
+}
+
+std::string ClientService::refusal() const {
+  const ReplicaHost* host = writes_.host();
+  if (host != nullptr && host->diverged()) return "its tree diverged from its leader's";
+  if (!view_.serving()) return "no quorum";
+  return {};
+}
+
+void ClientService::frame(net::ClientConnection& connection, std::string_view payload) {
+  ClientState* client = clients_.find(connection.id());
+  if (client == nullptr) {
+    connection.close();
+    return;
+  }
+  ++stats_.packets_received;
+  switch (client->phase) {
+    case ClientState::Phase::kHandshake:
+      if (const std::string why = refusal(); !why.empty()) {
+        // Apache: "ZooKeeperServer not running"; the client tries another server.
+        log_info("closing connection from ", connection.remote_text(),
+                 ": this replica is not serving (", why, ")");
+        ClientRegistry::close(*client);
+        break;
+      }
+      handle_connect(*client, payload);
+      break;
+    case ClientState::Phase::kConnecting:
+      // Apache stops reading until the session is settled: keep the frame.
+      writes_.pipeline().defer(connection.id(),
+                               PendingRequest{std::string(payload), steady_clock_ms()});
+      break;
+    case ClientState::Phase::kEstablished:
+      if (!client->close_requested) {
+        handle(*client, payload, Arrival::kNew, steady_clock_ms());
+      }
+      break;
+    case ClientState::Phase::kClosing:
+      break;
+  }
+}
+
+void ClientService::handle_connect(ClientState& client, std::string_view payload) {
+  auto& conn = *client.connection;
+  zk::wire::ConnectRequest request;
+  if (!zk::wire::decode(payload, request)) {
+    log_warn("closing connection from ", conn.remote_text(), ": malformed ConnectRequest");
+    conn.close();
+    return;
+  }
+  if (request.last_zxid_seen > db_.last_zxid()) {
+    log_info("refusing connection from ", conn.remote_text(), ": client has seen zxid ",
+             hex(request.last_zxid_seen), ", this server only ", hex(db_.last_zxid()));
+    conn.close();
+    return;
+  }
+  const int32_t timeout = std::clamp(request.timeout_ms, config_.min_session_timeout_ms,
+                                     config_.max_session_timeout_ms);
+  if (request.session_id == 0) {
+    WriteRequest create;
+    create.kind = WriteRequest::Kind::kCreateSession;
+    create.session = sessions_.new_id();
+    create.timeout_ms = timeout;
+    PendingWrite write;
+    write.kind = PendingWrite::Kind::kCreateSession;
+    write.op = zk::wire::OpCode::kCreateSession;
+    write.started_ms = steady_clock_ms();
+    client.session_id = create.session;
+    client.timeout_ms = timeout;
+    client.connect_has_read_only = request.has_read_only;
+    client.phase = ClientState::Phase::kConnecting;
+    writes_.submit(conn.id(), std::move(write), create);
+    return;
+  }
+  const SessionId session = request.session_id;
+  zk::wire::ConnectResponse response;
+  response.read_only = false;
+  const bool alive = sessions_.alive(session);
+  if (!alive || !sessions_.password_matches(session, request.passwd)) {
+    log_info("refusing to resume session ", hex(session), " from ", conn.remote_text(), ": ",
+             alive ? "wrong password" : "unknown or expired session");
+    response.timeout_ms = 0;
+    response.session_id = 0;
+    response.passwd = std::string(SessionPasswords::kPasswordSize, '\0');
+    clients_.send(client, connect_response_frame(response, request.has_read_only));
+    ClientRegistry::close_after_flush(client);
+    return;
+  }
+  if (ClientState* other = clients_.owner(session); other != nullptr && other != &client) {
+    log_info("session ", hex(session), " moves from ", other->connection->remote_text(), " to ",
+             conn.remote_text(), "; closing the old connection");
+    ClientRegistry::close(*other);
+  }
+  sessions_.resumed(session, timeout, steady_clock_ms());
+  response.timeout_ms = timeout;
+  response.session_id = session;
+  response.passwd = sessions_.password(session);
+  client.session_id = session;
+  client.timeout_ms = timeout;
+  client.phase = ClientState::Phase::kEstablished;
+  log_info("session ", hex(session), " resumed by ", conn.remote_text(), ", timeout ", timeout,
+           " ms");
+  clients_.bind(session, conn.id());
+  conn.mark_established();
+  clients_.send(client, connect_response_frame(response, request.has_read_only));
+}
+
+void ClientService::session_created(ClientState* client, const PendingWrite& write) {
+  const SessionId session = write.txn.header.session_id;
+  const auto& body = std::get<tree::CreateSessionTxn>(write.txn.body);
+  // Tracked even when its client left meanwhile: it then expires as usual.
+  sessions_.track(session, body.timeout_ms, steady_clock_ms());
+  if (client == nullptr || client->phase != ClientState::Phase::kConnecting) return;
+  auto& conn = *client->connection;
+  zk::wire::ConnectResponse response;
+  response.read_only = false;
+  response.timeout_ms = body.timeout_ms;
+  response.session_id = session;
+  response.passwd = sessions_.password(session);
+  client->last_operation = "SESS";
+  client->last_cxid = 0;
+  client->last_zxid = write.txn.header.zxid;
+  client->last_response_wall_ms = wall_clock_ms();
+  client->phase = ClientState::Phase::kEstablished;
+  clients_.bind(session, conn.id());
+  conn.mark_established();
+  clients_.send(*client, connect_response_frame(response, client->connect_has_read_only));
+  log_info("session ", hex(session), " created for ", conn.remote_text(), ", timeout ",
+           body.timeout_ms, " ms");
+}
+
+}  // namespace zkd::server

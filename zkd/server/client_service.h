@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+// The client service: what a server does with each client connection
+// (net::ConnectionHandler). The connect handshake (§2.3 of
+// docs/wire-protocol.md): a new session goes to the write path as a
+// createSession txn, a resumed one is checked against its password; then
+// every request (§3, §4), in order per connection (the ReplyPipeline): reads
+// answered from the tree, writes submitted to the write path, auth, sasl,
+// setWatches, whoAmI and getEphemerals answered here. The four-letter words
+// are answered from the status view (§12).
+//
+// A replica that does not serve (no quorum, or its tree diverged from its
+// leader's) closes every new connection after its handshake frame, as
+// Apache's "ZooKeeperServer not running".
+//
+// Threading: the state thread, like every part it is given.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "libzk/wire/protocol.h"
+#include "zkd/net/client_connection.h"
+#include "zkd/server/client_registry.h"
+#include "zkd/server/config.h"
+#include "zkd/server/four_letter_whitelist.h"
+#include "zkd/server/pending_write.h"
+#include "zkd/server/server_stats.h"
+#include "zkd/server/sessions.h"
+#include "zkd/server/status_view.h"
+#include "zkd/server/write_path.h"
+#include "zkd/tree/database.h"
+
+namespace zkd::server {
+
+class ClientService final : public net::ConnectionHandler, public RequestHandler {
+ public:
+  // What the service works with; all of it outlives the service.
+  struct Parts {
+    const ServerConfig& config;
+    tree::Database& db;
+    ClientRegistry& clients;
+    Sessions& sessions;
+    WritePath& writes;
+    StatusView& view;
+    ServerStats& stats;
+  };
+  explicit ClientService(Parts parts);
+
+  // net::ConnectionHandler
+  void opened(const std::shared_ptr<net::ClientConnection>& connection) override;
+  std::string four_letter_word(net::ClientConnection& connection, std::string_view word,
+                               std::string_view argument) override;
+  void frame(net::ClientConnection& connection, std::string_view payload) override;
+  void closed(net::ClientConnection& connection) override;
+
+  // RequestHandler
+  void handle(ClientState& client, std::string_view payload, Arrival arrival,
+              int64_t started_ms) override;
+  void session_created(ClientState* client, const PendingWrite& write) override;
+
+ private:
+  using SessionId = int64_t;
+
+  // Why this server takes no client now, or empty when it does.
+  std::string refusal() const;
+  void handle_connect(ClientState& client, std::string_view payload);
+  void answer_write(ClientState& client, int32_t xid, zk::wire::OpCode op, std::string_view body,
+                    int64_t started_ms);
+  void answer_with_error_txn(ClientState& client, int32_t xid, zk::wire::OpCode op,
+                             zk::wire::Error err, int64_t started_ms);
+  void answer_close_session(ClientState& client, int32_t xid, int64_t started_ms);
+  // setWatches (101) or setWatches2 (105, `op`).
+  void answer_set_watches(ClientState& client, int32_t xid, zk::wire::OpCode op,
+                          std::string_view body, int64_t started_ms);
+  void answer_auth(ClientState& client, int32_t xid, std::string_view body);
+  void answer_get_ephemerals(ClientState& client, int32_t xid, std::string_view body,
+                             int64_t started_ms);
+  void answer_who_am_i(ClientState& client, int32_t xid, int64_t started_ms);
+
+  const ServerConfig& config_;
+  tree::Database& db_;
+  ClientRegistry& clients_;
+  Sessions& sessions_;
+  WritePath& writes_;
+  StatusView& view_;
+  ServerStats& stats_;
+  FourLetterWhitelist whitelist_;
+};
+
+}  // namespace zkd::server

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "zkd/server/sessions.h"
+
+#include <chrono>
+
+#include "zkd/net/log.h"
+#include "zkd/server/clocks.h"
+
+namespace zkd::server {
+
+using net::hex;
+using net::log_info;
+
+Sessions::Sessions(boost::asio::io_context& io, const ServerConfig& config, tree::Database& db,
+                   ClientRegistry& clients, WritePath& writes, std::function<bool()> decides)
+    : config_(config),
+      db_(db),
+      clients_(clients),
+      writes_(writes),
+      decides_(std::move(decides)),
+      tracker_(config.tick_time_ms),
+      ids_(config.replicated() ? static_cast<uint8_t>(config.my_id) : 1, steady_clock_ms()),
+      passwords_(SessionPasswords::with_random_key()),
+      containers_(config),
+      tick_timer_(io),
+      container_timer_(io) {}
+
+void Sessions::start() {
+  schedule_tick();
+  schedule_container_check();
+}
+
+void Sessions::stop() {
+  stopped_ = true;
+  tick_timer_.cancel();
+  container_timer_.cancel();
+}
+
+Sessions::SessionId Sessions::new_id() {
+  SessionId session = ids_.next();
+  // Ids restored from disk were drawn by an earlier process.
+  while (db_.session_exists(session)) session = ids_.next();
+  return session;
+}
+
+bool Sessions::alive(SessionId session) const {
+  return tracker_.contains(session) && db_.session_exists(session);
+}
+
+void Sessions::used(SessionId session, int32_t timeout_ms, int64_t now_ms) {
+  tracker_.touch(session, now_ms);
+  if (config_.replicated()) used_[session] = timeout_ms;
+}
+
+void Sessions::resumed(SessionId session, int32_t timeout_ms, int64_t now_ms) {
+  tracker_.touch(session, timeout_ms, now_ms);
+  if (config_.replicated()) used_[session] = timeout_ms;
+}
+
+void Sessions::track(SessionId session, int32_t timeout_ms, int64_t now_ms) {
+  tracker_.touch(session, timeout_ms, now_ms);
+}
+
+void Sessions::touch_all(int64_t now_ms) {
+  for (SessionId session : db_.sessions()) {
+    tracker_.touch(session, db_.session_timeout(session).value_or(config_.max_session_timeout_ms),
+                   now_ms);
+  }
+}
+
+void Sessions::forget(SessionId session) {
+  tracker_.remove(session);
+  used_.erase(session);
+}
+
+Sessions::Touches Sessions::take_used() {
+  Touches touches(used_.begin(), used_.end());
+  used_.clear();
+  return touches;
+}
+
+void Sessions::schedule_tick() {
+  if (stopped_) return;
+  tick_timer_.expires_after(std::chrono::milliseconds(config_.tick_time_ms));
+  tick_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;  // cancelled by stop()
+    expire_due();
+    schedule_tick();
+  });
+}
+
+void Sessions::expire_due() {
+  if (!decides_()) return;
+  for (SessionId session : tracker_.expire(steady_clock_ms())) {
+    log_info("session ", hex(session), " expired");
+    end(session);
+  }
+}
+
+void Sessions::end(SessionId session) {
+  tracker_.remove(session);
+  // The session's own connection gets no frame (§2.4): close it before the
+  // closeSession txn fires watches.
+  if (ClientState* owner = clients_.owner(session)) ClientRegistry::close(*owner);
+  clients_.unbind(session);
+  if (db_.session_exists(session)) {
+    WriteRequest close;
+    close.kind = WriteRequest::Kind::kCloseSession;
+    close.session = session;
+    PendingWrite write;
+    write.kind = PendingWrite::Kind::kExpiry;
+    write.op = zk::wire::OpCode::kCloseSession;
+    write.started_ms = steady_clock_ms();
+    writes_.submit(Pipeline::kNoConnection, std::move(write), close);
+  }
+}
+
+void Sessions::schedule_container_check() {
+  if (stopped_) return;
+  container_timer_.expires_after(containers_.check_interval());
+  container_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;  // cancelled by stop()
+    check_containers();
+    schedule_container_check();
+  });
+}
+
+void Sessions::check_containers() {
+  if (!decides_()) return;
+  std::vector<std::string> due = containers_.admit(
+      db_.sweep_candidates(wall_clock_ms(), containers_.max_never_used_ms()), steady_clock_ms());
+  for (std::string& path : due) {
+    log_info("deleting container or expired TTL node ", path);
+    WriteRequest request;  // Apache's: session 0, the path's bytes as the body
+    request.op = zk::wire::OpCode::kDeleteContainer;
+    request.body = std::move(path);
+    PendingWrite write;
+    write.kind = PendingWrite::Kind::kExpiry;
+    write.op = zk::wire::OpCode::kDeleteContainer;
+    write.started_ms = steady_clock_ms();
+    writes_.submit(Pipeline::kNoConnection, std::move(write), request);
+  }
+}
+
+}  // namespace zkd::server

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "zkd/server/write_path.h"
+
+#include <utility>
+
+#include "libzk/wire/jute.h"
+#include "zkd/net/log.h"
+#include "zkd/server/clocks.h"
+#include "zkd/server/op_tags.h"
+
+namespace zkd::server {
+
+using net::hex;
+using net::log_info;
+
+WritePath::WritePath(tree::Database& db, ClientRegistry& clients, SnapshotService& snapshots,
+                     ServerStats& stats, RequestHandler& handler, int outstanding_limit)
+    : db_(db), clients_(clients), snapshots_(snapshots), stats_(stats), handler_(handler) {
+  // Apache throttles on the requests in its processor pipeline; in zkd those
+  // are the writes waiting to be committed.
+  read_gate_ = std::make_shared<net::ReadGate>(
+      [this, outstanding_limit] { return pending() >= static_cast<size_t>(outstanding_limit); });
+}
+
+void WritePath::open(std::unique_ptr<LogThread> log, int64_t last_zxid) {
+  log_ = std::move(log);
+  last_prepared_zxid_ = last_zxid;
+  durable_zxid_ = last_zxid;
+}
+
+void WritePath::stop() {
+  if (log_) log_->stop();
+}
+
+void WritePath::submit(net::ConnectionId connection, PendingWrite write,
+                       const WriteRequest& request) {
+  if (host_ != nullptr) {
+    replicate_write(connection, std::move(write), request);
+    return;
+  }
+  write.txn = prepare_write(db_, request, ++last_prepared_zxid_, wall_clock_ms());
+  append(connection, std::move(write));
+}
+
+void WritePath::append(net::ConnectionId connection, PendingWrite write) {
+  std::string bytes;
+  zk::wire::Writer w(bytes);
+  tree::write_txn(w, write.txn);
+  const int64_t zxid = write.txn.header.zxid;
+  log_->append(zxid, std::move(bytes));
+  pipeline_.add_write(connection, zxid, std::move(write));
+  snapshots_.logged(last_prepared_zxid_);
+}
+
+bool WritePath::sync(ClientState& client, std::string_view payload, int64_t started_ms) {
+  const net::ConnectionId id = client.connection->id();
+  if (host_ == nullptr) {
+    // Answered once every txn prepared before it (any session) is applied.
+    return pipeline_.add_barrier(id, PendingRequest{std::string(payload), started_ms}).has_value();
+  }
+  // Answered once this replica applied what the leader had when it saw it.
+  const uint64_t ticket = forwarded_.add_sync();
+  PendingWrite write;
+  write.kind = PendingWrite::Kind::kSync;
+  write.op = zk::wire::OpCode::kSync;
+  write.payload = std::string(payload);
+  write.started_ms = started_ms;
+  pipeline_.add_write(id, static_cast<int64_t>(ticket), std::move(write));
+  host_->sync(ticket);
+  return false;
+}
+
+storage::Status WritePath::logged(const LogBatch& batch) {
+  // Posted before a truncation this thread has since made: stale.
+  if (batch.status.ok() && batch.truncations < log_->truncations_requested()) return {};
+  if (!batch.status.ok()) return batch.status;
+  ++stats_.fsyncs;
+  stats_.logged_txns += batch.txns;
+  stats_.fsync_ms.record(batch.sync_us / 1000);
+  durable_zxid_ = batch.durable_zxid;
+  if (host_ != nullptr) {
+    host_->persisted(durable_zxid_);  // drains once settled
+    return {};
+  }
+  drain();
+  return {};
+}
+
+void WritePath::drain() {
+  // Standalone: writes are released by zxid once durable; in an ensemble by
+  // ticket once committed and applied.
+  auto released = [this] {
+    return host_ != nullptr ? static_cast<int64_t>(forwarded_.released()) : durable_zxid_;
+  };
+  while (auto step = pipeline_.next(released())) {
+    switch (step->kind) {
+      case Pipeline::Step::Kind::kWrite: {
+        if (host_ != nullptr) {
+          finish_replicated(step->connection, static_cast<uint64_t>(step->zxid), *step->write);
+          break;
+        }
+        tree::ApplyResult result = db_.apply(step->write->txn);
+        // Notifications first: on the writer's own connection they precede its reply.
+        clients_.deliver(result.notifications, step->write->txn.header.zxid);
+        finish(step->connection, *step->write, result.response);
+        break;
+      }
+      case Pipeline::Step::Kind::kBarrier:
+      case Pipeline::Step::Kind::kRequest: {
+        ClientState* client = clients_.find(step->connection);
+        if (client == nullptr || client->phase != ClientState::Phase::kEstablished) break;
+        handler_.handle(
+            *client, step->read->payload,
+            step->kind == Pipeline::Step::Kind::kBarrier ? Arrival::kReleased : Arrival::kInTurn,
+            step->read->started_ms);
+        break;
+      }
+    }
+  }
+  // Writes of connections that have gone finish without a reply, so no send
+  // re-checks globalOutstandingLimit's gate for them: do it once per drain.
+  read_gate_->recheck();
+}
+
+void WritePath::drop() {
+  pipeline_.clear();
+  forwarded_.clear();
+}
+
+void WritePath::replicate_write(net::ConnectionId connection, PendingWrite write,
+                                const WriteRequest& request) {
+  if (!host_->status().serving) {
+    // The quorum was lost meanwhile; the client's connection is closing.
+    if (ClientState* client = clients_.find(connection)) client->connection->close();
+    return;
+  }
+  if (connection != Pipeline::kNoConnection) {
+    // Not the leader's own txns (session expiry), which nobody waits for.
+    const uint64_t ticket = forwarded_.add_write(request);
+    pipeline_.add_write(connection, static_cast<int64_t>(ticket), std::move(write));
+  }
+  host_->write(request);
+}
+
+void WritePath::finish_replicated(net::ConnectionId connection, uint64_t ticket,
+                                  PendingWrite& write) {
+  if (write.kind == PendingWrite::Kind::kSync) {
+    finish(connection, write, tree::Response{});
+    return;
+  }
+  auto outcome = forwarded_.take(ticket);
+  if (!outcome) {
+    // Lost (not committed before the leader changed): the client retries.
+    if (ClientState* client = clients_.find(connection)) ClientRegistry::close(*client);
+    return;
+  }
+  write.txn = std::move(outcome->first);
+  finish(connection, write, outcome->second);
+}
+
+void WritePath::finish(net::ConnectionId connection, PendingWrite& write,
+                       const tree::Response& response) {
+  ClientState* client = clients_.find(connection);
+  const int64_t zxid = write.txn.header.zxid;
+  switch (write.kind) {
+    case PendingWrite::Kind::kReply:
+      if (client == nullptr) return;
+      clients_.reply(*client, write.xid, zxid, write.err.value_or(response.err), response.body,
+                     op_tag(write.op), write.started_ms);
+      return;
+    case PendingWrite::Kind::kCreateSession:
+      handler_.session_created(client, write);
+      return;
+    case PendingWrite::Kind::kCloseSession:
+      if (client == nullptr) return;
+      clients_.reply(*client, write.xid, zxid, zk::wire::Error::kOk, {},
+                     op_tag(zk::wire::OpCode::kCloseSession), write.started_ms);
+      log_info("session ", hex(write.txn.header.session_id), " closed by ",
+               client->connection->remote_text());
+      client->connection->close_after_flush();
+      return;
+    case PendingWrite::Kind::kExpiry:
+      return;
+    case PendingWrite::Kind::kSync:
+      if (client == nullptr || client->phase != ClientState::Phase::kEstablished) return;
+      handler_.handle(*client, write.payload, Arrival::kReleased, write.started_ms);
+      return;
+  }
+}
+
+}  // namespace zkd::server

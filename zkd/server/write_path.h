@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+// The way of a write, from a client's request to its answer (docs/design.md,
+// "The way of a write").
+//
+// Standalone, a write is prepared here (zxid = last prepared + 1, time = this
+// machine's wall clock), its txn handed to the log thread (group commit) and
+// parked in the ReplyPipeline. When the log thread reports "durable up to N",
+// drain() applies the parked txns <= N in order, sends their notifications,
+// then their answers, then hands the requests that waited behind them back
+// to the RequestHandler. Nothing is applied, so nothing is visible, before it
+// is on disk.
+//
+// In an ensemble (replicate()), a write goes to the replica host instead,
+// which proposes it or forwards it to the leader, under a ticket
+// (ForwardedWrites); the pipeline orders by ticket, and a write is answered
+// once this replica applied the committed txn it became. A sync waits until
+// this replica applied what the leader had when it saw the sync.
+//
+// Threading: the state thread; the log thread's reports reach logged() by
+// way of the io_context.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "zkd/net/client_connection.h"
+#include "zkd/server/client_registry.h"
+#include "zkd/server/client_state.h"
+#include "zkd/server/forwarded_writes.h"
+#include "zkd/server/log_thread.h"
+#include "zkd/server/pending_write.h"
+#include "zkd/server/replica_host.h"
+#include "zkd/server/server_stats.h"
+#include "zkd/server/snapshot_service.h"
+#include "zkd/server/write_request.h"
+#include "zkd/storage/status.h"
+#include "zkd/tree/database.h"
+
+namespace zkd::server {
+
+// Where the write path hands back what it released (ClientService).
+class RequestHandler {
+ public:
+  virtual ~RequestHandler() = default;
+  // A request of an established `client`, released in turn (Arrival::kInTurn)
+  // or a sync whose barrier has passed (Arrival::kReleased).
+  virtual void handle(ClientState& client, std::string_view payload, Arrival arrival,
+                      int64_t started_ms) = 0;
+  // The createSession txn of `write` is applied: finish the handshake of
+  // `client` (null when the connection has gone).
+  virtual void session_created(ClientState* client, const PendingWrite& write) = 0;
+};
+
+class WritePath {
+ public:
+  // Every argument outlives the write path. `handler` may be constructed
+  // after it: it is first called by drain(). `outstanding_limit`:
+  // globalOutstandingLimit, the pending writes at which clients stop being read.
+  WritePath(tree::Database& db, ClientRegistry& clients, SnapshotService& snapshots,
+            ServerStats& stats, RequestHandler& handler, int outstanding_limit);
+  WritePath(const WritePath&) = delete;
+  WritePath& operator=(const WritePath&) = delete;
+
+  // Writes go to `log` from now on; the log is durable up to `last_zxid`.
+  void open(std::unique_ptr<LogThread> log, int64_t last_zxid);
+  // From now on writes go through the ensemble's replica `host`, which
+  // outlives the write path's use of it (until stop()).
+  void replicate(ReplicaHost& host) { host_ = &host; }
+  // Makes what was handed to the log durable and ends the log thread; what
+  // is pending is neither applied nor answered any more.
+  void stop();
+
+  // Precondition: open().
+  LogThread& log() { return *log_; }
+  // The replica host, or null when standalone.
+  const ReplicaHost* host() const { return host_; }
+  // The reply order; ClientService defers and queries through it.
+  Pipeline& pipeline() { return pipeline_; }
+  // Writes waiting for the disk or the leader (mntr's zk_outstanding_requests).
+  size_t pending() const { return pipeline_.writes_pending(); }
+  // The read gate of client connections: closed while pending() reaches the limit.
+  std::shared_ptr<net::ReadGate> read_gate() const { return read_gate_; }
+
+  // A write on its way (a client's, or the server's own with
+  // Pipeline::kNoConnection); `write` parks what finishes it.
+  void submit(net::ConnectionId connection, PendingWrite write, const WriteRequest& request);
+  // A sync of `client`: true when it can be answered now; otherwise it is
+  // handed back to the RequestHandler (Arrival::kReleased) once every write
+  // before it (standalone: prepared here; ensemble: the leader's) is applied.
+  bool sync(ClientState& client, std::string_view payload, int64_t started_ms);
+  // The log thread's report. Not ok: the log failed; nothing more is done.
+  storage::Status logged(const LogBatch& batch);
+  // Applies and answers whatever is released, in order.
+  void drain();
+
+  // --- the ensemble's (replication.h) ---
+  // A committed txn this replica applied: kept when it answers one of ours.
+  void applied(tree::Txn& txn, tree::Response& response) { forwarded_.applied(txn, response); }
+  void sync_done(uint64_t ticket) { forwarded_.sync_done(ticket); }
+  // Forgets every write in flight (their clients' connections are closing).
+  void drop();
+
+ private:
+  // Standalone: hands the prepared txn to the log and parks `write`.
+  void append(net::ConnectionId connection, PendingWrite write);
+  void replicate_write(net::ConnectionId connection, PendingWrite write,
+                       const WriteRequest& request);
+  void finish_replicated(net::ConnectionId connection, uint64_t ticket, PendingWrite& write);
+  // Answers a write whose txn is applied (`response`: its result).
+  void finish(net::ConnectionId connection, PendingWrite& write, const tree::Response& response);
+
+  tree::Database& db_;
+  ClientRegistry& clients_;
+  SnapshotService& snapshots_;
+  ServerStats& stats_;
+  RequestHandler& handler_;
+  std::shared_ptr<net::ReadGate> read_gate_;
+  std::unique_ptr<LogThread> log_;
+  ReplicaHost* host_ = nullptr;
+  int64_t last_prepared_zxid_ = 0;  // the last zxid handed to the log
+  int64_t durable_zxid_ = 0;        // the log thread's last report
+  Pipeline pipeline_;
+  ForwardedWrites forwarded_;  // ensemble only
+};
+
+}  // namespace zkd::server
