@@ -79,8 +79,8 @@ TEST(Ensemble, ReplicasElectAndReplicateAWrite) {
 // (ZOOKEEPER-4685, an availability bug of the same code, cannot happen in
 // zkd: its proposal Acks are cumulative and follow the NEWLEADER ack.)
 // Safeguard: the learner acknowledges NEWLEADER only once its log is durable
-// up to the NEWLEADER zxid (zkd/zab/learner.cc, learner_send_acks: `if
-// (durable_ < *ack_new_leader_at_) return;`). Removing that line makes /w
+// up to the NEWLEADER zxid (zkd/zab/learner_role.cc, LearnerRole::send_acks:
+// `if (s_.durable < *ack_new_leader_at_) return;`). Removing that line makes /w
 // visible on the leader and lost at the end.
 TEST(ApacheRegressions, Zookeeper3911And4646NewLeaderIsAcknowledgedOnlyWhenTheDiffIsDurable) {
   Ensemble e(kAll);
@@ -122,8 +122,8 @@ TEST(ApacheRegressions, Zookeeper3911And4646NewLeaderIsAcknowledgedOnlyWhenTheDi
 // currentEpoch won the election over a server holding committed txns it
 // lacked, and the new leader truncated them away.
 // Safeguard: currentEpoch is written in the same step as the NEWLEADER
-// acknowledgement, which waits until the log is durable (learner.cc,
-// learner_send_acks: set_hard_state after the `durable_` check). Removing the
+// acknowledgement, which waits until the log is durable (learner_role.cc,
+// LearnerRole::send_acks: set_hard_state after the `s_.durable` check). Removing the
 // check lets b write currentEpoch 2 without /c, win against the old leader
 // (currentEpoch 1, with /c) and truncate /c.
 TEST(ApacheRegressions, Zookeeper4643CurrentEpochIsNeverAheadOfTheDurableLog) {
@@ -168,7 +168,7 @@ TEST(ApacheRegressions, Zookeeper4643CurrentEpochIsNeverAheadOfTheDurableLog) {
 // served it.
 // Safeguard: a learner announces its log's last zxid (the core's log is the
 // replica's, Zab::last_zxid), and the leader sends a TRUNC to a log that
-// holds what its own does not (zkd/zab/leader.cc, sync_peer: `if
+// holds what its own does not (zkd/zab/leader_role.cc, sync_peer: `if
 // (!log_.contains(peer_last) ...`). Making sync_peer always DIFF from the
 // learner's last zxid leaves /t in the old leader's log: served after its
 // restart.
@@ -225,7 +225,7 @@ TEST(ApacheRegressions, ATruncatedTxnLeavesATreeThatReplayedIt) {
 // The follower's side of ZOOKEEPER-2845: a follower logged a proposal that
 // was never committed (its leader crashed and lost it) and was down while
 // the others elected and went on. Rejoining, it must lose the proposal.
-// Safeguard: as for 2845, the TRUNC (leader.cc, sync_peer); and the rebuild
+// Safeguard: as for 2845, the TRUNC (leader_role.cc, sync_peer); and the rebuild
 // of the tree after it, since the restarted follower replayed /u. Removing
 // either leaves /u on a.
 TEST(ApacheRegressions, Zookeeper2845AFollowersUncommittedProposalIsTruncated) {
@@ -268,7 +268,7 @@ TEST(ApacheRegressions, Zookeeper2845AFollowersUncommittedProposalIsTruncated) {
 // Safeguards: one log per replica (the DIFF entries a learner takes go into
 // the same in-memory log, zab::MemoryLog, that it DIFFs from as leader; no
 // second list that one path can skip), and a learner refuses a DIFF whose
-// entries do not follow its log (zkd/zab/learner.cc, kDiff: `follows(...)`),
+// entries do not follow its log (zkd/zab/learner_role.cc, kDiff: `follows(...)`),
 // as Apache's learners do since the fix.
 TEST(ApacheRegressions, Zookeeper4925ALeaderThatSyncedByDiffDiffsEveryTxn) {
   constexpr ServerId kFive = 5;

@@ -1,17 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Leader election, after Apache's FastLeaderElection: every LOOKING replica
-// proposes the best vote it has seen in its round (ordered by current epoch,
-// last zxid, server id) and broadcasts it; when a quorum of the round agrees
-// with its vote it waits finalize_ticks for a better one, then decides (at
-// once when every voter it has not heard in the round is one whose
-// connection closed).
-// Replicas that are FOLLOWING or LEADING answer LOOKING ones with their vote,
-// so a restarted replica joins an established leader. Observers only ask:
-// they vote for no one, are never counted, and join a leader that a quorum of
-// voters' answers name.
-#include <algorithm>
+#include "zkd/zab/election.h"
 
-#include "zkd/zab/zab.h"
+#include <algorithm>
 
 namespace zkd::zab {
 
@@ -35,47 +25,41 @@ PeerState peer_state(Role role) {
 }  // namespace
 
 // An observer's notification names no leader (0): it only asks.
-Vote Zab::self_vote() const { return {observer_ ? 0 : cfg_.id, log_.last(), hard_.current_epoch}; }
+Vote Election::self_vote() const {
+  return {s_.observer ? 0 : s_.cfg.id, s_.log.last(), s_.hard.current_epoch};
+}
 
-void Zab::become_looking() {
-  fail_syncs();
-  role_ = Role::kLooking;
-  leader_ = 0;
-  serving_ = false;
-  peers_.clear();
-  new_epoch_ = 0;
-  stage_ = LearnerStage::kDiscovery;
-  ack_new_leader_at_.reset();
+void Election::start() {
   ++round_;
   vote_ = self_vote();
   received_.clear();
-  received_[cfg_.id] = vote_;
+  received_[s_.cfg.id] = vote_;
   out_of_election_.clear();
   finalize_left_ = 0;
   broadcast_vote();
-  if (quorum_agrees(received_, vote_)) finalize_left_ = cfg_.finalize_ticks;
+  if (quorum_agrees(received_, vote_)) finalize_left_ = s_.cfg.finalize_ticks;
 }
 
-void Zab::broadcast_vote() {
-  for (ServerId v : cfg_.voters) {
-    if (v != cfg_.id) send_vote(v);
+void Election::broadcast_vote() {
+  for (ServerId v : s_.cfg.voters) {
+    if (v != s_.cfg.id) send_vote(v);
   }
-  resend_left_ = cfg_.vote_resend_ticks;
+  resend_left_ = s_.cfg.vote_resend_ticks;
 }
 
-void Zab::send_vote(ServerId to) {
-  send({.type = MsgType::kVote,
-        .to = to,
-        .round = round_,
-        .vote = vote_,
-        .state = peer_state(role_)});
+void Election::send_vote(ServerId to) {
+  s_.send({.type = MsgType::kVote,
+           .to = to,
+           .round = round_,
+           .vote = vote_,
+           .state = peer_state(s_.role)});
 }
 
-bool Zab::quorum_agrees(const std::map<ServerId, Vote>& votes, const Vote& v) const {
+bool Election::quorum_agrees(const std::map<ServerId, Vote>& votes, const Vote& v) const {
   const auto n = std::count_if(votes.begin(), votes.end(), [&](const auto& kv) {
-    return kv.second == v && is_voter(kv.first);
+    return kv.second == v && s_.is_voter(kv.first);
   });
-  return static_cast<size_t>(n) >= quorum();
+  return static_cast<size_t>(n) >= s_.quorum();
 }
 
 // Apache's termPredicate for peers out of election (Vote.equals skips the
@@ -84,51 +68,51 @@ bool Zab::quorum_agrees(const std::map<ServerId, Vote>& votes, const Vote& v) co
 // its leader's (it joined on an older notification), so comparing votes whole
 // could keep a LOOKING replica out forever. Safety does not rest on this:
 // the leader still needs a quorum in discovery and synchronisation.
-bool Zab::quorum_names(const std::map<ServerId, Vote>& votes, ServerId leader) const {
+bool Election::quorum_names(const std::map<ServerId, Vote>& votes, ServerId leader) const {
   const auto n = std::count_if(votes.begin(), votes.end(), [&](const auto& kv) {
-    return kv.second.leader == leader && is_voter(kv.first);
+    return kv.second.leader == leader && s_.is_voter(kv.first);
   });
-  return static_cast<size_t>(n) >= quorum();
+  return static_cast<size_t>(n) >= s_.quorum();
 }
 
 // Apache's checkLeader: another replica may be followed only once it says it
 // is LEADING (in its own name); we may lead only on a quorum of our own round.
-bool Zab::leader_confirmed(ServerId leader, uint64_t round) const {
-  if (leader == cfg_.id) return !observer_ && round == round_;
+bool Election::leader_confirmed(ServerId leader, uint64_t round) const {
+  if (leader == s_.cfg.id) return !s_.observer && round == round_;
   auto it = out_of_election_.find(leader);
   return it != out_of_election_.end() && it->second.state == PeerState::kLeading &&
          it->second.vote.leader == leader;
 }
 
-void Zab::on_vote(const Message& m) {
-  if (is_observer(m.from)) {
+void Election::on_vote(const Message& m) {
+  if (s_.is_observer(m.from)) {
     // An observer asks for the leader. Answer it, never count it; a voter
     // still LOOKING has no leader to name, and observers do not ask observers.
-    if (observer_ || role_ == Role::kLooking || m.state != PeerState::kLooking) return;
-    if (role_ == Role::kLeading) peers_.erase(m.from);  // it left our epoch
+    if (s_.observer || s_.role == Role::kLooking || m.state != PeerState::kLooking) return;
+    if (s_.role == Role::kLeading) changes_.left_epoch(m.from);  // it left our epoch
     send_vote(m.from);
     return;
   }
-  if (!is_voter(m.from)) return;
-  if (role_ != Role::kLooking) {
+  if (!s_.is_voter(m.from)) return;
+  if (s_.role != Role::kLooking) {
     if (m.state != PeerState::kLooking) return;
     // A peer that is LOOKING has left our epoch (Apache: its connection
     // broke). Tell it whom we follow. Our leader's vote of the round we
     // decided in, for the leader we chose, is no such sign: it left before
     // the leader decided (we may decide first) and arrives late.
-    if (learning() && m.from == leader_) {
+    if (s_.learning() && m.from == s_.leader) {
       if (m.round == round_ && m.vote == vote_) return;
-      become_looking();
+      changes_.look();
       return;
     }
-    if (observer_) return;  // voters never count an observer's answer
-    if (role_ == Role::kLeading) peers_.erase(m.from);
+    if (s_.observer) return;  // voters never count an observer's answer
+    if (s_.role == Role::kLeading) changes_.left_epoch(m.from);
     send_vote(m.from);
     return;
   }
 
   if (m.state == PeerState::kLooking) {
-    if (observer_) return;  // observers take no part in rounds
+    if (s_.observer) return;  // observers take no part in rounds
     if (m.round > round_) {
       round_ = m.round;
       received_.clear();
@@ -149,17 +133,17 @@ void Zab::on_vote(const Message& m) {
       send_vote(m.from);
     }
     received_[m.from] = m.vote;
-    received_[cfg_.id] = vote_;
+    received_[s_.cfg.id] = vote_;
     if (quorum_agrees(received_, vote_)) on_quorum_agrees();
     return;
   }
 
   // The sender is FOLLOWING or LEADING.
   out_of_election_[m.from] = {m.vote, m.round, m.state};
-  if (m.round == round_ && !observer_) received_[m.from] = m.vote;
+  if (m.round == round_ && !s_.observer) received_[m.from] = m.vote;
   const ServerId leader = m.vote.leader;
   if (!leader_confirmed(leader, m.round)) return;
-  bool agreed = !observer_ && m.round == round_ && quorum_names(received_, leader);
+  bool agreed = !s_.observer && m.round == round_ && quorum_names(received_, leader);
   if (!agreed) {
     std::map<ServerId, Vote> settled;
     for (const auto& [id, o] : out_of_election_) settled[id] = o.vote;
@@ -168,7 +152,7 @@ void Zab::on_vote(const Message& m) {
   if (!agreed) return;
   round_ = std::max(round_, m.round);
   // Take the leader's own vote, not a follower's possibly stale copy of it.
-  decide(leader == cfg_.id ? m.vote : out_of_election_.at(leader).vote);
+  decide(leader == s_.cfg.id ? m.vote : out_of_election_.at(leader).vote);
 }
 
 // Whether to decide without the finalize wait: the wait is for a better vote
@@ -179,10 +163,10 @@ void Zab::on_vote(const Message& m) {
 // hears, starting from its own, and what it sent us does not beat ours (or we
 // would have taken it). With every voter heard the wait is kept, as before:
 // no link went down, so nothing calls for haste.
-bool Zab::decide_now() const {
+bool Election::decide_now() const {
   bool closed = false;
-  for (ServerId v : cfg_.voters) {
-    if (v == cfg_.id || received_.contains(v)) continue;
+  for (ServerId v : s_.cfg.voters) {
+    if (v == s_.cfg.id || received_.contains(v)) continue;
     if (!unreachable_.contains(v)) return false;
     closed = true;
   }
@@ -192,27 +176,27 @@ bool Zab::decide_now() const {
 // A quorum of our round agrees with our vote: decide now (decide_now), else
 // wait finalize_ticks for a better vote (Apache's finalizeWait), unless
 // already waiting.
-void Zab::on_quorum_agrees() {
+void Election::on_quorum_agrees() {
   if (decide_now()) {
     decide(vote_);
     return;
   }
-  if (finalize_left_ == 0) finalize_left_ = cfg_.finalize_ticks;
+  if (finalize_left_ == 0) finalize_left_ = s_.cfg.finalize_ticks;
 }
 
-void Zab::decide(Vote v) {
+void Election::decide(Vote v) {
   vote_ = v;
   finalize_left_ = 0;
   received_.clear();
   out_of_election_.clear();
-  if (v.leader == cfg_.id) {
-    become_leader();
+  if (v.leader == s_.cfg.id) {
+    changes_.lead();
   } else {
-    become_follower(v.leader);
+    changes_.follow(v.leader);
   }
 }
 
-void Zab::tick_looking() {
+void Election::tick() {
   if (finalize_left_ > 0 && --finalize_left_ == 0) {
     if (quorum_agrees(received_, vote_)) {
       decide(vote_);
@@ -220,6 +204,13 @@ void Zab::tick_looking() {
     }
   }
   if (--resend_left_ <= 0) broadcast_vote();
+}
+
+void Election::link_down(ServerId peer) {
+  if (s_.is_voter(peer)) unreachable_.insert(peer);
+  if (s_.role == Role::kLooking && finalize_left_ > 0 && quorum_agrees(received_, vote_)) {
+    on_quorum_agrees();  // it may have been the voter we waited for
+  }
 }
 
 }  // namespace zkd::zab

@@ -30,6 +30,21 @@ const char* to_string(Role role);
 // Where the replica stands. `serving` is true once it may serve clients: a
 // leader whose epoch is established (a quorum acked NewLeader), a follower or
 // observer that received UpToDate.
+// Why the core refused an input.
+enum class Error : uint8_t {
+  kOk,
+  kNotLeader,         // propose() on a replica that is not leading
+  kNotServing,        // leader not established / learner not up to date yet
+  kCounterExhausted,  // the epoch's zxid counter ran out; the leader stepped down
+};
+const char* to_string(Error error);
+
+struct Proposed {
+  Zxid zxid = 0;
+  Error error = Error::kOk;
+  bool ok() const { return error == Error::kOk; }
+};
+
 struct Status {
   Role role = Role::kLooking;
   ServerId leader = 0;  // 0 when unknown

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The Zab core: construction, input dispatch, the Ready batch and helpers
-// shared by the phases. Election: election.cc; leader: leader.cc; learner:
-// learner.cc.
+// The Zab core: construction, role changes, input dispatch and the Ready
+// batch. Election: election.cc; leader: leader_role.cc; learner:
+// learner_role.cc; the state they share: replica_state.cc.
 #include "zkd/zab/zab.h"
 
 #include <algorithm>
@@ -39,134 +39,131 @@ const char* to_string(Error error) {
 }
 
 Zab::Zab(Config config, Bootstrap boot)
-    : cfg_(std::move(config)), hard_(boot.hard_state), log_(boot.base, std::move(boot.entries)) {
-  assert(validate(cfg_).empty());
-  observer_ = is_observer(cfg_.id);
-  durable_ = log_.last();
-  reported_durable_ = durable_;
-  applied_ = std::clamp(boot.applied, log_.base(), log_.last());
-  committed_ = applied_;
-  attempt_ = static_cast<uint64_t>(boot.incarnation) << 32;
-  become_looking();
+    : s_(std::move(config), boot.hard_state, boot.base, std::move(boot.entries), boot.applied),
+      election_(s_, *this),
+      leader_(s_, *this),
+      learner_(s_, *this, boot.incarnation) {
+  assert(validate(s_.cfg).empty());
+  look();
 }
+
+// --- role changes ---
+
+void Zab::look() {
+  s_.fail_syncs();
+  s_.role = Role::kLooking;
+  s_.leader = 0;
+  s_.serving = false;
+  leader_.reset();
+  learner_.reset();
+  election_.start();
+}
+
+void Zab::lead() {
+  s_.fail_syncs();
+  s_.role = Role::kLeading;
+  s_.leader = s_.cfg.id;
+  s_.serving = false;
+  leader_.start();
+}
+
+void Zab::follow(ServerId leader) {
+  s_.fail_syncs();
+  s_.role = s_.observer ? Role::kObserving : Role::kFollowing;
+  s_.leader = leader;
+  s_.serving = false;
+  learner_.start();
+}
+
+void Zab::left_epoch(ServerId peer) { leader_.forget(peer); }
 
 // --- inputs ---
 
 void Zab::step(const Message& m) {
-  if (m.to != cfg_.id || m.from == cfg_.id) return;
-  unreachable_.erase(m.from);  // its link is up again
+  if (m.to != s_.cfg.id || m.from == s_.cfg.id) return;
+  election_.heard_from(m.from);
   if (m.type == MsgType::kVote) {
-    on_vote(m);
+    election_.on_vote(m);
     return;
   }
-  switch (role_) {
+  switch (s_.role) {
     case Role::kLooking:
       return;
     case Role::kLeading:
-      on_leader_message(m);
+      leader_.on_message(m);
       return;
     case Role::kFollowing:
     case Role::kObserving:
-      on_learner_message(m);
+      learner_.on_message(m);
       return;
   }
 }
 
 void Zab::tick() {
-  switch (role_) {
+  switch (s_.role) {
     case Role::kLooking:
-      tick_looking();
+      election_.tick();
       return;
     case Role::kLeading:
-      tick_leader();
+      leader_.tick();
       return;
     case Role::kFollowing:
     case Role::kObserving:
-      tick_learner();
+      learner_.tick();
       return;
   }
 }
 
 Proposed Zab::propose(std::string payload) {
-  if (role_ != Role::kLeading) return {0, Error::kNotLeader};
-  if (phase_ != LeaderPhase::kBroadcast) return {0, Error::kNotServing};
-  if (next_counter_ > cfg_.max_counter) {
-    // A new epoch is the only way to get new zxids: step down, re-elect.
-    become_looking();
-    return {0, Error::kCounterExhausted};
-  }
-  Entry e{make_zxid(new_epoch_, static_cast<uint32_t>(next_counter_++)), std::move(payload)};
-  const Zxid zxid = e.zxid;
-  append(e);
-  for (auto& [id, p] : peers_) {
-    // Observers get the entry in an Inform once it is committed.
-    if (p.stage < Peer::Stage::kSyncing || !is_voter(id)) continue;
-    Message m{.type = MsgType::kProposal, .to = id, .epoch = new_epoch_};
-    m.entries.push_back(e);
-    send(std::move(m));
-  }
-  maybe_commit();  // a single-voter ensemble commits on its own durability
-  return {zxid, Error::kOk};
+  if (s_.role != Role::kLeading) return {0, Error::kNotLeader};
+  return leader_.propose(std::move(payload));
 }
 
 void Zab::send_digest(Zxid zxid, uint64_t digest) {
-  if (role_ != Role::kLeading || phase_ != LeaderPhase::kBroadcast) return;
-  for (auto& [id, p] : peers_) {
-    if (p.stage != Peer::Stage::kSynced) continue;
-    send({.type = MsgType::kDigest, .to = id, .epoch = new_epoch_, .zxid = zxid, .digest = digest});
-  }
+  if (s_.role == Role::kLeading) leader_.send_digest(zxid, digest);
 }
 
 Error Zab::forward(std::string payload) {
-  if (!learning() || stage_ != LearnerStage::kBroadcast) return Error::kNotServing;
-  send({.type = MsgType::kRequest,
-        .to = leader_,
-        .epoch = hard_.accepted_epoch,
-        .payload = std::move(payload)});
-  return Error::kOk;
+  if (!s_.learning()) return Error::kNotServing;
+  return learner_.forward(std::move(payload));
 }
 
 Error Zab::sync(uint64_t request_id) {
-  if (role_ == Role::kLeading && phase_ == LeaderPhase::kBroadcast) {
-    local_syncs_.push_back({request_id, log_.last()});
-    return Error::kOk;
-  }
-  if (learning() && stage_ == LearnerStage::kBroadcast) {
-    local_syncs_.push_back({request_id, std::nullopt});
-    send({.type = MsgType::kSync,
-          .to = leader_,
-          .epoch = hard_.accepted_epoch,
-          .request_id = request_id});
-    return Error::kOk;
-  }
+  if (s_.role == Role::kLeading && leader_.sync(request_id)) return Error::kOk;
+  if (s_.learning() && learner_.sync(request_id)) return Error::kOk;
   return Error::kNotServing;
 }
 
+void Zab::link_down(ServerId peer) {
+  const bool lost_leader = s_.learning() && peer == s_.leader;
+  election_.link_down(peer);
+  if (lost_leader) look();
+}
+
 void Zab::persisted(Zxid zxid) {
-  reported_durable_ = std::max(reported_durable_, zxid);
-  if (pending_snapshot_) return;  // entries after it wait for the snapshot
-  durable_ = std::max(durable_, std::min(zxid, log_.last()));
-  if (role_ == Role::kLeading) {
-    maybe_establish();
-    maybe_commit();
-  } else if (learning()) {
-    learner_send_acks();
+  s_.reported_durable = std::max(s_.reported_durable, zxid);
+  if (s_.pending_snapshot) return;  // entries after it wait for the snapshot
+  s_.durable = std::max(s_.durable, std::min(zxid, s_.log.last()));
+  if (s_.role == Role::kLeading) {
+    leader_.persisted();
+  } else if (s_.learning()) {
+    learner_.send_acks();
   }
 }
 
 void Zab::snapshot_installed(Zxid zxid) {
-  if (pending_snapshot_ != zxid) return;
-  pending_snapshot_.reset();
-  durable_ = std::max(zxid, std::min(reported_durable_, log_.last()));
-  if (learning()) learner_send_acks();
+  if (s_.pending_snapshot != zxid) return;
+  s_.pending_snapshot.reset();
+  s_.durable = std::max(zxid, std::min(s_.reported_durable, s_.log.last()));
+  if (s_.learning()) learner_.send_acks();
 }
 
 // --- output ---
 
 bool Zab::has_ready() const {
-  if (!out_.empty() || committed_ > applied_ || status() != last_status_) return true;
-  for (const LocalSync& s : local_syncs_) {
-    if (s.zxid && *s.zxid <= applied_) return true;
+  if (!s_.out.empty() || s_.committed > s_.applied || status() != last_status_) return true;
+  for (const LocalSync& s : s_.local_syncs) {
+    if (s.zxid && *s.zxid <= s_.applied) return true;
   }
   return false;
 }
@@ -174,18 +171,18 @@ bool Zab::has_ready() const {
 Ready Zab::ready() {
   assert(!outstanding_);
   outstanding_ = true;
-  Ready r = std::move(out_);
-  out_ = Ready{};
+  Ready r = std::move(s_.out);
+  s_.out = Ready{};
   // Committed entries, cut at the zxid of a snapshot sent in this batch so
   // that the host's state after applying them is that snapshot.
-  const Zxid upto = std::min(committed_, snapshot_cut_.value_or(committed_));
-  snapshot_cut_.reset();
-  if (upto > applied_) {
-    r.committed = log_.range(applied_, upto);
-    applied_ = upto;
+  const Zxid upto = std::min(s_.committed, s_.snapshot_cut.value_or(s_.committed));
+  s_.snapshot_cut.reset();
+  if (upto > s_.applied) {
+    r.committed = s_.log.range(s_.applied, upto);
+    s_.applied = upto;
   }
-  std::erase_if(local_syncs_, [&](const LocalSync& s) {
-    if (!s.zxid || *s.zxid > applied_) return false;
+  std::erase_if(s_.local_syncs, [&](const LocalSync& s) {
+    if (!s.zxid || *s.zxid > s_.applied) return false;
     r.syncs_done.push_back(s.request_id);
     return true;
   });
@@ -193,7 +190,7 @@ Ready Zab::ready() {
     r.status = now;
     last_status_ = now;
   }
-  log_.trim(applied_, cfg_.commit_window);
+  s_.log.trim(s_.applied, s_.cfg.commit_window);
   return r;
 }
 
@@ -203,58 +200,18 @@ void Zab::advance() {
 }
 
 Status Zab::status() const {
-  Status s{.role = role_, .leader = leader_, .serving = serving_};
-  if (role_ == Role::kLeading) s.epoch = new_epoch_;
-  if (learning() && stage_ != LearnerStage::kDiscovery) s.epoch = hard_.accepted_epoch;
+  Status s{.role = s_.role, .leader = s_.leader, .serving = s_.serving};
+  if (s_.role == Role::kLeading) s.epoch = leader_.epoch();
+  if (s_.learning() && learner_.knows_epoch()) s.epoch = s_.hard.accepted_epoch;
   return s;
 }
 
-// --- helpers ---
-
-void Zab::send(Message m) {
-  m.from = cfg_.id;
-  out_.messages.push_back(std::move(m));
-}
-
-void Zab::set_hard_state(HardState h) {
-  if (h == hard_) return;
-  hard_ = h;
-  out_.hard_state = h;
-}
-
-bool Zab::append(Entry entry) {
-  if (!log_.append(entry)) return false;
-  out_.entries.push_back(std::move(entry));
-  return true;
-}
-
-void Zab::advance_commit(Zxid zxid) {
-  committed_ = std::max(committed_, std::min(zxid, log_.last()));
-}
-
-bool Zab::is_voter(ServerId id) const {
-  return std::find(cfg_.voters.begin(), cfg_.voters.end(), id) != cfg_.voters.end();
-}
-
-bool Zab::is_observer(ServerId id) const {
-  return std::find(cfg_.observers.begin(), cfg_.observers.end(), id) != cfg_.observers.end();
-}
-
-void Zab::fail_syncs() {
-  for (const LocalSync& s : local_syncs_) out_.syncs_failed.push_back(s.request_id);
-  local_syncs_.clear();
-  peer_syncs_.clear();
-}
-
 size_t Zab::synced_learners() const {
-  return role_ == Role::kLeading ? count_voters(Peer::Stage::kSynced) : 0;
+  return s_.role == Role::kLeading ? leader_.synced_learners() : 0;
 }
 
 size_t Zab::synced_observers() const {
-  if (role_ != Role::kLeading) return 0;
-  return static_cast<size_t>(std::count_if(peers_.begin(), peers_.end(), [&](const auto& p) {
-    return p.second.stage == Peer::Stage::kSynced && is_observer(p.first);
-  }));
+  return s_.role == Role::kLeading ? leader_.synced_observers() : 0;
 }
 
 }  // namespace zkd::zab

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "zkd/zab/leader_role.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace zkd::zab {
+
+void LeaderRole::start() {
+  phase_ = Phase::kDiscovery;
+  new_epoch_ = 0;
+  phase_ticks_ = 0;
+  initial_last_ = s_.log.last();
+  peers_.clear();
+  maybe_choose_epoch();  // a single-voter ensemble needs no one else
+}
+
+void LeaderRole::reset() {
+  peers_.clear();
+  new_epoch_ = 0;
+}
+
+void LeaderRole::persisted() {
+  maybe_establish();
+  maybe_commit();
+}
+
+Proposed LeaderRole::propose(std::string payload) {
+  if (phase_ != Phase::kBroadcast) return {0, Error::kNotServing};
+  if (next_counter_ > s_.cfg.max_counter) {
+    // A new epoch is the only way to get new zxids: step down, re-elect.
+    changes_.look();
+    return {0, Error::kCounterExhausted};
+  }
+  Entry e{make_zxid(new_epoch_, static_cast<uint32_t>(next_counter_++)), std::move(payload)};
+  const Zxid zxid = e.zxid;
+  s_.append(e);
+  for (auto& [id, p] : peers_) {
+    // Observers get the entry in an Inform once it is committed.
+    if (p.stage < Peer::Stage::kSyncing || !s_.is_voter(id)) continue;
+    Message m{.type = MsgType::kProposal, .to = id, .epoch = new_epoch_};
+    m.entries.push_back(e);
+    s_.send(std::move(m));
+  }
+  maybe_commit();  // a single-voter ensemble commits on its own durability
+  return {zxid, Error::kOk};
+}
+
+void LeaderRole::send_digest(Zxid zxid, uint64_t digest) {
+  if (phase_ != Phase::kBroadcast) return;
+  for (auto& [id, p] : peers_) {
+    if (p.stage != Peer::Stage::kSynced) continue;
+    s_.send(
+        {.type = MsgType::kDigest, .to = id, .epoch = new_epoch_, .zxid = zxid, .digest = digest});
+  }
+}
+
+bool LeaderRole::sync(uint64_t request_id) {
+  if (phase_ != Phase::kBroadcast) return false;
+  s_.local_syncs.push_back({request_id, s_.log.last()});
+  return true;
+}
+
+size_t LeaderRole::synced_observers() const {
+  return static_cast<size_t>(std::count_if(peers_.begin(), peers_.end(), [&](const auto& p) {
+    return p.second.stage == Peer::Stage::kSynced && s_.is_observer(p.first);
+  }));
+}
+
+size_t LeaderRole::count_voters(Peer::Stage at_least) const {
+  size_t n = 0;
+  for (const auto& [id, p] : peers_) {
+    if (p.stage >= at_least && s_.is_voter(id)) ++n;
+  }
+  return n;
+}
+
+void LeaderRole::on_message(const Message& m) {
+  if (m.type == MsgType::kFollowerInfo) {
+    on_follower_info(m);
+    return;
+  }
+  auto it = peers_.find(m.from);
+  if (it == peers_.end()) return;
+  Peer& p = it->second;
+  p.silent_ticks = 0;
+  const bool this_epoch = new_epoch_ != 0 && m.epoch == new_epoch_;
+  switch (m.type) {
+    case MsgType::kAckEpoch:
+      if (this_epoch && m.attempt == p.attempt && p.stage == Peer::Stage::kAwaitAckEpoch) {
+        on_ack_epoch(m.from, p, m);
+      }
+      return;
+    case MsgType::kAckNewLeader:
+      if (this_epoch && m.attempt == p.attempt && p.stage == Peer::Stage::kSyncing) {
+        on_ack_new_leader(p, m);
+      }
+      return;
+    case MsgType::kAck:
+    case MsgType::kPing:  // carries the learner's last Ack again
+      if (this_epoch && p.stage == Peer::Stage::kSynced && s_.is_voter(m.from)) {
+        p.acked = std::max(p.acked, std::min(m.zxid, s_.log.last()));
+        maybe_commit();
+      }
+      return;
+    case MsgType::kRequest:
+      if (phase_ == Phase::kBroadcast && p.stage == Peer::Stage::kSynced) {
+        s_.out.requests.push_back({m.from, m.payload});
+      }
+      return;
+    case MsgType::kSync:
+      if (phase_ == Phase::kBroadcast && p.stage == Peer::Stage::kSynced) {
+        // Ordered behind every proposal made so far.
+        s_.peer_syncs.push_back({m.from, m.request_id, s_.log.last()});
+        answer_peer_syncs();
+      }
+      return;
+    default:
+      return;  // not for a leader
+  }
+}
+
+void LeaderRole::on_follower_info(const Message& m) {
+  if (!s_.is_voter(m.from) && !s_.is_observer(m.from)) return;
+  auto it = peers_.find(m.from);
+  if (it != peers_.end() && it->second.attempt == m.attempt) {
+    it->second.silent_ticks = 0;  // a resent FollowerInfo
+    return;
+  }
+  if (new_epoch_ != 0 && m.epoch > new_epoch_) {
+    // The learner already took a later epoch from a failed prospective
+    // leader and would refuse ours, rejoin, refuse again. A voter makes us
+    // step down: the next election chooses an epoch above it. An observer
+    // does not count: it is left out (it times out and retries) until then.
+    if (s_.is_voter(m.from)) {
+      epoch_floor_ = std::max(epoch_floor_, m.epoch);
+      changes_.look();
+    } else {
+      peers_.erase(m.from);
+    }
+    return;
+  }
+  Peer& p = peers_[m.from];
+  p = Peer{.stage = Peer::Stage::kGotInfo, .attempt = m.attempt, .accepted_epoch = m.epoch};
+  if (new_epoch_ != 0) {
+    send_leader_info(m.from, p);
+  } else {
+    maybe_choose_epoch();
+  }
+}
+
+void LeaderRole::send_leader_info(ServerId id, Peer& p) {
+  s_.send({.type = MsgType::kLeaderInfo, .to = id, .epoch = new_epoch_, .attempt = p.attempt});
+  p.stage = Peer::Stage::kAwaitAckEpoch;
+}
+
+// Only voters' accepted epochs count: observers take no part in establishing
+// epochs. An observer that accepted a later one would refuse ours: left out.
+void LeaderRole::maybe_choose_epoch() {
+  if (new_epoch_ != 0 || count_voters(Peer::Stage::kGotInfo) + 1 < s_.quorum()) return;
+  Epoch e = std::max(s_.hard.accepted_epoch, epoch_floor_);
+  for (const auto& [id, p] : peers_) {
+    if (s_.is_voter(id)) e = std::max(e, p.accepted_epoch);
+  }
+  if (e >= kMaxEpoch) return;  // out of epochs: stay here until init_limit
+  new_epoch_ = e + 1;
+  s_.set_hard_state({.accepted_epoch = new_epoch_, .current_epoch = s_.hard.current_epoch});
+  std::erase_if(peers_, [&](const auto& kv) {
+    return !s_.is_voter(kv.first) && kv.second.accepted_epoch > new_epoch_;
+  });
+  for (auto& [id, p] : peers_) send_leader_info(id, p);
+  maybe_finish_discovery();
+}
+
+void LeaderRole::on_ack_epoch(ServerId id, Peer& p, const Message& m) {
+  p.current_epoch = m.current_epoch;
+  p.last_zxid = m.zxid;
+  p.fresh = m.fresh;
+  if (phase_ != Phase::kDiscovery) {
+    sync_peer(id, p);
+    return;
+  }
+  // A quorum member with a more recent history than ours: we must not lead
+  // (Apache's waitForEpochAck). An observer's history never decides this: it
+  // holds no committed entry we lack (docs/zab.md, Discovery); sync
+  // truncates what else it has.
+  if (s_.is_voter(id) &&
+      (p.current_epoch > s_.hard.current_epoch ||
+       (p.current_epoch == s_.hard.current_epoch && p.last_zxid > s_.log.last()))) {
+    changes_.look();
+    return;
+  }
+  p.stage = Peer::Stage::kAckedEpoch;
+  maybe_finish_discovery();
+}
+
+void LeaderRole::maybe_finish_discovery() {
+  if (phase_ != Phase::kDiscovery || new_epoch_ == 0) return;
+  size_t fresh = 1;  // we took new_epoch_ ourselves when choosing it
+  for (const auto& [id, p] : peers_) {
+    if (p.stage == Peer::Stage::kAckedEpoch && p.fresh && s_.is_voter(id)) ++fresh;
+  }
+  if (fresh < s_.quorum()) return;
+  phase_ = Phase::kSync;
+  for (auto& [id, p] : peers_) {
+    if (p.stage == Peer::Stage::kAckedEpoch) sync_peer(id, p);
+  }
+  maybe_establish();
+}
+
+// Brings one learner from its last zxid to our history: Diff when its last
+// zxid is in our log, Trunc then Diff when it has entries we do not (only
+// within one epoch, where logs are prefixes of one sequence), Snap then Diff
+// otherwise. Then NewLeader; from now on a follower gets every proposal.
+// An observer is brought only to what it may apply once told UpToDate: our
+// whole history while the epoch is being established (all of it is committed
+// at establishment), the committed prefix later; Informs carry the rest.
+void LeaderRole::sync_peer(ServerId id, Peer& p) {
+  const Zxid peer_last = p.last_zxid;
+  const Zxid upto = s_.is_voter(id) || phase_ != Phase::kBroadcast ? s_.log.last() : s_.committed;
+  Zxid from = peer_last;
+  if (!s_.log.contains(peer_last) || peer_last > upto) {
+    const auto t = s_.log.before(peer_last);
+    if (t && epoch_of(*t) == epoch_of(peer_last) && *t <= upto) {
+      from = *t;
+      s_.send({.type = MsgType::kTrunc, .to = id, .epoch = new_epoch_, .zxid = from});
+    } else {
+      // The host's state after applying this batch's committed entries.
+      from = s_.snapshot_cut.value_or(s_.committed);
+      s_.snapshot_cut = from;
+      s_.send({.type = MsgType::kSnap, .to = id, .epoch = new_epoch_, .zxid = from});
+    }
+  }
+  Message diff{.type = MsgType::kDiff, .to = id, .epoch = new_epoch_, .zxid = from};
+  diff.entries = s_.log.range(from, upto);
+  s_.send(std::move(diff));
+  s_.send({.type = MsgType::kNewLeader, .to = id, .epoch = new_epoch_, .zxid = upto});
+  p.stage = Peer::Stage::kSyncing;
+  p.acked = 0;
+  p.informed = upto;
+}
+
+void LeaderRole::on_ack_new_leader(Peer& p, const Message& m) {
+  p.stage = Peer::Stage::kSynced;
+  p.acked = std::min(m.zxid, s_.log.last());
+  if (phase_ != Phase::kBroadcast) {
+    maybe_establish();
+    return;
+  }
+  s_.send({.type = MsgType::kUpToDate, .to = m.from, .epoch = new_epoch_, .zxid = s_.committed});
+  maybe_commit();
+}
+
+// The epoch is established once a quorum acked NewLeader (we count once our
+// history is durable): our whole initial history is committed.
+void LeaderRole::maybe_establish() {
+  if (s_.role != Role::kLeading || phase_ != Phase::kSync) return;
+  // Like a learner, we take the epoch (currentEpoch) only once our history
+  // is durable, and only then count ourselves.
+  if (s_.durable >= initial_last_ && s_.hard.current_epoch != new_epoch_) {
+    s_.set_hard_state({.accepted_epoch = s_.hard.accepted_epoch, .current_epoch = new_epoch_});
+  }
+  const size_t self = s_.hard.current_epoch == new_epoch_ ? 1 : 0;
+  if (count_voters(Peer::Stage::kSynced) + self < s_.quorum()) return;
+  phase_ = Phase::kBroadcast;
+  s_.serving = true;
+  next_counter_ = 1;
+  s_.advance_commit(initial_last_);
+  inform_observers();
+  for (auto& [id, p] : peers_) {
+    if (p.stage == Peer::Stage::kSynced) {
+      s_.send({.type = MsgType::kUpToDate, .to = id, .epoch = new_epoch_, .zxid = s_.committed});
+    }
+  }
+  maybe_commit();
+}
+
+void LeaderRole::maybe_commit() {
+  if (s_.role != Role::kLeading || phase_ != Phase::kBroadcast) return;
+  std::vector<Zxid> acked{s_.durable};
+  for (const auto& [id, p] : peers_) {
+    if (p.stage == Peer::Stage::kSynced && s_.is_voter(id)) acked.push_back(p.acked);
+  }
+  const Zxid z = quorum_zxid(std::move(acked), s_.cfg.voters.size());
+  if (z <= s_.committed) return;
+  s_.advance_commit(z);
+  for (const auto& [id, p] : peers_) {
+    if (p.stage >= Peer::Stage::kSyncing && s_.is_voter(id)) {
+      s_.send({.type = MsgType::kCommit, .to = id, .epoch = new_epoch_, .zxid = s_.committed});
+    }
+  }
+  inform_observers();
+  answer_peer_syncs();
+}
+
+// Sends each observer being synced or synced the committed entries after
+// what it was sent already (its sync, earlier Informs), in order.
+void LeaderRole::inform_observers() {
+  for (auto& [id, p] : peers_) {
+    if (p.stage < Peer::Stage::kSyncing || s_.is_voter(id) || p.informed >= s_.committed) continue;
+    Message m{.type = MsgType::kInform, .to = id, .epoch = new_epoch_, .zxid = p.informed};
+    m.entries = s_.log.range(p.informed, s_.committed);
+    p.informed = s_.committed;
+    s_.send(std::move(m));
+  }
+}
+
+void LeaderRole::answer_peer_syncs() {
+  std::erase_if(s_.peer_syncs, [&](const PeerSync& s) {
+    if (s.zxid > s_.committed) return false;
+    auto it = peers_.find(s.from);
+    if (it != peers_.end() && it->second.stage == Peer::Stage::kSynced) {
+      s_.send({.type = MsgType::kSyncReply,
+               .to = s.from,
+               .epoch = new_epoch_,
+               .zxid = s.zxid,
+               .request_id = s.request_id});
+    }
+    return true;
+  });
+}
+
+void LeaderRole::tick() {
+  ++phase_ticks_;
+  for (auto it = peers_.begin(); it != peers_.end();) {
+    Peer& p = it->second;
+    ++p.silent_ticks;
+    bool drop = false;
+    if (p.stage == Peer::Stage::kSynced) {
+      drop = p.silent_ticks >= s_.cfg.sync_limit;
+    } else {
+      ++p.handshake_ticks;
+      drop = p.silent_ticks >= s_.cfg.init_limit || p.handshake_ticks >= s_.cfg.init_limit;
+    }
+    it = drop ? peers_.erase(it) : std::next(it);
+  }
+  if (phase_ != Phase::kBroadcast) {
+    if (phase_ticks_ >= s_.cfg.init_limit) {
+      changes_.look();
+      return;
+    }
+  } else if (count_voters(Peer::Stage::kSynced) + 1 < s_.quorum()) {
+    changes_.look();  // lost the quorum of responsive, synced followers
+    return;
+  }
+  for (const auto& [id, p] : peers_) {
+    s_.send({.type = MsgType::kPing,
+             .to = id,
+             .epoch = new_epoch_,
+             // Every proposal (observer: Inform) sent to it so far.
+             .zxid = s_.is_voter(id) ? s_.log.last() : p.informed,
+             // Before establishment our commit point may be a restart's
+             // replay of an uncommitted log: not evidence of a commit.
+             .committed = phase_ == Phase::kBroadcast ? s_.committed : 0});
+  }
+}
+
+}  // namespace zkd::zab

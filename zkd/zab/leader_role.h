@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+// The leader (internal to zkd/zab): discovery (choose a new epoch from a
+// quorum's accepted epochs), synchronisation (DIFF / TRUNC / SNAP then
+// NEWLEADER per learner; the epoch is established once a quorum acked
+// NEWLEADER) and broadcast (PROPOSAL, ACK, COMMIT, pipelined; commit in zxid
+// order on a quorum of durable acks). Observers are synced the same way but
+// never counted; in broadcast they get committed entries by INFORM instead of
+// PROPOSAL and COMMIT. docs/zab.md has the protocol.
+//
+// It acts on the ReplicaState while the replica leads (start() to reset());
+// it steps down through RoleChanges.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "zkd/zab/message.h"
+#include "zkd/zab/ready.h"
+#include "zkd/zab/replica_state.h"
+#include "zkd/zab/types.h"
+
+namespace zkd::zab {
+
+class LeaderRole {
+ public:
+  // `state` and `changes` outlive the role.
+  LeaderRole(ReplicaState& state, RoleChanges& changes) : s_(state), changes_(changes) {}
+
+  // The replica leads from now on: discovery of a new epoch.
+  void start();
+  // The replica does not lead (any more): forgets the epoch and the learners.
+  void reset();
+  // A peer's message (not a vote) while leading.
+  void on_message(const Message& m);
+  void tick();
+  // The host's log became more durable: establishes or commits what it can.
+  void persisted();
+  // `peer` left this epoch (it asks for a leader).
+  void forget(ServerId peer) { peers_.erase(peer); }
+
+  // Broadcast: the next txn of the epoch, sent to every synced follower.
+  Proposed propose(std::string payload);
+  // Broadcast: the host's tree digest after `zxid`, to every synced learner.
+  void send_digest(Zxid zxid, uint64_t digest);
+  // Broadcast: this replica's sync, done once it applied what is proposed now.
+  bool sync(uint64_t request_id);
+
+  // The epoch being established or led; 0 before it is chosen.
+  Epoch epoch() const { return new_epoch_; }
+  bool broadcasting() const { return phase_ == Phase::kBroadcast; }
+  // Followers (voters) / observers that are in sync (past NewLeader).
+  size_t synced_learners() const { return count_voters(Peer::Stage::kSynced); }
+  size_t synced_observers() const;
+
+ private:
+  enum class Phase : uint8_t { kDiscovery, kSync, kBroadcast };
+  // The leader's view of one learner (Apache's LearnerHandler).
+  struct Peer {
+    enum class Stage : uint8_t { kGotInfo, kAwaitAckEpoch, kAckedEpoch, kSyncing, kSynced };
+    Stage stage = Stage::kGotInfo;
+    uint64_t attempt = 0;
+    Epoch accepted_epoch = 0;
+    Epoch current_epoch = 0;
+    Zxid last_zxid = 0;
+    bool fresh = false;  // its AckEpoch counts toward the discovery quorum
+    Zxid acked = 0;      // durable on the learner, from AckNewLeader / Ack
+    Zxid informed = 0;   // observer: its log ends here once it has all we sent
+    int silent_ticks = 0;
+    int handshake_ticks = 0;
+  };
+
+  void on_follower_info(const Message& m);
+  void send_leader_info(ServerId id, Peer& p);
+  size_t count_voters(Peer::Stage at_least) const;
+  void maybe_choose_epoch();
+  void on_ack_epoch(ServerId id, Peer& p, const Message& m);
+  void maybe_finish_discovery();
+  void sync_peer(ServerId id, Peer& p);
+  void on_ack_new_leader(Peer& p, const Message& m);
+  void maybe_establish();
+  void maybe_commit();
+  void inform_observers();
+  void answer_peer_syncs();
+
+  ReplicaState& s_;
+  RoleChanges& changes_;
+  Phase phase_ = Phase::kDiscovery;
+  Epoch new_epoch_ = 0;  // 0 until chosen
+  // The largest acceptedEpoch a voter showed above an epoch we had chosen
+  // (we stepped down for it): an epoch we choose later exceeds it, even when
+  // that voter's FollowerInfo comes after a quorum's again.
+  Epoch epoch_floor_ = 0;
+  int phase_ticks_ = 0;
+  Zxid initial_last_ = 0;  // the leader's history for the new epoch ends here
+  uint64_t next_counter_ = 1;
+  std::map<ServerId, Peer> peers_;
+};
+
+}  // namespace zkd::zab

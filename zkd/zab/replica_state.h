@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+// What every part of the Zab core reads and writes (internal to zkd/zab):
+// the replica's configuration, hard state, log and the points along it
+// (durable, committed, applied), its role and leader, the syncs waiting,
+// and the Ready being filled. The roles (election.h, leader_role.h,
+// learner_role.h) change it; the Zab class (zab.h) owns it and hands it out.
+//
+// Invariants: base <= applied <= committed <= log.last(); durable <=
+// log.last(); out holds only what happened since the last Zab::ready().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "zkd/zab/config.h"
+#include "zkd/zab/memory_log.h"
+#include "zkd/zab/message.h"
+#include "zkd/zab/ready.h"
+#include "zkd/zab/types.h"
+
+namespace zkd::zab {
+
+// A learner's sync the leader answers once committed reaches zxid.
+struct PeerSync {
+  ServerId from = 0;
+  uint64_t request_id = 0;
+  Zxid zxid = 0;
+};
+
+// This replica's own sync(): done once applied reaches zxid (unknown until
+// a learner hears the leader's SyncReply).
+struct LocalSync {
+  uint64_t request_id = 0;
+  std::optional<Zxid> zxid;
+};
+
+struct ReplicaState {
+  ReplicaState(Config config, HardState hard_state, Zxid base, std::vector<Entry> entries,
+               Zxid boot_applied);
+
+  // Queues `m` from this replica in the Ready.
+  void send(Message m);
+  // Takes `h` and puts it in the Ready (for the host to persist) if it changed.
+  void set_hard_state(HardState h);
+  // Appends to the log and to the Ready's entries; false if it does not follow.
+  bool append(Entry entry);
+  // committed moves up to zxid (never past the log's end).
+  void advance_commit(Zxid zxid);
+  bool is_voter(ServerId id) const;
+  bool is_observer(ServerId id) const;
+  // Following or observing: a learner of `leader`.
+  bool learning() const { return role == Role::kFollowing || role == Role::kObserving; }
+  size_t quorum() const { return quorum_size(cfg.voters.size()); }
+  // Every sync waiting fails (the replica lost its leader or its role).
+  void fail_syncs();
+
+  Config cfg;
+  bool observer = false;  // cfg.id is an observer: never votes, never leads
+  HardState hard;
+  MemoryLog log;
+  Zxid durable = 0;    // the host's log is durable up to here (<= log.last())
+  Zxid committed = 0;  // known committed (<= log.last())
+  Zxid applied = 0;    // handed out in Ready::committed (<= committed)
+  // What the host last reported durable, kept while a snapshot is installed.
+  Zxid reported_durable = 0;
+  // A learner's snapshot being installed: entries after it wait for it.
+  std::optional<Zxid> pending_snapshot;
+  Role role = Role::kLooking;
+  ServerId leader = 0;
+  bool serving = false;
+  std::vector<LocalSync> local_syncs;
+  std::vector<PeerSync> peer_syncs;
+
+  Ready out;
+  std::optional<Zxid> snapshot_cut;  // Ready::committed stops here this batch
+};
+
+// How a role hands the replica to another (implemented by Zab).
+class RoleChanges {
+ public:
+  virtual void look() = 0;                // back to election
+  virtual void lead() = 0;                // this replica won the election
+  virtual void follow(ServerId) = 0;      // another replica won it
+  virtual void left_epoch(ServerId) = 0;  // a peer asks for a leader: the leader drops it
+
+ protected:
+  ~RoleChanges() = default;
+};
+
+}  // namespace zkd::zab
