@@ -189,6 +189,7 @@ class Sim final : public ReplicaObserver {
   Node& node(ServerId id) { return nodes_.at(static_cast<size_t>(id - 1)); }
   Node& node(const SimReplica& r) { return node(r.id()); }
   void start(Node& n);
+  void reload(Node& n, Zxid at);
   void crash(Node& n);
   // Runs `f`, which calls into replica `n`; a failpoint that kills the
   // replica meanwhile crashes it (restarted later).
@@ -252,12 +253,47 @@ void Sim::event(const std::string& s) {
   if (trace_.size() > 80) trace_.pop_front();
 }
 
+// The tree was read back from the disk (a start, or recovery after a
+// truncation): the newest snapshot at `base`, then the log after it up to
+// `at`. What is known of the txns the snapshot holds stays as it was: a
+// snapshot installed from a leader whose history was not yet committed holds
+// txns never matched with the committed sequence, and taking them as matched
+// would leave a gap in that sequence. Known: a snapshot received (its
+// sender's knowledge, also when the replica died before reporting the
+// install), or the replica's own applied txns when they reach `base`;
+// otherwise the snapshot's txns are taken as matched.
+void Sim::reload(Node& n, Zxid at) {
+  const Zxid base = n.disk().base;
+  std::vector<std::pair<Zxid, uint64_t>> applied;
+  Zxid checked = base;
+  if (auto snap = n.incoming_snaps.find(base); snap != n.incoming_snaps.end()) {
+    checked = std::min(snap->second.checked, base);
+    for (const auto& e : snap->second.entries) {
+      if (e.first > checked && e.first <= base) applied.push_back(e);
+    }
+  } else if (n.checked < base) {
+    for (const auto& e : n.applied) {
+      if (e.first > n.checked && e.first <= base) applied.push_back(e);
+    }
+    if (!applied.empty() && applied.back().first == base) {
+      checked = n.checked;
+    } else {
+      applied.clear();
+    }
+  }
+  for (const Entry& e : n.disk().log) {
+    if (e.zxid > at) break;
+    if (e.zxid > base) applied.emplace_back(e.zxid, fnv(e.payload));
+  }
+  n.applied = std::move(applied);
+  n.checked = checked;
+}
+
 void Sim::start(Node& n) {
   SimReplica& r = *n.replica;
   r.start(++n.starts);
-  n.applied.clear();
-  for (const Entry& e : r.disk().log) n.applied.emplace_back(e.zxid, fnv(e.payload));
-  n.checked = r.disk().base;
+  reload(n, r.disk().last());
+  n.incoming_snaps.clear();  // what was in flight died with the replica
   n.digest_dirty = true;
   n.restart_at = -1;
   event(std::to_string(n.id()) + ": start #" + std::to_string(n.starts) + " base " +
@@ -269,8 +305,8 @@ void Sim::crash(Node& n) {
   n.replica->crash();
   n.fsync_due.reset();
   n.syncs.clear();
-  n.applied.clear();
-  n.incoming_snaps.clear();
+  // n.applied and n.incoming_snaps stay: reload() at the next start keeps
+  // what is known of the txns in the disk's snapshot.
   for (auto& [k, link] : links_) {
     if (k.first == n.id() || k.second == n.id()) link.queue.clear();
   }
@@ -426,12 +462,7 @@ void Sim::replaced(SimReplica& r, bool installed) {
     return;
   }
   // Rebuilt by recovery from the newest snapshot and the log left by the cut.
-  n.applied.clear();
-  for (const Entry& e : r.disk().log) {
-    if (e.zxid > at) break;
-    n.applied.emplace_back(e.zxid, fnv(e.payload));
-  }
-  n.checked = std::max(std::min(n.checked, at), r.disk().base);
+  reload(n, at);
   ++stats_.rebuilds;
   event(std::to_string(n.id()) + ": rebuilt at " + z(at));
 }
