@@ -17,13 +17,15 @@ Point kEpochCurrentWritten{"epoch.current_written",
                            F::kCrash};
 
 Point kSnapLogCleared{"sync.snap.log_cleared",
-                      "installing a SNAP: the txn log is emptied, older snapshots remain",
+                      "installing a SNAP: the leader's snapshot is durable, the txn log emptied, "
+                      "the install mark still there",
                       F::kCrash};
 Point kSnapBeforeWrite{"sync.snap.before_write",
-                       "installing a SNAP: the leader's snapshot is about to be written",
+                       "installing a SNAP: the install is marked, the leader's snapshot about "
+                       "to be written",
                        F::kCrashOrError};
 Point kSnapInstalled{"sync.snap.installed",
-                     "installing a SNAP: the leader's snapshot is durable, not yet the state",
+                     "installing a SNAP: done on disk (the mark removed), not yet the state",
                      F::kCrash};
 
 Point kTruncBeforeCut{"sync.trunc.before_cut", "a TRUNC: the txn log is about to be cut",

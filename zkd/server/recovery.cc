@@ -9,6 +9,7 @@
 
 #include "zkd/failpoint/points.h"
 #include "zkd/net/log.h"
+#include "zkd/server/snapshot_install.h"
 #include "zkd/storage/durable_file.h"
 #include "zkd/storage/snapshot_file.h"
 #include "zkd/zab/types.h"
@@ -60,6 +61,8 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
   for (const auto& dir : {layout.snap_dir, layout.log_dir}) {
     if (auto s = env.create_dirs(dir); !s.ok()) return s;
   }
+  // A snapshot install a crash interrupted is finished or forgotten first.
+  if (auto s = settle_snapshot_install(env, layout); !s.ok()) return s;
   Recovered out;
   const auto ms_since = [](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -

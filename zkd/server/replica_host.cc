@@ -8,6 +8,8 @@
 #include "zkd/failpoint/points.h"
 #include "zkd/net/log.h"
 #include "zkd/server/epoch_files.h"
+#include "zkd/server/recovery.h"
+#include "zkd/server/snapshot_install.h"
 #include "zkd/storage/snapshot_file.h"
 
 namespace zkd::server {
@@ -205,16 +207,19 @@ bool ReplicaHost::install_snapshot(zab::Zxid zxid) {
   }
   incoming_snapshots_.clear();
   events_.abandon_snapshot();
-  // The log goes first: a crash in between leaves an older, consistent state.
-  storage::Status status = log_.clear();
-  if (status.ok()) {
-    failpoint::kSnapLogCleared.hit();
-    status = storage::remove_snapshots_after(storage_.env, storage_.layout.snap_dir, zxid - 1);
-  }
+  // The log goes only once the snapshot replacing it is durable: it may hold
+  // committed txns that count toward a quorum (snapshot_install.h).
+  const StorageLayout& layout = storage_.layout;
+  storage::Status status = begin_snapshot_install(storage_.env, layout, zxid);
   if (status.ok() && failpoint::kSnapBeforeWrite.fail()) {
     status = storage::Status::error(failpoint::kSnapBeforeWrite.error_message());
   }
-  if (status.ok()) status = write_snapshot_now(storage_.env, storage_.layout.snap_dir, db);
+  if (status.ok()) status = write_snapshot_now(storage_.env, layout.snap_dir, db);
+  if (status.ok()) status = log_.clear();
+  if (status.ok()) {
+    failpoint::kSnapLogCleared.hit();
+    status = finish_snapshot_install(storage_.env, layout, zxid);
+  }
   if (!status.ok()) {
     fail("cannot install the snapshot: " + status.message());
     return false;

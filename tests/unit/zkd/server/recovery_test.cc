@@ -10,6 +10,8 @@
 #include "libzk/wire/records.h"
 #include "tests/common/request_bodies.h"
 #include "zkd/net/log.h"
+#include "zkd/server/snapshot_install.h"
+#include "zkd/storage/durable_file.h"
 #include "zkd/storage/file_names.h"
 #include "zkd/storage/memory_env.h"
 #include "zkd/storage/snapshot_file.h"
@@ -306,6 +308,78 @@ TEST(Recovery, ReplayedRecordsAreEmptyOnError) {
   std::vector<storage::LogRecord> records{{99, "stale"}};
   ASSERT_FALSE(recover(env, kLayout, restored, &records).ok());
   EXPECT_TRUE(records.empty());
+}
+
+// Whether `path` is in `db`'s tree.
+bool has_node(tree::Database& db, const std::string& path) {
+  return db.read(1, OpCode::kExists, zk::test::path_body(path), tree::AuthIds{}).err ==
+         zk::wire::Error::kOk;
+}
+
+// A learner's log: a session, /a, /b (zxids 1..3).
+void write_learner_log(storage::Env& env, tree::Database& live) {
+  ASSERT_TRUE(recover(env, kLayout, live).ok());
+  Writer w(env, live);
+  w.create_session(0x100);
+  w.create(0x100, "/a");
+  w.create(0x100, "/b");
+}
+
+TEST(SnapshotInstall, InterruptedBeforeTheSnapshotIsWrittenKeepsTheOldData) {
+  storage::MemoryEnv env;
+  tree::Database live;
+  write_learner_log(env, live);
+  ASSERT_TRUE(begin_snapshot_install(env, kLayout, zab::make_zxid(2, 7)).ok());
+
+  tree::Database restored;
+  auto r = recover(env, kLayout, restored);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->replayed, 3u);  // nothing committed in the log was dropped
+  EXPECT_TRUE(has_node(restored, "/b"));
+  EXPECT_FALSE(env.file_exists(kLayout.snap_dir + "/" + kInstallMarkName));
+}
+
+TEST(SnapshotInstall, InterruptedAfterTheSnapshotIsWrittenNeverReplaysTheOldLogOnTopOfIt) {
+  storage::MemoryEnv env;
+  tree::Database live;
+  write_learner_log(env, live);
+  // The leader's state at zxid 2 (session, /a): the learner's /b (zxid 3)
+  // is a tail of its own that the leader's history does not hold.
+  storage::MemoryEnv leader_env;
+  tree::Database leader;
+  ASSERT_TRUE(recover(leader_env, kLayout, leader).ok());
+  {
+    Writer w(leader_env, leader);
+    w.create_session(0x100);
+    w.create(0x100, "/a");
+  }
+  ASSERT_TRUE(begin_snapshot_install(env, kLayout, leader.last_zxid()).ok());
+  ASSERT_TRUE(write_snapshot_now(env, kLayout.snap_dir, leader).ok());
+  // The crash comes here, before the log is emptied.
+
+  tree::Database restored;
+  auto r = recover(env, kLayout, restored);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->snapshot_zxid, 2);
+  EXPECT_EQ(r->replayed, 0u);
+  EXPECT_EQ(restored.compute_digest(), leader.compute_digest());
+  EXPECT_FALSE(has_node(restored, "/b"));
+  auto segments = storage::list_segments(env, kLayout.log_dir);
+  ASSERT_TRUE(segments.ok());
+  EXPECT_TRUE(segments->empty());
+  EXPECT_FALSE(env.file_exists(kLayout.snap_dir + "/" + kInstallMarkName));
+}
+
+TEST(SnapshotInstall, AMarkThatNamesNoZxidStopsRecoveryNamingTheFile) {
+  storage::MemoryEnv env;
+  tree::Database live;
+  write_learner_log(env, live);
+  ASSERT_TRUE(storage::write_file_durably(env, kLayout.snap_dir, kInstallMarkName, "not hex").ok());
+  tree::Database restored;
+  auto r = recover(env, kLayout, restored);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr(kInstallMarkName));
+  EXPECT_EQ(r.status().kind(), storage::Status::Kind::kCorruption);
 }
 
 }  // namespace
