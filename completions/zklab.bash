@@ -46,7 +46,7 @@ _zklab() {
         --nemesis)
             local faults=${cur%,*}
             [[ $faults == "$cur" ]] && faults= || faults+=,
-            COMPREPLY=($(compgen -P "$faults" -W 'kill pause partition bridge corrupt wipe crashpoint' -- "${cur##*,}"))
+            COMPREPLY=($(compgen -P "$faults" -W 'kill pause partition bridge corrupt wipe crashpoint skew' -- "${cur##*,}"))
             compopt -o nospace
             return
             ;;

@@ -2,12 +2,15 @@
 #include "zklab/check_nemesis.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <numeric>
 #include <sstream>
 #include <thread>
 
 #include "zklab/check_call.h"
+#include "zklab/clock_skew.h"
 #include "zklab/lab_network.h"
 #include "zklab/lab_status.h"
 #include "zklab/node_faults.h"
@@ -36,6 +39,11 @@ CheckNemesis::CheckNemesis(const LabContext& ctx, std::vector<LabNode> nodes,
     std::string error;
     failpoints_ = zkd_failpoint_names(ctx_.zkd, error);
     if (failpoints_.empty()) fail("crashpoint: " + error);
+  }
+  if (std::find(kinds_.begin(), kinds_.end(), Nemesis::kSkew) != kinds_.end()) {
+    std::string error;
+    faketime_ = faketime_library(error);
+    if (faketime_.empty()) fail(error);
   }
 }
 
@@ -138,6 +146,24 @@ std::function<void()> CheckNemesis::inject(Nemesis kind) {
       note("node " + std::to_string(id) + " runs with failpoint " + spec);
       return [this, id, point] { end_crashpoint(id, point); };
     }
+    case Nemesis::kSkew: {
+      // Jepsen's clock nemesis, without root: the node restarts with its
+      // wall clock 30 s to 5 min ahead or behind (its monotonic clock true,
+      // clock_skew.h). The wall clock stamps the txns it prepares as leader
+      // (ctime, mtime) and its log; timeouts and expiry must not follow it.
+      if (faketime_.empty()) return {};
+      const int id = pick_target();
+      const int64_t magnitude = std::uniform_int_distribution<int64_t>(30, 300)(rng_);
+      const int64_t offset =
+          std::uniform_int_distribution<int>(0, 1)(rng_) == 0 ? magnitude : -magnitude;
+      if (!node_action(NodeAction::kKill, id)) return {};
+      if (!node_action(NodeAction::kStart, id, skewed_clock_environment(faketime_, offset))) {
+        return {};
+      }
+      note("node " + std::to_string(id) + " runs with its wall clock " + std::to_string(offset) +
+           " s off");
+      return [this, id, offset] { end_skew(id, offset); };
+    }
     case Nemesis::kBridge: {
       // Jepsen's bridge: two halves that each reach one node, the bridge,
       // and not each other; with 3 nodes, the bridge alone sees a majority.
@@ -211,6 +237,26 @@ void CheckNemesis::end_crashpoint(int id, const std::string& point) {
       note(node + " crashed at failpoint " + point);
     }
   }
+  node_action(NodeAction::kStart, id);
+}
+
+void CheckNemesis::end_skew(int id, int64_t offset_s) {
+  const std::string node = "node " + std::to_string(id);
+  // The newest line was written since the start, at most a hold ago.
+  const std::string line = tail_lines(nodes_[static_cast<size_t>(id - 1)].log(), 1);
+  const auto stamped = log_line_time_s(line);
+  const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  constexpr int64_t kSlack = 10;  // a hold, and the log line's rounding
+  if (!stamped || std::abs(*stamped - now - offset_s) > kSlack) {
+    fail(node + "'s clock is not " + std::to_string(offset_s) + " s off: its newest log line is " +
+         first_line(line));
+  } else {
+    ++outcomes_["skew: clock shifted"];
+    note(node + "'s log runs " + std::to_string(*stamped - now) + " s off");
+  }
+  node_action(NodeAction::kKill, id);
   node_action(NodeAction::kStart, id);
 }
 

@@ -4,11 +4,13 @@
 // with its time. The faults go through the zklab commands themselves
 // (lab_node for kill/start and pause/resume, lab_network.h for partitions
 // and bridges), with their output captured into the log; the file damage of
-// corrupt and the failpoints of crashpoint are node_faults.h.
+// corrupt and the failpoints of crashpoint are node_faults.h, the shifted
+// clock of skew clock_skew.h.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <random>
@@ -61,7 +63,7 @@ class CheckNemesis {
   const std::map<Nemesis, int>& counts() const { return counts_; }
   // What the faults whose outcome varies came to, counted by outcome:
   // "crashpoint fired", "crashpoint not reached", "corrupt: started",
-  // "corrupt: refused to start".
+  // "corrupt: refused to start", "skew: clock shifted".
   const std::map<std::string, int>& outcomes() const { return outcomes_; }
   // Actions that failed (also in the log).
   const std::vector<std::string>& errors() const { return errors_; }
@@ -78,6 +80,9 @@ class CheckNemesis {
   // Undo of crashpoint: whether node `id` crashed at `point` (else kills
   // it), then starts it unarmed.
   void end_crashpoint(int id, const std::string& point);
+  // Undo of skew: whether node `id`'s log shows its clock `offset_s` off
+  // (the newest line's time), then restarts it with the machine's clock.
+  void end_skew(int id, int64_t offset_s);
   // Undo of corrupt: waits until node `id` serves, or has refused to start
   // naming the damage (then wipes it and starts it again).
   void end_corrupt(int id);
@@ -93,6 +98,7 @@ class CheckNemesis {
   std::vector<Nemesis> kinds_;
   std::mt19937_64 rng_;
   std::vector<std::string> failpoints_;  // of the zkd, when crashpoint is among the kinds
+  std::filesystem::path faketime_;       // libfaketime, when skew is among the kinds
   std::vector<NemesisEvent> log_;
   std::vector<std::string> errors_;
   int faults_ = 0;

@@ -23,9 +23,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::array kNemeses = {Nemesis::kKill,      Nemesis::kPause,   Nemesis::kPartition,
-                                 Nemesis::kBridge,    Nemesis::kCorrupt, Nemesis::kWipe,
-                                 Nemesis::kCrashpoint};
+constexpr std::array kNemeses = {Nemesis::kKill,       Nemesis::kPause,   Nemesis::kPartition,
+                                 Nemesis::kBridge,     Nemesis::kCorrupt, Nemesis::kWipe,
+                                 Nemesis::kCrashpoint, Nemesis::kSkew};
 
 std::string nemesis_text(const std::vector<Nemesis>& kinds) {
   std::string out;
@@ -100,6 +100,8 @@ std::string_view nemesis_name(Nemesis nemesis) {
       return "wipe";
     case Nemesis::kCrashpoint:
       return "crashpoint";
+    case Nemesis::kSkew:
+      return "skew";
   }
   return "?";
 }

@@ -25,7 +25,16 @@
 namespace zk::lab {
 
 // The faults of `zklab check`; zklab(1) says what each does.
-enum class Nemesis { kKill, kPause, kPartition, kBridge, kCorrupt, kWipe, kCrashpoint };
+enum class Nemesis {
+  kKill,
+  kPause,
+  kPartition,
+  kBridge,
+  kCorrupt,
+  kWipe,
+  kCrashpoint,
+  kSkew,
+};
 
 struct CheckOptions {
   std::vector<Nemesis> nemesis;  // empty: no faults

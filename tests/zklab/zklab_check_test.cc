@@ -138,6 +138,14 @@ TEST_F(ZklabCheckTest, UnderCrashpointFindsNoViolation) {
   EXPECT_EQ(fired + missed, figure(out, "crashpoint ")) << out;
 }
 
+TEST_F(ZklabCheckTest, UnderSkewFindsNoViolation) {
+  const std::string out = check_passes({"--nemesis", "skew"});
+  EXPECT_GE(figure(out, "faults injected: "), 1) << out;
+  // Each skewed node's own log showed its clock off by the offset drawn.
+  EXPECT_EQ(figure(out, "skew: clock shifted: "), figure(out, "\\(skew ")) << out;
+  EXPECT_NE(out.find("runs with its wall clock "), std::string::npos) << out;
+}
+
 TEST_F(ZklabCheckUsageTest, UnknownNemesisExitsTwo) {
   Outcome r = zklab({"check", "--nemesis", "bogus"}, /*with_dir=*/false);
   EXPECT_EQ(r.exit_code, 2) << r.output;
