@@ -175,6 +175,7 @@ void LeaderRole::maybe_choose_epoch() {
 void LeaderRole::on_ack_epoch(ServerId id, Peer& p, const Message& m) {
   p.current_epoch = m.current_epoch;
   p.last_zxid = m.zxid;
+  p.floor = m.committed;
   p.fresh = m.fresh;
   if (phase_ != Phase::kDiscovery) {
     sync_peer(id, p);
@@ -210,7 +211,8 @@ void LeaderRole::maybe_finish_discovery() {
 
 // Brings one learner from its last zxid to our history: Diff when its last
 // zxid is in our log, Trunc then Diff when it has entries we do not (only
-// within one epoch, where logs are prefixes of one sequence), Snap then Diff
+// within one epoch, where logs are prefixes of one sequence, and not below
+// the learner's log base, which it cannot truncate under), Snap then Diff
 // otherwise. Then NewLeader; from now on a follower gets every proposal.
 // An observer is brought only to what it may apply once told UpToDate: our
 // whole history while the epoch is being established (all of it is committed
@@ -221,7 +223,9 @@ void LeaderRole::sync_peer(ServerId id, Peer& p) {
   Zxid from = peer_last;
   if (!s_.log.contains(peer_last) || peer_last > upto) {
     const auto t = s_.log.before(peer_last);
-    if (t && epoch_of(*t) == epoch_of(peer_last) && *t <= upto) {
+    // Below the learner's log base (a snapshot it installed holds entries
+    // of ours it must lose) only a Snap replaces what it has.
+    if (t && epoch_of(*t) == epoch_of(peer_last) && *t <= upto && *t >= p.floor) {
       from = *t;
       s_.send({.type = MsgType::kTrunc, .to = id, .epoch = new_epoch_, .zxid = from});
     } else {

@@ -64,6 +64,7 @@ class LeaderRole {
     Epoch accepted_epoch = 0;
     Epoch current_epoch = 0;
     Zxid last_zxid = 0;
+    Zxid floor = 0;      // it cannot truncate below this (its log base)
     bool fresh = false;  // its AckEpoch counts toward the discovery quorum
     Zxid acked = 0;      // durable on the learner, from AckNewLeader / Ack
     Zxid informed = 0;   // observer: its log ends here once it has all we sent

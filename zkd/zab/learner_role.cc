@@ -66,6 +66,7 @@ void LearnerRole::on_message(const Message& m) {
              .epoch = m.epoch,
              .current_epoch = s_.hard.current_epoch,
              .zxid = s_.log.last(),
+             .committed = s_.log.base(),
              .attempt = attempt_,
              .fresh = fresh});
     stage_ = Stage::kSync;

@@ -19,8 +19,11 @@ enum class MsgType : uint8_t {
   // attempt. LeaderInfo (leader -> learner): epoch = the new epoch, attempt.
   // AckEpoch (learner -> leader): epoch = the new epoch, current_epoch,
   // zxid = last logged zxid, attempt, fresh = the learner took the epoch in
-  // this handshake (acceptedEpoch was lower). Only fresh acks count toward
-  // the leader's discovery quorum: a replica helps establish an epoch once.
+  // this handshake (acceptedEpoch was lower), committed = the learner's log
+  // base (its newest snapshot, say one installed from a SNAP): it cannot
+  // truncate below it, so the leader sends a Snap instead of a Trunc there.
+  // Only fresh acks count toward the leader's discovery quorum: a replica
+  // helps establish an epoch once.
   kFollowerInfo,
   kLeaderInfo,
   kAckEpoch,
@@ -81,7 +84,7 @@ struct Message {
   Epoch epoch = 0;
   Epoch current_epoch = 0;  // AckEpoch only
   Zxid zxid = 0;
-  Zxid committed = 0;    // Ping (leader -> learner) only
+  Zxid committed = 0;    // Ping (leader -> learner); AckEpoch: the learner's log base
   uint64_t round = 0;    // Vote: the sender's election round (logical clock)
   uint64_t attempt = 0;  // handshake: learner's incarnation << 32 | its count
   uint64_t request_id = 0;
