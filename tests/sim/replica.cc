@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "zkd/server/recovery.h"
+#include "zkd/server/snapshot_install.h"
 #include "zkd/zab/types.h"
 
 namespace zk::sim {
@@ -101,7 +102,12 @@ zkd::storage::Status SimReplica::truncate_after(int64_t zxid) {
 }
 
 zkd::storage::Status SimReplica::clear() {
+  // Only a snapshot install empties the log, once the leader's snapshot is
+  // durable (snapshot_install.h): the disk holds that snapshot from now on.
+  auto staged = zkd::server::staged_snapshot_install(env_, kLayout);
+  if (!staged.ok() || !*staged) fail("the log is emptied outside a snapshot install");
   truncate(0, true);
+  disk_ = Disk{**staged, {}, **staged};
   return {};
 }
 

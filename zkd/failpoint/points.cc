@@ -17,15 +17,13 @@ Point kEpochCurrentWritten{"epoch.current_written",
                            F::kCrash};
 
 Point kSnapLogCleared{"sync.snap.log_cleared",
-                      "installing a SNAP: the leader's snapshot is durable, the txn log emptied, "
-                      "the install mark still there",
+                      "installing a SNAP: the leader's snapshot is durable in the staging "
+                      "directory, the txn log emptied",
                       F::kCrash};
 Point kSnapBeforeWrite{"sync.snap.before_write",
-                       "installing a SNAP: the install is marked, the leader's snapshot about "
-                       "to be written",
+                       "installing a SNAP: the leader's snapshot is about to be staged",
                        F::kCrashOrError};
-Point kSnapInstalled{"sync.snap.installed",
-                     "installing a SNAP: done on disk (the mark removed), not yet the state",
+Point kSnapInstalled{"sync.snap.installed", "installing a SNAP: done on disk, not yet the state",
                      F::kCrash};
 
 Point kTruncBeforeCut{"sync.trunc.before_cut", "a TRUNC: the txn log is about to be cut",

@@ -210,11 +210,11 @@ bool ReplicaHost::install_snapshot(zab::Zxid zxid) {
   // The log goes only once the snapshot replacing it is durable: it may hold
   // committed txns that count toward a quorum (snapshot_install.h).
   const StorageLayout& layout = storage_.layout;
-  storage::Status status = begin_snapshot_install(storage_.env, layout, zxid);
-  if (status.ok() && failpoint::kSnapBeforeWrite.fail()) {
+  storage::Status status;
+  if (failpoint::kSnapBeforeWrite.fail()) {
     status = storage::Status::error(failpoint::kSnapBeforeWrite.error_message());
   }
-  if (status.ok()) status = write_snapshot_now(storage_.env, layout.snap_dir, db);
+  if (status.ok()) status = stage_snapshot_install(storage_.env, layout, db);
   if (status.ok()) status = log_.clear();
   if (status.ok()) {
     failpoint::kSnapLogCleared.hit();

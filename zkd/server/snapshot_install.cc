@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/snapshot_install.h"
 
-#include <charconv>
-#include <cstdint>
-#include <optional>
 #include <string>
 
 #include "zkd/net/log.h"
-#include "zkd/storage/durable_file.h"
 #include "zkd/storage/snapshot_file.h"
 #include "zkd/storage/txn_log.h"
 
@@ -17,23 +13,8 @@ using storage::Status;
 
 namespace {
 
-std::string mark_path(const StorageLayout& layout) {
-  return layout.snap_dir + "/" + kInstallMarkName;
-}
-
-// The zxid a mark names, or nothing for a mark that does not parse.
-std::optional<int64_t> parse_mark(const std::string& text) {
-  uint64_t zxid = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), zxid, 16);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return static_cast<int64_t>(zxid);
-}
-
-std::string hex_digits(int64_t zxid) {
-  char buffer[16];
-  const auto [end, ec] =
-      std::to_chars(buffer, buffer + sizeof buffer, static_cast<uint64_t>(zxid), 16);
-  return std::string(buffer, end);
+std::string staging_dir(const StorageLayout& layout) {
+  return layout.snap_dir + "/" + kInstallDirName;
 }
 
 Status remove_log_segments(storage::Env& env, const StorageLayout& layout) {
@@ -47,42 +28,61 @@ Status remove_log_segments(storage::Env& env, const StorageLayout& layout) {
 
 }  // namespace
 
-Status begin_snapshot_install(storage::Env& env, const StorageLayout& layout, int64_t zxid) {
-  return storage::write_file_durably(env, layout.snap_dir, kInstallMarkName, hex_digits(zxid));
+Status stage_snapshot_install(storage::Env& env, const StorageLayout& layout,
+                              const tree::Database& db) {
+  const std::string staging = staging_dir(layout);
+  // What an earlier, interrupted staging left (a temporary file) goes.
+  if (env.file_exists(staging)) {
+    auto leftovers = env.list_dir(staging);
+    if (!leftovers.ok()) return leftovers.status();
+    for (const auto& name : *leftovers) {
+      if (Status s = env.remove_file(staging + "/" + name); !s.ok()) return s;
+    }
+  }
+  if (Status s = env.create_dirs(staging); !s.ok()) return s;
+  if (Status s = env.sync_dir(layout.snap_dir); !s.ok()) return s;
+  return write_snapshot_now(env, staging, db);
 }
 
 Status finish_snapshot_install(storage::Env& env, const StorageLayout& layout, int64_t zxid) {
-  if (Status s = storage::remove_snapshots_after(env, layout.snap_dir, zxid); !s.ok()) return s;
-  if (Status s = env.remove_file(mark_path(layout)); !s.ok()) return s;
-  return env.sync_dir(layout.snap_dir);
+  if (Status s = storage::remove_snapshots_after(env, layout.snap_dir, zxid - 1); !s.ok()) {
+    return s;
+  }
+  const std::string staging = staging_dir(layout);
+  auto staged = storage::list_snapshots(env, staging);
+  if (!staged.ok()) return staged.status();
+  for (const auto& snapshot : *staged) {
+    if (snapshot.zxid != zxid) continue;
+    if (Status s =
+            env.rename_file(staging + "/" + snapshot.name, layout.snap_dir + "/" + snapshot.name);
+        !s.ok()) {
+      return s;
+    }
+    if (Status s = env.sync_dir(layout.snap_dir); !s.ok()) return s;
+    return env.sync_dir(staging);
+  }
+  return Status::error(staging + ": no staged snapshot at zxid " + net::hex(zxid));
+}
+
+storage::StatusOr<std::optional<int64_t>> staged_snapshot_install(storage::Env& env,
+                                                                  const StorageLayout& layout) {
+  const std::string staging = staging_dir(layout);
+  if (!env.file_exists(staging)) return std::optional<int64_t>();
+  auto staged = storage::list_snapshots(env, staging);
+  if (!staged.ok()) return staged.status();
+  if (staged->empty()) return std::optional<int64_t>();
+  return std::optional<int64_t>(staged->back().zxid);
 }
 
 Status settle_snapshot_install(storage::Env& env, const StorageLayout& layout) {
-  const std::string path = mark_path(layout);
-  if (!env.file_exists(path)) return {};
-  auto text = env.read_file(path);
-  if (!text.ok()) return text.status();
-  const auto zxid = parse_mark(*text);
-  if (!zxid) {
-    return Status::corruption(path +
-                              ": not a zxid in hex; a snapshot install was interrupted. "
-                              "Move the file aside if the data directory is otherwise intact");
-  }
-  auto snapshots = storage::list_snapshots(env, layout.snap_dir);
-  if (!snapshots.ok()) return snapshots.status();
-  bool written = false;
-  for (const auto& snapshot : *snapshots) written = written || snapshot.zxid == *zxid;
-  if (!written) {
-    // Interrupted before the snapshot was durable: the old state stands.
-    net::log_info("a snapshot install at ", net::hex(*zxid),
-                  " was interrupted before the snapshot was written; keeping the old data");
-    if (Status s = env.remove_file(path); !s.ok()) return s;
-    return env.sync_dir(layout.snap_dir);
-  }
-  net::log_info("finishing the snapshot install at ", net::hex(*zxid),
-                " a crash interrupted: its log goes");
+  auto staged = staged_snapshot_install(env, layout);
+  if (!staged.ok()) return staged.status();
+  if (!*staged) return {};
+  const int64_t zxid = **staged;
+  net::log_info("finishing the install of the leader's snapshot at ", net::hex(zxid),
+                ", which a crash interrupted: the txn log goes");
   if (Status s = remove_log_segments(env, layout); !s.ok()) return s;
-  return finish_snapshot_install(env, layout, *zxid);
+  return finish_snapshot_install(env, layout, zxid);
 }
 
 }  // namespace zkd::server

@@ -2,40 +2,46 @@
 // Installing the leader's snapshot (a SNAP) without ever holding less than
 // before: the replica's log may hold committed txns that count toward a
 // quorum, so it is discarded only once the snapshot that replaces it is
-// durable. A mark file, <snap_dir>/installingSnapshot (the snapshot's zxid in
-// hex), says an install is under way:
-//   1. begin_snapshot_install(): the mark, durable;
-//   2. the snapshot written (write_snapshot_now: temporary file, fsync,
-//      rename, directory fsync);
-//   3. the log emptied, then finish_snapshot_install(): snapshots above the
-//      installed one removed (they would shadow it), then the mark.
-// A crash in between is settled by settle_snapshot_install() at the next
-// recovery: with the snapshot on disk the install is finished (step 3); without
-// it the old snapshots and log stand, the mark goes. Either way recovery never
-// replays the old log on top of the leader's snapshot. (Apache's learners keep
-// their log under a SNAP and replay what follows the snapshot; ZOOKEEPER-4646
-// and 4925 are about what that replays.)
+// durable, and the old log is never replayed on top of that snapshot.
+//   1. stage_snapshot_install(): the snapshot is written whole into
+//      <snap_dir>/installingSnapshot/ (temporary file, fsync, rename,
+//      directory fsync), where recovery does not look for snapshots;
+//   2. the log is emptied;
+//   3. finish_snapshot_install(): the snapshots at or above its zxid go (an
+//      older one of the same zxid, newer ones that would shadow it), then it
+//      moves into <snap_dir>.
+// A staged snapshot found at start-up (settle_snapshot_install(), which
+// recover() runs first) is an install a crash interrupted after step 1: steps
+// 2 and 3 are done then. Without one the old snapshots and log stand: the
+// crash came before the snapshot was durable. (Apache's learners keep their
+// log under a SNAP and replay what follows the snapshot; ZOOKEEPER-4646 and
+// 4925 are about what that replays.)
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "zkd/server/recovery.h"
 #include "zkd/storage/env.h"
 #include "zkd/storage/status.h"
+#include "zkd/tree/database.h"
 
 namespace zkd::server {
 
-inline constexpr char kInstallMarkName[] = "installingSnapshot";
+inline constexpr char kInstallDirName[] = "installingSnapshot";
 
-// Step 1 for the snapshot at `zxid`.
-storage::Status begin_snapshot_install(storage::Env& env, const StorageLayout& layout,
-                                       int64_t zxid);
-// Step 3, once the log is emptied: snapshots above `zxid`, then the mark, go.
+// Step 1: `db` (the leader's state) written whole into the staging directory.
+storage::Status stage_snapshot_install(storage::Env& env, const StorageLayout& layout,
+                                       const tree::Database& db);
+// Step 3, once the log is emptied.
 storage::Status finish_snapshot_install(storage::Env& env, const StorageLayout& layout,
                                         int64_t zxid);
-// Finishes or forgets an install a crash interrupted; nothing without a mark.
-// Run before the snapshots and the log are read, with no log writer open
-// (recover() does).
+// The zxid of the snapshot staged for install, if one is.
+storage::StatusOr<std::optional<int64_t>> staged_snapshot_install(storage::Env& env,
+                                                                  const StorageLayout& layout);
+// Finishes an install a crash interrupted after step 1; nothing without a
+// staged snapshot. Run before the snapshots and the log are read, with no
+// log writer open (recover() does).
 storage::Status settle_snapshot_install(storage::Env& env, const StorageLayout& layout);
 
 }  // namespace zkd::server
