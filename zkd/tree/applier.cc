@@ -149,7 +149,7 @@ ApplyResult Applier::close_session(const TxnHeader& h, const CloseSessionTxn& t)
   for (const std::string& path : t.paths_to_delete) {
     delete_node(path, h.zxid, result.notifications);
   }
-  for (const std::string& path : tree_.ephemerals(h.session_id)) {
+  for (const std::string& path : tree_.kinds().ephemerals(h.session_id)) {
     delete_node(path, h.zxid, result.notifications);
   }
   sessions_.close(h.session_id);

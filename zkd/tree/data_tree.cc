@@ -75,10 +75,7 @@ DataTree::DataTree(DataTree&& other) noexcept
       pool_(std::move(other.pool_)),
       nodes_(std::exchange(other.nodes_, {})),
       acls_(std::move(other.acls_)),
-      ephemerals_(std::move(other.ephemerals_)),
-      ephemeral_count_(other.ephemeral_count_),
-      containers_(std::move(other.containers_)),
-      ttl_nodes_(std::move(other.ttl_nodes_)),
+      kinds_(std::move(other.kinds_)),
       approximate_data_size_(other.approximate_data_size_),
       digest_(other.digest_),
       quota_(std::move(other.quota_)) {}
@@ -136,7 +133,7 @@ Node* DataTree::find_mutable(std::string_view path) {
   return const_cast<Node*>(std::as_const(*this).find(path));
 }
 
-bool DataTree::is_special_path(std::string_view path) {
+bool is_special_path(std::string_view path) {
   return path == "/" || path == "/zookeeper" || path == "/zookeeper/quota" ||
          path == "/zookeeper/config";
 }
@@ -166,26 +163,9 @@ Error DataTree::create(std::string_view path, const zk::wire::Buffer& data,
   stat.kind = kind_of_owner(ephemeral_owner, extended_types_);
   remember(*node);
   approximate_data_size_ += node_size(*node);
-  index(*node);
+  kinds_.add(*node);
   quota_.created(*this, path, node->data_length());
   return Error::kOk;
-}
-
-void DataTree::index(const Node& node) {
-  const StoredStat& stat = node.stat();
-  switch (stat.kind) {
-    case NodeKind::kEphemeral:
-      if (ephemerals_[stat.ephemeral_owner].emplace(node.path()).second) ++ephemeral_count_;
-      break;
-    case NodeKind::kContainer:
-      containers_.emplace(node.path());
-      break;
-    case NodeKind::kTtl:
-      ttl_nodes_.emplace(node.path());
-      break;
-    case NodeKind::kPersistent:
-      break;
-  }
 }
 
 Error DataTree::remove(std::string_view path, int64_t zxid) {
@@ -216,22 +196,7 @@ void DataTree::erase_subtree(Node* node) {
   }
   approximate_data_size_ -= node_size(*node);
   forget(*node);
-  const StoredStat& stat = node->stat_;
-  auto unindex = [path = node->path()](std::set<std::string, std::less<>>& paths) {
-    if (auto it = paths.find(path); it != paths.end()) paths.erase(it);
-  };
-  if (stat.kind == NodeKind::kContainer) unindex(containers_);
-  if (stat.kind == NodeKind::kTtl) unindex(ttl_nodes_);
-  if (stat.kind == NodeKind::kEphemeral) {
-    auto owned = ephemerals_.find(stat.ephemeral_owner);
-    if (owned != ephemerals_.end()) {
-      if (auto entry = owned->second.find(node->path()); entry != owned->second.end()) {
-        owned->second.erase(entry);
-        --ephemeral_count_;
-      }
-      if (owned->second.empty()) ephemerals_.erase(owned);
-    }
-  }
+  kinds_.remove(*node);
   nodes_.erase(node->path());
   acls_.release(node->acl_);
   Node::destroy(pool_, node);
@@ -282,12 +247,6 @@ uint64_t DataTree::compute_digest() const {
   uint64_t sum = 0;
   for (const Node* node : nodes_) sum += node_digest(*node);
   return sum;
-}
-
-std::vector<std::string> DataTree::ephemerals(SessionId owner) const {
-  auto it = ephemerals_.find(owner);
-  if (it == ephemerals_.end()) return {};
-  return {it->second.begin(), it->second.end()};
 }
 
 int32_t DataTree::descendant_count(std::string_view path) const {
@@ -349,7 +308,7 @@ bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::A
   node->stat_ = stat;
   node->stat_.kind = kind_of_owner(stat.ephemeral_owner, tree_.extended_types_);
   tree_.remember(*node);  // while the node is in the cache
-  tree_.index(*node);
+  tree_.kinds_.add(*node);
   if (pending_.size() == kIndexBatch) index_pending();
   return true;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The znodes of one replica: path -> node, Apache's Stat bookkeeping (§5 of
-// docs/wire-protocol.md), the index of ephemeral nodes per
-// owning session, and the sizes mntr reports (§12.3).
+// docs/wire-protocol.md), the nodes by kind (kind_index.h: ephemerals per
+// owning session, containers, TTL nodes), and the sizes mntr reports (§12.3).
 //
 // This is the apply-side primitive (Apache's DataTree): every mutation is a
 // txn's effect and is idempotent in Apache's way (a replayed create of an
@@ -32,6 +32,7 @@
 #include "zkd/tree/container_kind.h"
 #include "zkd/tree/digest.h"
 #include "zkd/tree/ids.h"
+#include "zkd/tree/kind_index.h"
 #include "zkd/tree/quota_tracker.h"
 #include "zkd/tree/znode.h"
 
@@ -42,6 +43,8 @@ namespace zkd::tree {
 std::string_view apache_parent(std::string_view path);
 // The path a NodeChildrenChanged event for `parent` carries: "" becomes "/".
 std::string_view event_path_of_parent(std::string_view parent);
+// "/", "/zookeeper", "/zookeeper/quota", "/zookeeper/config": never deleted.
+bool is_special_path(std::string_view path);
 
 class DataTree final {  // final: operator= remakes the object in place
  public:
@@ -62,9 +65,6 @@ class DataTree final {  // final: operator= remakes the object in place
   // the next mutation of this tree.
   const Node* find(std::string_view path) const;
   bool exists(std::string_view path) const { return find(path) != nullptr; }
-
-  // "/", "/zookeeper", "/zookeeper/quota", "/zookeeper/config": never deleted.
-  static bool is_special_path(std::string_view path);
 
   // Adds `path` under its (existing) parent; `ephemeral_owner` is the stored
   // owner (a session, a container or TTL encoding, or 0), which gives the
@@ -91,13 +91,8 @@ class DataTree final {  // final: operator= remakes the object in place
   // larger: Apache's repair when a replayed create meets an existing node.
   void raise_cversion(std::string_view path, int32_t cversion, int64_t zxid);
 
-  // Absolute paths of the ephemeral nodes `owner` holds, sorted.
-  std::vector<std::string> ephemerals(SessionId owner) const;
-  int64_t ephemeral_count() const { return ephemeral_count_; }
-  // Paths of the containers and of the TTL nodes (the container manager's
-  // candidates, container_sweep.h), sorted.
-  const std::set<std::string, std::less<>>& containers() const { return containers_; }
-  const std::set<std::string, std::less<>>& ttl_nodes() const { return ttl_nodes_; }
+  // The nodes by kind: ephemerals per session, containers, TTL nodes.
+  const KindIndex& kinds() const { return kinds_; }
 
   // zk_znode_count: the root counts twice, as in Apache (fresh tree: 5).
   int64_t node_count() const { return static_cast<int64_t>(nodes_.size()) + 1; }
@@ -159,18 +154,13 @@ class DataTree final {  // final: operator= remakes the object in place
   // Erases a node and its descendants from the index, the kind indexes and
   // the sizes (not from the parent's children) and frees them.
   void erase_subtree(Node* node);
-  // Adds a node just inserted to the index of its kind.
-  void index(const Node& node);
   void free_all();
 
   bool extended_types_ = false;
   NodePool pool_;  // the nodes' memory; outlives nodes_
   Index nodes_;
   AclCache acls_;
-  std::unordered_map<SessionId, std::set<std::string, std::less<>>> ephemerals_;
-  int64_t ephemeral_count_ = 0;
-  std::set<std::string, std::less<>> containers_;
-  std::set<std::string, std::less<>> ttl_nodes_;
+  KindIndex kinds_;
   int64_t approximate_data_size_ = 0;
   uint64_t digest_ = 0;
   QuotaTracker quota_;

@@ -124,7 +124,7 @@ std::optional<int32_t> Database::session_timeout(SessionId session) const {
 std::vector<SessionId> Database::sessions() const { return impl_->sessions.ids(); }
 
 std::vector<std::string> Database::ephemerals(SessionId session) const {
-  return impl_->tree.ephemerals(session);
+  return impl_->tree.kinds().ephemerals(session);
 }
 
 std::vector<Notification> Database::set_watches(WatcherId watcher, const zk::wire::SetWatches& w) {
@@ -154,7 +154,7 @@ Counts Database::counts() const {
   Counts c;
   c.znodes = s.tree.node_count();
   c.approximate_data_size = s.tree.approximate_data_size();
-  c.ephemerals = s.tree.ephemeral_count();
+  c.ephemerals = s.tree.kinds().ephemeral_count();
   c.data_watches = static_cast<int64_t>(s.watches.data_table().size());
   c.child_watches = static_cast<int64_t>(s.watches.child_table().size());
   c.watched_paths = static_cast<int64_t>(s.watches.data_table().path_count());

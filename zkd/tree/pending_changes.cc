@@ -47,7 +47,7 @@ bool PendingChanges::session_open(SessionId session, const SessionTable& session
 std::vector<std::string> PendingChanges::ephemerals(SessionId session, const DataTree& tree) const {
   std::set<std::string, std::less<>> out;
   for (std::string& path :
-       below_ != nullptr ? below_->ephemerals(session, tree) : tree.ephemerals(session)) {
+       below_ != nullptr ? below_->ephemerals(session, tree) : tree.kinds().ephemerals(session)) {
     if (!nodes_.contains(path)) out.insert(std::move(path));
   }
   for (const auto& [path, record] : nodes_) {

@@ -269,7 +269,7 @@ TxnBody Preprocessor::create(const Caller& caller, OpCode op, zk::wire::CreateRe
 // (the container manager's) with BADARGUMENTS.
 TxnBody Preprocessor::delete_container(const Caller& caller, std::string path) const {
   if (caller.session != 0) return fail(Error::kBadArguments);
-  if (!has_slash_and_no_nul(path) || DataTree::is_special_path(path)) {
+  if (!has_slash_and_no_nul(path) || is_special_path(path)) {
     return fail(Error::kBadArguments);
   }
   if (!node(apache_parent(path))) return fail(Error::kNoNode);
@@ -286,7 +286,7 @@ TxnBody Preprocessor::delete_container(const Caller& caller, std::string path) c
 // parent, node, version before emptiness.
 TxnBody Preprocessor::remove(const Caller& caller, zk::wire::DeleteRequest req) const {
   if (!session_open(caller.session)) return fail(Error::kSessionExpired);
-  if (!has_slash_and_no_nul(req.path) || DataTree::is_special_path(req.path)) {
+  if (!has_slash_and_no_nul(req.path) || is_special_path(req.path)) {
     return fail(Error::kBadArguments);
   }
   std::optional<NodeView> parent = node(apache_parent(req.path));
