@@ -26,8 +26,19 @@ Sessions::Sessions(boost::asio::io_context& io, const ServerConfig& config, tree
       container_timer_(io) {}
 
 void Sessions::start() {
-  schedule_tick();
-  schedule_container_check();
+  repeat(tick_timer_, std::chrono::milliseconds(config_.tick_time_ms), &Sessions::expire_due);
+  repeat(container_timer_, containers_.check_interval(), &Sessions::check_containers);
+}
+
+void Sessions::repeat(boost::asio::steady_timer& timer, std::chrono::milliseconds period,
+                      void (Sessions::*action)()) {
+  if (stopped_) return;
+  timer.expires_after(period);
+  timer.async_wait([this, &timer, period, action](const boost::system::error_code& ec) {
+    if (ec) return;  // cancelled by stop()
+    (this->*action)();
+    repeat(timer, period, action);
+  });
 }
 
 void Sessions::stop() {
@@ -79,16 +90,6 @@ Sessions::Touches Sessions::take_used() {
   return touches;
 }
 
-void Sessions::schedule_tick() {
-  if (stopped_) return;
-  tick_timer_.expires_after(std::chrono::milliseconds(config_.tick_time_ms));
-  tick_timer_.async_wait([this](const boost::system::error_code& ec) {
-    if (ec) return;  // cancelled by stop()
-    expire_due();
-    schedule_tick();
-  });
-}
-
 void Sessions::expire_due() {
   if (!decides_()) return;
   for (SessionId session : tracker_.expire(steady_clock_ms())) {
@@ -113,16 +114,6 @@ void Sessions::end(SessionId session) {
     write.started_ms = steady_clock_ms();
     writes_.submit(Pipeline::kNoConnection, std::move(write), close);
   }
-}
-
-void Sessions::schedule_container_check() {
-  if (stopped_) return;
-  container_timer_.expires_after(containers_.check_interval());
-  container_timer_.async_wait([this](const boost::system::error_code& ec) {
-    if (ec) return;  // cancelled by stop()
-    check_containers();
-    schedule_container_check();
-  });
 }
 
 void Sessions::check_containers() {

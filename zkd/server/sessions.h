@@ -17,6 +17,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -81,11 +82,12 @@ class Sessions {
   const SessionTracker& tracker() const { return tracker_; }
 
  private:
-  void schedule_tick();
+  // Calls `action` every `period` on `timer` until stop().
+  void repeat(boost::asio::steady_timer& timer, std::chrono::milliseconds period,
+              void (Sessions::*action)());
   void expire_due();
   // Closes the session's connection and submits its closeSession.
   void end(SessionId session);
-  void schedule_container_check();
   void check_containers();
 
   const ServerConfig& config_;

@@ -325,16 +325,20 @@ void write_learner_log(storage::Env& env, tree::Database& live) {
   w.create(0x100, "/b");
 }
 
+// What a crash leaves of a staging that had begun: a temporary file of the
+// snapshot at `zxid` (hex), not yet whole.
+void leave_partial_staging(storage::Env& env, const std::string& zxid) {
+  ASSERT_TRUE(env.create_dirs(kLayout.snap_dir + "/" + kInstallDirName).ok());
+  ASSERT_TRUE(storage::write_file_durably(env, kLayout.snap_dir + "/" + kInstallDirName,
+                                          "snapshot." + zxid + ".tmp", "partial")
+                  .ok());
+}
+
 TEST(SnapshotInstall, InterruptedBeforeTheSnapshotIsStagedKeepsTheOldData) {
   storage::MemoryEnv env;
   tree::Database live;
   write_learner_log(env, live);
-  // The staging began (a temporary file) and the crash came before the
-  // snapshot was whole.
-  ASSERT_TRUE(env.create_dirs(kLayout.snap_dir + "/" + kInstallDirName).ok());
-  ASSERT_TRUE(storage::write_file_durably(env, kLayout.snap_dir + "/" + kInstallDirName,
-                                          "snapshot.200000007.tmp", "partial")
-                  .ok());
+  leave_partial_staging(env, "200000007");
 
   tree::Database restored;
   auto r = recover(env, kLayout, restored);
@@ -387,10 +391,7 @@ TEST(SnapshotInstall, AnOlderSnapshotOfTheSameZxidIsNotTakenForTheStagedOne) {
     Writer w(env, live);
     w.create_session(0x100);
   }
-  ASSERT_TRUE(env.create_dirs(kLayout.snap_dir + "/" + kInstallDirName).ok());
-  ASSERT_TRUE(storage::write_file_durably(env, kLayout.snap_dir + "/" + kInstallDirName,
-                                          "snapshot.0.tmp", "partial")
-                  .ok());
+  leave_partial_staging(env, "0");
 
   tree::Database restored;
   auto r = recover(env, kLayout, restored);
