@@ -169,7 +169,7 @@ TEST(ApacheRegressions, Zookeeper4643CurrentEpochIsNeverAheadOfTheDurableLog) {
 // Safeguard: a learner announces its log's last zxid (the core's log is the
 // replica's, Zab::last_zxid), and the leader sends a TRUNC to a log that
 // holds what its own does not (zkd/zab/leader_role.cc, sync_peer: `if
-// (!log_.contains(peer_last) ...`). Making sync_peer always DIFF from the
+// (!s_.log.contains(peer_last) ...`). Making sync_peer always DIFF from the
 // learner's last zxid leaves /t in the old leader's log: served after its
 // restart.
 TEST(ApacheRegressions, Zookeeper2845ATxnNeverCommittedLeavesTheOldLeadersLog) {
@@ -306,10 +306,11 @@ TEST(ApacheRegressions, Zookeeper4925ALeaderThatSyncedByDiffDiffsEveryTxn) {
 // replacing it was durable. Crashing in between, it lost a txn it had
 // acknowledged, which counted toward that txn's commit; with the leader gone
 // the txn was then lost.
-// Safeguard: the log goes only once the snapshot is durable, and an install
-// mark settles a crash (zkd/server/snapshot_install.h;
-// ReplicaHost::install_snapshot). Moving `log_.clear()` before
-// write_snapshot_now in install_snapshot loses /x here.
+// Safeguard: the log goes only once the snapshot is staged whole, and a
+// staged snapshot found at start-up finishes the install
+// (zkd/server/snapshot_install.h; ReplicaHost::install_snapshot). Moving
+// `log_.clear()` before stage_snapshot_install in install_snapshot loses /x
+// here.
 TEST(ZkdRegressions, AFollowerCrashingWhileInstallingASnapKeepsWhatItAcknowledged) {
   Ensemble e(kAll, /*commit_window=*/2);
   const ServerId leader = elect(e);
