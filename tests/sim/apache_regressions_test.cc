@@ -309,8 +309,10 @@ TEST(ApacheRegressions, Zookeeper4925ALeaderThatSyncedByDiffDiffsEveryTxn) {
 // Safeguard: the log goes only once the snapshot is staged whole, and a
 // staged snapshot found at start-up finishes the install
 // (zkd/server/snapshot_install.h; ReplicaHost::install_snapshot). Moving
-// `log_.clear()` before stage_snapshot_install in install_snapshot loses /x
-// here.
+// `log_.clear()` before stage_snapshot_install in install_snapshot fails this
+// test: the simulated replica refuses a log emptied with nothing staged (and
+// before the fix, which emptied the log before writing the snapshot, /x was
+// lost here).
 TEST(ZkdRegressions, AFollowerCrashingWhileInstallingASnapKeepsWhatItAcknowledged) {
   Ensemble e(kAll, /*commit_window=*/2);
   const ServerId leader = elect(e);
