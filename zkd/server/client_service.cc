@@ -122,12 +122,12 @@ void ClientService::handle_connect(ClientState& client, std::string_view payload
     return;
   }
   const SessionId session = request.session_id;
-  zk::wire::ConnectResponse response;
-  response.read_only = false;
   const bool alive = sessions_.alive(session);
   if (!alive || !sessions_.password_matches(session, request.passwd)) {
     log_info("refusing to resume session ", hex(session), " from ", conn.remote_text(), ": ",
              alive ? "wrong password" : "unknown or expired session");
+    zk::wire::ConnectResponse response;
+    response.read_only = false;
     response.timeout_ms = 0;
     response.session_id = 0;
     response.passwd = std::string(SessionPasswords::kPasswordSize, '\0');
@@ -141,17 +141,24 @@ void ClientService::handle_connect(ClientState& client, std::string_view payload
     ClientRegistry::close(*other);
   }
   sessions_.resumed(session, timeout, steady_clock_ms());
-  response.timeout_ms = timeout;
-  response.session_id = session;
-  response.passwd = sessions_.password(session);
   client.session_id = session;
   client.timeout_ms = timeout;
-  client.phase = ClientState::Phase::kEstablished;
   log_info("session ", hex(session), " resumed by ", conn.remote_text(), ", timeout ", timeout,
            " ms");
-  clients_.bind(session, conn.id());
-  conn.mark_established();
-  clients_.send(client, connect_response_frame(response, request.has_read_only));
+  establish(client, session, timeout, request.has_read_only);
+}
+
+void ClientService::establish(ClientState& client, SessionId session, int32_t timeout_ms,
+                              bool has_read_only) {
+  zk::wire::ConnectResponse response;
+  response.read_only = false;
+  response.timeout_ms = timeout_ms;
+  response.session_id = session;
+  response.passwd = sessions_.password(session);
+  client.phase = ClientState::Phase::kEstablished;
+  clients_.bind(session, client.connection->id());
+  client.connection->mark_established();
+  clients_.send(client, connect_response_frame(response, has_read_only));
 }
 
 void ClientService::session_created(ClientState* client, const PendingWrite& write) {
@@ -160,22 +167,13 @@ void ClientService::session_created(ClientState* client, const PendingWrite& wri
   // Tracked even when its client left meanwhile: it then expires as usual.
   sessions_.track(session, body.timeout_ms, steady_clock_ms());
   if (client == nullptr || client->phase != ClientState::Phase::kConnecting) return;
-  auto& conn = *client->connection;
-  zk::wire::ConnectResponse response;
-  response.read_only = false;
-  response.timeout_ms = body.timeout_ms;
-  response.session_id = session;
-  response.passwd = sessions_.password(session);
   client->last_operation = "SESS";
   client->last_cxid = 0;
   client->last_zxid = write.txn.header.zxid;
   client->last_response_wall_ms = wall_clock_ms();
-  client->phase = ClientState::Phase::kEstablished;
-  clients_.bind(session, conn.id());
-  conn.mark_established();
-  clients_.send(*client, connect_response_frame(response, client->connect_has_read_only));
-  log_info("session ", hex(session), " created for ", conn.remote_text(), ", timeout ",
-           body.timeout_ms, " ms");
+  establish(*client, session, body.timeout_ms, client->connect_has_read_only);
+  log_info("session ", hex(session), " created for ", client->connection->remote_text(),
+           ", timeout ", body.timeout_ms, " ms");
 }
 
 }  // namespace zkd::server

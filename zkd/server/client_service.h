@@ -66,6 +66,8 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   // Why this server takes no client now, or empty when it does.
   std::string refusal() const;
   void handle_connect(ClientState& client, std::string_view payload);
+  // The session is the connection's from now on: its ConnectResponse is sent.
+  void establish(ClientState& client, SessionId session, int32_t timeout_ms, bool has_read_only);
   void answer_write(ClientState& client, int32_t xid, zk::wire::OpCode op, std::string_view body,
                     int64_t started_ms);
   void answer_with_error_txn(ClientState& client, int32_t xid, zk::wire::OpCode op,

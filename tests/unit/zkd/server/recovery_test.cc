@@ -2,6 +2,7 @@
 #include "zkd/server/recovery.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -316,13 +317,19 @@ bool has_node(tree::Database& db, const std::string& path) {
          zk::wire::Error::kOk;
 }
 
+// A replica's history from an empty data dir: session 0x100 (zxid 1), then
+// one create per path.
+void write_history(storage::Env& env, tree::Database& db,
+                   std::initializer_list<const char*> paths) {
+  ASSERT_TRUE(recover(env, kLayout, db).ok());
+  Writer w(env, db);
+  w.create_session(0x100);
+  for (const char* path : paths) w.create(0x100, path);
+}
+
 // A learner's log: a session, /a, /b (zxids 1..3).
 void write_learner_log(storage::Env& env, tree::Database& live) {
-  ASSERT_TRUE(recover(env, kLayout, live).ok());
-  Writer w(env, live);
-  w.create_session(0x100);
-  w.create(0x100, "/a");
-  w.create(0x100, "/b");
+  write_history(env, live, {"/a", "/b"});
 }
 
 // What a crash leaves of a staging that had begun: a temporary file of the
@@ -355,12 +362,7 @@ TEST(SnapshotInstall, InterruptedAfterTheSnapshotIsStagedNeverReplaysTheOldLogOn
   // is a tail of its own that the leader's history does not hold.
   storage::MemoryEnv leader_env;
   tree::Database leader;
-  ASSERT_TRUE(recover(leader_env, kLayout, leader).ok());
-  {
-    Writer w(leader_env, leader);
-    w.create_session(0x100);
-    w.create(0x100, "/a");
-  }
+  write_history(leader_env, leader, {"/a"});
   ASSERT_TRUE(stage_snapshot_install(env, kLayout, leader).ok());
   // The crash comes here, before the log is emptied.
 
