@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # bash completion for zkd(8): its options, the subcommands dump-log,
 # dump-snapshot and failpoints, and file names where a file is expected
-# (--config FILE, the zoo.cfg positional, dump-log FILE, dump-snapshot FILE).
+# (--config FILE, --jaas FILE, the zoo.cfg positional, dump-log FILE,
+# dump-snapshot FILE).
 _zkd() {
     local cur prev words cword split
     _init_completion -s || return
@@ -9,7 +10,7 @@ _zkd() {
     local i sub=
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            -c | --config) ((i++)) ;;
+            -c | --config | --jaas) ((i++)) ;;
             dump-log | dump-snapshot | failpoints)
                 sub=${words[i]}
                 break
@@ -18,7 +19,7 @@ _zkd() {
     done
 
     case $prev in
-        -c | --config)
+        -c | --config | --jaas)
             _filedir
             return
             ;;
@@ -38,7 +39,7 @@ _zkd() {
         return
     fi
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '-c --config --version --help' -- "$cur"))
+        COMPREPLY=($(compgen -W '-c --config --jaas --version --help' -- "$cur"))
         return
     fi
     COMPREPLY=($(compgen -W 'dump-log dump-snapshot failpoints' -- "$cur"))

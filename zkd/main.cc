@@ -24,15 +24,18 @@
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include "CLI/CLI.hpp"
 #include "libzk/version/version.h"
 #include "zkd/failpoint/points.h"
 #include "zkd/net/log.h"
 #include "zkd/server/config.h"
+#include "zkd/server/sasl_setup.h"
 #include "zkd/server/server.h"
 #include "zkd/server/storage_dump.h"
 #include "zkd/server/version.h"
@@ -54,7 +57,13 @@ int list_failpoints() {
   return 0;
 }
 
-int serve(const std::string& config_path) {
+// The environment variable's value, "" when unset.
+std::string_view environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string_view() : std::string_view(value);
+}
+
+int serve(const std::string& config_path, const std::string& jaas_option) {
   using zkd::net::log_error;
   using zkd::net::log_info;
   using zkd::net::log_warn;
@@ -68,6 +77,15 @@ int serve(const std::string& config_path) {
   if (auto why = zkd::server::prepare_directories(*loaded.config); !why.empty()) {
     log_error(why);
     return 1;
+  }
+  const std::string jaas =
+      zkd::server::jaas_path(jaas_option, environment("SERVER_JVMFLAGS"), environment("JVMFLAGS"));
+  if (auto why = zkd::server::setup_sasl(*loaded.config, jaas); !why.empty()) {
+    log_error("invalid configuration: ", why);
+    return 1;
+  }
+  if (loaded.config->sasl) {
+    log_info("SASL ", loaded.config->sasl->settings().mechanism_name(), " set up from ", jaas);
   }
   log_info("zkd ", zkd::server::full_version(), " starting (",
            loaded.config->replicated() ? "replica " + std::to_string(loaded.config->my_id)
@@ -125,6 +143,11 @@ int main(int argc, char** argv) {
   app.add_option("-c,--config", config_option, "zoo.cfg to read")->check(CLI::ExistingFile);
   app.add_option("config", config_positional, "zoo.cfg to read (as zkServer.sh passes it)")
       ->check(CLI::ExistingFile);
+  std::string jaas_option;
+  app.add_option("--jaas", jaas_option,
+                 "the JAAS file whose Server section sets up SASL (default: "
+                 "-Djava.security.auth.login.config in SERVER_JVMFLAGS or JVMFLAGS)")
+      ->check(CLI::ExistingFile);
   app.set_version_flag("--version", zk::version_line("zkd"));
   app.require_subcommand(0, 1);
 
@@ -174,7 +197,7 @@ int main(int argc, char** argv) {
     if (dump_snapshot->parsed()) {
       return zkd::server::dump_snapshot(env, dump_file, dump_json, std::cout, std::cerr);
     }
-    return serve(config_option.empty() ? config_positional : config_option);
+    return serve(config_option.empty() ? config_positional : config_option, jaas_option);
   } catch (const std::exception& e) {
     zkd::net::log_error("fatal: ", e.what());
     return 1;

@@ -130,13 +130,17 @@ class Server:
     and also removes the directory (set ZK_CONFORMANCE_KEEP=1 to keep it).
     """
 
-    def __init__(self, kind, zkd_bin=None, whitelist="*", extra_config=None):
+    def __init__(self, kind, zkd_bin=None, whitelist="*", extra_config=None, jaas=None):
         if kind not in ("zkd", "apache"):
             raise ValueError(f"unknown server kind {kind!r}")
         self.kind = kind
         self.zkd_bin = zkd_bin
         self.whitelist = whitelist
         self.extra_config = dict(extra_config or {})
+        # JAAS login configuration text: both servers get its path as Apache's
+        # JVM does (-Djava.security.auth.login.config; zkd reads the flag
+        # from SERVER_JVMFLAGS, as zkServer.sh passes it).
+        self.jaas = jaas
         self.host = "127.0.0.1"
         self.port = None
         self.dir = None
@@ -150,6 +154,10 @@ class Server:
         return f"{self.host}:{self.port}"
 
     @property
+    def jaas_path(self):
+        return os.path.join(self.dir, "jaas.conf")
+
+    @property
     def log_path(self):
         return os.path.join(self.dir, "server.log")
 
@@ -158,6 +166,9 @@ class Server:
         os.mkdir(os.path.join(self.dir, "data"))
         self.port = free_loopback_port()
         self._write_config()
+        if self.jaas is not None:
+            with open(self.jaas_path, "w") as f:
+                f.write(self.jaas)
         self._spawn()
         try:
             self._wait_ready()
@@ -242,6 +253,7 @@ class Server:
             # No fsync, small preallocation: faster and lighter on disk.
             "-Dzookeeper.forceSync=no",
             "-Dzookeeper.preAllocSize=1024",
+            *([f"-Djava.security.auth.login.config={self.jaas_path}"] if self.jaas else []),
             "-cp",
             classpath,
             "org.apache.zookeeper.server.ZooKeeperServerMain",
@@ -250,9 +262,13 @@ class Server:
 
     def _spawn(self):
         self._log = open(self.log_path, "ab")
+        env = dict(os.environ)
+        if self.jaas is not None and self.kind == "zkd":
+            env["SERVER_JVMFLAGS"] = f"-Djava.security.auth.login.config={self.jaas_path}"
         self.proc = subprocess.Popen(
             self._command(),
             cwd=self.dir,
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=self._log,
             stderr=subprocess.STDOUT,

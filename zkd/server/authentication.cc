@@ -40,6 +40,23 @@ std::optional<std::vector<zk::wire::Id>> authenticate(const zk::wire::AuthPacket
   return std::nullopt;
 }
 
+std::string kerberos_sasl_id(std::string_view principal, bool remove_host, bool remove_realm) {
+  const size_t at = principal.find('@');
+  const std::string_view name = principal.substr(0, at);
+  const std::string_view realm = at == std::string_view::npos ? "" : principal.substr(at + 1);
+  const size_t slash = name.find('/');
+  std::string id(name.substr(0, slash));
+  if (slash != std::string_view::npos && !remove_host) {
+    id += '/';
+    id += name.substr(slash + 1);
+  }
+  if (!realm.empty() && !remove_realm) {
+    id += '@';
+    id += realm;
+  }
+  return id;
+}
+
 std::string ipv6_host_address(const std::array<uint8_t, 16>& b) {
   std::string out;
   for (size_t i = 0; i < b.size(); i += 2) {

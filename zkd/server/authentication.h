@@ -31,6 +31,13 @@ std::optional<std::vector<zk::wire::Id>> authenticate(const zk::wire::AuthPacket
                                                       std::string_view peer_ip,
                                                       std::string_view super_digest);
 
+// The sasl id of a Kerberos principal "primary/host@REALM", as Apache's
+// SaslServerCallbackHandler builds it: the primary, then "/host" unless
+// `remove_host` (kerberos.removeHostFromPrincipal), then "@REALM" unless
+// `remove_realm`. (Apache's primary is the auth_to_local short name; zkd
+// applies no rules: the DEFAULT rule keeps the primary of the default realm.)
+std::string kerberos_sasl_id(std::string_view principal, bool remove_host, bool remove_realm);
+
 // The ip id of an IPv6 peer, as Java's InetAddress.getHostAddress writes it:
 // eight hex groups without compression ("0:0:0:0:0:0:0:1"). (An IPv4 peer's
 // is the usual dotted text.)

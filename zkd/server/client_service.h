@@ -76,6 +76,9 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   // setWatches (101) or setWatches2 (105, `op`).
   void answer_set_watches(ClientState& client, int32_t xid, zk::wire::OpCode op,
                           std::string_view body, int64_t started_ms);
+  // SASL (102, §10.6): one step of the connection's exchange; a failed
+  // exchange gets AUTHFAILED and a null token, then the connection closes.
+  void answer_sasl(ClientState& client, int32_t xid, std::string_view body);
   void answer_auth(ClientState& client, int32_t xid, std::string_view body);
   void answer_get_ephemerals(ClientState& client, int32_t xid, std::string_view body,
                              int64_t started_ms);

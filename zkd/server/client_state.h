@@ -9,6 +9,7 @@
 #include <string>
 
 #include "zkd/net/client_connection.h"
+#include "zkd/sasl/sasl_server.h"
 #include "zkd/server/latency_stats.h"
 #include "zkd/tree/auth_ids.h"
 
@@ -35,6 +36,8 @@ struct ClientState {
   // the accept, then what its AuthPackets added. Reads and writes are checked
   // against these.
   tree::AuthIds auth;
+  // The SASL exchange under way or done, from the first SASL request on.
+  std::unique_ptr<sasl::SaslExchange> sasl;
 
   // cons statistics (Apache's ServerCnxn), reset by crst.
   std::string last_operation = "NA";

@@ -228,6 +228,20 @@ bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, 
     if (c.container_max_never_used_interval_ms < 0) return parser.fail(p, "must not be negative");
   } else if (k == "DigestAuthenticationProvider.superDigest") {
     c.super_digest = p.value;
+  } else if (k.starts_with("authProvider.")) {
+    if (p.value == kSaslProviderClass) {
+      c.sasl_provider = true;
+    } else if (p.value != kDigestProviderClass) {
+      return parser.fail(p, "zkd serves the digest, ip and sasl schemes only (" +
+                                std::string(kDigestProviderClass) + ", " +
+                                std::string(kSaslProviderClass) + "); remove the key");
+    }
+  } else if (k == "superUser") {
+    c.sasl_super_user = p.value;
+  } else if (k == "kerberos.removeHostFromPrincipal") {
+    parser.boolean(p, c.kerberos_remove_host);
+  } else if (k == "kerberos.removeRealmFromPrincipal") {
+    parser.boolean(p, c.kerberos_remove_realm);
   } else if (k == "initLimit") {
     int32_t v = 0;
     if (!parser.number(p, v)) return false;

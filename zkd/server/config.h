@@ -9,12 +9,23 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+namespace zkd::sasl {
+class SaslServer;
+}
+
 namespace zkd::server {
+
+// The authProvider.N classes zkd serves.
+inline constexpr std::string_view kDigestProviderClass =
+    "org.apache.zookeeper.server.auth.DigestAuthenticationProvider";
+inline constexpr std::string_view kSaslProviderClass =
+    "org.apache.zookeeper.server.auth.SASLAuthenticationProvider";
 
 // One `server.N` line: host:quorumPort:electionPort[:participant|:observer]
 // [;[clientAddress:]clientPort] (Apache 3.8; a host may be an IPv6 address in
@@ -62,6 +73,17 @@ struct ServerConfig {
   // which zoo.cfg sets without the prefix): a digest AuthPacket whose id
   // equals it makes its connection super. "" = no super user.
   std::string super_digest;
+  // SASL (opcode 102). authProvider.N naming kSaslProviderClass: SASL must be
+  // set up (a JAAS file). superUser (Apache's zookeeper.superUser): the SASL
+  // user whose connections are also super. kerberos.remove*FromPrincipal:
+  // what a Kerberos principal's sasl id keeps (sasl_id()).
+  bool sasl_provider = false;
+  std::string sasl_super_user;
+  bool kerberos_remove_host = false;
+  bool kerberos_remove_realm = false;
+  // The SASL server the JAAS file set up (sasl_setup.h opens it before the
+  // server starts); null: every SASL request fails with AUTHFAILED.
+  std::shared_ptr<const sasl::SaslServer> sasl;
 
   // Storage. Unlike Apache, zkd purges after every snapshot by default,
   // keeping autopurge.snapRetainCount snapshots (and the logs they need);

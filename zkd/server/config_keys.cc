@@ -17,8 +17,9 @@ constexpr std::string_view kNoTls =
     "zkd has no TLS yet: it would serve plaintext. Remove the TLS keys and use a plaintext "
     "clientPort on a trusted network, or run Apache ZooKeeper where TLS is needed";
 constexpr std::string_view kNoSasl =
-    "zkd has no SASL, Kerberos or x509 authentication yet (only digest and ip): clients would "
-    "not be authenticated as configured. Remove the key or run Apache ZooKeeper";
+    "zkd has no x509 authentication and does not enforce authentication yet (it has digest, ip "
+    "and SASL): clients would not be authenticated as configured. Remove the key or run Apache "
+    "ZooKeeper";
 constexpr std::string_view kJvm = "JVM tuning of Apache's implementation; zkd has no equivalent";
 constexpr std::string_view kNetty =
     "tunes Apache's Netty connection factory; zkd has its own network layer";
@@ -226,7 +227,8 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"IPAuthenticationProvider.usexforwardedfor", kRefused, kTrue, "",
      "zkd's admin server does not authenticate by X-Forwarded-For; remove the key"},
     {"X509AuthenticationProvider.superUser", kRefused, kAlways, "", kNoSasl},
-    {"superUser", kRefused, kAlways, "", kNoSasl},
+    {"superUser", kHonoured, kAlways, "",
+     "a SASL user whose connections are super (Apache's JVM property zookeeper.superUser)"},
     {"ssl.authProvider", kRefused, kAlways, "", kNoTls},
     {"ensembleAuthName", kNoEffect, kAlways, "",
      "only read by Apache's ensemble authentication provider, which needs an authProvider.N line "
@@ -238,10 +240,14 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"enforce.auth.schemes", kNoEffect, kAlways, "",
      "only used with enforce.auth.enabled=true, which zkd refuses"},
     {"requireClientAuthScheme", kRefused, kAlways, "", kNoSasl},
-    {"authProvider.*", kRefused, kIsNot,
-     "org.apache.zookeeper.server.auth.DigestAuthenticationProvider", kNoSasl},
-    {"kerberos.removeHostFromPrincipal", kRefused, kAlways, "", kNoSasl},
-    {"kerberos.removeRealmFromPrincipal", kRefused, kAlways, "", kNoSasl},
+    {"authProvider.*", kHonoured, kAlways, "",
+     "DigestAuthenticationProvider, and SASLAuthenticationProvider (SASL needs a JAAS file: zkd "
+     "--jaas, or -Djava.security.auth.login.config in SERVER_JVMFLAGS); other providers are "
+     "refused"},
+    {"kerberos.removeHostFromPrincipal", kHonoured, kAlways, "",
+     "a Kerberos SASL id drops the principal's /host part"},
+    {"kerberos.removeRealmFromPrincipal", kHonoured, kAlways, "",
+     "a Kerberos SASL id drops the principal's @REALM part"},
     {"kerberos.canonicalizeHostNames", kRefused, kAlways, "", kNoSasl},
     {"kerberos.*", kRefused, kAlways, "", kNoSasl},
     {"quorum.auth.enableSasl", kRefused, kTrue, "",

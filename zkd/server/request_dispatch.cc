@@ -86,10 +86,7 @@ void ClientService::handle(ClientState& client, std::string_view payload, Arriva
   } else if (op == OpCode::kAuth) {
     answer_auth(client, xid, body);
   } else if (op == OpCode::kSasl) {
-    // No SASL provider: err 0 and a null token (§4.1).
-    std::string token;
-    zk::wire::Writer(token).buffer(zk::wire::Buffer{});
-    clients_.send(client, reply_frame(xid, 0, Error::kOk, token));
+    answer_sasl(client, xid, body);
   } else if (op == OpCode::kGetEphemerals) {
     answer_get_ephemerals(client, xid, body, started);
   } else if (op == OpCode::kWhoAmI) {
@@ -193,6 +190,51 @@ void ClientService::answer_auth(ClientState& client, int32_t xid, std::string_vi
            "; closing");
   clients_.send(client, reply_frame(xid, 0, Error::kAuthFailed, {}));
   ClientRegistry::close_after_flush(client);
+}
+
+void ClientService::answer_sasl(ClientState& client, int32_t xid, std::string_view body) {
+  zk::wire::Reader r(body);
+  const zk::wire::Buffer token = r.buffer();
+  if (!r.ok()) {
+    log_warn("closing connection from ", client.connection->remote_text(),
+             ": malformed SASL packet");
+    ClientRegistry::close(client);
+    return;
+  }
+  // Answered outside the request pipeline with zxid 0, like auth (§10.6).
+  if (!client.sasl) {
+    client.sasl = config_.sasl ? config_.sasl->start()
+                               : sasl::refused_exchange(
+                                     "SASL is not set up on this server (no JAAS file: zkd "
+                                     "--jaas, or -Djava.security.auth.login.config)");
+  }
+  sasl::SaslExchange::Step step = client.sasl->step(token.value_or(""));
+  if (step.outcome == sasl::SaslExchange::Step::Outcome::kFailed) {
+    ++stats_.auth_failures;
+    log_warn("SASL authentication of ", client.connection->remote_text(), " failed (", step.error,
+             "); closing");
+    std::string null_token;
+    zk::wire::Writer(null_token).buffer(zk::wire::Buffer{});
+    clients_.send(client, reply_frame(xid, 0, Error::kAuthFailed, null_token));
+    ClientRegistry::close_after_flush(client);
+    return;
+  }
+  if (step.outcome == sasl::SaslExchange::Step::Outcome::kComplete) {
+    const bool kerberos =
+        config_.sasl->settings().mechanism == sasl::SaslSettings::Mechanism::kGssapi;
+    const std::string id =
+        kerberos ? kerberos_sasl_id(step.authorization_id, config_.kerberos_remove_host,
+                                    config_.kerberos_remove_realm)
+                 : step.authorization_id;
+    log_info("SASL authentication of ", client.connection->remote_text(), " as ", id);
+    client.auth.add({std::string(tree::kSaslScheme), id});
+    if (!config_.sasl_super_user.empty() && id == config_.sasl_super_user) {
+      client.auth.add({std::string(tree::kSuperScheme), ""});
+    }
+  }
+  std::string reply;
+  zk::wire::Writer(reply).buffer(std::string_view(step.token));
+  clients_.send(client, reply_frame(xid, 0, Error::kOk, reply));
 }
 
 void ClientService::answer_get_ephemerals(ClientState& client, int32_t xid, std::string_view body,

@@ -6,12 +6,14 @@
 namespace zkd::tree {
 namespace {
 
-// Apache's per-provider matches(id, aclExpr); providers other than digest
-// and ip are not registered, so their entries match nobody.
+// Apache's per-provider matches(id, aclExpr); schemes without a provider in
+// zkd match nobody. A sasl id "super" matches every sasl entry, as Apache's
+// SASLAuthenticationProvider.
 bool matches(const zk::wire::Id& entry, const zk::wire::Id& caller) {
   if (entry.scheme != caller.scheme) return false;
   if (entry.scheme == kDigestScheme) return entry.id == caller.id;
   if (entry.scheme == kIpScheme) return ip_matches(entry.id, caller.id);
+  if (entry.scheme == kSaslScheme) return entry.id == caller.id || caller.id == "super";
   return false;
 }
 

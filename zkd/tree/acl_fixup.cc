@@ -22,6 +22,18 @@ bool valid_digest_acl(std::string_view id) {
   return kept == 2;
 }
 
+bool valid_sasl_acl(std::string_view id) {
+  // Apache's KerberosName: "primary[/host]@realm" with no further '/' or
+  // '@', or a name without '@'.
+  const size_t at = id.find('@');
+  if (at == std::string_view::npos) return true;
+  const std::string_view name = id.substr(0, at);
+  const std::string_view realm = id.substr(at + 1);
+  if (realm.find_first_of("/@") != std::string_view::npos) return false;
+  const size_t slash = name.find('/');
+  return slash == std::string_view::npos || name.find('/', slash + 1) == std::string_view::npos;
+}
+
 std::optional<zk::wire::ACLs> fixup_acl(const zk::wire::ACLs& given, const AuthIds& caller) {
   zk::wire::ACLs unique;
   for (const auto& acl : given) {
@@ -36,13 +48,15 @@ std::optional<zk::wire::ACLs> fixup_acl(const zk::wire::ACLs& given, const AuthI
     } else if (id.scheme == kAuthScheme) {
       bool expanded = false;
       for (const zk::wire::Id& own : caller.ids()) {
-        if (own.scheme != kDigestScheme) continue;  // only digest ids are "authenticated"
+        // Apache's isAuthenticated(): digest and sasl ids, not ip or super.
+        if (own.scheme != kDigestScheme && own.scheme != kSaslScheme) continue;
         out.push_back(zk::wire::ACL{acl.perms, own});
         expanded = true;
       }
       if (!expanded) return std::nullopt;
     } else if ((id.scheme == kDigestScheme && valid_digest_acl(id.id)) ||
-               (id.scheme == kIpScheme && valid_ip_acl(id.id))) {
+               (id.scheme == kIpScheme && valid_ip_acl(id.id)) ||
+               (id.scheme == kSaslScheme && valid_sasl_acl(id.id))) {
       out.push_back(acl);
     } else {
       return std::nullopt;

@@ -13,9 +13,9 @@ namespace zkd::tree {
 
 // Duplicate entries are dropped (the first kept); then, entry by entry in
 // order: world:anyone is kept; an `auth` entry becomes one entry with its
-// perms per digest id of the caller (ip ids do not count; none: invalid);
-// digest and ip entries are kept when their id is valid
-// (valid_digest_acl, valid_ip_acl). nullopt (INVALIDACL) for an empty list,
+// perms per digest or sasl id of the caller (ip ids do not count; none:
+// invalid); digest, ip and sasl entries are kept when their id is valid
+// (valid_digest_acl, valid_ip_acl, valid_sasl_acl). nullopt (INVALIDACL) for an empty list,
 // any other world id, any other scheme, or an invalid id. Perms are not
 // range-checked, and entries an `auth` expansion adds are not deduplicated
 // again (as in Apache).
@@ -25,5 +25,10 @@ std::optional<zk::wire::ACLs> fixup_acl(const zk::wire::ACLs& given, const AuthI
 // which drops trailing empty parts) has exactly two parts, so "user:hash"
 // and ":hash" and "user:hash:" are valid, "user", "user:" and "a:b:c" not.
 bool valid_digest_acl(std::string_view id);
+
+// Apache's SASLAuthenticationProvider.isValid (a Kerberos name parses):
+// "user", "user@REALM" and "service/host@REALM" are valid, "a/b/c@R" and
+// "a@b@c" not.
+bool valid_sasl_acl(std::string_view id);
 
 }  // namespace zkd::tree

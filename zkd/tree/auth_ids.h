@@ -22,6 +22,7 @@ inline constexpr std::string_view kAuthScheme = "auth";
 inline constexpr std::string_view kDigestScheme = "digest";
 inline constexpr std::string_view kIpScheme = "ip";
 inline constexpr std::string_view kSuperScheme = "super";
+inline constexpr std::string_view kSaslScheme = "sasl";
 
 class AuthIds {
  public:

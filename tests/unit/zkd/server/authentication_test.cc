@@ -86,5 +86,22 @@ TEST(SuperDigestConfig, IsReadFromZooCfg) {
   EXPECT_EQ(none.config->super_digest, "");
 }
 
+TEST(KerberosSaslId, KeepsHostAndRealmUnlessTold) {
+  constexpr std::string_view kPrincipal = "zkcli/client.example.com@EXAMPLE.COM";
+  EXPECT_EQ(kerberos_sasl_id(kPrincipal, false, false), kPrincipal);
+  EXPECT_EQ(kerberos_sasl_id(kPrincipal, true, false), "zkcli@EXAMPLE.COM");
+  EXPECT_EQ(kerberos_sasl_id(kPrincipal, false, true), "zkcli/client.example.com");
+  EXPECT_EQ(kerberos_sasl_id(kPrincipal, true, true), "zkcli");
+  EXPECT_EQ(kerberos_sasl_id("bob@EXAMPLE.COM", true, false), "bob@EXAMPLE.COM");
+  EXPECT_EQ(kerberos_sasl_id("bob", false, false), "bob");
+}
+
+TEST(WhoAmI, SaslIdsListTheirWholeId) {
+  auto reply = who_am_i({{"sasl", "bob"}, {"ip", "127.0.0.1"}});
+  ASSERT_EQ(reply.client_info.size(), 2u);
+  EXPECT_EQ(reply.client_info[0].auth_scheme, "sasl");
+  EXPECT_EQ(reply.client_info[0].user, "bob");
+}
+
 }  // namespace
 }  // namespace zkd::server

@@ -58,10 +58,9 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
            "portUnification=true",
            "admin.forceHttps=true",
            "admin.needClientAuth=true",
-           "authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider",
            "authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider",
            "quorum.auth.enableSasl=true",
-           "kerberos.removeHostFromPrincipal=true",
+           "kerberos.canonicalizeHostNames=true",
            "requireClientAuthScheme=sasl",
            "enforce.auth.enabled=true",
            "X509AuthenticationProvider.superUser=CN=admin",
@@ -116,6 +115,17 @@ TEST(ConfigKeys, DefaultValuesOfRefusedKeysAreAccepted) {
     EXPECT_TRUE(r.config) << line << ": " << r.error;
     EXPECT_THAT(r.warnings, IsEmpty()) << line;
   }
+}
+
+TEST(ConfigKeys, SaslSettingsAreTaken) {
+  auto r = with_line(
+      "authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider\n"
+      "superUser=admin\nkerberos.removeHostFromPrincipal=true");
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_TRUE(r.config->sasl_provider);
+  EXPECT_EQ(r.config->sasl_super_user, "admin");
+  EXPECT_TRUE(r.config->kerberos_remove_host);
+  EXPECT_FALSE(r.config->kerberos_remove_realm);
 }
 
 TEST(ConfigKeys, OnlyTheValueThatCountsIsRefused) {
@@ -183,6 +193,9 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
       {"4lw.commands.whitelist", "*"},
       {"peerType", "participant"},
       {"DigestAuthenticationProvider.superDigest", "super:x"},
+      {"superUser", "admin"},
+      {"kerberos.removeHostFromPrincipal", "true"},
+      {"kerberos.removeRealmFromPrincipal", "true"},
       {"forceSync", "yes"},
       {"jute.maxbuffer", "1048575"},
       {"znode.container.checkIntervalMs", "1000"},

@@ -60,8 +60,8 @@ TEST(Permitted, IpMatchesByAddressBlock) {
 }
 
 TEST(Permitted, UnknownSchemesMatchNobody) {
-  ACLs acl{{perms::kAll, {"sasl", "alice"}}, {perms::kAll, {"auth", ""}}};
-  EXPECT_FALSE(permitted(acl, perms::kRead, AuthIds({{"sasl", "alice"}, {"auth", ""}})));
+  ACLs acl{{perms::kAll, {"x509", "CN=alice"}}, {perms::kAll, {"auth", ""}}};
+  EXPECT_FALSE(permitted(acl, perms::kRead, AuthIds({{"x509", "CN=alice"}, {"auth", ""}})));
 }
 
 TEST(IpAcl, ParsesDottedQuadsAsJavaParseIntReadsThem) {
@@ -100,6 +100,14 @@ TEST(IpAcl, MatchesMaskedPrefixes) {
   EXPECT_FALSE(ip_matches("127.0.0.1/32", "127.0.0.0"));
   EXPECT_FALSE(ip_matches("bad", "127.0.0.1"));
   EXPECT_FALSE(ip_matches("127.0.0.1", "0:0:0:0:0:0:0:1"));
+}
+
+TEST(Permitted, SaslEntriesMatchTheSameIdOrASaslSuper) {
+  const zk::wire::ACLs acl{{perms::kRead, {"sasl", "bob"}}};
+  EXPECT_TRUE(permitted(acl, perms::kRead, AuthIds{{"sasl", "bob"}}));
+  EXPECT_FALSE(permitted(acl, perms::kRead, AuthIds{{"sasl", "bobby"}}));
+  EXPECT_FALSE(permitted(acl, perms::kRead, AuthIds{{"digest", "bob"}}));
+  EXPECT_TRUE(permitted(acl, perms::kRead, AuthIds{{"sasl", "super"}}));
 }
 
 }  // namespace

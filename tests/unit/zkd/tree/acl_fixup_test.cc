@@ -39,7 +39,7 @@ TEST(FixupAcl, WorldMustBeAnyone) {
 }
 
 TEST(FixupAcl, UnknownSchemesAreInvalid) {
-  for (const char* scheme : {"nosuch", "super", "sasl", "x509", ""}) {
+  for (const char* scheme : {"nosuch", "super", "x509", ""}) {
     EXPECT_FALSE(fixup_acl({{perms::kAll, {scheme, "x"}}}, AuthIds({kIp, kAlice}))) << scheme;
   }
 }
@@ -93,6 +93,20 @@ TEST(FixupAcl, IpIdsMustBeIpv4OrCidr) {
 TEST(FixupAcl, OneBadEntrySpoilsTheList) {
   EXPECT_FALSE(
       fixup_acl({{perms::kAll, {"world", "anyone"}}, {perms::kAll, {"ip", "bad"}}}, AuthIds()));
+}
+
+TEST(FixupAcl, SaslIdsMustParseAsKerberosNames) {
+  for (std::string_view id : {"bob", "bob@EXAMPLE.COM", "zookeeper/host@EXAMPLE.COM", "a/b"}) {
+    EXPECT_TRUE(valid_sasl_acl(id)) << id;
+  }
+  for (std::string_view id : {"a@b@c", "a/b/c@R", "a@R/x"}) EXPECT_FALSE(valid_sasl_acl(id)) << id;
+  EXPECT_EQ(fixup_acl({{perms::kAll, {"sasl", "a@b@c"}}}, AuthIds()), std::nullopt);
+}
+
+TEST(FixupAcl, AuthExpandsToSaslIdsToo) {
+  const AuthIds caller{{"ip", "127.0.0.1"}, {"sasl", "bob"}};
+  EXPECT_EQ(fixup_acl({{perms::kAll, {"auth", ""}}}, caller),
+            (ACLs{{perms::kAll, {"sasl", "bob"}}}));
 }
 
 }  // namespace

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+// Where zkd finds its JAAS file and what it says when SASL cannot be set up
+// (sasl_setup.h).
+#include "zkd/server/sasl_setup.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "zkd/sasl/sasl_server.h"
+
+namespace zkd::server {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(SaslSetup, JvmSystemPropertiesAreReadFromFlags) {
+  constexpr std::string_view kFlags =
+      "-Xmx1g -Djava.security.auth.login.config=/etc/zk/jaas.conf -Dzookeeper.superUser=admin";
+  EXPECT_EQ(jvm_system_property(kFlags, "java.security.auth.login.config"), "/etc/zk/jaas.conf");
+  EXPECT_EQ(jvm_system_property(kFlags, "zookeeper.superUser"), "admin");
+  EXPECT_EQ(jvm_system_property(kFlags, "zookeeper"), "");
+  EXPECT_EQ(jvm_system_property("-Da=1 -Da=2", "a"), "2");
+}
+
+TEST(SaslSetup, TheOptionWinsThenServerJvmflagsThenJvmflags) {
+  const std::string server = "-Djava.security.auth.login.config=/server.conf";
+  const std::string plain = "-Djava.security.auth.login.config=/plain.conf";
+  EXPECT_EQ(jaas_path("/option.conf", server, plain), "/option.conf");
+  EXPECT_EQ(jaas_path("", server, plain), "/server.conf");
+  EXPECT_EQ(jaas_path("", "-Xmx1g", plain), "/plain.conf");
+  EXPECT_EQ(jaas_path("", "", ""), "");
+}
+
+class SaslSetupFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir_template[] = "/tmp/zkd-sasl-setup-XXXXXX";
+    ASSERT_NE(::mkdtemp(dir_template), nullptr);
+    dir_ = dir_template;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::filesystem::path write(std::string_view text) {
+    auto path = dir_ / "jaas.conf";
+    std::ofstream(path) << text;
+    return path;
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(SaslSetupFiles, NoFileIsFineUnlessTheSaslProviderIsConfigured) {
+  ServerConfig config;
+  EXPECT_EQ(setup_sasl(config, ""), "");
+  EXPECT_EQ(config.sasl, nullptr);
+  config.sasl_provider = true;
+  EXPECT_THAT(setup_sasl(config, ""), HasSubstr("zkd has no JAAS file: pass zkd --jaas FILE"));
+}
+
+TEST_F(SaslSetupFiles, ErrorsNameTheFile) {
+  ServerConfig config;
+  EXPECT_EQ(setup_sasl(config, dir_ / "missing.conf"),
+            "cannot read the JAAS file " + (dir_ / "missing.conf").string());
+  const auto bad = write("Server {\n  m required user_a=;\n};");
+  EXPECT_EQ(setup_sasl(config, bad),
+            "JAAS file " + bad.string() + ": line 2: expected a value for option user_a");
+  EXPECT_EQ(config.sasl, nullptr);
+}
+
+TEST_F(SaslSetupFiles, ADigestSectionSetsUpDigestMd5) {
+  ServerConfig config;
+  const auto good = write(
+      "Server { org.apache.zookeeper.server.auth.DigestLoginModule required user_bob=\"pw\"; };");
+  ASSERT_EQ(setup_sasl(config, good), "");
+  ASSERT_NE(config.sasl, nullptr);
+  EXPECT_EQ(config.sasl->settings().mechanism_name(), "DIGEST-MD5");
+}
+
+}  // namespace
+}  // namespace zkd::server

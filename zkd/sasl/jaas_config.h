@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// The JAAS login configuration file Apache ZooKeeper reads for SASL (the file
+// -Djava.security.auth.login.config names): named sections, each a list of
+// login modules with a control flag and options:
+//
+//   Server {
+//     org.apache.zookeeper.server.auth.DigestLoginModule required
+//       user_super="adminsecret"
+//       user_bob="bobsecret";
+//   };
+//
+// Comments (// to the end of the line, /* ... */) and blank space are ignored;
+// option values are quoted strings or bare words. This parser reads the text
+// only; which modules zkd honours is sasl_settings.h's business.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace zkd::sasl {
+
+struct JaasModule {
+  std::string class_name;  // "org.apache.zookeeper.server.auth.DigestLoginModule"
+  std::string flag;        // required, requisite, sufficient or optional
+  std::map<std::string, std::string> options;  // later duplicates win
+};
+
+struct JaasSection {
+  std::string name;
+  std::vector<JaasModule> modules;
+};
+
+// The sections in file order, or a message naming the line of the first
+// syntax error ("line 3: expected '{' after the section name").
+std::variant<std::vector<JaasSection>, std::string> parse_jaas(std::string_view text);
+
+}  // namespace zkd::sasl

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "zkd/sasl/sasl_settings.h"
+
+namespace zkd::sasl {
+namespace {
+
+constexpr std::string_view kDigestModule = "org.apache.zookeeper.server.auth.DigestLoginModule";
+constexpr std::string_view kKerberosModule = "com.sun.security.auth.module.Krb5LoginModule";
+constexpr std::string_view kUserPrefix = "user_";
+
+}  // namespace
+
+std::string_view SaslSettings::mechanism_name() const {
+  return mechanism == Mechanism::kGssapi ? "GSSAPI" : "DIGEST-MD5";
+}
+
+std::string SaslSettings::server_host() const {
+  if (mechanism != Mechanism::kGssapi) return std::string(kDigestRealm);
+  // service/host@REALM
+  const size_t slash = principal.find('/');
+  if (slash == std::string::npos) return {};
+  return principal.substr(slash + 1, principal.find('@') - slash - 1);
+}
+
+std::variant<SaslSettings, std::string> sasl_settings(std::string_view text,
+                                                      std::string_view section) {
+  auto parsed = parse_jaas(text);
+  if (auto* error = std::get_if<std::string>(&parsed)) return *error;
+  for (const JaasSection& s : std::get<std::vector<JaasSection>>(parsed)) {
+    if (s.name != section) continue;
+    for (const JaasModule& m : s.modules) {
+      SaslSettings settings;
+      if (m.class_name == kKerberosModule) {
+        settings.mechanism = SaslSettings::Mechanism::kGssapi;
+        auto keytab = m.options.find("keyTab");
+        auto principal = m.options.find("principal");
+        if (keytab == m.options.end() || principal == m.options.end()) {
+          return "the JAAS section " + std::string(section) + "'s " + std::string(kKerberosModule) +
+                 " needs keyTab and principal options";
+        }
+        settings.keytab = keytab->second;
+        settings.principal = principal->second;
+        if (settings.server_host().empty()) {
+          return "the JAAS section " + std::string(section) + "'s principal " + settings.principal +
+                 " is not of the form service/host@REALM";
+        }
+        return settings;
+      }
+      if (m.class_name == kDigestModule) {
+        for (const auto& [key, value] : m.options) {
+          if (key.starts_with(kUserPrefix) && key.size() > kUserPrefix.size()) {
+            settings.digest_users[key.substr(kUserPrefix.size())] = value;
+          }
+        }
+        return settings;
+      }
+    }
+    return "the JAAS section " + std::string(section) + " has no login module zkd serves (" +
+           std::string(kDigestModule) + " or " + std::string(kKerberosModule) + ")";
+  }
+  return "the JAAS file has no section " + std::string(section);
+}
+
+}  // namespace zkd::sasl

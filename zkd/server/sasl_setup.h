@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+// Where zkd finds the JAAS file for SASL, and the SASL server it sets up
+// from it (zkd/sasl). Apache's JVM takes the file from the system property
+// java.security.auth.login.config, which zkServer.sh passes in
+// SERVER_JVMFLAGS; zkd reads the same flag from the same variables, or takes
+// the path from its --jaas option.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "zkd/server/config.h"
+
+namespace zkd::server {
+
+// The value of -D<name>=VALUE in a JVM flags string (blank-separated, as a
+// shell splits an unquoted variable); "" when absent. The last one wins.
+std::string jvm_system_property(std::string_view flags, std::string_view name);
+
+// The JAAS file: `option` (zkd --jaas) when given, else
+// java.security.auth.login.config from `server_jvmflags`, else from
+// `jvmflags` (the environment's SERVER_JVMFLAGS and JVMFLAGS); "" for none.
+std::string jaas_path(std::string_view option, std::string_view server_jvmflags,
+                      std::string_view jvmflags);
+
+// Opens config.sasl from the JAAS file at `path` ("" = none). "" on success,
+// else what is wrong, naming the file: unreadable, malformed (with its
+// line), no Server section, no SASL plugin, or an authProvider.N naming
+// SASLAuthenticationProvider without a JAAS file.
+std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path);
+
+}  // namespace zkd::server
