@@ -35,7 +35,7 @@
 #include "zkd/failpoint/points.h"
 #include "zkd/net/log.h"
 #include "zkd/server/config.h"
-#include "zkd/server/sasl_setup.h"
+#include "zkd/server/security_setup.h"
 #include "zkd/server/server.h"
 #include "zkd/server/storage_dump.h"
 #include "zkd/server/version.h"
@@ -81,6 +81,10 @@ int serve(const std::string& config_path, const std::string& jaas_option) {
   const std::string jaas =
       zkd::server::jaas_path(jaas_option, environment("SERVER_JVMFLAGS"), environment("JVMFLAGS"));
   if (auto why = zkd::server::setup_sasl(*loaded.config, jaas); !why.empty()) {
+    log_error("invalid configuration: ", why);
+    return 1;
+  }
+  if (auto why = zkd::server::setup_tls(*loaded.config); !why.empty()) {
     log_error("invalid configuration: ", why);
     return 1;
   }

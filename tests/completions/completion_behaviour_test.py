@@ -43,9 +43,10 @@ class ZkdTest(FilesTestCase):
 
     def test_options(self):
         self.assertEqual(self.complete("zkd", "-"),
-                         ["--config", "--help", "--version", "-c"])
+                         ["--config", "--help", "--jaas", "--version", "-c"])
 
     def test_config_takes_a_file(self):
+        self.assertEqual(self.complete("zkd", "--jaas", "zoo"), ["zoo-2.cfg", "zoo.cfg"])
         self.assertEqual(self.complete("zkd", "--config", "zoo"), ["zoo-2.cfg", "zoo.cfg"])
         self.assertIn("data", self.complete("zkd", "-c", ""))
 

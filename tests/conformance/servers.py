@@ -33,6 +33,8 @@ import unittest
 SKIP_EXIT_CODE = 77
 
 APACHE_JAR = "/usr/share/java/zookeeper.jar"
+# What Apache's Netty connection factory needs beyond zookeeper.jar's class path.
+NETTY_JARS = ["/usr/share/java/netty-codec.jar", "/usr/share/java/netty-resolver.jar"]
 # Optional slf4j binding so that Apache's log ends up in the temp dir.
 SLF4J_SIMPLE_JAR = "/usr/share/java/slf4j-simple.jar"
 JAVA = shutil.which("java") or "/usr/bin/java"
@@ -130,7 +132,8 @@ class Server:
     and also removes the directory (set ZK_CONFORMANCE_KEEP=1 to keep it).
     """
 
-    def __init__(self, kind, zkd_bin=None, whitelist="*", extra_config=None, jaas=None):
+    def __init__(self, kind, zkd_bin=None, whitelist="*", extra_config=None, jaas=None,
+                 secure=False):
         if kind not in ("zkd", "apache"):
             raise ValueError(f"unknown server kind {kind!r}")
         self.kind = kind
@@ -141,6 +144,11 @@ class Server:
         # JVM does (-Djava.security.auth.login.config; zkd reads the flag
         # from SERVER_JVMFLAGS, as zkServer.sh passes it).
         self.jaas = jaas
+        # secure: a TLS client port too (secureClientPort on loopback; the
+        # ssl.* keys come in extra_config). Apache serves it with its Netty
+        # connection factory.
+        self.secure = secure
+        self.secure_port = None
         self.host = "127.0.0.1"
         self.port = None
         self.dir = None
@@ -165,6 +173,8 @@ class Server:
         self.dir = tempfile.mkdtemp(prefix=f"zk-conformance-{self.kind}-")
         os.mkdir(os.path.join(self.dir, "data"))
         self.port = free_loopback_port()
+        if self.secure:
+            self.secure_port = free_loopback_port()
         self._write_config()
         if self.jaas is not None:
             with open(self.jaas_path, "w") as f:
@@ -216,6 +226,8 @@ class Server:
         ]
         if self.whitelist is not None:
             lines.append(f"4lw.commands.whitelist={self.whitelist}")
+        if self.secure:
+            lines += [f"secureClientPort={self.secure_port}", "secureClientPortAddress=127.0.0.1"]
         if not any(key.startswith("admin.") for key in self.extra_config):
             # No admin server on 0.0.0.0:8080 (zkd's default, as Apache's).
             lines.append("admin.enableServer=false")
@@ -237,6 +249,12 @@ class Server:
         classpath = APACHE_JAR
         if os.path.exists(SLF4J_SIMPLE_JAR):
             classpath += ":" + SLF4J_SIMPLE_JAR
+        netty = []
+        if self.secure or self.extra_config.get("client.portUnification") == "true":
+            # Debian's zookeeper.jar names neither jar in its class path; without
+            # them the Netty TLS port accepts and then drops every connection.
+            classpath += "".join(":" + jar for jar in NETTY_JARS)
+            netty = ["-Dzookeeper.serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory"]
         return [
             JAVA,
             # Start-up speed: a short-lived test server does not need the
@@ -254,6 +272,7 @@ class Server:
             "-Dzookeeper.forceSync=no",
             "-Dzookeeper.preAllocSize=1024",
             *([f"-Djava.security.auth.login.config={self.jaas_path}"] if self.jaas else []),
+            *netty,
             "-cp",
             classpath,
             "org.apache.zookeeper.server.ZooKeeperServerMain",

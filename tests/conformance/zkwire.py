@@ -236,9 +236,12 @@ class Event:
 class Connection:
     """One TCP connection. Every read takes a timeout in seconds."""
 
-    def __init__(self, host, port, timeout=5.0):
+    def __init__(self, host, port, timeout=5.0, tls=None):
+        """`tls`: an ssl.SSLContext to run the connection over TLS."""
         self.sock = socket.create_connection((host, port), timeout=timeout)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if tls is not None:
+            self.sock = tls.wrap_socket(self.sock, server_hostname=host)
 
     def close(self):
         try:
@@ -309,8 +312,8 @@ class Session(Connection):
     """A connection that has completed the handshake."""
 
     def __init__(self, host, port, timeout_ms=30000, session_id=0, passwd=b"\0" * 16,
-                 last_zxid=0, read_only=False, io_timeout=5.0):
-        super().__init__(host, port, io_timeout)
+                 last_zxid=0, read_only=False, io_timeout=5.0, tls=None):
+        super().__init__(host, port, io_timeout, tls)
         self.io_timeout = io_timeout
         self.next_xid = 1
         self.events = []  # notifications received while waiting for replies

@@ -5,6 +5,8 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <utility>
@@ -12,12 +14,29 @@
 
 #include "zkd/net/four_letter_word.h"
 #include "zkd/net/log.h"
+#include "zkd/net/tls_context.h"
 
 namespace zkd::net {
 
 namespace asio = boost::asio;
 using asio::as_tuple;
 using asio::use_awaitable;
+
+struct ClientConnection::TlsLayer {
+  TlsLayer(tcp::socket& socket, std::shared_ptr<asio::ssl::context> ctx)
+      : context(std::move(ctx)), stream(socket, *context) {}
+  std::shared_ptr<asio::ssl::context> context;  // kept while the stream uses it
+  asio::ssl::stream<tcp::socket&> stream;
+};
+
+namespace {
+
+// The first byte of a TLS record that carries a handshake (ClientHello).
+constexpr unsigned char kTlsHandshakeRecord = 0x16;
+
+}  // namespace
+
+ClientConnection::~ClientConnection() = default;
 
 ClientConnection::ClientConnection(tcp::socket socket, ConnectionId id, ConnectionHandler& handler,
                                    ConnectionOptions options, ConnectionLimiter::Slot slot)
@@ -115,7 +134,39 @@ void ReadGate::park(std::weak_ptr<ClientConnection> connection) {
   parked_.push_back(std::move(connection));
 }
 
+asio::awaitable<bool> ClientConnection::begin_tls() {
+  // Look at the first byte without taking it: the handshake must read it.
+  auto [wait_ec] = co_await socket_.async_wait(tcp::socket::wait_read, as_tuple(use_awaitable));
+  if (wait_ec || state_ != State::kOpen) co_return false;
+  unsigned char first = 0;
+  boost::system::error_code ec;
+  const size_t n = socket_.receive(asio::buffer(&first, 1), tcp::socket::message_peek, ec);
+  if (ec || n == 0) co_return false;  // the peer left
+  if (first != kTlsHandshakeRecord) {
+    if (options_.tls_optional) co_return true;  // plaintext on a unified port
+    log_info("closing connection from ", remote_text(), ": plaintext on the TLS port");
+    co_return false;
+  }
+  options_.tls->reload_if_changed();
+  tls_ = std::make_unique<TlsLayer>(socket_, options_.tls->context());
+  auto [handshake_ec] = co_await tls_->stream.async_handshake(asio::ssl::stream_base::server,
+                                                              as_tuple(use_awaitable));
+  if (handshake_ec) {
+    if (state_ == State::kOpen) {
+      log_warn("TLS handshake with ", remote_text(), " failed: ", handshake_ec.message());
+    }
+    co_return false;
+  }
+  peer_subject_ = x509_subject(SSL_get0_peer_certificate(tls_->stream.native_handle()));
+  handler_.secured(*this);
+  co_return state_ == State::kOpen;
+}
+
 asio::awaitable<void> ClientConnection::read_loop() {
+  if (options_.tls && !co_await begin_tls()) {
+    if (state_ == State::kOpen) close();
+    co_return;
+  }
   std::array<char, 64 * 1024> chunk;
   while (state_ == State::kOpen) {
     if (gate_closed()) {
@@ -131,9 +182,13 @@ asio::awaitable<void> ClientConnection::read_loop() {
       if (!consume_input()) break;
       continue;
     }
-    auto [ec, n] = co_await socket_.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
+    auto [ec, n] =
+        tls_ ? co_await tls_->stream.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable))
+             : co_await socket_.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
     if (ec) {
-      if (state_ == State::kOpen && ec != asio::error::eof && ec != asio::error::connection_reset) {
+      // A TLS peer that closes without close_notify has simply left.
+      if (state_ == State::kOpen && ec != asio::error::eof && ec != asio::error::connection_reset &&
+          ec != asio::ssl::error::stream_truncated) {
         log_info("connection from ", remote_text(), " failed: ", ec.message());
       }
       break;
@@ -211,8 +266,15 @@ asio::awaitable<void> ClientConnection::write_loop() {
       batch.push_back(std::move(queue_.front()));
       queue_.pop_front();
     }
+    if (tls_ && batch.size() > 1) {
+      // One TLS record per write_some: join the batch so it goes out whole.
+      std::string joined;
+      for (const auto& b : batch) joined += b;
+      batch.assign(1, std::move(joined));
+    }
     for (const auto& b : batch) buffers.emplace_back(asio::buffer(b));
-    auto [ec, n] = co_await asio::async_write(socket_, buffers, as_tuple(use_awaitable));
+    auto [ec, n] = tls_ ? co_await asio::async_write(tls_->stream, buffers, as_tuple(use_awaitable))
+                        : co_await asio::async_write(socket_, buffers, as_tuple(use_awaitable));
     if (ec) {
       // A peer that leaves while we flush our last answer is not news.
       if (state_ == State::kOpen) {

@@ -37,6 +37,7 @@ namespace zkd::net {
 
 using ConnectionId = uint64_t;
 class ClientConnection;
+class TlsServer;
 
 // What a connection reports upward. Every call happens on the connection's
 // executor. A handler may call send()/close()/close_after_flush() on the
@@ -55,6 +56,9 @@ class ConnectionHandler {
   // One whole frame payload, without its length prefix. The first frame of a
   // connection is its ConnectRequest.
   virtual void frame(ClientConnection& connection, std::string_view payload) = 0;
+  // The connection's TLS handshake succeeded (before its first frame or
+  // four-letter word): peer_certificate_subject() is known.
+  virtual void secured(ClientConnection& connection) = 0;
   // The connection has ended (peer closed, error, or close()); called exactly
   // once, after which the connection sends nothing.
   virtual void closed(ClientConnection& connection) = 0;
@@ -93,6 +97,12 @@ struct ConnectionOptions {
   std::chrono::milliseconds handshake_timeout{10000};
   // nullptr: no back-pressure.
   std::shared_ptr<ReadGate> read_gate;
+  // TLS (tls_context.h): nullptr serves plaintext only. Set, a connection
+  // must begin with a TLS handshake (plaintext is closed without a byte),
+  // unless tls_optional (Apache's client.portUnification), where one that
+  // begins otherwise is served in plaintext.
+  std::shared_ptr<TlsServer> tls;
+  bool tls_optional = false;
 };
 
 // An IPv4-mapped IPv6 peer address (::ffff:a.b.c.d, from a dual-stack
@@ -105,6 +115,7 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
 
   ClientConnection(tcp::socket socket, ConnectionId id, ConnectionHandler& handler,
                    ConnectionOptions options, ConnectionLimiter::Slot slot);
+  ~ClientConnection();
   ClientConnection(const ClientConnection&) = delete;
   ClientConnection& operator=(const ClientConnection&) = delete;
 
@@ -129,6 +140,11 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   // frames already read, then read the socket again.
   void resume_reading();
 
+  // Whether the connection runs over TLS, and the subject of the certificate
+  // its client presented ("" for none), once secured() was called.
+  bool secure() const { return tls_ != nullptr; }
+  const std::string& peer_certificate_subject() const { return peer_subject_; }
+
   bool accepting_sends() const { return state_ == State::kOpen; }
   bool closing() const { return state_ != State::kOpen; }
 
@@ -140,8 +156,12 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
 
  private:
   enum class State { kOpen, kDraining, kClosed };
+  struct TlsLayer;  // the OpenSSL stream over socket_ (client_connection.cc)
 
   boost::asio::awaitable<void> read_loop();
+  // Before the first read on a TLS listener: tells a TLS hello from
+  // plaintext by its first byte, then runs the handshake. False: close.
+  boost::asio::awaitable<bool> begin_tls();
   boost::asio::awaitable<void> write_loop();
   // Returns false when the connection must stop reading. Stops early (with
   // input_held_ set) when the read gate closes.
@@ -151,6 +171,8 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   void coroutine_ended(std::string_view which, std::exception_ptr error);
 
   tcp::socket socket_;
+  std::unique_ptr<TlsLayer> tls_;  // set once a TLS handshake begins
+  std::string peer_subject_;
   tcp::endpoint remote_;
   ConnectionId id_;
   ConnectionHandler& handler_;

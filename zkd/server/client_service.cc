@@ -38,6 +38,16 @@ void ClientService::opened(const std::shared_ptr<net::ClientConnection>& connect
   clients_.add(connection, wall_clock_ms());
 }
 
+void ClientService::secured(net::ClientConnection& connection) {
+  ClientState* client = clients_.find(connection.id());
+  const std::string& subject = connection.peer_certificate_subject();
+  if (client == nullptr || subject.empty()) return;
+  if (!config_.x509_super_user.empty() && subject == config_.x509_super_user) {
+    client->auth.add({std::string(tree::kSuperScheme), subject});
+  }
+  client->auth.add({std::string(tree::kX509Scheme), subject});
+}
+
 void ClientService::closed(net::ClientConnection& connection) {
   if (clients_.find(connection.id()) == nullptr) return;
   writes_.pipeline().forget(connection.id());

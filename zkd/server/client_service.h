@@ -53,6 +53,9 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   std::string four_letter_word(net::ClientConnection& connection, std::string_view word,
                                std::string_view argument) override;
   void frame(net::ClientConnection& connection, std::string_view payload) override;
+  // Gives a client certificate's subject its x509 id (and super when it is
+  // X509AuthenticationProvider.superUser), as Apache's provider does.
+  void secured(net::ClientConnection& connection) override;
   void closed(net::ClientConnection& connection) override;
 
   // RequestHandler

@@ -167,6 +167,106 @@ struct Seen {
   std::map<int64_t, int> server_lines;  // id -> line
 };
 
+// A comma-separated list, entries trimmed, empty ones dropped (Apache's
+// ssl.enabledProtocols and ssl.ciphersuites).
+std::vector<std::string> comma_list(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    const size_t comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front()))) {
+      item.remove_prefix(1);
+    }
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back()))) {
+      item.remove_suffix(1);
+    }
+    if (!item.empty()) out.emplace_back(item);
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+// TLS for clients (secureClientPort, client.portUnification and the ssl.*
+// keys zkd honours); false when `p` is not one of them.
+bool apply_tls(Parser& parser, const Property& p, ServerConfig& c, bool& ok) {
+  const std::string& k = p.key;
+  net::TlsSettings& tls = c.client_tls_settings;
+  ok = true;
+  if (k == "secureClientPort") {
+    int32_t port = 0;
+    if (!(ok = parser.number(p, port))) return true;
+    if (port <= 0 || port > 65535) ok = parser.fail(p, "'" + p.value + "' is not a TCP port");
+    c.secure_client_port = static_cast<uint16_t>(port);
+  } else if (k == "secureClientPortAddress") {
+    c.secure_client_port_address = p.value;
+  } else if (k == "client.portUnification") {
+    parser.boolean(p, c.port_unification);
+  } else if (k == "client.certReload") {
+    parser.boolean(p, tls.reload);
+  } else if (k == "ssl.keyStore.location") {
+    tls.key_store.location = p.value;
+  } else if (k == "ssl.keyStore.password") {
+    tls.key_store.password = p.value;
+  } else if (k == "ssl.keyStore.type") {
+    tls.key_store.type = p.value;
+  } else if (k == "ssl.trustStore.location") {
+    tls.trust_store.location = p.value;
+  } else if (k == "ssl.trustStore.password") {
+    tls.trust_store.password = p.value;
+  } else if (k == "ssl.trustStore.type") {
+    tls.trust_store.type = p.value;
+  } else if (k == "ssl.keyStore.passwordPath" || k == "ssl.trustStore.passwordPath") {
+    std::ifstream in(p.value, std::ios::binary);
+    if (!in) {
+      ok = parser.fail(p, "cannot read " + p.value);
+      return true;
+    }
+    std::string secret((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
+    (k == "ssl.keyStore.passwordPath" ? tls.key_store : tls.trust_store).password = secret;
+  } else if (k == "ssl.clientAuth") {
+    const std::string mode = lower_case(p.value);
+    if (mode == "need") {
+      tls.client_auth = net::TlsSettings::ClientAuth::kNeed;
+    } else if (mode == "want") {
+      tls.client_auth = net::TlsSettings::ClientAuth::kWant;
+    } else if (mode == "none") {
+      tls.client_auth = net::TlsSettings::ClientAuth::kNone;
+    } else {
+      ok = parser.fail(p, "'" + p.value + "' is not need, want or none");
+    }
+  } else if (k == "ssl.protocol") {
+    c.ssl_protocol = p.value;  // used when ssl.enabledProtocols is absent (check_tls)
+  } else if (k == "ssl.enabledProtocols") {
+    tls.protocols = comma_list(p.value);
+  } else if (k == "ssl.ciphersuites") {
+    tls.cipher_suites = comma_list(p.value);
+  } else if (k == "X509AuthenticationProvider.superUser") {
+    c.x509_super_user = p.value;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// After the last line: the protocols, and a TLS port needs a key store.
+bool check_tls(ServerConfig& c, const std::string& file_name, ConfigResult& result) {
+  net::TlsSettings& tls = c.client_tls_settings;
+  if (tls.protocols.empty() && !c.ssl_protocol.empty()) {
+    // Apache: TLSv1.3 also enables TLSv1.2; any other protocol only itself.
+    tls.protocols = c.ssl_protocol == "TLSv1.3" ? std::vector<std::string>{"TLSv1.3", "TLSv1.2"}
+                                                : std::vector<std::string>{c.ssl_protocol};
+  }
+  if ((c.secure_client_port != 0 || c.port_unification) && tls.key_store.location.empty()) {
+    result.error = file_name + ": " +
+                   (c.secure_client_port != 0 ? "secureClientPort" : "client.portUnification") +
+                   " needs ssl.keyStore.location (this server's key and certificate)";
+    return false;
+  }
+  return true;
+}
+
 // `overridden`: a later line gives the same key, whose value counts (as in
 // java.util.Properties), so this one cannot be refused.
 bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, Seen& seen) {
@@ -178,6 +278,7 @@ bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, 
       class_applies(*known, p.value)) {
     return parser.fail(p, std::string(known->note));
   }
+  if (bool ok = true; apply_tls(parser, p, c, ok)) return ok;
   if (k == "tickTime") {
     if (!parser.number(p, c.tick_time_ms)) return false;
     if (c.tick_time_ms <= 0) return parser.fail(p, "must be a positive number of milliseconds");
@@ -231,10 +332,11 @@ bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, 
   } else if (k.starts_with("authProvider.")) {
     if (p.value == kSaslProviderClass) {
       c.sasl_provider = true;
-    } else if (p.value != kDigestProviderClass) {
-      return parser.fail(p, "zkd serves the digest, ip and sasl schemes only (" +
+    } else if (p.value != kDigestProviderClass && p.value != kX509ProviderClass) {
+      return parser.fail(p, "zkd serves the digest, ip, sasl and x509 schemes only (" +
                                 std::string(kDigestProviderClass) + ", " +
-                                std::string(kSaslProviderClass) + "); remove the key");
+                                std::string(kSaslProviderClass) + ", " +
+                                std::string(kX509ProviderClass) + "); remove the key");
     }
   } else if (k == "superUser") {
     c.sasl_super_user = p.value;
@@ -422,6 +524,7 @@ ConfigResult parse_config(std::string_view text, const std::string& file_name) {
     return result;
   }
   if (!check_ensemble(parser, c, seen, file_name, result)) return result;
+  if (!check_tls(c, file_name, result)) return result;
   if (!seen.has_client_port) {
     if (seen.client_port_address) {
       parser.fail(*seen.client_port_address, "clientPortAddress is set but clientPort is not");

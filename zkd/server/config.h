@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "zkd/net/tls_context.h"
+
 namespace zkd::sasl {
 class SaslServer;
 }
@@ -26,6 +28,8 @@ inline constexpr std::string_view kDigestProviderClass =
     "org.apache.zookeeper.server.auth.DigestAuthenticationProvider";
 inline constexpr std::string_view kSaslProviderClass =
     "org.apache.zookeeper.server.auth.SASLAuthenticationProvider";
+inline constexpr std::string_view kX509ProviderClass =
+    "org.apache.zookeeper.server.auth.X509AuthenticationProvider";
 
 // One `server.N` line: host:quorumPort:electionPort[:participant|:observer]
 // [;[clientAddress:]clientPort] (Apache 3.8; a host may be an IPv6 address in
@@ -81,7 +85,22 @@ struct ServerConfig {
   std::string sasl_super_user;
   bool kerberos_remove_host = false;
   bool kerberos_remove_realm = false;
-  // The SASL server the JAAS file set up (sasl_setup.h opens it before the
+  // x509 (authProvider.x509 naming kX509ProviderClass): a TLS client's
+  // certificate subject becomes its ("x509", subject) id; the subject equal
+  // to X509AuthenticationProvider.superUser is also super.
+  std::string x509_super_user;
+  // TLS for clients: secureClientPort (0: none) on secureClientPortAddress
+  // ("" = every address), and client.portUnification (the plain port takes
+  // TLS too); the ssl.* keys, as read (ssl.protocol folded into
+  // client_tls_settings.protocols); tls_setup.h opens client_tls from them
+  // before the server starts.
+  uint16_t secure_client_port = 0;
+  std::string secure_client_port_address;
+  bool port_unification = false;
+  std::string ssl_protocol;
+  net::TlsSettings client_tls_settings;
+  std::shared_ptr<net::TlsServer> client_tls;
+  // The SASL server the JAAS file set up (security_setup.h opens it before the
   // server starts); null: every SASL request fails with AUTHFAILED.
   std::shared_ptr<const sasl::SaslServer> sasl;
 

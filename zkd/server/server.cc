@@ -56,14 +56,38 @@ Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
                                     .stats = stats_}) {
   stats_.started_steady_ms = steady_clock_ms();
   listener_ = std::make_shared<net::ClientListener>(io_, service_, config_.max_client_cnxns,
-                                                    connection_options());
+                                                    connection_options(false));
 }
 
-net::ConnectionOptions Server::connection_options() const {
+net::ConnectionOptions Server::connection_options(bool secure_port) const {
   net::ConnectionOptions options;
   options.max_frame = config_.jute_max_buffer;
   options.read_gate = writes_.read_gate();
+  if (secure_port || config_.port_unification) {
+    options.tls = config_.client_tls;
+    options.tls_optional = !secure_port;
+  }
   return options;
+}
+
+std::pair<std::shared_ptr<net::ClientListener>, boost::system::error_code> Server::bind_listener(
+    const std::string& address, uint16_t port, bool secure_port) {
+  auto listener = std::make_shared<net::ClientListener>(io_, service_, config_.max_client_cnxns,
+                                                        connection_options(secure_port));
+  boost::system::error_code ec;
+  if (!address.empty()) {
+    auto ip = asio::ip::make_address(address, ec);
+    if (!ec) ec = listener->listen(asio::ip::tcp::endpoint(ip, port));
+    return {listener, ec};
+  }
+  ec = listener->listen(asio::ip::tcp::endpoint(asio::ip::tcp::v6(), port));
+  if (ec) {
+    // No IPv6 on this host: every IPv4 address.
+    listener = std::make_shared<net::ClientListener>(io_, service_, config_.max_client_cnxns,
+                                                     connection_options(secure_port));
+    ec = listener->listen(asio::ip::tcp::endpoint(asio::ip::tcp::v4(), port));
+  }
+  return {listener, ec};
 }
 
 std::optional<asio::ip::tcp::endpoint> Server::admin_endpoint() const {
@@ -156,26 +180,20 @@ storage::Status Server::open_storage() {
 }
 
 boost::system::error_code Server::start() {
-  asio::ip::tcp::endpoint endpoint(asio::ip::tcp::v6(), config_.client_port);
-  if (!config_.client_port_address.empty()) {
-    boost::system::error_code ec;
-    auto address = asio::ip::make_address(config_.client_port_address, ec);
-    if (ec) return ec;
-    endpoint = asio::ip::tcp::endpoint(address, config_.client_port);
-  }
-  auto ec = listener_->listen(endpoint);
-  if (ec && config_.client_port_address.empty()) {
-    // No IPv6 on this host: fall back to every IPv4 address.
-    endpoint = asio::ip::tcp::endpoint(asio::ip::tcp::v4(), config_.client_port);
-    listener_ = std::make_shared<net::ClientListener>(io_, service_, config_.max_client_cnxns,
-                                                      connection_options());
-    ec = listener_->listen(endpoint);
-  }
+  auto [listener, ec] = bind_listener(config_.client_port_address, config_.client_port, false);
+  listener_ = std::move(listener);
   if (ec) return ec;
+  if (config_.secure_client_port != 0) {
+    auto [secure, secure_ec] =
+        bind_listener(config_.secure_client_port_address, config_.secure_client_port, true);
+    if (secure_ec) return secure_ec;
+    secure_listener_ = std::move(secure);
+  }
   if (replication_) {
     if (auto replica_ec = replication_->start()) return replica_ec;
   }
   listener_->start();
+  if (secure_listener_) secure_listener_->start();
   admin_ = std::make_unique<admin::AdminEndpoints>(io_, view_, config_);
   admin_->start();
   sessions_.start();
@@ -183,15 +201,24 @@ boost::system::error_code Server::start() {
   log_info("serving clients on ", listener_->local_endpoint(), " (tickTime ", config_.tick_time_ms,
            " ms, session timeout ", config_.min_session_timeout_ms, "..",
            config_.max_session_timeout_ms, " ms)");
+  if (secure_listener_) {
+    log_info("serving TLS clients on ", secure_listener_->local_endpoint());
+  }
   return {};
 }
 
 asio::ip::tcp::endpoint Server::endpoint() const { return listener_->local_endpoint(); }
 
+std::optional<asio::ip::tcp::endpoint> Server::secure_endpoint() const {
+  if (!secure_listener_) return std::nullopt;
+  return secure_listener_->local_endpoint();
+}
+
 void Server::stop() {
   if (stopped_) return;
   stopped_ = true;
   listener_->stop();
+  if (secure_listener_) secure_listener_->stop();
   if (admin_) admin_->stop();
   sessions_.stop();
   if (replication_) replication_->stop();

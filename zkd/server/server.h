@@ -79,6 +79,8 @@ class Server final {
   boost::system::error_code start();
   // The address the client port is bound to.
   boost::asio::ip::tcp::endpoint endpoint() const;
+  // The address the secure client port is bound to, once started with one.
+  std::optional<boost::asio::ip::tcp::endpoint> secure_endpoint() const;
   // Stops accepting, closes every connection, stops the timers and the
   // storage threads (txns already handed to the log are made durable first;
   // a snapshot in progress is abandoned), so that io_context::run() can return.
@@ -100,8 +102,13 @@ class Server final {
   // failed, or it could not carry out what its leader sent); exit status
   // kExitLogFailure.
   void fail(const std::string& message);
-  // Client connections' options: jute.maxbuffer and the write path's read gate.
-  net::ConnectionOptions connection_options() const;
+  // Client connections' options: jute.maxbuffer, the write path's read
+  // gate, and TLS on the secure port or (client.portUnification) both.
+  net::ConnectionOptions connection_options(bool secure_port) const;
+  // A listener bound to `address` ("" = every address, IPv6 or else IPv4)
+  // and `port`, or the bind error.
+  std::pair<std::shared_ptr<net::ClientListener>, boost::system::error_code> bind_listener(
+      const std::string& address, uint16_t port, bool secure_port);
 
   boost::asio::io_context& io_;
   ServerConfig config_;
@@ -118,7 +125,8 @@ class Server final {
   StatusView view_;                           // reads the parts above
   ClientService service_;
   std::shared_ptr<net::ClientListener> listener_;
-  std::unique_ptr<admin::AdminEndpoints> admin_;  // set by start()
+  std::shared_ptr<net::ClientListener> secure_listener_;  // set by start() with secureClientPort
+  std::unique_ptr<admin::AdminEndpoints> admin_;          // set by start()
   bool stopped_ = false;
   int exit_status_ = 0;
   std::function<void()> on_stop_;

@@ -14,6 +14,7 @@ bool matches(const zk::wire::Id& entry, const zk::wire::Id& caller) {
   if (entry.scheme == kDigestScheme) return entry.id == caller.id;
   if (entry.scheme == kIpScheme) return ip_matches(entry.id, caller.id);
   if (entry.scheme == kSaslScheme) return entry.id == caller.id || caller.id == "super";
+  if (entry.scheme == kX509Scheme) return entry.id == caller.id;
   return false;
 }
 

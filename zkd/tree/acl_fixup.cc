@@ -34,6 +34,26 @@ bool valid_sasl_acl(std::string_view id) {
   return slash == std::string_view::npos || name.find('/', slash + 1) == std::string_view::npos;
 }
 
+bool valid_x509_acl(std::string_view id) {
+  // Every comma-separated part (a backslash escapes the next character) is
+  // type=value with a type.
+  if (id.empty()) return false;
+  bool escaped = false;
+  size_t part_start = 0;
+  for (size_t i = 0; i <= id.size(); ++i) {
+    if (i < id.size() && (escaped || id[i] == '\\')) {
+      escaped = !escaped && id[i] == '\\';
+      continue;
+    }
+    if (i < id.size() && id[i] != ',') continue;
+    const std::string_view part = id.substr(part_start, i - part_start);
+    const size_t equals = part.find('=');
+    if (equals == std::string_view::npos || part.find_first_not_of(' ') == equals) return false;
+    part_start = i + 1;
+  }
+  return true;
+}
+
 std::optional<zk::wire::ACLs> fixup_acl(const zk::wire::ACLs& given, const AuthIds& caller) {
   zk::wire::ACLs unique;
   for (const auto& acl : given) {
@@ -49,14 +69,17 @@ std::optional<zk::wire::ACLs> fixup_acl(const zk::wire::ACLs& given, const AuthI
       bool expanded = false;
       for (const zk::wire::Id& own : caller.ids()) {
         // Apache's isAuthenticated(): digest and sasl ids, not ip or super.
-        if (own.scheme != kDigestScheme && own.scheme != kSaslScheme) continue;
+        if (own.scheme != kDigestScheme && own.scheme != kSaslScheme && own.scheme != kX509Scheme) {
+          continue;
+        }
         out.push_back(zk::wire::ACL{acl.perms, own});
         expanded = true;
       }
       if (!expanded) return std::nullopt;
     } else if ((id.scheme == kDigestScheme && valid_digest_acl(id.id)) ||
                (id.scheme == kIpScheme && valid_ip_acl(id.id)) ||
-               (id.scheme == kSaslScheme && valid_sasl_acl(id.id))) {
+               (id.scheme == kSaslScheme && valid_sasl_acl(id.id)) ||
+               (id.scheme == kX509Scheme && valid_x509_acl(id.id))) {
       out.push_back(acl);
     } else {
       return std::nullopt;

@@ -23,6 +23,7 @@ inline constexpr std::string_view kDigestScheme = "digest";
 inline constexpr std::string_view kIpScheme = "ip";
 inline constexpr std::string_view kSuperScheme = "super";
 inline constexpr std::string_view kSaslScheme = "sasl";
+inline constexpr std::string_view kX509Scheme = "x509";
 
 class AuthIds {
  public:

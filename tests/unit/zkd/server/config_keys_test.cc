@@ -48,22 +48,20 @@ TEST(ConfigKeys, ExactEntriesWinOverPatterns) {
 
 TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
   for (const std::string line : {
-           "secureClientPort=2281",
-           "secureClientPortAddress=0.0.0.0",
-           "ssl.keyStore.location=/etc/zk/keystore.jks",
            "ssl.quorum.trustStore.location=/etc/zk/truststore.jks",
            "ssl.someFutureKey=x",
+           "ssl.crl=true",
+           "ssl.context.supplier.class=com.example.Supplier",
+           "ssl.authProvider=custom",
            "sslQuorum=true",
-           "client.portUnification=true",
            "portUnification=true",
            "admin.forceHttps=true",
            "admin.needClientAuth=true",
-           "authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider",
+           "authProvider.ldap=com.example.LdapAuthenticationProvider",
            "quorum.auth.enableSasl=true",
            "kerberos.canonicalizeHostNames=true",
            "requireClientAuthScheme=sasl",
            "enforce.auth.enabled=true",
-           "X509AuthenticationProvider.superUser=CN=admin",
            "dynamicConfigFile=/conf/zoo.cfg.dynamic",
            "reconfigEnabled=true",
            "group.1=1:2:3",
@@ -79,8 +77,8 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
 }
 
 TEST(ConfigKeys, RefusalSaysWhyAndWhatToDo) {
-  auto tls = with_line("secureClientPort=2281");
-  EXPECT_THAT(tls.error, HasSubstr("no TLS"));
+  auto tls = with_line("sslQuorum=true");
+  EXPECT_THAT(tls.error, HasSubstr("no TLS between servers"));
   EXPECT_THAT(tls.error, HasSubstr("plaintext"));
   auto dynamic = with_line("dynamicConfigFile=/conf/zoo.cfg.dynamic");
   EXPECT_THAT(dynamic.error, HasSubstr("no dynamic reconfiguration"));
@@ -126,6 +124,49 @@ TEST(ConfigKeys, SaslSettingsAreTaken) {
   EXPECT_EQ(r.config->sasl_super_user, "admin");
   EXPECT_TRUE(r.config->kerberos_remove_host);
   EXPECT_FALSE(r.config->kerberos_remove_realm);
+}
+
+TEST(ConfigKeys, ClientTlsSettingsAreTaken) {
+  auto r = with_line(
+      "secureClientPort=2281\nsecureClientPortAddress=127.0.0.1\n"
+      "ssl.keyStore.location=/k.p12\nssl.keyStore.password=pw\nssl.keyStore.type=PKCS12\n"
+      "ssl.trustStore.location=/t.pem\nssl.clientAuth=want\nssl.protocol=TLSv1.3\n"
+      "ssl.ciphersuites=TLS_AES_128_GCM_SHA256, TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256\n"
+      "authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider\n"
+      "X509AuthenticationProvider.superUser=CN=admin\nclient.certReload=true");
+  ASSERT_TRUE(r.config) << r.error;
+  const ServerConfig& c = *r.config;
+  EXPECT_EQ(c.secure_client_port, 2281);
+  EXPECT_EQ(c.secure_client_port_address, "127.0.0.1");
+  EXPECT_EQ(c.client_tls_settings.key_store.location, "/k.p12");
+  EXPECT_EQ(c.client_tls_settings.key_store.password, "pw");
+  EXPECT_EQ(c.client_tls_settings.key_store.type, "PKCS12");
+  EXPECT_EQ(c.client_tls_settings.trust_store.location, "/t.pem");
+  EXPECT_EQ(c.client_tls_settings.client_auth, net::TlsSettings::ClientAuth::kWant);
+  EXPECT_EQ(c.client_tls_settings.protocols, (std::vector<std::string>{"TLSv1.3", "TLSv1.2"}));
+  EXPECT_EQ(c.client_tls_settings.cipher_suites,
+            (std::vector<std::string>{"TLS_AES_128_GCM_SHA256",
+                                      "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"}));
+  EXPECT_TRUE(c.client_tls_settings.reload);
+  EXPECT_EQ(c.x509_super_user, "CN=admin");
+}
+
+TEST(ConfigKeys, EnabledProtocolsWinOverProtocolWhateverTheOrder) {
+  auto r = with_line(
+      "secureClientPort=2281\nssl.keyStore.location=/k.pem\n"
+      "ssl.enabledProtocols=TLSv1.2\nssl.protocol=TLSv1.3");
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_EQ(r.config->client_tls_settings.protocols, std::vector<std::string>{"TLSv1.2"});
+}
+
+TEST(ConfigKeys, ATlsPortNeedsAKeyStore) {
+  EXPECT_THAT(with_line("secureClientPort=2281").error,
+              HasSubstr("secureClientPort needs ssl.keyStore.location"));
+  EXPECT_THAT(with_line("client.portUnification=true").error,
+              HasSubstr("client.portUnification needs ssl.keyStore.location"));
+  EXPECT_THAT(
+      with_line("secureClientPort=2281\nssl.keyStore.location=/k.pem\nssl.clientAuth=maybe").error,
+      HasSubstr("ssl.clientAuth: 'maybe' is not need, want or none"));
 }
 
 TEST(ConfigKeys, OnlyTheValueThatCountsIsRefused) {
@@ -194,6 +235,23 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
       {"peerType", "participant"},
       {"DigestAuthenticationProvider.superDigest", "super:x"},
       {"superUser", "admin"},
+      {"secureClientPort", "2281\nssl.keyStore.location=/k.pem"},  // it needs a key store
+      {"secureClientPortAddress", "127.0.0.1"},
+      {"X509AuthenticationProvider.superUser", "CN=admin"},
+      {"ssl.keyStore.location", "/k.pem"},
+      {"ssl.keyStore.password", "pw"},
+      {"ssl.keyStore.passwordPath", "/dev/null"},
+      {"ssl.keyStore.type", "PEM"},
+      {"ssl.trustStore.location", "/t.pem"},
+      {"ssl.trustStore.password", "pw"},
+      {"ssl.trustStore.passwordPath", "/dev/null"},
+      {"ssl.trustStore.type", "PEM"},
+      {"ssl.protocol", "TLSv1.2"},
+      {"ssl.enabledProtocols", "TLSv1.2"},
+      {"ssl.ciphersuites", "TLS_AES_128_GCM_SHA256"},
+      {"ssl.clientAuth", "need"},
+      {"client.certReload", "true"},
+      {"client.portUnification", "false"},
       {"kerberos.removeHostFromPrincipal", "true"},
       {"kerberos.removeRealmFromPrincipal", "true"},
       {"forceSync", "yes"},

@@ -60,8 +60,8 @@ TEST(Permitted, IpMatchesByAddressBlock) {
 }
 
 TEST(Permitted, UnknownSchemesMatchNobody) {
-  ACLs acl{{perms::kAll, {"x509", "CN=alice"}}, {perms::kAll, {"auth", ""}}};
-  EXPECT_FALSE(permitted(acl, perms::kRead, AuthIds({{"x509", "CN=alice"}, {"auth", ""}})));
+  ACLs acl{{perms::kAll, {"nosuch", "alice"}}, {perms::kAll, {"auth", ""}}};
+  EXPECT_FALSE(permitted(acl, perms::kRead, AuthIds({{"nosuch", "alice"}, {"auth", ""}})));
 }
 
 TEST(IpAcl, ParsesDottedQuadsAsJavaParseIntReadsThem) {
@@ -108,6 +108,12 @@ TEST(Permitted, SaslEntriesMatchTheSameIdOrASaslSuper) {
   EXPECT_FALSE(permitted(acl, perms::kRead, AuthIds{{"sasl", "bobby"}}));
   EXPECT_FALSE(permitted(acl, perms::kRead, AuthIds{{"digest", "bob"}}));
   EXPECT_TRUE(permitted(acl, perms::kRead, AuthIds{{"sasl", "super"}}));
+}
+
+TEST(Permitted, X509EntriesMatchTheSameSubject) {
+  const zk::wire::ACLs acl{{perms::kRead, {"x509", "CN=client,O=zk"}}};
+  EXPECT_TRUE(permitted(acl, perms::kRead, AuthIds{{"x509", "CN=client,O=zk"}}));
+  EXPECT_FALSE(permitted(acl, perms::kRead, AuthIds{{"x509", "CN=other,O=zk"}}));
 }
 
 }  // namespace

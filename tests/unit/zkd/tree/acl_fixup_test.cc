@@ -39,7 +39,7 @@ TEST(FixupAcl, WorldMustBeAnyone) {
 }
 
 TEST(FixupAcl, UnknownSchemesAreInvalid) {
-  for (const char* scheme : {"nosuch", "super", "x509", ""}) {
+  for (const char* scheme : {"nosuch", "super", ""}) {
     EXPECT_FALSE(fixup_acl({{perms::kAll, {scheme, "x"}}}, AuthIds({kIp, kAlice}))) << scheme;
   }
 }
@@ -107,6 +107,16 @@ TEST(FixupAcl, AuthExpandsToSaslIdsToo) {
   const AuthIds caller{{"ip", "127.0.0.1"}, {"sasl", "bob"}};
   EXPECT_EQ(fixup_acl({{perms::kAll, {"auth", ""}}}, caller),
             (ACLs{{perms::kAll, {"sasl", "bob"}}}));
+}
+
+TEST(FixupAcl, X509IdsMustBeDistinguishedNames) {
+  for (std::string_view id : {"CN=client,O=zk", "CN=a\\,b,O=zk", "CN=client"}) {
+    EXPECT_TRUE(valid_x509_acl(id)) << id;
+  }
+  for (std::string_view id : {"", "client", "CN=a,b", "=x"}) EXPECT_FALSE(valid_x509_acl(id)) << id;
+  const AuthIds caller{{"ip", "127.0.0.1"}, {"x509", "CN=client,O=zk"}};
+  EXPECT_EQ(fixup_acl({{perms::kAll, {"auth", ""}}}, caller),
+            (ACLs{{perms::kAll, {"x509", "CN=client,O=zk"}}}));
 }
 
 }  // namespace

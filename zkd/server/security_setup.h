@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Where zkd finds the JAAS file for SASL, and the SASL server it sets up
-// from it (zkd/sasl). Apache's JVM takes the file from the system property
-// java.security.auth.login.config, which zkServer.sh passes in
-// SERVER_JVMFLAGS; zkd reads the same flag from the same variables, or takes
-// the path from its --jaas option.
+// What authenticates clients, opened before the server starts: the TLS
+// context of the client ports (zkd/net/tls_context.h), and the SASL server
+// (zkd/sasl) set up from the JAAS file. Apache's JVM takes that file from
+// the system property java.security.auth.login.config, which zkServer.sh
+// passes in SERVER_JVMFLAGS; zkd reads the same flag from the same
+// variables, or takes the path from its --jaas option.
 #pragma once
 
 #include <filesystem>
@@ -29,5 +30,10 @@ std::string jaas_path(std::string_view option, std::string_view server_jvmflags,
 // line), no Server section, no SASL plugin, or an authProvider.N naming
 // SASLAuthenticationProvider without a JAAS file.
 std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path);
+
+// Opens config.client_tls from config.client_tls_settings when a port
+// serves TLS (secureClientPort, client.portUnification). "" on success, else
+// what is wrong with the key or trust store (tls_context.h).
+std::string setup_tls(ServerConfig& config);
 
 }  // namespace zkd::server

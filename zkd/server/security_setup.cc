@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/server/sasl_setup.h"
+#include "zkd/server/security_setup.h"
 
 #include <fstream>
 #include <sstream>
@@ -47,6 +47,14 @@ std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path) 
     return "JAAS file " + path.string() + ": " + *error;
   }
   config.sasl = std::move(std::get<std::unique_ptr<sasl::SaslServer>>(server));
+  return {};
+}
+
+std::string setup_tls(ServerConfig& config) {
+  if (config.secure_client_port == 0 && !config.port_unification) return {};
+  auto opened = net::TlsServer::open(config.client_tls_settings);
+  if (auto* error = std::get_if<std::string>(&opened)) return *error;
+  config.client_tls = std::get<std::shared_ptr<net::TlsServer>>(std::move(opened));
   return {};
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Where zkd finds its JAAS file and what it says when SASL cannot be set up
-// (sasl_setup.h).
-#include "zkd/server/sasl_setup.h"
+// (security_setup.h).
+#include "zkd/server/security_setup.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: Apache-2.0
+// The TLS context a listener serves with (tls_context.h): store types as
+// Apache decides them, PEM and PKCS12 key stores, the x509 subject text, and
+// each refusal naming the key, the file and what to do. Certificates are
+// made here with OpenSSL's API.
+#include "zkd/net/tls_context.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/x509.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace zkd::net {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A self-signed certificate for /O=zk/CN=client and its key.
+struct Identity {
+  EVP_PKEY* key = EVP_EC_gen("P-256");
+  X509* certificate = X509_new();
+  Identity() {
+    X509_set_version(certificate, 2);
+    ASN1_INTEGER_set(X509_get_serialNumber(certificate), 1);
+    X509_gmtime_adj(X509_getm_notBefore(certificate), 0);
+    X509_gmtime_adj(X509_getm_notAfter(certificate), 3600);
+    X509_NAME* name = X509_get_subject_name(certificate);
+    X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC,
+                               reinterpret_cast<const unsigned char*>("zk"), -1, -1, 0);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+                               reinterpret_cast<const unsigned char*>("client"), -1, -1, 0);
+    X509_set_issuer_name(certificate, name);
+    X509_set_pubkey(certificate, key);
+    X509_sign(certificate, key, EVP_sha256());
+  }
+  ~Identity() {
+    X509_free(certificate);
+    EVP_PKEY_free(key);
+  }
+};
+
+class TlsContextTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir_template[] = "/tmp/zkd-tls-XXXXXX";
+    ASSERT_NE(::mkdtemp(dir_template), nullptr);
+    dir_ = dir_template;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // `password`: the key encrypted with it.
+  std::string pem_store(const char* password = nullptr) {
+    const std::string path = (dir_ / "keystore.pem").string();
+    FILE* f = std::fopen(path.c_str(), "w");
+    PEM_write_PrivateKey(f, id_.key, password == nullptr ? nullptr : EVP_aes_256_cbc(), nullptr, 0,
+                         nullptr, const_cast<char*>(password));
+    PEM_write_X509(f, id_.certificate);
+    std::fclose(f);
+    return path;
+  }
+  std::string pkcs12_store(const char* password) {
+    const std::string path = (dir_ / "keystore.p12").string();
+    PKCS12* p12 = PKCS12_create(password, "zk", id_.key, id_.certificate, nullptr, 0, 0, 0, 0, 0);
+    FILE* f = std::fopen(path.c_str(), "wb");
+    i2d_PKCS12_fp(f, p12);
+    std::fclose(f);
+    PKCS12_free(p12);
+    return path;
+  }
+  std::string error_of(TlsSettings settings) {
+    auto opened = TlsServer::open(std::move(settings));
+    return std::holds_alternative<std::string>(opened) ? std::get<std::string>(opened) : "";
+  }
+
+  Identity id_;
+  std::filesystem::path dir_;
+};
+
+TEST(StoreType, TypeKeyFirstThenTheExtension) {
+  EXPECT_EQ(store_type({"/k.pem", "", ""}), "PEM");
+  EXPECT_EQ(store_type({"/k.P12", "", ""}), "PKCS12");
+  EXPECT_EQ(store_type({"/k.pfx", "", ""}), "PKCS12");
+  EXPECT_EQ(store_type({"/k.jks", "", ""}), "JKS");
+  EXPECT_EQ(store_type({"/k.jks", "", "pkcs12"}), "PKCS12");
+  EXPECT_EQ(store_type({"/keystore", "", ""}), "");
+}
+
+TEST_F(TlsContextTest, SubjectIsRfc2253MostSpecificFirst) {
+  EXPECT_EQ(x509_subject(id_.certificate), "CN=client,O=zk");
+  EXPECT_EQ(x509_subject(nullptr), "");
+}
+
+TEST_F(TlsContextTest, PemAndPkcs12KeyStoresOpen) {
+  TlsSettings pem;
+  pem.key_store.location = pem_store();
+  EXPECT_EQ(error_of(pem), "");
+  TlsSettings encrypted;
+  encrypted.key_store = {pem_store("secret"), "secret", ""};
+  EXPECT_EQ(error_of(encrypted), "");
+  encrypted.key_store.password = "";
+  EXPECT_THAT(error_of(encrypted), HasSubstr("an encrypted key needs ssl.keyStore.password"));
+  TlsSettings p12;
+  p12.key_store = {pkcs12_store("secret"), "secret", ""};
+  EXPECT_EQ(error_of(p12), "");
+  p12.trust_store = p12.key_store;  // a PKCS12 trust store: its certificates are trusted
+  EXPECT_EQ(error_of(p12), "");
+}
+
+TEST_F(TlsContextTest, RefusalsNameTheStoreAndWhatToDo) {
+  TlsSettings jks;
+  jks.key_store.location = "/etc/zk/keystore.jks";
+  EXPECT_THAT(error_of(jks), HasSubstr("is a JKS store, which zkd cannot read: convert it with "
+                                       "`keytool -importkeystore"));
+  TlsSettings unknown;
+  unknown.key_store.location = "/etc/zk/keystore";
+  EXPECT_THAT(error_of(unknown), HasSubstr("cannot tell the type of ssl.keyStore.location"));
+  TlsSettings missing;
+  missing.key_store.location = (dir_ / "missing.pem").string();
+  EXPECT_THAT(error_of(missing), HasSubstr("ssl.keyStore: cannot read a certificate from"));
+  TlsSettings wrong_password;
+  wrong_password.key_store = {pkcs12_store("secret"), "not-it", ""};
+  EXPECT_THAT(error_of(wrong_password), HasSubstr("wrong password?"));
+  TlsSettings protocol;
+  protocol.key_store.location = pem_store();
+  protocol.protocols = {"SSLv3"};
+  EXPECT_THAT(error_of(protocol), HasSubstr("SSLv3 is not one zkd offers (TLSv1.2, TLSv1.3)"));
+  TlsSettings cipher;
+  cipher.key_store.location = pem_store();
+  cipher.cipher_suites = {"TLS_NOT_A_SUITE"};
+  EXPECT_EQ(error_of(cipher), "ssl.ciphersuites: OpenSSL has no cipher suite TLS_NOT_A_SUITE");
+  cipher.cipher_suites = {"TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384"};
+  EXPECT_EQ(error_of(cipher), "");
+}
+
+}  // namespace
+}  // namespace zkd::net
