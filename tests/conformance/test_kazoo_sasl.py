@@ -53,6 +53,7 @@ SASL_PROVIDER = "org.apache.zookeeper.server.auth.SASLAuthenticationProvider"
 OP_SASL = 102
 OP_WHOAMI = 107
 ERR_AUTHFAILED = -115
+ERR_SESSION_REQUIRES_SASL = -124
 # How long a refused client may take to learn it: "promptly", far below
 # kazoo's connect retries (a loop would never end).
 REFUSAL_DEADLINE_S = 10.0
@@ -177,6 +178,49 @@ class SaslTest(unittest.TestCase):
         self.assertEqual((reply.xid, reply.zxid, reply.err), (xid, 0, ERR_AUTHFAILED))
         self.assertEqual(reply.body.int32(), -1)  # a null token
         s.expect_closed()
+
+
+class EnforcedSaslTest(unittest.TestCase):
+    """enforce.auth.enabled=true with enforce.auth.schemes=sasl (§10.7)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = servers.server_from_args(
+            ARGS, jaas=JAAS, extra_config={"authProvider.1": SASL_PROVIDER,
+                                           "enforce.auth.enabled": "true",
+                                           "enforce.auth.schemes": "sasl"})
+        cls.server.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def session(self):
+        s = zkwire.Session(self.server.host, self.server.port)
+        self.addCleanup(s.close)
+        return s
+
+    def test_a_request_without_sasl_is_refused_and_closed(self):
+        s = self.session()  # the handshake itself is allowed
+        xid = s.send_request(zkwire.OP_EXISTS, zkwire.ustring("/") + zkwire.boolean(False))
+        reply = s.read_reply()
+        self.assertEqual((reply.xid, reply.zxid, reply.err), (xid, 0, ERR_SESSION_REQUIRES_SASL))
+        s.expect_closed()
+
+    def test_a_sasl_session_is_served(self):
+        s = self.session()
+        sasl = puresasl.client.SASLClient("zk-sasl-md5", "zookeeper", mechanism="DIGEST-MD5",
+                                          username="bob", password="bobsecret")
+        challenge = s.call(OP_SASL, zkwire.buffer(sasl.process(None) or b"")).body.buffer()
+        s.call(OP_SASL, zkwire.buffer(sasl.process(challenge)))
+        reply = s.call(zkwire.OP_EXISTS, zkwire.ustring("/") + zkwire.boolean(False))
+        self.assertEqual(reply.err, 0)
+        bob = KazooClient(hosts=self.server.hostport, timeout=10.0,
+                          sasl_options={"mechanism": "DIGEST-MD5", "username": "bob",
+                                        "password": "bobsecret"})
+        bob.start(timeout=15.0)
+        self.addCleanup(lambda: (bob.stop(), bob.close()))
+        self.assertIsNotNone(bob.exists("/"))
 
 
 def main():

@@ -79,6 +79,10 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   // setWatches (101) or setWatches2 (105, `op`).
   void answer_set_watches(ClientState& client, int32_t xid, zk::wire::OpCode op,
                           std::string_view body, int64_t started_ms);
+  // enforce.auth.enabled (§10.7): true when the connection has an id of an
+  // enforced scheme (or nothing is enforced); else answers `xid` with
+  // SESSIONCLOSEDREQUIRESASLAUTH, closes the connection and returns false.
+  bool authentication_enforced(ClientState& client, int32_t xid);
   // SASL (102, §10.6): one step of the connection's exchange; a failed
   // exchange gets AUTHFAILED and a null token, then the connection closes.
   void answer_sasl(ClientState& client, int32_t xid, std::string_view body);

@@ -250,6 +250,30 @@ bool apply_tls(Parser& parser, const Property& p, ServerConfig& c, bool& ok) {
   return true;
 }
 
+// After the last line: enforced authentication needs schemes zkd serves
+// (sessionRequireClientSASLAuth=true stands for sasl, as in Apache).
+bool check_enforced_auth(ServerConfig& c, const std::string& file_name, ConfigResult& result) {
+  if (c.session_require_sasl) {
+    c.enforce_auth = true;
+    c.enforce_auth_schemes = {"sasl"};
+  }
+  if (!c.enforce_auth) return true;
+  if (c.enforce_auth_schemes.empty()) {
+    result.error = file_name +
+                   ": enforce.auth.enabled is true, so enforce.auth.schemes must name the schemes "
+                   "a client must have authenticated with (digest, ip, sasl, x509)";
+    return false;
+  }
+  for (const std::string& scheme : c.enforce_auth_schemes) {
+    if (scheme != "digest" && scheme != "ip" && scheme != "sasl" && scheme != "x509") {
+      result.error = file_name + ": enforce.auth.schemes: authentication scheme " + scheme +
+                     " is not available (zkd serves digest, ip, sasl and x509)";
+      return false;
+    }
+  }
+  return true;
+}
+
 // After the last line: the protocols, and a TLS port needs a key store.
 bool check_tls(ServerConfig& c, const std::string& file_name, ConfigResult& result) {
   net::TlsSettings& tls = c.client_tls_settings;
@@ -338,6 +362,12 @@ bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, 
                                 std::string(kSaslProviderClass) + ", " +
                                 std::string(kX509ProviderClass) + "); remove the key");
     }
+  } else if (k == "enforce.auth.enabled") {
+    parser.boolean(p, c.enforce_auth);
+  } else if (k == "enforce.auth.schemes") {
+    c.enforce_auth_schemes = comma_list(p.value);
+  } else if (k == "sessionRequireClientSASLAuth") {
+    parser.boolean(p, c.session_require_sasl);
   } else if (k == "superUser") {
     c.sasl_super_user = p.value;
   } else if (k == "kerberos.removeHostFromPrincipal") {
@@ -525,6 +555,7 @@ ConfigResult parse_config(std::string_view text, const std::string& file_name) {
   }
   if (!check_ensemble(parser, c, seen, file_name, result)) return result;
   if (!check_tls(c, file_name, result)) return result;
+  if (!check_enforced_auth(c, file_name, result)) return result;
   if (!seen.has_client_port) {
     if (seen.client_port_address) {
       parser.fail(*seen.client_port_address, "clientPortAddress is set but clientPort is not");

@@ -82,6 +82,13 @@ struct ServerConfig {
   // user whose connections are also super. kerberos.remove*FromPrincipal:
   // what a Kerberos principal's sasl id keeps (sasl_id()).
   bool sasl_provider = false;
+  // enforce.auth.enabled: a request (other than auth and SASL) from a
+  // connection with no id of enforce.auth.schemes gets
+  // SESSIONCLOSEDREQUIRESASLAUTH and its connection closes.
+  // sessionRequireClientSASLAuth=true sets both (schemes: sasl).
+  bool enforce_auth = false;
+  std::vector<std::string> enforce_auth_schemes;
+  bool session_require_sasl = false;
   std::string sasl_super_user;
   bool kerberos_remove_host = false;
   bool kerberos_remove_realm = false;

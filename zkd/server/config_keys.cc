@@ -17,10 +17,6 @@ constexpr std::string_view kNoQuorumTls =
     "zkd has no TLS between servers yet: peer traffic would be plaintext. Remove the ssl.quorum "
     "keys, or run Apache ZooKeeper where it is needed";
 constexpr std::string_view kTlsStore = "honoured for the client port's TLS (docs/security.md)";
-constexpr std::string_view kNoSasl =
-    "zkd has no x509 authentication and does not enforce authentication yet (it has digest, ip "
-    "and SASL): clients would not be authenticated as configured. Remove the key or run Apache "
-    "ZooKeeper";
 constexpr std::string_view kJvm = "JVM tuning of Apache's implementation; zkd has no equivalent";
 constexpr std::string_view kNetty =
     "tunes Apache's Netty connection factory; zkd has its own network layer";
@@ -238,13 +234,16 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"ensembleAuthName", kNoEffect, kAlways, "",
      "only read by Apache's ensemble authentication provider, which needs an authProvider.N line "
      "(refused)"},
-    {"sessionRequireClientSASLAuth", kRefused, kTrue, "", kNoSasl},
-    {"enforce.auth.enabled", kRefused, kTrue, "",
-     "zkd does not enforce authentication before other requests; remove the key or run Apache "
-     "ZooKeeper"},
-    {"enforce.auth.schemes", kNoEffect, kAlways, "",
-     "only used with enforce.auth.enabled=true, which zkd refuses"},
-    {"requireClientAuthScheme", kRefused, kAlways, "", kNoSasl},
+    {"sessionRequireClientSASLAuth", kHonoured, kAlways, "",
+     "true: as enforce.auth.enabled=true with enforce.auth.schemes=sasl (Apache 3.6's key)"},
+    {"enforce.auth.enabled", kHonoured, kAlways, "",
+     "true: a request from a connection without an id of enforce.auth.schemes gets "
+     "SESSIONCLOSEDREQUIRESASLAUTH and the connection closes"},
+    {"enforce.auth.schemes", kHonoured, kAlways, "",
+     "the schemes enforce.auth.enabled accepts: digest, ip, sasl, x509, comma-separated"},
+    {"requireClientAuthScheme", kWarned, kAlways, "",
+     "Apache ZooKeeper does not read this key and enforces nothing with it; zkd neither. To "
+     "require SASL, set enforce.auth.enabled=true and enforce.auth.schemes=sasl"},
     {"authProvider.*", kHonoured, kAlways, "",
      "DigestAuthenticationProvider, and SASLAuthenticationProvider (SASL needs a JAAS file: zkd "
      "--jaas, or -Djava.security.auth.login.config in SERVER_JVMFLAGS); other providers are "
@@ -253,8 +252,11 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "a Kerberos SASL id drops the principal's /host part"},
     {"kerberos.removeRealmFromPrincipal", kHonoured, kAlways, "",
      "a Kerberos SASL id drops the principal's @REALM part"},
-    {"kerberos.canonicalizeHostNames", kRefused, kAlways, "", kNoSasl},
-    {"kerberos.*", kRefused, kAlways, "", kNoSasl},
+    {"kerberos.canonicalizeHostNames", kNoEffect, kAlways, "",
+     "read by Kerberos clients, which canonicalize the server's host name; a server does not"},
+    {"kerberos.*", kRefused, kAlways, "",
+     "not a Kerberos key zkd knows: it would not act on it. Remove the key or run Apache "
+     "ZooKeeper"},
     {"quorum.auth.enableSasl", kRefused, kTrue, "",
      "zkd has no SASL between servers yet: peers would not be authenticated. Remove the "
      "quorum.auth keys"},

@@ -54,6 +54,10 @@ void ClientService::handle(ClientState& client, std::string_view payload, Arriva
   const OpCode op = header.type;
   const net::ConnectionId id = client.connection->id();
 
+  if (arrival == Arrival::kNew && op != OpCode::kAuth && op != OpCode::kSasl &&
+      !authentication_enforced(client, xid)) {
+    return;
+  }
   if (arrival == Arrival::kNew) {
     sessions_.used(client.session_id, client.timeout_ms, started);
     // auth and sasl are answered outside the pipeline, so they may overtake
@@ -190,6 +194,23 @@ void ClientService::answer_auth(ClientState& client, int32_t xid, std::string_vi
            "; closing");
   clients_.send(client, reply_frame(xid, 0, Error::kAuthFailed, {}));
   ClientRegistry::close_after_flush(client);
+}
+
+bool ClientService::authentication_enforced(ClientState& client, int32_t xid) {
+  if (!config_.enforce_auth) return true;
+  for (const zk::wire::Id& id : client.auth.ids()) {
+    for (const std::string& scheme : config_.enforce_auth_schemes) {
+      if (id.scheme == scheme) return true;
+    }
+  }
+  std::string schemes;
+  for (const zk::wire::Id& id : client.auth.ids())
+    schemes += (schemes.empty() ? "" : ",") + id.scheme;
+  log_warn("closing connection from ", client.connection->remote_text(), ": its schemes [", schemes,
+           "] include none of enforce.auth.schemes");
+  clients_.send(client, reply_frame(xid, 0, Error::kSessionClosedRequireSaslAuth, {}));
+  ClientRegistry::close_after_flush(client);
+  return false;
 }
 
 void ClientService::answer_sasl(ClientState& client, int32_t xid, std::string_view body) {

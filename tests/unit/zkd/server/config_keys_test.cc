@@ -59,9 +59,7 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
            "admin.needClientAuth=true",
            "authProvider.ldap=com.example.LdapAuthenticationProvider",
            "quorum.auth.enableSasl=true",
-           "kerberos.canonicalizeHostNames=true",
-           "requireClientAuthScheme=sasl",
-           "enforce.auth.enabled=true",
+           "kerberos.someFutureKey=true",
            "dynamicConfigFile=/conf/zoo.cfg.dynamic",
            "reconfigEnabled=true",
            "group.1=1:2:3",
@@ -159,6 +157,25 @@ TEST(ConfigKeys, EnabledProtocolsWinOverProtocolWhateverTheOrder) {
   EXPECT_EQ(r.config->client_tls_settings.protocols, std::vector<std::string>{"TLSv1.2"});
 }
 
+TEST(ConfigKeys, EnforcedAuthenticationNeedsSchemesZkdServes) {
+  auto r = with_line("enforce.auth.enabled=true\nenforce.auth.schemes=sasl, x509");
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_TRUE(r.config->enforce_auth);
+  EXPECT_EQ(r.config->enforce_auth_schemes, (std::vector<std::string>{"sasl", "x509"}));
+  auto old = with_line("sessionRequireClientSASLAuth=true");
+  ASSERT_TRUE(old.config) << old.error;
+  EXPECT_TRUE(old.config->enforce_auth);
+  EXPECT_EQ(old.config->enforce_auth_schemes, std::vector<std::string>{"sasl"});
+  EXPECT_THAT(with_line("enforce.auth.enabled=true").error,
+              HasSubstr("enforce.auth.schemes must name the schemes"));
+  EXPECT_THAT(with_line("enforce.auth.enabled=true\nenforce.auth.schemes=ldap").error,
+              HasSubstr("authentication scheme ldap is not available"));
+  auto folklore = with_line("requireClientAuthScheme=sasl");
+  ASSERT_TRUE(folklore.config) << folklore.error;
+  ASSERT_EQ(folklore.warnings.size(), 1u);
+  EXPECT_THAT(folklore.warnings[0], HasSubstr("set enforce.auth.enabled=true"));
+}
+
 TEST(ConfigKeys, ATlsPortNeedsAKeyStore) {
   EXPECT_THAT(with_line("secureClientPort=2281").error,
               HasSubstr("secureClientPort needs ssl.keyStore.location"));
@@ -235,6 +252,9 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
       {"peerType", "participant"},
       {"DigestAuthenticationProvider.superDigest", "super:x"},
       {"superUser", "admin"},
+      {"enforce.auth.enabled", "false"},
+      {"enforce.auth.schemes", "sasl"},
+      {"sessionRequireClientSASLAuth", "false"},
       {"secureClientPort", "2281\nssl.keyStore.location=/k.pem"},  // it needs a key store
       {"secureClientPortAddress", "127.0.0.1"},
       {"X509AuthenticationProvider.superUser", "CN=admin"},
