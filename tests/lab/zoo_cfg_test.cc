@@ -114,13 +114,26 @@ TEST_F(ZooCfgTest, DynamicConfigFileIsRefusedNotIgnored) {
   EXPECT_THAT(log_, HasSubstr("move its server.N lines into zoo.cfg"));
 }
 
-TEST_F(ZooCfgTest, TlsKeysAreRefusedRatherThanServedInPlaintext) {
+TEST_F(ZooCfgTest, QuorumTlsWithoutAKeyStoreIsRefusedRatherThanServedInPlaintext) {
   int exit_code = 0;
   log_ = refused_start(options("dataDir={dataDir}\nclientPort={port}\nclientPortAddress=127.0.0.1\n"
-                               "admin.enableServer=false\nsecureClientPort=2281\n"),
+                               "admin.enableServer=false\nsslQuorum=true\n"),
                        exit_code);
   EXPECT_EQ(exit_code, 1);
-  EXPECT_THAT(log_, HasSubstr("zoo.cfg:5: secureClientPort: zkd has no TLS yet"));
+  EXPECT_THAT(log_, HasSubstr("sslQuorum needs ssl.quorum.keyStore.location"));
+}
+
+TEST_F(ZooCfgTest, AJksKeyStoreIsRefusedWithTheCommandThatConvertsIt) {
+  std::ofstream(dir_ / "keystore.jks") << "not read";
+  int exit_code = 0;
+  log_ = refused_start(options("dataDir={dataDir}\nclientPort={port}\nclientPortAddress=127.0.0.1\n"
+                               "admin.enableServer=false\n"
+                               "client.portUnification=true\nssl.keyStore.location=" +
+                               (dir_ / "keystore.jks").string() + "\n"),
+                       exit_code);
+  EXPECT_EQ(exit_code, 1);
+  EXPECT_THAT(log_, HasSubstr("is a JKS store, which zkd cannot read"));
+  EXPECT_THAT(log_, HasSubstr("-deststoretype PKCS12"));
 }
 
 }  // namespace

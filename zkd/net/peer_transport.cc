@@ -8,6 +8,8 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -76,7 +78,22 @@ struct Link {
   bool wake_posted = false;       // queue_frame posted a wake-up that has not run yet
   asio::steady_timer writer_wakeup;
   asio::steady_timer hello_timer;
+  // TLS: `secured` once the handshake is done (at once without TLS); the
+  // writer waits for it. `dialed_host` is what a dialed link's certificate
+  // must name.
+  bool secured = true;
+  std::string dialed_host;
+  std::shared_ptr<asio::ssl::context> tls_context;  // kept while `tls` uses it
+  std::unique_ptr<asio::ssl::stream<tcp::socket&>> tls;
 };
+
+namespace {
+
+// The first byte of a TLS record that carries a handshake (ClientHello).
+constexpr unsigned char kTlsHandshakeRecord = 0x16;
+constexpr std::chrono::minutes kRefusalLogInterval{1};
+
+}  // namespace
 
 // Reconnects to one peer with a smaller id.
 struct Dialer {
@@ -119,6 +136,12 @@ struct PeerTransport::Impl : std::enable_shared_from_this<Impl> {
   asio::awaitable<void> accept_loop();
   asio::awaitable<void> dial_loop(std::shared_ptr<Dialer> dialer);
   asio::awaitable<void> read_loop(std::shared_ptr<Link> link);
+  // TLS links: the handshake (an accepted one first tells TLS from plaintext
+  // by its first byte) and the certificate checks; false: the link closed.
+  asio::awaitable<bool> secure(std::shared_ptr<Link> link);
+  // Closes a link whose TLS failed, logging it once a minute per address.
+  void refuse(const std::shared_ptr<Link>& link, const std::string& why);
+  std::map<std::string, std::chrono::steady_clock::time_point> refusals_logged;
   asio::awaitable<void> write_loop(std::shared_ptr<Link> link);
 
   void start_link(const std::shared_ptr<Link>& link);
@@ -245,6 +268,7 @@ asio::awaitable<void> PeerTransport::Impl::dial_loop(std::shared_ptr<Dialer> d) 
                   (d->connect_timed_out ? std::string("timed out") : connect_ec.message());
       } else {
         auto link = std::make_shared<Link>(std::move(d->socket), peer.id, true);
+        link->dialed_host = peer.host;
         queue_frame(link, encode_peer_hello(self));
         start_link(link);
         while (link->open) {
@@ -279,6 +303,7 @@ void PeerTransport::Impl::start_link(const std::shared_ptr<Link>& link) {
   link->socket.set_option(tcp::no_delay(true), ec);
   if (ec) log_warn("peer connection ", link->remote, ": cannot set TCP_NODELAY: ", ec.message());
   all_links.insert(link);
+  link->secured = link->dialed ? options.tls_client == nullptr : options.tls_server == nullptr;
   link->hello_timer.expires_after(kHandshakeTimeout);
   link->hello_timer.async_wait(
       [impl = shared_from_this(), link](const boost::system::error_code& ec) {
@@ -337,7 +362,7 @@ asio::awaitable<void> PeerTransport::Impl::write_loop(std::shared_ptr<Link> link
   std::vector<std::string> batch;
   std::vector<asio::const_buffer> buffers;
   while (link->open) {
-    if (link->queue.empty()) {
+    if (link->queue.empty() || !link->secured) {
       link->writer_wakeup.expires_at(asio::steady_timer::time_point::max());
       // operation_aborted is the wake-up signal; the loop re-checks.
       co_await link->writer_wakeup.async_wait(as_tuple(use_awaitable));
@@ -351,8 +376,16 @@ asio::awaitable<void> PeerTransport::Impl::write_loop(std::shared_ptr<Link> link
       batch.push_back(std::move(link->queue.front()));
       link->queue.pop_front();
     }
+    if (link->tls && batch.size() > 1) {
+      // One TLS record per write_some: join the batch so it goes out whole.
+      std::string joined;
+      for (const auto& frame : batch) joined += frame;
+      batch.assign(1, std::move(joined));
+    }
     for (const auto& frame : batch) buffers.emplace_back(asio::buffer(frame));
-    auto [ec, n] = co_await asio::async_write(link->socket, buffers, as_tuple(use_awaitable));
+    auto [ec, n] = link->tls
+                       ? co_await asio::async_write(*link->tls, buffers, as_tuple(use_awaitable))
+                       : co_await asio::async_write(link->socket, buffers, as_tuple(use_awaitable));
     if (ec) {
       close_link(link, "write failed: " + ec.message());
       break;
@@ -361,14 +394,84 @@ asio::awaitable<void> PeerTransport::Impl::write_loop(std::shared_ptr<Link> link
   }
 }
 
+void PeerTransport::Impl::refuse(const std::shared_ptr<Link>& link, const std::string& why) {
+  // A refused peer retries every max_backoff: one line per address a minute.
+  const std::string address = link->remote.substr(0, link->remote.rfind(':'));
+  const auto now = std::chrono::steady_clock::now();
+  auto [it, first] = refusals_logged.try_emplace(address, now);
+  if (first || now - it->second >= kRefusalLogInterval) {
+    it->second = now;
+    log_warn("refusing peer connection ", link->dialed ? "to " : "from ", link->remote, ": ", why);
+  }
+  close_link(link, why);
+}
+
+asio::awaitable<bool> PeerTransport::Impl::secure(std::shared_ptr<Link> link) {
+  if (!link->dialed) {
+    // Look at the first byte without taking it: the handshake must read it.
+    auto [wait_ec] =
+        co_await link->socket.async_wait(tcp::socket::wait_read, as_tuple(use_awaitable));
+    if (wait_ec || !link->open) co_return false;
+    unsigned char first = 0;
+    boost::system::error_code ec;
+    const size_t n = link->socket.receive(asio::buffer(&first, 1), tcp::socket::message_peek, ec);
+    if (ec || n == 0) {
+      close_link(link, "closed by the peer");
+      co_return false;
+    }
+    if (first != kTlsHandshakeRecord) {
+      if (!options.tls_optional) {
+        refuse(link, "plaintext on a TLS quorum port (sslQuorum)");
+        co_return false;
+      }
+      link->secured = true;  // a plaintext peer on a unified port
+      link->writer_wakeup.cancel();
+      co_return true;
+    }
+    options.tls_server->reload_if_changed();
+  }
+  link->tls_context = link->dialed ? options.tls_client : options.tls_server->context();
+  link->tls = std::make_unique<asio::ssl::stream<tcp::socket&>>(link->socket, *link->tls_context);
+  auto [ec] = co_await link->tls->async_handshake(
+      link->dialed ? asio::ssl::stream_base::client : asio::ssl::stream_base::server,
+      as_tuple(use_awaitable));
+  if (!link->open) co_return false;
+  if (ec) {
+    refuse(link, "TLS handshake failed: " + ec.message());
+    co_return false;
+  }
+  X509* certificate = SSL_get0_peer_certificate(link->tls->native_handle());
+  if (certificate == nullptr) {
+    refuse(link, "the peer presented no certificate");
+    co_return false;
+  }
+  if (link->dialed ? options.verify_host : options.verify_client_host) {
+    const std::string host =
+        link->dialed ? link->dialed_host : link->remote.substr(0, link->remote.rfind(':'));
+    if (!certificate_names(certificate, host)) {
+      refuse(link, "its certificate (" + x509_subject(certificate) + ") does not name " + host +
+                       " (ssl.quorum.hostnameVerification)");
+      co_return false;
+    }
+  }
+  link->secured = true;
+  link->writer_wakeup.cancel();
+  co_return true;
+}
+
 asio::awaitable<void> PeerTransport::Impl::read_loop(std::shared_ptr<Link> link) {
+  if (!link->secured && !co_await secure(link)) co_return;
   std::array<char, 64 * 1024> chunk;
   std::string input;
   while (link->open) {
     auto [ec, n] =
-        co_await link->socket.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
+        link->tls
+            ? co_await link->tls->async_read_some(asio::buffer(chunk), as_tuple(use_awaitable))
+            : co_await link->socket.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
     if (ec) {
-      close_link(link, ec == asio::error::eof ? "closed by the peer" : ec.message());
+      close_link(link, ec == asio::error::eof || ec == asio::ssl::error::stream_truncated
+                           ? "closed by the peer"
+                           : ec.message());
       break;
     }
     if (!link->open) break;

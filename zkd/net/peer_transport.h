@@ -30,6 +30,16 @@
 // not decode, or a packet whose `from` is not the link's peer or whose `to` is
 // not this server, closes that link (logged) and no other.
 //
+// TLS (sslQuorum): with tls_server and tls_client set, an accepted connection
+// must begin with a TLS handshake (unless tls_optional: Apache's
+// portUnification, which also takes plaintext peers during a move to TLS),
+// and a dialed one begins with one. Both ends present the key store's
+// certificate and check the other's against the trust store; with
+// verify_host, the dialer also checks that the certificate it got names the
+// host it dialed, and the acceptor that the dialer's names its address. A
+// peer whose certificate fails is refused and logged; the hello follows the
+// handshake.
+//
 // Threading: everything runs on the io_context's thread (zkd's state thread);
 // construct, start(), send() and stop() there. `receive` is called on that
 // thread, one packet at a time, in arrival order per link.
@@ -47,6 +57,7 @@
 #include <vector>
 
 #include "zkd/net/peer_codec.h"
+#include "zkd/net/tls_context.h"
 #include "zkd/zab/message.h"
 
 namespace zkd::net {
@@ -65,6 +76,12 @@ struct PeerTransportOptions {
   std::chrono::milliseconds max_backoff{1000};
   uint64_t max_packet_bytes = 1ull << 30;    // a snapshot travels as one packet
   uint64_t max_queued_bytes = 256ull << 20;  // per link
+  // TLS (see above); both null: plaintext.
+  std::shared_ptr<TlsServer> tls_server;
+  std::shared_ptr<boost::asio::ssl::context> tls_client;
+  bool tls_optional = false;
+  bool verify_host = true;         // the dialer checks the accepting peer's certificate
+  bool verify_client_host = true;  // the acceptor checks the dialer's
 };
 
 class PeerTransport {

@@ -6,8 +6,10 @@
 #include <openssl/pkcs12.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include <algorithm>
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <cctype>
 #include <fstream>
@@ -194,14 +196,18 @@ std::string set_cipher_suites(SSL_CTX* ctx, const std::vector<std::string>& suit
   return {};
 }
 
-std::variant<std::shared_ptr<ssl::context>, std::string> build(const TlsSettings& settings) {
+enum class Side { kAccepting, kDialing };
+
+std::variant<std::shared_ptr<ssl::context>, std::string> build(const TlsSettings& settings,
+                                                               Side side = Side::kAccepting) {
   if (auto why = check_readable_type(settings.key_store, "ssl.keyStore"); !why.empty()) return why;
   if (!settings.trust_store.location.empty()) {
     if (auto why = check_readable_type(settings.trust_store, "ssl.trustStore"); !why.empty()) {
       return why;
     }
   }
-  auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
+  auto context = std::make_shared<ssl::context>(
+      side == Side::kAccepting ? ssl::context::tls_server : ssl::context::tls_client);
   SSL_CTX* ctx = context->native_handle();
   ERR_clear_error();
   if (auto why = load_key_store(*context, settings.key_store); !why.empty()) {
@@ -212,7 +218,8 @@ std::variant<std::shared_ptr<ssl::context>, std::string> build(const TlsSettings
   }
   if (auto why = set_protocols(ctx, settings.protocols); !why.empty()) return why;
   if (auto why = set_cipher_suites(ctx, settings.cipher_suites); !why.empty()) return why;
-  switch (settings.client_auth) {
+  // The dialing end always checks the certificate of the end it reached.
+  switch (side == Side::kDialing ? TlsSettings::ClientAuth::kWant : settings.client_auth) {
     case TlsSettings::ClientAuth::kNeed:
       SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nullptr);
       break;
@@ -230,6 +237,19 @@ std::variant<std::shared_ptr<ssl::context>, std::string> build(const TlsSettings
 }
 
 }  // namespace
+
+std::variant<std::shared_ptr<ssl::context>, std::string> make_client_context(
+    const TlsSettings& settings) {
+  return build(settings, Side::kDialing);
+}
+
+bool certificate_names(X509* certificate, const std::string& host) {
+  if (certificate == nullptr) return false;
+  boost::system::error_code ec;
+  boost::asio::ip::make_address(host, ec);
+  if (!ec) return X509_check_ip_asc(certificate, host.c_str(), 0) == 1;
+  return X509_check_host(certificate, host.data(), host.size(), 0, nullptr) == 1;
+}
 
 std::string store_type(const TlsStore& store) {
   if (!store.type.empty()) return upper(store.type);

@@ -52,6 +52,17 @@ struct TlsSettings {
 // .jks, .bcfks); "" when neither says. Returned upper case.
 std::string store_type(const TlsStore& store);
 
+// A context for the dialing end of a connection (a peer link): it presents
+// the key store's certificate (peers need one) and verifies the accepting
+// end's certificate against the trust store. Errors as TlsServer::open's.
+std::variant<std::shared_ptr<boost::asio::ssl::context>, std::string> make_client_context(
+    const TlsSettings& settings);
+
+// Whether `certificate` names `host`: an IP literal matched against its IP
+// subject alternative names, else a DNS name against its DNS names (or
+// subject CN), as a TLS client's host name check does.
+bool certificate_names(X509* certificate, const std::string& host);
+
 // A certificate's subject as Apache's X509AuthenticationProvider names the
 // client: RFC 2253, most specific first ("CN=client,O=zk").
 std::string x509_subject(X509* certificate);

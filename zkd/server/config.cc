@@ -187,36 +187,24 @@ std::vector<std::string> comma_list(std::string_view text) {
   return out;
 }
 
-// TLS for clients (secureClientPort, client.portUnification and the ssl.*
-// keys zkd honours); false when `p` is not one of them.
-bool apply_tls(Parser& parser, const Property& p, ServerConfig& c, bool& ok) {
-  const std::string& k = p.key;
-  net::TlsSettings& tls = c.client_tls_settings;
+// One key of a TLS settings group: `key` without its prefix ("ssl." or
+// "ssl.quorum."). False when it is not such a key.
+bool apply_tls_store_key(Parser& parser, const Property& p, std::string_view key,
+                         net::TlsSettings& tls, std::string& protocol, bool& ok) {
   ok = true;
-  if (k == "secureClientPort") {
-    int32_t port = 0;
-    if (!(ok = parser.number(p, port))) return true;
-    if (port <= 0 || port > 65535) ok = parser.fail(p, "'" + p.value + "' is not a TCP port");
-    c.secure_client_port = static_cast<uint16_t>(port);
-  } else if (k == "secureClientPortAddress") {
-    c.secure_client_port_address = p.value;
-  } else if (k == "client.portUnification") {
-    parser.boolean(p, c.port_unification);
-  } else if (k == "client.certReload") {
-    parser.boolean(p, tls.reload);
-  } else if (k == "ssl.keyStore.location") {
+  if (key == "keyStore.location") {
     tls.key_store.location = p.value;
-  } else if (k == "ssl.keyStore.password") {
+  } else if (key == "keyStore.password") {
     tls.key_store.password = p.value;
-  } else if (k == "ssl.keyStore.type") {
+  } else if (key == "keyStore.type") {
     tls.key_store.type = p.value;
-  } else if (k == "ssl.trustStore.location") {
+  } else if (key == "trustStore.location") {
     tls.trust_store.location = p.value;
-  } else if (k == "ssl.trustStore.password") {
+  } else if (key == "trustStore.password") {
     tls.trust_store.password = p.value;
-  } else if (k == "ssl.trustStore.type") {
+  } else if (key == "trustStore.type") {
     tls.trust_store.type = p.value;
-  } else if (k == "ssl.keyStore.passwordPath" || k == "ssl.trustStore.passwordPath") {
+  } else if (key == "keyStore.passwordPath" || key == "trustStore.passwordPath") {
     std::ifstream in(p.value, std::ios::binary);
     if (!in) {
       ok = parser.fail(p, "cannot read " + p.value);
@@ -224,8 +212,8 @@ bool apply_tls(Parser& parser, const Property& p, ServerConfig& c, bool& ok) {
     }
     std::string secret((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
-    (k == "ssl.keyStore.passwordPath" ? tls.key_store : tls.trust_store).password = secret;
-  } else if (k == "ssl.clientAuth") {
+    (key == "keyStore.passwordPath" ? tls.key_store : tls.trust_store).password = secret;
+  } else if (key == "clientAuth") {
     const std::string mode = lower_case(p.value);
     if (mode == "need") {
       tls.client_auth = net::TlsSettings::ClientAuth::kNeed;
@@ -236,12 +224,57 @@ bool apply_tls(Parser& parser, const Property& p, ServerConfig& c, bool& ok) {
     } else {
       ok = parser.fail(p, "'" + p.value + "' is not need, want or none");
     }
-  } else if (k == "ssl.protocol") {
-    c.ssl_protocol = p.value;  // used when ssl.enabledProtocols is absent (check_tls)
-  } else if (k == "ssl.enabledProtocols") {
+  } else if (key == "protocol") {
+    protocol = p.value;  // used when enabledProtocols is absent (check_tls)
+  } else if (key == "enabledProtocols") {
     tls.protocols = comma_list(p.value);
-  } else if (k == "ssl.ciphersuites") {
+  } else if (key == "ciphersuites") {
     tls.cipher_suites = comma_list(p.value);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// TLS for clients (secureClientPort, client.portUnification, ssl.*) and
+// between servers (sslQuorum, portUnification, ssl.quorum.*); false when
+// `p` is not one of the keys zkd honours there.
+bool apply_tls(Parser& parser, const Property& p, ServerConfig& c, bool& ok) {
+  const std::string& k = p.key;
+  ok = true;
+  constexpr std::string_view kQuorumPrefix = "ssl.quorum.";
+  constexpr std::string_view kClientPrefix = "ssl.";
+  if (k.starts_with(kQuorumPrefix)) {
+    const std::string_view key = std::string_view(k).substr(kQuorumPrefix.size());
+    if (key == "hostnameVerification") return parser.boolean(p, c.quorum_verify_host);
+    if (key == "clientHostnameVerification") {
+      c.quorum_verify_client_host = java_true(p.value);
+      return true;
+    }
+    return apply_tls_store_key(parser, p, key, c.quorum_tls_settings, c.quorum_ssl_protocol, ok);
+  }
+  if (k.starts_with(kClientPrefix) &&
+      apply_tls_store_key(parser, p, std::string_view(k).substr(kClientPrefix.size()),
+                          c.client_tls_settings, c.ssl_protocol, ok)) {
+    return true;
+  }
+  if (k == "secureClientPort") {
+    int32_t port = 0;
+    if (!(ok = parser.number(p, port))) return true;
+    if (port <= 0 || port > 65535) ok = parser.fail(p, "'" + p.value + "' is not a TCP port");
+    c.secure_client_port = static_cast<uint16_t>(port);
+  } else if (k == "secureClientPortAddress") {
+    c.secure_client_port_address = p.value;
+  } else if (k == "client.portUnification") {
+    parser.boolean(p, c.port_unification);
+  } else if (k == "client.certReload") {
+    parser.boolean(p, c.client_tls_settings.reload);
+  } else if (k == "sslQuorum") {
+    parser.boolean(p, c.ssl_quorum);
+  } else if (k == "portUnification") {
+    parser.boolean(p, c.quorum_port_unification);
+  } else if (k == "sslQuorumReloadCertFiles") {
+    parser.boolean(p, c.quorum_tls_settings.reload);
   } else if (k == "X509AuthenticationProvider.superUser") {
     c.x509_super_user = p.value;
   } else {
@@ -276,12 +309,21 @@ bool check_enforced_auth(ServerConfig& c, const std::string& file_name, ConfigRe
 
 // After the last line: the protocols, and a TLS port needs a key store.
 bool check_tls(ServerConfig& c, const std::string& file_name, ConfigResult& result) {
-  net::TlsSettings& tls = c.client_tls_settings;
-  if (tls.protocols.empty() && !c.ssl_protocol.empty()) {
-    // Apache: TLSv1.3 also enables TLSv1.2; any other protocol only itself.
-    tls.protocols = c.ssl_protocol == "TLSv1.3" ? std::vector<std::string>{"TLSv1.3", "TLSv1.2"}
-                                                : std::vector<std::string>{c.ssl_protocol};
+  for (auto [tls, protocol] : {std::pair{&c.client_tls_settings, &c.ssl_protocol},
+                               std::pair{&c.quorum_tls_settings, &c.quorum_ssl_protocol}}) {
+    if (tls->protocols.empty() && !protocol->empty()) {
+      // Apache: TLSv1.3 also enables TLSv1.2; any other protocol only itself.
+      tls->protocols = *protocol == "TLSv1.3" ? std::vector<std::string>{"TLSv1.3", "TLSv1.2"}
+                                              : std::vector<std::string>{*protocol};
+    }
   }
+  if ((c.ssl_quorum || c.quorum_port_unification) &&
+      c.quorum_tls_settings.key_store.location.empty()) {
+    result.error = file_name + ": " + (c.ssl_quorum ? "sslQuorum" : "portUnification") +
+                   " needs ssl.quorum.keyStore.location (this server's key and certificate)";
+    return false;
+  }
+  net::TlsSettings& tls = c.client_tls_settings;
   if ((c.secure_client_port != 0 || c.port_unification) && tls.key_store.location.empty()) {
     result.error = file_name + ": " +
                    (c.secure_client_port != 0 ? "secureClientPort" : "client.portUnification") +

@@ -107,6 +107,20 @@ struct ServerConfig {
   std::string ssl_protocol;
   net::TlsSettings client_tls_settings;
   std::shared_ptr<net::TlsServer> client_tls;
+  // TLS between servers: sslQuorum (the peer links run over TLS, mutually
+  // authenticated), portUnification (the quorum port also takes plaintext
+  // peers, for a rolling move to TLS), the ssl.quorum.* keys as read, and
+  // ssl.quorum.hostnameVerification / clientHostnameVerification (default
+  // true: a peer's certificate must name its host). tls_setup opens
+  // quorum_tls_server and quorum_tls_client.
+  bool ssl_quorum = false;
+  bool quorum_port_unification = false;
+  std::string quorum_ssl_protocol;
+  net::TlsSettings quorum_tls_settings;
+  bool quorum_verify_host = true;
+  std::optional<bool> quorum_verify_client_host;  // absent: as quorum_verify_host
+  std::shared_ptr<net::TlsServer> quorum_tls_server;
+  std::shared_ptr<boost::asio::ssl::context> quorum_tls_client;
   // The SASL server the JAAS file set up (security_setup.h opens it before the
   // server starts); null: every SASL request fails with AUTHFAILED.
   std::shared_ptr<const sasl::SaslServer> sasl;

@@ -13,9 +13,8 @@ using enum KeyClass;
 using enum KeyWhen;
 
 // Reasons shared by many keys.
-constexpr std::string_view kNoQuorumTls =
-    "zkd has no TLS between servers yet: peer traffic would be plaintext. Remove the ssl.quorum "
-    "keys, or run Apache ZooKeeper where it is needed";
+constexpr std::string_view kQuorumTlsStore =
+    "honoured for the TLS between servers (sslQuorum; docs/security.md)";
 constexpr std::string_view kTlsStore = "honoured for the client port's TLS (docs/security.md)";
 constexpr std::string_view kJvm = "JVM tuning of Apache's implementation; zkd has no equivalent";
 constexpr std::string_view kNetty =
@@ -205,7 +204,9 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "server.N lines into zoo.cfg and remove dynamicConfigFile"},
     {"oraclePath", kRefused, kAlways, "",
      "zkd has no quorum oracle for two-server ensembles; remove the key (and run three servers)"},
-    {"portUnification", kRefused, kTrue, "", kNoQuorumTls},
+    {"portUnification", kHonoured, kAlways, "",
+     "the quorum port takes TLS and plaintext peers, for a rolling move to sslQuorum (needs "
+     "ssl.quorum.keyStore.location)"},
     {"quorum.cnxn.threads.size", kNoEffect, kAlways, "", kQuorumInternals},
     {"multiAddress.enabled", kRefused, kTrue, "",
      "zkd supports one address per server; remove multiAddress.enabled and the extra addresses"},
@@ -275,9 +276,9 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"quorum.auth.*", kRefused, kAlways, "",
      "zkd has no SASL between servers yet: peers would not be authenticated. Remove the "
      "quorum.auth keys"},
-    {"sslQuorum", kRefused, kTrue, "",
-     "zkd has no TLS between servers yet: peer traffic would be plaintext. Remove sslQuorum or run "
-     "Apache ZooKeeper"},
+    {"sslQuorum", kHonoured, kAlways, "",
+     "the links between servers run over TLS, each end checking the other's certificate (needs "
+     "ssl.quorum.keyStore.location)"},
     {"ssl.keyStore.location", kHonoured, kAlways, "", kTlsStore},
     {"ssl.keyStore.password", kHonoured, kAlways, "", kTlsStore},
     {"ssl.keyStore.passwordPath", kHonoured, kAlways, "", kTlsStore},
@@ -304,29 +305,37 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"ssl.handshakeDetectionTimeoutMillis", kNoEffect, kAlways, "",
      "zkd waits for a connection's first byte within the session handshake timeout"},
     {"ssl.sslProvider", kNoEffect, kAlways, "", "zkd's TLS is OpenSSL's"},
-    {"ssl.quorum.keyStore.location", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.keyStore.password", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.keyStore.passwordPath", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.keyStore.type", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.trustStore.location", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.trustStore.password", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.trustStore.passwordPath", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.trustStore.type", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.protocol", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.enabledProtocols", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.ciphersuites", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.context.supplier.class", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.hostnameVerification", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.clientHostnameVerification", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.allowReverseDnsLookup", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.crl", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.ocsp", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.clientAuth", kRefused, kAlways, "", kNoQuorumTls},
-    {"ssl.quorum.handshakeDetectionTimeoutMillis", kRefused, kAlways, "", kNoQuorumTls},
+    {"ssl.quorum.keyStore.location", kHonoured, kAlways, "", kQuorumTlsStore},
+    {"ssl.quorum.keyStore.password", kHonoured, kAlways, "", kQuorumTlsStore},
+    {"ssl.quorum.keyStore.passwordPath", kHonoured, kAlways, "", kQuorumTlsStore},
+    {"ssl.quorum.keyStore.type", kHonoured, kAlways, "", kQuorumTlsStore},
+    {"ssl.quorum.trustStore.location", kHonoured, kAlways, "", kQuorumTlsStore},
+    {"ssl.quorum.trustStore.password", kHonoured, kAlways, "", kQuorumTlsStore},
+    {"ssl.quorum.trustStore.passwordPath", kHonoured, kAlways, "", kQuorumTlsStore},
+    {"ssl.quorum.trustStore.type", kHonoured, kAlways, "", kQuorumTlsStore},
+    {"ssl.quorum.protocol", kHonoured, kAlways, "", kQuorumTlsStore},
+    {"ssl.quorum.enabledProtocols", kHonoured, kAlways, "", kQuorumTlsStore},
+    {"ssl.quorum.ciphersuites", kHonoured, kAlways, "", kQuorumTlsStore},
+    {"ssl.quorum.context.supplier.class", kRefused, kAlways, "",
+     "names a Java class; zkd builds its TLS context from the ssl.quorum.* keys. Remove the key"},
+    {"ssl.quorum.hostnameVerification", kHonoured, kAlways, "",
+     "true (default): a dialed peer's certificate must name the host of its server.N line"},
+    {"ssl.quorum.clientHostnameVerification", kHonoured, kAlways, "",
+     "true (default: as hostnameVerification): a dialing peer's certificate must name its "
+     "address"},
+    {"ssl.quorum.allowReverseDnsLookup", kNoEffect, kAlways, "",
+     "zkd checks a peer's address against the IP names of its certificate, without DNS"},
+    {"ssl.quorum.crl", kRefused, kTrue, "",
+     "zkd does not check certificate revocation lists yet; remove the key or run Apache"},
+    {"ssl.quorum.ocsp", kRefused, kTrue, "",
+     "zkd does not check certificates by OCSP yet; remove the key or run Apache"},
+    {"ssl.quorum.clientAuth", kHonoured, kAlways, "", kQuorumTlsStore},
+    {"ssl.quorum.handshakeDetectionTimeoutMillis", kNoEffect, kAlways, "",
+     "zkd waits for a peer's first byte within its hello timeout (10 s)"},
     {"ssl.*", kRefused, kAlways, "",
      "not an ssl key zkd knows: it would not act on it. Remove the key or run Apache ZooKeeper"},
-    {"sslQuorumReloadCertFiles", kNoEffect, kAlways, "",
-     "only used with quorum TLS, which zkd refuses"},
+    {"sslQuorumReloadCertFiles", kHonoured, kAlways, "",
+     "new peer connections use the ssl.quorum stores again once their files change"},
     {"client.certReload", kHonoured, kAlways, "",
      "new TLS connections use the key and trust stores again once their files change"},
     {"client.portUnification", kHonoured, kAlways, "",

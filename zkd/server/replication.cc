@@ -88,10 +88,27 @@ boost::system::error_code Replication::start() {
   for (const auto& [id, server] : parts_.config.quorum_servers) {
     peers.push_back(net::PeerAddress{id, server.host, server.quorum_port});
   }
+  net::PeerTransportOptions options;
+  const ServerConfig& config = parts_.config;
+  if (config.ssl_quorum || config.quorum_port_unification) {
+    options.tls_server = config.quorum_tls_server;
+    // Without sslQuorum (a unified port during a move to TLS) this server
+    // dials in plaintext and accepts both.
+    options.tls_client = config.ssl_quorum ? config.quorum_tls_client : nullptr;
+    options.tls_optional = config.quorum_port_unification;
+    options.verify_host = config.quorum_verify_host;
+    options.verify_client_host =
+        config.quorum_verify_client_host.value_or(config.quorum_verify_host);
+    log_info("peer links: ", config.ssl_quorum ? "TLS" : "plaintext",
+             config.quorum_port_unification ? ", accepting TLS and plaintext peers" : "",
+             " (sslQuorum, portUnification)");
+  }
   transport_ = std::make_unique<net::PeerTransport>(
-      parts_.io, parts_.config.my_id, std::move(peers), [this](net::PeerPacket packet) {
+      parts_.io, parts_.config.my_id, std::move(peers),
+      [this](net::PeerPacket packet) {
         host_.receive(std::move(packet.message), std::move(packet.attachment));
-      });
+      },
+      options);
   transport_->on_link_down([this](zab::ServerId peer) { host_.link_down(peer); });
   if (auto ec = transport_->start()) return ec;
   host_.start();

@@ -51,10 +51,23 @@ std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path) 
 }
 
 std::string setup_tls(ServerConfig& config) {
-  if (config.secure_client_port == 0 && !config.port_unification) return {};
-  auto opened = net::TlsServer::open(config.client_tls_settings);
-  if (auto* error = std::get_if<std::string>(&opened)) return *error;
-  config.client_tls = std::get<std::shared_ptr<net::TlsServer>>(std::move(opened));
+  if (config.secure_client_port != 0 || config.port_unification) {
+    auto opened = net::TlsServer::open(config.client_tls_settings);
+    if (auto* error = std::get_if<std::string>(&opened)) return *error;
+    config.client_tls = std::get<std::shared_ptr<net::TlsServer>>(std::move(opened));
+  }
+  if (config.ssl_quorum || config.quorum_port_unification) {
+    // A peer must present a certificate whatever ssl.quorum.clientAuth says.
+    net::TlsSettings settings = config.quorum_tls_settings;
+    settings.client_auth = net::TlsSettings::ClientAuth::kNeed;
+    auto server = net::TlsServer::open(settings);
+    if (auto* error = std::get_if<std::string>(&server)) return "ssl.quorum: " + *error;
+    config.quorum_tls_server = std::get<std::shared_ptr<net::TlsServer>>(std::move(server));
+    auto client = net::make_client_context(settings);
+    if (auto* error = std::get_if<std::string>(&client)) return "ssl.quorum: " + *error;
+    config.quorum_tls_client =
+        std::get<std::shared_ptr<boost::asio::ssl::context>>(std::move(client));
+  }
   return {};
 }
 

@@ -32,8 +32,10 @@ std::string jaas_path(std::string_view option, std::string_view server_jvmflags,
 std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path);
 
 // Opens config.client_tls from config.client_tls_settings when a port
-// serves TLS (secureClientPort, client.portUnification). "" on success, else
-// what is wrong with the key or trust store (tls_context.h).
+// serves TLS (secureClientPort, client.portUnification), and the quorum's
+// contexts from config.quorum_tls_settings with sslQuorum or
+// portUnification. "" on success, else what is wrong with a key or trust
+// store (tls_context.h).
 std::string setup_tls(ServerConfig& config);
 
 }  // namespace zkd::server

@@ -9,6 +9,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -18,6 +19,7 @@
 
 #include "libzk/wire/jute.h"
 #include "tests/unit/zkd/net/peer_packet_testing.h"
+#include "tests/unit/zkd/net/tls_test_identity.h"
 #include "zklab/port_reservation.h"
 
 namespace zkd::net {
@@ -83,7 +85,8 @@ class PeerTransportTest : public ::testing::Test {
 
   void start(ServerId id) {
     auto transport = std::make_unique<PeerTransport>(
-        io_, id, addresses_, [this, id](PeerPacket p) { on_receive(id, std::move(p)); }, options_);
+        io_, id, addresses_, [this, id](PeerPacket p) { on_receive(id, std::move(p)); },
+        node_options_.contains(id) ? node_options_.at(id) : options_);
     ASSERT_FALSE(transport->start()) << "server " << id;
     nodes_[id] = std::move(transport);
   }
@@ -124,8 +127,16 @@ class PeerTransportTest : public ::testing::Test {
   }
 
   asio::io_context io_;
-  PeerTransportOptions options_{.min_backoff = 5ms, .max_backoff = 40ms};
-  std::vector<zk::lab::PortReservation> port_holds_;  // every server's port, held all along
+  static PeerTransportOptions fast_backoff() {
+    PeerTransportOptions options;
+    options.min_backoff = 5ms;
+    options.max_backoff = 40ms;
+    return options;
+  }
+
+  PeerTransportOptions options_ = fast_backoff();
+  std::map<ServerId, PeerTransportOptions> node_options_;  // overrides options_ per server
+  std::vector<zk::lab::PortReservation> port_holds_;       // every server's port, held all along
   std::vector<PeerAddress> addresses_;
   std::map<ServerId, std::vector<PeerPacket>> received_;
   std::map<ServerId, std::unique_ptr<PeerTransport>> nodes_;  // destroyed before io_
@@ -484,6 +495,97 @@ TEST_F(PeerTransportTest, StartReportsABindError) {
   PeerTransport not_configured(
       io_, 5, addresses_, [](PeerPacket) {}, options_);
   EXPECT_TRUE(not_configured.start());
+}
+
+// sslQuorum: links over mutually authenticated TLS. Each server's identity
+// is a self-signed certificate naming 127.0.0.1; the trust store holds the
+// ones the ensemble trusts.
+class PeerTransportTlsTest : public PeerTransportTest {
+ protected:
+  void SetUp() override {
+    char dir_template[] = "/tmp/zkd-peer-tls-XXXXXX";
+    ASSERT_NE(::mkdtemp(dir_template), nullptr);
+    dir_ = dir_template;
+    trusted_.write_pem(path("trusted.pem"));
+    trusted_.write_pem(path("trust.pem"), false);
+    rogue_.write_pem(path("rogue.pem"));
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // TLS options with the key store `key_store` (trusting only trust.pem).
+  PeerTransportOptions tls_options(const std::string& key_store, bool optional = false) {
+    TlsSettings settings;
+    settings.key_store.location = path(key_store);
+    settings.trust_store.location = path("trust.pem");
+    PeerTransportOptions options = fast_backoff();
+    auto server = TlsServer::open(settings);
+    auto client = make_client_context(settings);
+    EXPECT_TRUE(std::holds_alternative<std::shared_ptr<TlsServer>>(server));
+    EXPECT_TRUE((std::holds_alternative<std::shared_ptr<boost::asio::ssl::context>>(client)));
+    options.tls_server = std::get<std::shared_ptr<TlsServer>>(server);
+    options.tls_client = std::get<std::shared_ptr<boost::asio::ssl::context>>(client);
+    options.tls_optional = optional;
+    return options;
+  }
+
+  // Runs for `window` and says whether a and b got linked meanwhile: a
+  // refusal is the absence of a link, so it is watched for a while.
+  bool links_within(ServerId a, ServerId b, std::chrono::milliseconds window) {
+    const auto end = std::chrono::steady_clock::now() + window;
+    while (std::chrono::steady_clock::now() < end) {
+      if (linked(a, b)) return true;
+      if (io_.stopped()) io_.restart();
+      io_.run_for(2ms);
+    }
+    return linked(a, b);
+  }
+
+  std::filesystem::path dir_;
+  testing::TestIdentity trusted_{"server", "127.0.0.1"};
+  testing::TestIdentity rogue_{"server", "127.0.0.1"};
+};
+
+TEST_F(PeerTransportTlsTest, LinksRunOverMutuallyAuthenticatedTls) {
+  configure(3);
+  for (ServerId id = 1; id <= 3; ++id) {
+    node_options_[id] = tls_options("trusted.pem");
+    start(id);
+  }
+  ASSERT_TRUE(run_until([&] { return linked(1, 2) && linked(1, 3) && linked(2, 3); }));
+  expect_traffic(1, 2);
+  expect_traffic(3, 1);
+}
+
+TEST_F(PeerTransportTlsTest, APeerWithAnUntrustedCertificateIsRefused) {
+  configure(2);
+  node_options_[1] = tls_options("trusted.pem");
+  node_options_[2] = tls_options("rogue.pem");  // not in trust.pem
+  start(1);
+  start(2);
+  EXPECT_FALSE(links_within(1, 2, 500ms));
+}
+
+TEST_F(PeerTransportTlsTest, APlaintextPeerIsRefusedOnATlsPort) {
+  configure(2);
+  node_options_[1] = tls_options("trusted.pem");
+  start(1);
+  start(2);  // plaintext: dials 1 without TLS
+  EXPECT_FALSE(links_within(1, 2, 500ms));
+}
+
+TEST_F(PeerTransportTlsTest, PortUnificationTakesPlaintextAndTlsPeers) {
+  configure(3);
+  node_options_[1] = tls_options("trusted.pem", true);  // accepts both
+  node_options_[2] = tls_options("trusted.pem");        // dials 1 over TLS
+  node_options_[2].tls_optional = true;                 // and takes 3's plaintext
+  start(1);
+  start(2);
+  start(3);  // plaintext
+  ASSERT_TRUE(run_until([&] { return linked(1, 2) && linked(1, 3) && linked(2, 3); }));
+  expect_traffic(2, 1);
+  expect_traffic(3, 1);
 }
 
 }  // namespace

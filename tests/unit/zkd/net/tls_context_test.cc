@@ -16,34 +16,14 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "tests/unit/zkd/net/tls_test_identity.h"
+
 namespace zkd::net {
 namespace {
 
 using ::testing::HasSubstr;
 
-// A self-signed certificate for /O=zk/CN=client and its key.
-struct Identity {
-  EVP_PKEY* key = EVP_EC_gen("P-256");
-  X509* certificate = X509_new();
-  Identity() {
-    X509_set_version(certificate, 2);
-    ASN1_INTEGER_set(X509_get_serialNumber(certificate), 1);
-    X509_gmtime_adj(X509_getm_notBefore(certificate), 0);
-    X509_gmtime_adj(X509_getm_notAfter(certificate), 3600);
-    X509_NAME* name = X509_get_subject_name(certificate);
-    X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC,
-                               reinterpret_cast<const unsigned char*>("zk"), -1, -1, 0);
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-                               reinterpret_cast<const unsigned char*>("client"), -1, -1, 0);
-    X509_set_issuer_name(certificate, name);
-    X509_set_pubkey(certificate, key);
-    X509_sign(certificate, key, EVP_sha256());
-  }
-  ~Identity() {
-    X509_free(certificate);
-    EVP_PKEY_free(key);
-  }
-};
+using Identity = testing::TestIdentity;
 
 class TlsContextTest : public ::testing::Test {
  protected:
@@ -57,16 +37,13 @@ class TlsContextTest : public ::testing::Test {
   // `password`: the key encrypted with it.
   std::string pem_store(const char* password = nullptr) {
     const std::string path = (dir_ / "keystore.pem").string();
-    FILE* f = std::fopen(path.c_str(), "w");
-    PEM_write_PrivateKey(f, id_.key, password == nullptr ? nullptr : EVP_aes_256_cbc(), nullptr, 0,
-                         nullptr, const_cast<char*>(password));
-    PEM_write_X509(f, id_.certificate);
-    std::fclose(f);
+    id_.write_pem(path, true, password);
     return path;
   }
   std::string pkcs12_store(const char* password) {
     const std::string path = (dir_ / "keystore.p12").string();
-    PKCS12* p12 = PKCS12_create(password, "zk", id_.key, id_.certificate, nullptr, 0, 0, 0, 0, 0);
+    PKCS12* p12 =
+        PKCS12_create(password, "zk", id_.key(), id_.certificate(), nullptr, 0, 0, 0, 0, 0);
     FILE* f = std::fopen(path.c_str(), "wb");
     i2d_PKCS12_fp(f, p12);
     std::fclose(f);
@@ -92,7 +69,7 @@ TEST(StoreType, TypeKeyFirstThenTheExtension) {
 }
 
 TEST_F(TlsContextTest, SubjectIsRfc2253MostSpecificFirst) {
-  EXPECT_EQ(x509_subject(id_.certificate), "CN=client,O=zk");
+  EXPECT_EQ(x509_subject(id_.certificate()), "CN=client,O=zk");
   EXPECT_EQ(x509_subject(nullptr), "");
 }
 

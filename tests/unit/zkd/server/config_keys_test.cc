@@ -48,13 +48,11 @@ TEST(ConfigKeys, ExactEntriesWinOverPatterns) {
 
 TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
   for (const std::string line : {
-           "ssl.quorum.trustStore.location=/etc/zk/truststore.jks",
+           "ssl.quorum.crl=true",
            "ssl.someFutureKey=x",
            "ssl.crl=true",
            "ssl.context.supplier.class=com.example.Supplier",
            "ssl.authProvider=custom",
-           "sslQuorum=true",
-           "portUnification=true",
            "admin.forceHttps=true",
            "admin.needClientAuth=true",
            "authProvider.ldap=com.example.LdapAuthenticationProvider",
@@ -75,9 +73,8 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
 }
 
 TEST(ConfigKeys, RefusalSaysWhyAndWhatToDo) {
-  auto tls = with_line("sslQuorum=true");
-  EXPECT_THAT(tls.error, HasSubstr("no TLS between servers"));
-  EXPECT_THAT(tls.error, HasSubstr("plaintext"));
+  auto tls = with_line("admin.forceHttps=true");
+  EXPECT_THAT(tls.error, HasSubstr("plain HTTP"));
   auto dynamic = with_line("dynamicConfigFile=/conf/zoo.cfg.dynamic");
   EXPECT_THAT(dynamic.error, HasSubstr("no dynamic reconfiguration"));
   EXPECT_THAT(dynamic.error, HasSubstr("move its server.N lines into zoo.cfg"));
@@ -176,6 +173,26 @@ TEST(ConfigKeys, EnforcedAuthenticationNeedsSchemesZkdServes) {
   EXPECT_THAT(folklore.warnings[0], HasSubstr("set enforce.auth.enabled=true"));
 }
 
+TEST(ConfigKeys, QuorumTlsSettingsAreTaken) {
+  auto r = with_line(
+      "sslQuorum=true\nportUnification=true\nssl.quorum.keyStore.location=/q.pem\n"
+      "ssl.quorum.trustStore.location=/ca.pem\nssl.quorum.protocol=TLSv1.2\n"
+      "ssl.quorum.hostnameVerification=false\nsslQuorumReloadCertFiles=true");
+  ASSERT_TRUE(r.config) << r.error;
+  const ServerConfig& c = *r.config;
+  EXPECT_TRUE(c.ssl_quorum);
+  EXPECT_TRUE(c.quorum_port_unification);
+  EXPECT_EQ(c.quorum_tls_settings.key_store.location, "/q.pem");
+  EXPECT_EQ(c.quorum_tls_settings.trust_store.location, "/ca.pem");
+  EXPECT_EQ(c.quorum_tls_settings.protocols, std::vector<std::string>{"TLSv1.2"});
+  EXPECT_TRUE(c.quorum_tls_settings.reload);
+  EXPECT_FALSE(c.quorum_verify_host);
+  EXPECT_FALSE(c.quorum_verify_client_host.has_value());
+  EXPECT_TRUE(c.client_tls_settings.key_store.location.empty());  // the client port's are apart
+  EXPECT_THAT(with_line("sslQuorum=true").error,
+              HasSubstr("sslQuorum needs ssl.quorum.keyStore.location"));
+}
+
 TEST(ConfigKeys, ATlsPortNeedsAKeyStore) {
   EXPECT_THAT(with_line("secureClientPort=2281").error,
               HasSubstr("secureClientPort needs ssl.keyStore.location"));
@@ -188,11 +205,11 @@ TEST(ConfigKeys, ATlsPortNeedsAKeyStore) {
 
 TEST(ConfigKeys, OnlyTheValueThatCountsIsRefused) {
   // java.util.Properties: the last of two lines with one key wins.
-  auto overridden = with_line("sslQuorum=true\nsslQuorum=false");
+  auto overridden = with_line("admin.forceHttps=true\nadmin.forceHttps=false");
   EXPECT_TRUE(overridden.config) << overridden.error;
-  auto refused = with_line("sslQuorum=false\nsslQuorum=true");
+  auto refused = with_line("admin.forceHttps=false\nadmin.forceHttps=true");
   EXPECT_FALSE(refused.config);
-  EXPECT_THAT(refused.error, HasSubstr("zoo.cfg:4: sslQuorum: "));
+  EXPECT_THAT(refused.error, HasSubstr("zoo.cfg:4: admin.forceHttps: "));
 }
 
 TEST(ConfigKeys, WarnedKeysStartWithAWarningSayingWhatDiffers) {
@@ -272,6 +289,23 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
       {"ssl.clientAuth", "need"},
       {"client.certReload", "true"},
       {"client.portUnification", "false"},
+      {"sslQuorum", "false"},
+      {"portUnification", "false"},
+      {"sslQuorumReloadCertFiles", "true"},
+      {"ssl.quorum.keyStore.location", "/k.pem"},
+      {"ssl.quorum.keyStore.password", "pw"},
+      {"ssl.quorum.keyStore.passwordPath", "/dev/null"},
+      {"ssl.quorum.keyStore.type", "PEM"},
+      {"ssl.quorum.trustStore.location", "/t.pem"},
+      {"ssl.quorum.trustStore.password", "pw"},
+      {"ssl.quorum.trustStore.passwordPath", "/dev/null"},
+      {"ssl.quorum.trustStore.type", "PEM"},
+      {"ssl.quorum.protocol", "TLSv1.2"},
+      {"ssl.quorum.enabledProtocols", "TLSv1.2"},
+      {"ssl.quorum.ciphersuites", "TLS_AES_128_GCM_SHA256"},
+      {"ssl.quorum.clientAuth", "need"},
+      {"ssl.quorum.hostnameVerification", "true"},
+      {"ssl.quorum.clientHostnameVerification", "true"},
       {"kerberos.removeHostFromPrincipal", "true"},
       {"kerberos.removeRealmFromPrincipal", "true"},
       {"forceSync", "yes"},
