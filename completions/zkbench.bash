@@ -14,6 +14,10 @@ _zkbench() {
     done
 
     case $prev in
+        --tls-ca | --tls-cert | --tls-key)
+            _filedir
+            return
+            ;;
         --plot)
             _filedir svg
             return
@@ -36,13 +40,15 @@ _zkbench() {
 
     # Options that take a value: nothing to offer for it but the above.
     if [[ $prev == -s || ($prev == --* && $prev != --json && $prev != --csv &&
-        $prev != --sequential && $prev != --keep && $prev != --help) ]]; then
+        $prev != --sequential && $prev != --keep && $prev != --help && $prev != --tls &&
+        $prev != --tls-no-verify-host) ]]; then
         return
     fi
 
     local workload='--sessions --in-flight --threads --multi-ops --value-bytes --znodes
         --keys --zipf-s --seed --duration --ops --warmup --rate --root
-        --session-timeout-ms --connect-timeout'
+        --session-timeout-ms --connect-timeout --tls --tls-ca --tls-cert --tls-key
+        --tls-no-verify-host'
     local connection='-s --servers --threads --session-timeout-ms --connect-timeout --json'
     local options=
     case $sub in

@@ -12,7 +12,8 @@ _zkctl() {
     local i verb= at=0
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            -s | --server | --timeout | --connect-timeout | -f | --file) ((i++)) ;;
+            -s | --server | --timeout | --connect-timeout | -f | --file | --tls-ca | --tls-cert | \
+                --tls-key) ((i++)) ;;
             -*) ;;
             *)
                 verb=${words[i]}
@@ -24,7 +25,7 @@ _zkctl() {
 
     if [[ -z $verb ]]; then
         case $prev in
-            -f | --file)
+            -f | --file | --tls-ca | --tls-cert | --tls-key)
                 _filedir
                 return
                 ;;
@@ -33,7 +34,8 @@ _zkctl() {
         $split && return
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '-s --server --timeout --connect-timeout --json -f --file
-                -k --keep-going --version -h --help' -- "$cur"))
+                -k --keep-going --tls --tls-ca --tls-cert --tls-key --tls-no-verify-host
+                --version -h --help' -- "$cur"))
         else
             COMPREPLY=($(compgen -W 'create get set ls stat exists delete deleteall watch
                 removewatches sync addauth getacl setacl help lock elect barrier counter

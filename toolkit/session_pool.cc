@@ -105,6 +105,8 @@ std::string SessionPool::connect() {
     co.session_timeout = o.session_timeout;
     co.shuffle_hosts = false;
     co.reconnect_backoff = o.reconnect_backoff;
+    co.tls_context = o.tls_context;
+    co.tls_verify_host = o.tls_verify_host;
     auto client = std::make_shared<Client>(st.worker(i).io.get_executor(), co);
     st.clients.push_back(client);
     pending.push_back(asio::co_spawn(

@@ -36,6 +36,9 @@ struct SessionPoolOptions {
   std::chrono::milliseconds session_timeout{30000};   // requested
   std::chrono::milliseconds connect_deadline{20000};  // per session
   std::chrono::milliseconds reconnect_backoff{20};    // zk::client::ClientOptions
+  // TLS (zk::client::ClientOptions::tls_context); null: plaintext.
+  std::shared_ptr<boost::asio::ssl::context> tls_context;
+  bool tls_verify_host = true;
 };
 
 // The connect string of session `i`: `addresses` rotated to start at i % n.

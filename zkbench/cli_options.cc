@@ -53,6 +53,7 @@ void add_workload_options(CLI::App& c, WorkloadFlags& f, bool with_mix) {
       ->check(CLI::Range(0.0, 1e9));
   c.add_option("--root", o.root, "parent znode of the benchmark's znodes (default /zkbench)");
   add_session_options(c, f.session_timeout_ms, f.connect_timeout_s);
+  toolkit::add_client_tls_options(c, f.tls);
 }
 
 void add_session_options(CLI::App& c, int64_t& session_timeout_ms, double& connect_timeout_s) {
@@ -111,6 +112,10 @@ std::string to_engine_options(const WorkloadFlags& f, const std::string& servers
   out.warmup = seconds(f.warmup_s);
   out.pool.session_timeout = std::chrono::milliseconds(f.session_timeout_ms);
   out.pool.connect_deadline = seconds(f.connect_timeout_s);
+  auto tls = toolkit::client_tls_context(f.tls);
+  if (auto* why = std::get_if<std::string>(&tls)) return "TLS: " + *why;
+  out.pool.tls_context = std::get<std::shared_ptr<boost::asio::ssl::context>>(tls);
+  out.pool.tls_verify_host = !f.tls.no_verify_host;
   return "";
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "toolkit/client_tls.h"
 #include "zkbench/engine.h"
 
 namespace zk::bench {
@@ -28,6 +29,7 @@ struct WorkloadFlags {
   double connect_timeout_s = 20;
   int64_t session_timeout_ms = 30000;
   CLI::Option* threads = nullptr;  // to tell whether --threads was given
+  toolkit::ClientTlsFlags tls;     // --tls, --tls-ca, --tls-cert, --tls-key
 };
 
 // Adds the workload options to `command`. `with_mix`: also --reads and

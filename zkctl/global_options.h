@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "toolkit/client_tls.h"
 #include "zkctl/exit_code.h"
 
 namespace zkctl {
@@ -31,6 +32,7 @@ struct GlobalOptions {
   std::string script_file;  // empty: none
   bool keep_going = false;
   std::vector<std::string> command;  // the command and its arguments; may be empty
+  zk::toolkit::ClientTlsFlags tls;   // --tls, --tls-ca, --tls-cert, --tls-key
 };
 
 // What to do instead of running: print `out` (stdout) and `err` (stderr),

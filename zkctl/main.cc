@@ -98,6 +98,13 @@ int run(int argc, char** argv) {
 
   zk::client::ClientOptions client_options;
   client_options.session_timeout = std::chrono::milliseconds(options.session_timeout_ms);
+  auto tls = zk::toolkit::client_tls_context(options.tls);
+  if (auto* why = std::get_if<std::string>(&tls)) {
+    std::cerr << "zkctl: TLS: " << *why << "\n";
+    return to_int(ExitCode::kUsage);
+  }
+  client_options.tls_context = std::get<std::shared_ptr<boost::asio::ssl::context>>(tls);
+  client_options.tls_verify_host = !options.tls.no_verify_host;
   zk::client::SyncClient client(client_options);
   const zk::client::Status connected =
       client.connect(options.server, std::chrono::milliseconds(options.session_timeout_ms),

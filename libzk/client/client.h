@@ -77,6 +77,10 @@
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
 
+namespace boost::asio::ssl {
+class context;
+}
+
 namespace zk::client {
 
 template <typename T>
@@ -101,6 +105,11 @@ struct ClientOptions {
   std::optional<SessionCredentials> resume;
   // Called on every session state change (see events.h). May be empty.
   SessionListener on_session_event;
+  // TLS (tls.h: make_tls_context): every connection runs a TLS handshake
+  // before the session's; null: plaintext. With tls_verify_host the
+  // server's certificate must name the host dialed.
+  std::shared_ptr<boost::asio::ssl::context> tls_context;
+  bool tls_verify_host = true;
 };
 
 struct Created {

@@ -6,10 +6,19 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/buffer.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 
 namespace zk::client {
 
@@ -36,7 +45,35 @@ class Connection {
     watchdog.cancel();
   }
 
+  // The socket's bytes go through `tls` once secure() set it up.
+  void secure(std::shared_ptr<boost::asio::ssl::context> context) {
+    tls_context_ = std::move(context);
+    tls = std::make_unique<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>>(socket,
+                                                                                    *tls_context_);
+  }
+
+  // The connection's reads and writes, over TLS when secured.
+  boost::asio::awaitable<size_t> read_some(boost::asio::mutable_buffer buffer,
+                                           boost::system::error_code& ec) {
+    auto token = boost::asio::redirect_error(boost::asio::use_awaitable, ec);
+    if (tls) co_return co_await tls->async_read_some(buffer, token);
+    co_return co_await socket.async_read_some(buffer, token);
+  }
+  boost::asio::awaitable<size_t> read_exactly(boost::asio::mutable_buffer buffer,
+                                              boost::system::error_code& ec) {
+    auto token = boost::asio::redirect_error(boost::asio::use_awaitable, ec);
+    if (tls) co_return co_await boost::asio::async_read(*tls, buffer, token);
+    co_return co_await boost::asio::async_read(socket, buffer, token);
+  }
+  boost::asio::awaitable<size_t> write(boost::asio::const_buffer buffer,
+                                       boost::system::error_code& ec) {
+    auto token = boost::asio::redirect_error(boost::asio::use_awaitable, ec);
+    if (tls) co_return co_await boost::asio::async_write(*tls, buffer, token);
+    co_return co_await boost::asio::async_write(socket, buffer, token);
+  }
+
   boost::asio::ip::tcp::socket socket;
+  std::unique_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls;
   boost::asio::steady_timer writer_wake;  // cancelled when requests are queued
   boost::asio::steady_timer ping_timer;
   boost::asio::steady_timer watchdog;  // bounds the TCP connect and handshake
@@ -45,6 +82,7 @@ class Connection {
   std::chrono::milliseconds read_timeout{0};  // 2/3 of the negotiated timeout
 
  private:
+  std::shared_ptr<boost::asio::ssl::context> tls_context_;  // kept while `tls` uses it
   bool open_ = true;
 };
 

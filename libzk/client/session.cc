@@ -188,6 +188,27 @@ std::chrono::milliseconds ClientSession::connect_timeout() const {
   return std::max(kMinConnectTimeout, share);
 }
 
+awaitable<bool> ClientSession::secure(const std::shared_ptr<Connection>& conn,
+                                      const std::string& host) {
+  conn->secure(options_.tls_context);
+  SSL* ssl = conn->tls->native_handle();
+  boost::system::error_code ec;
+  asio::ip::make_address(host, ec);
+  const bool literal = !ec;                                   // an address, not a host name
+  if (!literal) SSL_set_tlsext_host_name(ssl, host.c_str());  // SNI names hosts only
+  if (options_.tls_verify_host) {
+    if (literal) {
+      X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host.c_str());
+    } else {
+      SSL_set1_host(ssl, host.c_str());
+    }
+  }
+  ec.clear();
+  co_await conn->tls->async_handshake(asio::ssl::stream_base::client,
+                                      asio::redirect_error(use_awaitable, ec));
+  co_return !ec && conn->is_open();
+}
+
 awaitable<Error> ClientSession::establish(const std::shared_ptr<Connection>& conn,
                                           const HostPort& host) {
   conn->watchdog.expires_after(connect_timeout());
@@ -217,6 +238,7 @@ awaitable<Error> ClientSession::establish(const std::shared_ptr<Connection>& con
   }
   conn->socket.set_option(asio::ip::tcp::no_delay(true), ec);
   if (ec) co_return Error::kConnectionLoss;
+  if (options_.tls_context && !co_await secure(conn, host.host)) co_return Error::kConnectionLoss;
 
   zk::wire::ConnectRequest request;
   request.last_zxid_seen = dispatcher_.last_zxid_seen();
@@ -230,20 +252,17 @@ awaitable<Error> ClientSession::establish(const std::shared_ptr<Connection>& con
   size_t start = w.begin_frame();
   request.write(w);
   w.end_frame(start);
-  co_await asio::async_write(conn->socket, asio::buffer(frame),
-                             asio::redirect_error(use_awaitable, ec));
+  co_await conn->write(asio::buffer(frame), ec);
   if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
 
   std::array<char, 4> length_bytes{};
-  co_await asio::async_read(conn->socket, asio::buffer(length_bytes),
-                            asio::redirect_error(use_awaitable, ec));
+  co_await conn->read_exactly(asio::buffer(length_bytes), ec);
   if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
   zk::wire::Reader length_reader(std::string_view(length_bytes.data(), length_bytes.size()));
   int32_t length = length_reader.int32();
   if (length <= 0 || length > 4096) co_return Error::kConnectionLoss;
   std::string body(static_cast<size_t>(length), '\0');
-  co_await asio::async_read(conn->socket, asio::buffer(body),
-                            asio::redirect_error(use_awaitable, ec));
+  co_await conn->read_exactly(asio::buffer(body), ec);
   if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
   conn->watchdog.expires_at(asio::steady_timer::time_point::max());  // disarms the watchdog
 
@@ -380,8 +399,7 @@ awaitable<void> ClientSession::read_loop(std::shared_ptr<Connection> conn) {
   std::array<char, 64 * 1024> chunk{};
   while (conn->is_open()) {
     boost::system::error_code ec;
-    size_t n = co_await conn->socket.async_read_some(asio::buffer(chunk),
-                                                     asio::redirect_error(use_awaitable, ec));
+    size_t n = co_await conn->read_some(asio::buffer(chunk), ec);
     if (ec) co_return;
     conn->last_recv = Clock::now();
     buffered.append(chunk.data(), n);
@@ -426,8 +444,7 @@ awaitable<void> ClientSession::write_loop(std::shared_ptr<Connection> conn) {
     }
     conn->last_send = Clock::now();
     boost::system::error_code ec;
-    co_await asio::async_write(conn->socket, asio::buffer(batch),
-                               asio::redirect_error(use_awaitable, ec));
+    co_await conn->write(asio::buffer(batch), ec);
     if (ec) {
       conn->close();
       co_return;

@@ -97,6 +97,11 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   boost::asio::awaitable<void> run();
   // Budget for one TCP connect plus handshake (see session.cc).
   std::chrono::milliseconds connect_timeout() const;
+  // TLS (ClientOptions::tls_context): the handshake with `host`, checking
+  // that the server's certificate names it (tls_verify_host); false: the
+  // connection cannot be used.
+  boost::asio::awaitable<bool> secure(const std::shared_ptr<Connection>& conn,
+                                      const std::string& host);
   boost::asio::awaitable<Error> establish(const std::shared_ptr<Connection>& conn,
                                           const HostPort& host);
   boost::asio::awaitable<void> read_loop(std::shared_ptr<Connection> conn);

@@ -25,6 +25,7 @@ import os
 import shutil
 import socket
 import ssl
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -150,6 +151,27 @@ class TlsTest(unittest.TestCase):
         self.assertIn(f"Created {path}", out)
         out = zkcli_tls(self.server, self.material, "get", path)
         self.assertIn("from-java", out)
+
+    def test_zkctl_over_tls(self):
+        zkctl = os.environ.get("ZKCTL_BIN")
+        if not zkctl:
+            self.skipTest("no zkctl binary (ZKCTL_BIN)")
+        path = f"/{self._testMethodName}"
+        tls = ["--tls-ca", self.material.path("ca.pem"),
+               "--tls-cert", self.material.path("client.pem"),
+               "--tls-key", self.material.path("client.key")]
+        server = ["-s", f"127.0.0.1:{self.server.secure_port}"]
+
+        def run(*args):
+            return subprocess.run([zkctl, *server, *args], capture_output=True, text=True,
+                                  timeout=60)
+        self.assertEqual(run(*tls, "create", path, "from-zkctl").returncode, 0)
+        got = run(*tls, "get", path)
+        self.assertEqual((got.returncode, got.stdout.strip()), (0, "from-zkctl"))
+        # Without a client certificate the server (clientAuth=need) refuses it.
+        refused = run("--tls-ca", self.material.path("ca.pem"), "--connect-timeout", "2000",
+                      "get", path)
+        self.assertNotEqual(refused.returncode, 0)
 
     # -- what is refused ----------------------------------------------------------
 

@@ -9,6 +9,7 @@
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -182,9 +183,13 @@ asio::awaitable<void> ClientConnection::read_loop() {
       if (!consume_input()) break;
       continue;
     }
-    auto [ec, n] =
-        tls_ ? co_await tls_->stream.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable))
-             : co_await socket_.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
+    std::tuple<boost::system::error_code, size_t> got;
+    if (tls_) {
+      got = co_await tls_->stream.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
+    } else {
+      got = co_await socket_.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
+    }
+    auto [ec, n] = got;
     if (ec) {
       // A TLS peer that closes without close_notify has simply left.
       if (state_ == State::kOpen && ec != asio::error::eof && ec != asio::error::connection_reset &&
@@ -273,8 +278,13 @@ asio::awaitable<void> ClientConnection::write_loop() {
       batch.assign(1, std::move(joined));
     }
     for (const auto& b : batch) buffers.emplace_back(asio::buffer(b));
-    auto [ec, n] = tls_ ? co_await asio::async_write(tls_->stream, buffers, as_tuple(use_awaitable))
-                        : co_await asio::async_write(socket_, buffers, as_tuple(use_awaitable));
+    std::tuple<boost::system::error_code, size_t> written;
+    if (tls_) {
+      written = co_await asio::async_write(tls_->stream, buffers, as_tuple(use_awaitable));
+    } else {
+      written = co_await asio::async_write(socket_, buffers, as_tuple(use_awaitable));
+    }
+    auto [ec, n] = written;
     if (ec) {
       // A peer that leaves while we flush our last answer is not news.
       if (state_ == State::kOpen) {

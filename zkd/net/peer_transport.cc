@@ -18,6 +18,7 @@
 #include <exception>
 #include <limits>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "libzk/wire/jute.h"
@@ -383,9 +384,13 @@ asio::awaitable<void> PeerTransport::Impl::write_loop(std::shared_ptr<Link> link
       batch.assign(1, std::move(joined));
     }
     for (const auto& frame : batch) buffers.emplace_back(asio::buffer(frame));
-    auto [ec, n] = link->tls
-                       ? co_await asio::async_write(*link->tls, buffers, as_tuple(use_awaitable))
-                       : co_await asio::async_write(link->socket, buffers, as_tuple(use_awaitable));
+    std::tuple<boost::system::error_code, size_t> written;
+    if (link->tls) {
+      written = co_await asio::async_write(*link->tls, buffers, as_tuple(use_awaitable));
+    } else {
+      written = co_await asio::async_write(link->socket, buffers, as_tuple(use_awaitable));
+    }
+    auto [ec, n] = written;
     if (ec) {
       close_link(link, "write failed: " + ec.message());
       break;
@@ -464,10 +469,13 @@ asio::awaitable<void> PeerTransport::Impl::read_loop(std::shared_ptr<Link> link)
   std::array<char, 64 * 1024> chunk;
   std::string input;
   while (link->open) {
-    auto [ec, n] =
-        link->tls
-            ? co_await link->tls->async_read_some(asio::buffer(chunk), as_tuple(use_awaitable))
-            : co_await link->socket.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
+    std::tuple<boost::system::error_code, size_t> got;
+    if (link->tls) {
+      got = co_await link->tls->async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
+    } else {
+      got = co_await link->socket.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
+    }
+    auto [ec, n] = got;
     if (ec) {
       close_link(link, ec == asio::error::eof || ec == asio::ssl::error::stream_truncated
                            ? "closed by the peer"
