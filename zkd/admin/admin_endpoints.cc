@@ -28,7 +28,8 @@ AdminEndpoints::AdminEndpoints(asio::io_context& io, ServerView& view,
 AdminEndpoints::~AdminEndpoints() { stop(); }
 
 std::shared_ptr<HttpServer> AdminEndpoints::bind(const std::string& name, const std::string& host,
-                                                 uint16_t port, HttpHandler handler) {
+                                                 uint16_t port, HttpHandler handler,
+                                                 std::shared_ptr<net::TlsServer> tls) {
   boost::system::error_code ec;
   auto address = asio::ip::make_address(host, ec);
   if (ec) {
@@ -37,6 +38,7 @@ std::shared_ptr<HttpServer> AdminEndpoints::bind(const std::string& name, const 
   }
   HttpOptions options;
   options.idle_timeout = std::chrono::milliseconds(config_.admin_idle_timeout_ms);
+  options.tls = std::move(tls);
   auto server = std::make_shared<HttpServer>(io_, name, std::move(handler), options);
   if (auto listen_ec = server->listen(tcp::endpoint(address, port))) {
     net::log_warn("not starting the ", name, " on ", host, ":", port, ": ", listen_ec.message(),
@@ -44,16 +46,18 @@ std::shared_ptr<HttpServer> AdminEndpoints::bind(const std::string& name, const 
     return nullptr;
   }
   server->start();
-  net::log_info(name, " on ", server->local_endpoint());
+  net::log_info(name, " on ", server->local_endpoint(), options.tls ? " (HTTPS only)" : "");
   return server;
 }
 
 void AdminEndpoints::start() {
   if (config_.admin_enabled) {
-    admin_ = bind("admin server", config_.admin_address, config_.admin_port,
-                  [this](std::string_view path, const std::map<std::string, std::string>& query) {
-                    return admin_request(path, query);
-                  });
+    admin_ = bind(
+        "admin server", config_.admin_address, config_.admin_port,
+        [this](std::string_view path, const std::map<std::string, std::string>& query) {
+          return admin_request(path, query);
+        },
+        config_.admin_tls);
   }
   if (config_.prometheus_enabled()) {
     metrics_ = bind("metrics server", config_.metrics_http_host, config_.metrics_http_port,

@@ -48,7 +48,8 @@ class AdminEndpoints {
                              const std::map<std::string, std::string>& query);
   HttpResponse metrics_request(std::string_view path);
   std::shared_ptr<HttpServer> bind(const std::string& name, const std::string& host, uint16_t port,
-                                   HttpHandler handler);
+                                   HttpHandler handler,
+                                   std::shared_ptr<net::TlsServer> tls = nullptr);
 
   boost::asio::io_context& io_;
   ServerView& view_;

@@ -11,11 +11,13 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
 #include <exception>
 #include <optional>
 #include <utility>
 
 #include "zkd/net/log.h"
+#include "zkd/net/tls_context.h"
 
 namespace zkd::admin {
 
@@ -28,6 +30,8 @@ using asio::use_awaitable;
 struct HttpServer::Connection {
   explicit Connection(tcp::socket socket) : stream(std::move(socket)) {}
   beast::tcp_stream stream;
+  std::shared_ptr<asio::ssl::context> tls_context;  // kept while `tls` uses it
+  std::unique_ptr<beast::ssl_stream<beast::tcp_stream&>> tls;
 };
 
 namespace {
@@ -157,12 +161,38 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
   const uint64_t id = next_id_++;
   open_.emplace(id, connection);
   auto& stream = connection->stream;
+  stream.expires_after(options_.idle_timeout);
+  if (!options_.tls) {
+    co_await exchange(stream);
+  } else {
+    options_.tls->reload_if_changed();
+    connection->tls_context = options_.tls->context();
+    connection->tls =
+        std::make_unique<beast::ssl_stream<beast::tcp_stream&>>(stream, *connection->tls_context);
+    auto [ec] = co_await connection->tls->async_handshake(asio::ssl::stream_base::server,
+                                                          as_tuple(use_awaitable));
+    if (ec) {
+      boost::system::error_code peer_ec;
+      net::log_info(name_, ": TLS handshake with ", stream.socket().remote_endpoint(peer_ec),
+                    " failed: ", ec.message());
+    } else {
+      co_await exchange(*connection->tls);
+    }
+  }
+  boost::system::error_code ec;
+  stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+  stream.socket().close(ec);
+  open_.erase(id);
+}
 
+template <typename Stream>
+asio::awaitable<void> HttpServer::exchange(Stream& stream) {
+  beast::tcp_stream& tcp_stream = beast::get_lowest_layer(stream);
   beast::flat_buffer buffer;
   http::request_parser<http::string_body> parser;
   parser.header_limit(static_cast<uint32_t>(options_.max_header_bytes));
   parser.body_limit(options_.max_body_bytes);
-  stream.expires_after(options_.idle_timeout);
+  tcp_stream.expires_after(options_.idle_timeout);
   auto [read_ec, read_bytes] =
       co_await http::async_read(stream, buffer, parser, as_tuple(use_awaitable));
   (void)read_bytes;
@@ -173,11 +203,12 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
   if (read_ec == http::error::header_limit || read_ec == http::error::body_limit ||
       read_ec == http::error::buffer_overflow) {
     boost::system::error_code peer_ec;
-    net::log_info(name_, ": request too large from ", stream.socket().remote_endpoint(peer_ec),
+    net::log_info(name_, ": request too large from ", tcp_stream.socket().remote_endpoint(peer_ec),
                   "; closing the connection");
   } else if (read_ec == http::error::end_of_stream || read_ec == beast::error::timeout ||
              read_ec == asio::error::operation_aborted || read_ec == asio::error::eof ||
-             read_ec == asio::error::connection_reset) {
+             read_ec == asio::error::connection_reset ||
+             read_ec == asio::ssl::error::stream_truncated) {
     // The peer left, took too long, or the server stops: nothing to answer.
   } else if (read_ec) {
     answer = plain(400, "Bad Request: " + read_ec.message() + "\n");
@@ -207,7 +238,7 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
     const size_t length = answer->body.size();
     if (!head) response.body() = std::move(answer->body);
     response.content_length(length);
-    stream.expires_after(options_.idle_timeout);
+    tcp_stream.expires_after(options_.idle_timeout);
     auto [write_ec, written] =
         co_await http::async_write(stream, response, as_tuple(use_awaitable));
     (void)written;
@@ -215,10 +246,6 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
       net::log_info(name_, ": write failed: ", write_ec.message());
     }
   }
-  boost::system::error_code ec;
-  stream.socket().shutdown(tcp::socket::shutdown_both, ec);
-  stream.socket().close(ec);
-  open_.erase(id);
 }
 
 }  // namespace zkd::admin

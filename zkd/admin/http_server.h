@@ -29,6 +29,10 @@
 #include <string>
 #include <string_view>
 
+namespace zkd::net {
+class TlsServer;
+}
+
 namespace zkd::admin {
 
 struct HttpResponse {
@@ -46,6 +50,10 @@ struct HttpOptions {
   size_t max_header_bytes = 8 * 1024;
   size_t max_body_bytes = 8 * 1024;
   std::chrono::milliseconds idle_timeout{30000};
+  // HTTPS only (Apache's admin.forceHttps): every connection begins with a
+  // TLS handshake on this context, whose client-certificate policy is
+  // admin.needClientAuth's; a failed one is logged and closed. Null: HTTP.
+  std::shared_ptr<net::TlsServer> tls;
 };
 
 class HttpServer : public std::enable_shared_from_this<HttpServer> {
@@ -68,6 +76,9 @@ class HttpServer : public std::enable_shared_from_this<HttpServer> {
   struct Connection;
   boost::asio::awaitable<void> accept_loop();
   boost::asio::awaitable<void> serve(std::shared_ptr<Connection> connection);
+  // One request and its answer on `stream` (plain or TLS).
+  template <typename Stream>
+  boost::asio::awaitable<void> exchange(Stream& stream);
 
   boost::asio::io_context& io_;
   std::string name_;

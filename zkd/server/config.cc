@@ -269,6 +269,10 @@ bool apply_tls(Parser& parser, const Property& p, ServerConfig& c, bool& ok) {
     parser.boolean(p, c.port_unification);
   } else if (k == "client.certReload") {
     parser.boolean(p, c.client_tls_settings.reload);
+  } else if (k == "admin.forceHttps") {
+    parser.boolean(p, c.admin_force_https);
+  } else if (k == "admin.needClientAuth") {
+    parser.boolean(p, c.admin_need_client_auth);
   } else if (k == "sslQuorum") {
     parser.boolean(p, c.ssl_quorum);
   } else if (k == "portUnification") {
@@ -316,6 +320,12 @@ bool check_tls(ServerConfig& c, const std::string& file_name, ConfigResult& resu
       tls->protocols = *protocol == "TLSv1.3" ? std::vector<std::string>{"TLSv1.3", "TLSv1.2"}
                                               : std::vector<std::string>{*protocol};
     }
+  }
+  if (c.admin_enabled && c.admin_force_https && c.quorum_tls_settings.key_store.location.empty()) {
+    result.error = file_name +
+                   ": admin.forceHttps needs ssl.quorum.keyStore.location (the admin server's key "
+                   "and certificate, as Apache's)";
+    return false;
   }
   if ((c.ssl_quorum || c.quorum_port_unification) &&
       c.quorum_tls_settings.key_store.location.empty()) {

@@ -121,6 +121,13 @@ struct ServerConfig {
   std::optional<bool> quorum_verify_client_host;  // absent: as quorum_verify_host
   std::shared_ptr<net::TlsServer> quorum_tls_server;
   std::shared_ptr<boost::asio::ssl::context> quorum_tls_client;
+  // admin.forceHttps: the admin server speaks HTTPS only, with the
+  // ssl.quorum.* stores (as Apache's Jetty admin server); with
+  // admin.needClientAuth a client certificate is required. tls_setup opens
+  // admin_tls.
+  bool admin_force_https = false;
+  bool admin_need_client_auth = false;
+  std::shared_ptr<net::TlsServer> admin_tls;
   // The SASL server the JAAS file set up (security_setup.h opens it before the
   // server starts); null: every SASL request fails with AUTHFAILED.
   std::shared_ptr<const sasl::SaslServer> sasl;

@@ -56,6 +56,14 @@ std::string setup_tls(ServerConfig& config) {
     if (auto* error = std::get_if<std::string>(&opened)) return *error;
     config.client_tls = std::get<std::shared_ptr<net::TlsServer>>(std::move(opened));
   }
+  if (config.admin_enabled && config.admin_force_https) {
+    net::TlsSettings settings = config.quorum_tls_settings;
+    settings.client_auth = config.admin_need_client_auth ? net::TlsSettings::ClientAuth::kNeed
+                                                         : net::TlsSettings::ClientAuth::kNone;
+    auto admin = net::TlsServer::open(settings);
+    if (auto* error = std::get_if<std::string>(&admin)) return "admin.forceHttps: " + *error;
+    config.admin_tls = std::get<std::shared_ptr<net::TlsServer>>(std::move(admin));
+  }
   if (config.ssl_quorum || config.quorum_port_unification) {
     // A peer must present a certificate whatever ssl.quorum.clientAuth says.
     net::TlsSettings settings = config.quorum_tls_settings;

@@ -53,8 +53,7 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
            "ssl.crl=true",
            "ssl.context.supplier.class=com.example.Supplier",
            "ssl.authProvider=custom",
-           "admin.forceHttps=true",
-           "admin.needClientAuth=true",
+           "admin.portUnification=true",
            "authProvider.ldap=com.example.LdapAuthenticationProvider",
            "quorum.auth.enableSasl=true",
            "kerberos.someFutureKey=true",
@@ -73,8 +72,8 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
 }
 
 TEST(ConfigKeys, RefusalSaysWhyAndWhatToDo) {
-  auto tls = with_line("admin.forceHttps=true");
-  EXPECT_THAT(tls.error, HasSubstr("plain HTTP"));
+  auto tls = with_line("admin.portUnification=true");
+  EXPECT_THAT(tls.error, HasSubstr("remove admin.portUnification"));
   auto dynamic = with_line("dynamicConfigFile=/conf/zoo.cfg.dynamic");
   EXPECT_THAT(dynamic.error, HasSubstr("no dynamic reconfiguration"));
   EXPECT_THAT(dynamic.error, HasSubstr("move its server.N lines into zoo.cfg"));
@@ -193,6 +192,18 @@ TEST(ConfigKeys, QuorumTlsSettingsAreTaken) {
               HasSubstr("sslQuorum needs ssl.quorum.keyStore.location"));
 }
 
+TEST(ConfigKeys, AnHttpsAdminServerNeedsTheQuorumKeyStore) {
+  auto r = with_line(
+      "admin.forceHttps=true\nadmin.needClientAuth=true\n"
+      "ssl.quorum.keyStore.location=/q.pem");
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_TRUE(r.config->admin_force_https);
+  EXPECT_TRUE(r.config->admin_need_client_auth);
+  EXPECT_THAT(with_line("admin.forceHttps=true").error,
+              HasSubstr("admin.forceHttps needs ssl.quorum.keyStore.location"));
+  EXPECT_TRUE(with_line("admin.forceHttps=true\nadmin.enableServer=false").config);
+}
+
 TEST(ConfigKeys, ATlsPortNeedsAKeyStore) {
   EXPECT_THAT(with_line("secureClientPort=2281").error,
               HasSubstr("secureClientPort needs ssl.keyStore.location"));
@@ -205,11 +216,11 @@ TEST(ConfigKeys, ATlsPortNeedsAKeyStore) {
 
 TEST(ConfigKeys, OnlyTheValueThatCountsIsRefused) {
   // java.util.Properties: the last of two lines with one key wins.
-  auto overridden = with_line("admin.forceHttps=true\nadmin.forceHttps=false");
+  auto overridden = with_line("admin.portUnification=true\nadmin.portUnification=false");
   EXPECT_TRUE(overridden.config) << overridden.error;
-  auto refused = with_line("admin.forceHttps=false\nadmin.forceHttps=true");
+  auto refused = with_line("admin.portUnification=false\nadmin.portUnification=true");
   EXPECT_FALSE(refused.config);
-  EXPECT_THAT(refused.error, HasSubstr("zoo.cfg:4: admin.forceHttps: "));
+  EXPECT_THAT(refused.error, HasSubstr("zoo.cfg:4: admin.portUnification: "));
 }
 
 TEST(ConfigKeys, WarnedKeysStartWithAWarningSayingWhatDiffers) {
@@ -290,6 +301,8 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
       {"client.certReload", "true"},
       {"client.portUnification", "false"},
       {"sslQuorum", "false"},
+      {"admin.forceHttps", "false"},
+      {"admin.needClientAuth", "false"},
       {"portUnification", "false"},
       {"sslQuorumReloadCertFiles", "true"},
       {"ssl.quorum.keyStore.location", "/k.pem"},
