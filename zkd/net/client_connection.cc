@@ -16,6 +16,7 @@
 #include "zkd/net/four_letter_word.h"
 #include "zkd/net/log.h"
 #include "zkd/net/tls_context.h"
+#include "zkd/net/tls_detect.h"
 
 namespace zkd::net {
 
@@ -29,13 +30,6 @@ struct ClientConnection::TlsLayer {
   std::shared_ptr<asio::ssl::context> context;  // kept while the stream uses it
   asio::ssl::stream<tcp::socket&> stream;
 };
-
-namespace {
-
-// The first byte of a TLS record that carries a handshake (ClientHello).
-constexpr unsigned char kTlsHandshakeRecord = 0x16;
-
-}  // namespace
 
 ClientConnection::~ClientConnection() = default;
 
@@ -136,14 +130,9 @@ void ReadGate::park(std::weak_ptr<ClientConnection> connection) {
 }
 
 asio::awaitable<bool> ClientConnection::begin_tls() {
-  // Look at the first byte without taking it: the handshake must read it.
-  auto [wait_ec] = co_await socket_.async_wait(tcp::socket::wait_read, as_tuple(use_awaitable));
-  if (wait_ec || state_ != State::kOpen) co_return false;
-  unsigned char first = 0;
-  boost::system::error_code ec;
-  const size_t n = socket_.receive(asio::buffer(&first, 1), tcp::socket::message_peek, ec);
-  if (ec || n == 0) co_return false;  // the peer left
-  if (first != kTlsHandshakeRecord) {
+  const FirstByte first = co_await peek_first_byte(socket_);
+  if (first == FirstByte::kGone || state_ != State::kOpen) co_return false;
+  if (first == FirstByte::kOther) {
     if (options_.tls_optional) co_return true;  // plaintext on a unified port
     log_info("closing connection from ", remote_text(), ": plaintext on the TLS port");
     co_return false;

@@ -23,6 +23,7 @@
 
 #include "libzk/wire/jute.h"
 #include "zkd/net/log.h"
+#include "zkd/net/tls_detect.h"
 
 namespace zkd::net {
 
@@ -90,8 +91,6 @@ struct Link {
 
 namespace {
 
-// The first byte of a TLS record that carries a handshake (ClientHello).
-constexpr unsigned char kTlsHandshakeRecord = 0x16;
 constexpr std::chrono::minutes kRefusalLogInterval{1};
 
 }  // namespace
@@ -413,18 +412,13 @@ void PeerTransport::Impl::refuse(const std::shared_ptr<Link>& link, const std::s
 
 asio::awaitable<bool> PeerTransport::Impl::secure(std::shared_ptr<Link> link) {
   if (!link->dialed) {
-    // Look at the first byte without taking it: the handshake must read it.
-    auto [wait_ec] =
-        co_await link->socket.async_wait(tcp::socket::wait_read, as_tuple(use_awaitable));
-    if (wait_ec || !link->open) co_return false;
-    unsigned char first = 0;
-    boost::system::error_code ec;
-    const size_t n = link->socket.receive(asio::buffer(&first, 1), tcp::socket::message_peek, ec);
-    if (ec || n == 0) {
+    const FirstByte first = co_await peek_first_byte(link->socket);
+    if (!link->open) co_return false;
+    if (first == FirstByte::kGone) {
       close_link(link, "closed by the peer");
       co_return false;
     }
-    if (first != kTlsHandshakeRecord) {
+    if (first == FirstByte::kOther) {
       if (!options.tls_optional) {
         refuse(link, "plaintext on a TLS quorum port (sslQuorum)");
         co_return false;

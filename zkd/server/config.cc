@@ -167,26 +167,6 @@ struct Seen {
   std::map<int64_t, int> server_lines;  // id -> line
 };
 
-// A comma-separated list, entries trimmed, empty ones dropped (Apache's
-// ssl.enabledProtocols and ssl.ciphersuites).
-std::vector<std::string> comma_list(std::string_view text) {
-  std::vector<std::string> out;
-  while (!text.empty()) {
-    const size_t comma = text.find(',');
-    std::string_view item = text.substr(0, comma);
-    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front()))) {
-      item.remove_prefix(1);
-    }
-    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back()))) {
-      item.remove_suffix(1);
-    }
-    if (!item.empty()) out.emplace_back(item);
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
-  }
-  return out;
-}
-
 // One key of a TLS settings group: `key` without its prefix ("ssl." or
 // "ssl.quorum."). False when it is not such a key.
 bool apply_tls_store_key(Parser& parser, const Property& p, std::string_view key,

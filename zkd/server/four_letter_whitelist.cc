@@ -1,24 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/four_letter_whitelist.h"
 
-#include <cctype>
+#include <utility>
+
+#include "zkd/server/properties.h"
 
 namespace zkd::server {
 
 FourLetterWhitelist::FourLetterWhitelist(std::string_view list) {
   words_.insert("srvr");
-  size_t pos = 0;
-  while (pos <= list.size()) {
-    size_t comma = list.find(',', pos);
-    if (comma == std::string_view::npos) comma = list.size();
-    std::string_view item = list.substr(pos, comma - pos);
-    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front())))
-      item.remove_prefix(1);
-    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back())))
-      item.remove_suffix(1);
+  for (std::string& item : comma_list(list)) {
     if (item == "*") all_ = true;
-    if (!item.empty()) words_.insert(std::string(item));
-    pos = comma + 1;
+    words_.insert(std::move(item));
   }
 }
 

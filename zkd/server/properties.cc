@@ -142,4 +142,22 @@ std::vector<Property> parse_properties(std::string_view text) {
   return out;
 }
 
+std::vector<std::string> comma_list(std::string_view value) {
+  std::vector<std::string> out;
+  while (!value.empty()) {
+    const size_t comma = value.find(',');
+    std::string_view item = value.substr(0, comma);
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front()))) {
+      item.remove_prefix(1);
+    }
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back()))) {
+      item.remove_suffix(1);
+    }
+    if (!item.empty()) out.emplace_back(item);
+    if (comma == std::string_view::npos) break;
+    value.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
 }  // namespace zkd::server

@@ -22,4 +22,9 @@ struct Property {
 // Entries in file order (duplicates kept; the last one counts).
 std::vector<Property> parse_properties(std::string_view text);
 
+// A value that lists items with commas, as Apache splits them
+// (4lw.commands.whitelist, ssl.enabledProtocols, ssl.ciphersuites,
+// enforce.auth.schemes): each item trimmed of blank space, empty ones dropped.
+std::vector<std::string> comma_list(std::string_view value);
+
 }  // namespace zkd::server

@@ -52,5 +52,11 @@ TEST(Properties, KeyWithoutValueAndLastLineWithoutNewline) {
   EXPECT_EQ(props[1].value, "1");
 }
 
+TEST(CommaList, ItemsAreTrimmedAndEmptyOnesDropped) {
+  EXPECT_EQ(comma_list(" TLSv1.3, TLSv1.2 ,,"), (std::vector<std::string>{"TLSv1.3", "TLSv1.2"}));
+  EXPECT_EQ(comma_list(""), std::vector<std::string>{});
+  EXPECT_EQ(comma_list("srvr"), std::vector<std::string>{"srvr"});
+}
+
 }  // namespace
 }  // namespace zkd::server
