@@ -598,8 +598,11 @@ ConfigResult parse_config(std::string_view text, const std::string& file_name) {
     bool lines_give_ports = false;
     for (const auto& [id, server] : c.quorum_servers) lines_give_ports |= server.client_port != 0;
     if (!lines_give_ports) {
-      result.error = file_name + ": clientPort is not set";
-      return result;
+      if (c.secure_client_port == 0) {
+        result.error = file_name + ": clientPort and secureClientPort are not set";
+        return result;
+      }
+      c.plaintext_clients = false;  // TLS clients only
     }
   }
   if (c.data_log_dir.empty()) c.data_log_dir = c.data_dir;
@@ -697,10 +700,13 @@ void apply_own_line(ConfigResult& result, const std::string& file_name) {
   ServerConfig& c = *result.config;
   const QuorumServer& me = c.quorum_servers.at(c.my_id);
   const std::string line = "server." + std::to_string(c.my_id) + " (this server, per myid)";
-  if (c.client_port == 0) {
+  if (c.client_port == 0 && c.plaintext_clients) {
     if (me.client_port == 0) {
-      result.error = file_name + ": clientPort is not set, and " + line + " gives no client port";
-      return;
+      if (c.secure_client_port == 0) {
+        result.error = file_name + ": clientPort is not set, and " + line + " gives no client port";
+        return;
+      }
+      c.plaintext_clients = false;  // TLS clients only, on secureClientPort
     }
     c.client_port = me.client_port;
     c.client_port_address = me.client_address;
@@ -725,6 +731,7 @@ void apply_own_line(ConfigResult& result, const std::string& file_name) {
 // my_id stays 0: a standalone server's session ids carry id 1, as Apache's.
 void apply_standalone_line(ConfigResult& result, const std::string& file_name) {
   ServerConfig& c = *result.config;
+  if (!c.plaintext_clients) return;  // secureClientPort alone
   const std::filesystem::path path = c.data_dir / "myid";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {

@@ -50,8 +50,12 @@ struct ServerConfig {
   int32_t tick_time_ms = 3000;
   std::filesystem::path data_dir;      // required
   std::filesystem::path data_log_dir;  // = data_dir when absent
-  uint16_t client_port = 0;            // required
-  std::string client_port_address;     // "" = every address
+  // clientPort (or this server's server.N line); with secureClientPort
+  // alone, as Apache allows, there is no plaintext port and
+  // plaintext_clients is false.
+  uint16_t client_port = 0;
+  std::string client_port_address;  // "" = every address
+  bool plaintext_clients = true;
   int32_t max_client_cnxns = 60;       // per client IP; 0 = unlimited
   int32_t min_session_timeout_ms = 0;  // 2 x tickTime when absent
   int32_t max_session_timeout_ms = 0;  // 20 x tickTime when absent

@@ -25,8 +25,8 @@ constexpr std::string_view kQuorumInternals =
 constexpr auto kKeys = std::to_array<ConfigKey>({
     // Minimum configuration.
     {"clientPort", kHonoured, kAlways, "",
-     "the client port (Apache: no plain listener when absent; zkd needs one, or a client port on "
-     "this server's server.N line)"},
+     "the client port (or this server's server.N line's); when neither gives one, only "
+     "secureClientPort serves clients, as in Apache"},
     {"secureClientPort", kHonoured, kAlways, "",
      "the TLS client port (needs ssl.keyStore.location; docs/security.md)"},
     {"secureClientPortAddress", kHonoured, kAlways, "",

@@ -180,9 +180,13 @@ storage::Status Server::open_storage() {
 }
 
 boost::system::error_code Server::start() {
-  auto [listener, ec] = bind_listener(config_.client_port_address, config_.client_port, false);
-  listener_ = std::move(listener);
-  if (ec) return ec;
+  if (config_.plaintext_clients) {
+    auto [listener, ec] = bind_listener(config_.client_port_address, config_.client_port, false);
+    listener_ = std::move(listener);
+    if (ec) return ec;
+  } else {
+    listener_.reset();
+  }
   if (config_.secure_client_port != 0) {
     auto [secure, secure_ec] =
         bind_listener(config_.secure_client_port_address, config_.secure_client_port, true);
@@ -192,22 +196,24 @@ boost::system::error_code Server::start() {
   if (replication_) {
     if (auto replica_ec = replication_->start()) return replica_ec;
   }
-  listener_->start();
+  if (listener_) listener_->start();
   if (secure_listener_) secure_listener_->start();
   admin_ = std::make_unique<admin::AdminEndpoints>(io_, view_, config_);
   admin_->start();
   sessions_.start();
   snapshots_.start();
-  log_info("serving clients on ", listener_->local_endpoint(), " (tickTime ", config_.tick_time_ms,
-           " ms, session timeout ", config_.min_session_timeout_ms, "..",
+  log_info("serving clients on ", endpoint(), listener_ ? "" : " (TLS only)", " (tickTime ",
+           config_.tick_time_ms, " ms, session timeout ", config_.min_session_timeout_ms, "..",
            config_.max_session_timeout_ms, " ms)");
-  if (secure_listener_) {
+  if (listener_ && secure_listener_) {
     log_info("serving TLS clients on ", secure_listener_->local_endpoint());
   }
   return {};
 }
 
-asio::ip::tcp::endpoint Server::endpoint() const { return listener_->local_endpoint(); }
+asio::ip::tcp::endpoint Server::endpoint() const {
+  return listener_ ? listener_->local_endpoint() : secure_listener_->local_endpoint();
+}
 
 std::optional<asio::ip::tcp::endpoint> Server::secure_endpoint() const {
   if (!secure_listener_) return std::nullopt;
@@ -217,7 +223,7 @@ std::optional<asio::ip::tcp::endpoint> Server::secure_endpoint() const {
 void Server::stop() {
   if (stopped_) return;
   stopped_ = true;
-  listener_->stop();
+  if (listener_) listener_->stop();
   if (secure_listener_) secure_listener_->stop();
   if (admin_) admin_->stop();
   sessions_.stop();

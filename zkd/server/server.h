@@ -77,7 +77,8 @@ class Server final {
   storage::Status open_storage();
   // Binds the client port and starts serving; a bind error is returned.
   boost::system::error_code start();
-  // The address the client port is bound to.
+  // The address the client port is bound to: the secure client port's when
+  // the server has no plaintext port (secureClientPort alone).
   boost::asio::ip::tcp::endpoint endpoint() const;
   // The address the secure client port is bound to, once started with one.
   std::optional<boost::asio::ip::tcp::endpoint> secure_endpoint() const;

@@ -202,7 +202,7 @@ TEST(ConfigEnsemble, ClientPortMayComeFromTheServerLines) {
   auto no_ports = parse_config(
       "dataDir=/d\ninitLimit=5\nsyncLimit=2\nserver.1=a:1:2\nserver.2=b:1:2\n", "zoo.cfg");
   EXPECT_FALSE(no_ports.config);
-  EXPECT_EQ(no_ports.error, "zoo.cfg: clientPort is not set");
+  EXPECT_EQ(no_ports.error, "zoo.cfg: clientPort and secureClientPort are not set");
 }
 
 TEST(ConfigEnsemble, ParseNumberFile) {

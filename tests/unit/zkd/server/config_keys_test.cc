@@ -145,6 +145,22 @@ TEST(ConfigKeys, ClientTlsSettingsAreTaken) {
   EXPECT_EQ(c.x509_super_user, "CN=admin");
 }
 
+// As Apache: secureClientPort alone is a server for TLS clients only.
+TEST(ConfigKeys, SecureClientPortAloneMeansNoPlaintextPort) {
+  auto standalone =
+      parse_config("dataDir=/d\nsecureClientPort=2281\nssl.keyStore.location=/k.pem\n", "zoo.cfg");
+  ASSERT_TRUE(standalone.config) << standalone.error;
+  EXPECT_FALSE(standalone.config->plaintext_clients);
+  EXPECT_EQ(standalone.config->secure_client_port, 2281);
+
+  auto with_plain = with_line("secureClientPort=2281\nssl.keyStore.location=/k.pem");
+  ASSERT_TRUE(with_plain.config) << with_plain.error;
+  EXPECT_TRUE(with_plain.config->plaintext_clients);
+
+  auto neither = parse_config("dataDir=/d\n", "zoo.cfg");
+  EXPECT_EQ(neither.error, "zoo.cfg: clientPort and secureClientPort are not set");
+}
+
 TEST(ConfigKeys, EnabledProtocolsWinOverProtocolWhateverTheOrder) {
   auto r = with_line(
       "secureClientPort=2281\nssl.keyStore.location=/k.pem\n"
