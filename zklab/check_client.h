@@ -45,6 +45,7 @@ struct ClientSettings {
   std::string connect_string;  // the servers, in the order this client tries them
   std::chrono::milliseconds session_timeout{2000};   // requested
   std::chrono::milliseconds request_deadline{4000};  // per request, and per connect
+  std::shared_ptr<boost::asio::ssl::context> tls;    // a TLS lab's client context; null: plaintext
 };
 
 // Hands out client ids, unique within a run; thread-safe.

@@ -50,13 +50,16 @@ CheckWorkload::CheckWorkload(std::vector<LabNode> nodes, WorkloadSettings settin
   client_settings_.session_timeout = settings_.limits.clamp(kSessionTicks * settings_.limits.tick);
   client_settings_.request_deadline = std::max<std::chrono::milliseconds>(
       std::chrono::seconds(2), 2 * client_settings_.session_timeout);
+  if (!nodes_.empty()) client_settings_.tls = nodes_.front().tls;
 }
 
 CheckWorkload::~CheckWorkload() { stop(); }
 
 bool CheckWorkload::connect_own() {
   if (own_) return true;
-  auto client = std::make_unique<zk::client::SyncClient>();
+  zk::client::ClientOptions options;
+  options.tls_context = client_settings_.tls;
+  auto client = std::make_unique<zk::client::SyncClient>(options);
   if (!client->connect(connect_string(nodes_), client_settings_.session_timeout,
                        settings_.deadline)) {
     return false;
@@ -281,7 +284,8 @@ void CheckWorkload::cleanup() {
   rest.push_back(paths_.ephemeral);
   rest.push_back(paths_.root);
   (void)delete_tree(connect_strings, {paths_.sequential, paths_.ephemeral}, rest,
-                    client_settings_.session_timeout, client_settings_.request_deadline);
+                    client_settings_.session_timeout, client_settings_.request_deadline,
+                    client_settings_.tls);
 }
 
 WorkloadFigures CheckWorkload::figures() const {

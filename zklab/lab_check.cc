@@ -62,7 +62,7 @@ DigestFigures digest_figures(const std::vector<LabNode>& nodes) {
     return it == m.end() ? int64_t{0} : std::stoll(it->second);
   };
   for (const LabNode& node : nodes) {
-    const auto m = mntr("127.0.0.1", node.client_port, std::chrono::seconds(5));
+    const auto m = mntr("127.0.0.1", node.client_port, std::chrono::seconds(5), node.tls);
     f.compared += figure(m, "zk_digests_compared");
     if (const int64_t d = figure(m, "zk_digest_mismatches_count"); d > 0) {
       f.different += d;
@@ -120,11 +120,8 @@ std::optional<Nemesis> parse_nemesis(std::string_view word) {
 }
 
 LabExit lab_check(const LabContext& ctx, const CheckOptions& options) {
-  auto nodes = read_lab(ctx.dir);
-  if (!nodes) {
-    ctx.err << "zklab: no lab in " << ctx.dir.string() << " (start one with `zklab up`)\n";
-    return LabExit::kError;
-  }
+  auto nodes = load_lab(ctx);
+  if (!nodes) return LabExit::kError;
   auto limits = check::read_session_limits(nodes->front().config());
   if (!limits) {
     ctx.err << "zklab: no tickTime in " << nodes->front().config().string() << "\n";

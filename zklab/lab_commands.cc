@@ -11,11 +11,13 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "toolkit/json_writer.h"
 #include "zklab/lab_daemon.h"
 #include "zklab/lab_status.h"
+#include "zklab/lab_tls.h"
 #include "zklab/network_status.h"
 #include "zklab/node_spec.h"
 #include "zklab/relay_daemon.h"
@@ -171,11 +173,30 @@ std::string wait_serving(const LabContext& ctx, const std::vector<LabNode>& node
   return "not serving in time (" + last + ")";
 }
 
+namespace {
+
+// Gives the nodes of a TLS lab the context of its clients; false, with why
+// not on ctx.err, when the lab's TLS files cannot be used.
+bool attach_client_tls(const LabContext& ctx, std::vector<LabNode>& nodes) {
+  if (nodes.empty() || !nodes.front().secure) return true;
+  auto tls = lab_client_tls(ctx.dir);
+  if (auto* error = std::get_if<std::string>(&tls)) {
+    ctx.err << "zklab: the lab in " << ctx.dir.string() << " runs on TLS, but " << *error << "\n";
+    return false;
+  }
+  for (auto& node : nodes) node.tls = std::get<0>(tls);
+  return true;
+}
+
+}  // namespace
+
 std::optional<std::vector<LabNode>> load_lab(const LabContext& ctx) {
   auto nodes = read_lab(ctx.dir);
   if (!nodes) {
     ctx.err << "zklab: no lab in " << ctx.dir.string() << " (start one with `zklab up`)\n";
+    return nodes;
   }
+  if (!attach_client_tls(ctx, *nodes)) return std::nullopt;
   return nodes;
 }
 
@@ -207,6 +228,7 @@ LabExit lab_up(const LabContext& ctx, const LabLayout& layout) {
       return LabExit::kError;
     }
   }
+  if (!attach_client_tls(ctx, *nodes)) return LabExit::kError;
   std::string error = start_relay_daemon(ctx.dir, ctx.deadline);
   if (!error.empty()) {
     ctx.err << "zklab: the relay daemon did not start: " << error << "\n";
@@ -241,6 +263,12 @@ LabExit lab_up(const LabContext& ctx, const LabLayout& layout) {
     ctx.out << "relay daemon pid " << *relay << " (peer links through relays)\n";
   }
   ctx.out << "connect string: " << connect_string(*nodes) << "\n";
+  if (nodes->front().secure) {
+    const auto tls = std::filesystem::absolute(ctx.dir) / "tls";
+    ctx.out << "TLS only (clients and peers); connect with: zkctl --server "
+            << connect_string(*nodes) << " --tls-ca " << (tls / "ca.pem").string() << " --tls-cert "
+            << (tls / "client.pem").string() << "\n";
+  }
   return LabExit::kOk;
 }
 

@@ -74,11 +74,8 @@ LabExit lab_failover(const LabContext& ctx, const FailoverOptions& o) {
                "client and request in flight, and --reads between 0 and 1\n";
     return LabExit::kUsage;
   }
-  const auto nodes = read_lab(ctx.dir);
-  if (!nodes) {
-    ctx.err << "zklab: no lab in " << ctx.dir.string() << " (start one with `zklab up`)\n";
-    return LabExit::kError;
-  }
+  const auto nodes = load_lab(ctx);
+  if (!nodes) return LabExit::kError;
   if (current_leader(*nodes) == 0) {
     ctx.err << "zklab: no node of the lab in " << ctx.dir.string()
             << " is the leader now (see `zklab status`)\n";
@@ -93,6 +90,7 @@ LabExit lab_failover(const LabContext& ctx, const FailoverOptions& o) {
   lo.value_bytes = o.value_bytes;
   lo.root = kLoadRoot;
   lo.connect_deadline = ctx.deadline;
+  lo.tls = nodes->front().tls;
   Load load(lo);
   if (auto error = load.connect(); !error.empty()) {
     ctx.err << "zklab: the load did not start: " << error << "\n";

@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "zklab/lab_tls.h"
 #include "zklab/node_ports.h"
 #include "zklab/relay_links.h"
 
@@ -73,11 +74,13 @@ bool pick_ports(int nodes, uint16_t base, std::vector<NodePorts>& node_ports,
 
 // Node `id`'s server lines: every node's real ports, except that a node with
 // a smaller id (which `id` dials) is named with the port of their link's relay.
+// Without client ports in a TLS lab (they would be plaintext ports).
 std::string server_lines(int id, int voters, const std::vector<NodePorts>& ports,
-                         const std::vector<RelayLink>& links) {
+                         const std::vector<RelayLink>& links, bool tls) {
   std::string out;
   for (int j = 1; j <= static_cast<int>(ports.size()); ++j) {
     NodePorts named = ports[static_cast<size_t>(j - 1)];
+    if (tls) named.client = 0;
     for (const auto& link : links) {
       if (link.a == j && link.b == id) named.quorum = link.listen;
     }
@@ -113,6 +116,9 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
   }
   if (layout.direct) links.clear();  // no relay.links: a lab without relays
   const std::string session_key = random_session_key();
+  if (layout.tls) {
+    if (auto error = write_lab_tls(dir, nodes); !error.empty()) return error;
+  }
   for (int id = 1; id <= nodes; ++id) {
     const auto node = node_dir(std::filesystem::absolute(dir), id);
     const auto data = node / "data";
@@ -139,7 +145,8 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
         << (id > layout.voters ? "peerType=observer\n" : "")
         // One voter is still an ensemble (of one), not a standalone server.
         << (layout.voters == 1 ? "standaloneEnabled=false\n" : "")
-        << server_lines(id, layout.voters, ports, links);
+        << (layout.tls ? lab_tls_config(dir, id, ports[static_cast<size_t>(id - 1)].client) : "")
+        << server_lines(id, layout.voters, ports, links, layout.tls);
     cfg.close();
     if (!myid || !key || !cfg || ec) return "cannot write the configuration in " + node.string();
   }
@@ -148,9 +155,10 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
 }
 
 std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
-  // server.<id>=host:quorum:election[:observer];[host:]client
+  // server.<id>=host:quorum:election[:observer][;[host:]client]
   static const std::regex kServerLine(
-      R"(^server\.(\d+)=[^:]+:(\d+):\d+(:observer|:participant)?;(?:[^:]+:)?(\d+)\s*$)");
+      R"(^server\.(\d+)=[^:;]+:(\d+):\d+(:observer|:participant)?(?:;(?:[^:]+:)?(\d+))?\s*$)");
+  static const std::regex kSecurePort(R"(^secureClientPort=(\d+)\s*$)");
   std::vector<LabNode> nodes;
   for (int id = 1;; ++id) {
     const auto dir_n = node_dir(dir, id);
@@ -164,8 +172,11 @@ std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
     while (std::getline(cfg, line)) {
       if (std::regex_match(line, m, kServerLine) && std::stoi(m[1].str()) == id) {
         node.quorum_port = static_cast<uint16_t>(std::stoi(m[2].str()));
-        node.client_port = static_cast<uint16_t>(std::stoi(m[4].str()));
+        if (m[4].matched) node.client_port = static_cast<uint16_t>(std::stoi(m[4].str()));
         node.observer = m[3].str() == ":observer";
+      } else if (std::regex_match(line, m, kSecurePort)) {
+        node.client_port = static_cast<uint16_t>(std::stoi(m[1].str()));
+        node.secure = true;
       }
     }
     nodes.push_back(node);

@@ -9,8 +9,10 @@
 //                         key (16 random bytes, the same in every node)
 //   <dir>/relay.links     the relays on the peer links (relay_links.h)
 //   <dir>/relay.pid, relay.port, relay.log   the relay daemon (relay_daemon.h)
+//   <dir>/tls/            a TLS lab's CA and identities (lab_tls.h)
 // Nothing else is recorded: ports and roles (voter or observer) are read back
-// from the server.<id> lines of the zoo.cfg files (node <id>'s own line).
+// from the server.<id> lines of the zoo.cfg files (node <id>'s own line),
+// the client port of a TLS lab from its secureClientPort line.
 //
 // Peer links go through relays: of each pair of nodes a < b, b dials a, so
 // node b's zoo.cfg names, as a's quorum port, the port of the relay of link
@@ -25,11 +27,16 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "zklab/port_reservation.h"
+
+namespace boost::asio::ssl {
+class context;
+}
 
 namespace zk::lab {
 
@@ -42,6 +49,11 @@ struct LabNode {
   uint16_t client_port = 0;
   uint16_t quorum_port = 0;  // its own (real) peer port, as its own server line names it
   bool observer = false;
+  // A TLS lab's node (`zklab up --tls`): client_port is its secureClientPort,
+  // the only client port it has, and its peers speak TLS too. `tls` is the
+  // context of the lab's clients (lab_tls.h), set by load_lab.
+  bool secure = false;
+  std::shared_ptr<boost::asio::ssl::context> tls;
 
   std::filesystem::path config() const { return dir / "zoo.cfg"; }
   std::filesystem::path log() const { return dir / "zkd.log"; }
@@ -66,6 +78,9 @@ struct LabLayout {
   // Peers connect to each other directly, as Apache's do: no relays, so no
   // network faults (partition, isolate, slow), and one hop less per message.
   bool direct = false;
+  // Everything over TLS, as lab_tls.h writes it: clients (zklab's own
+  // included) and peers, with a CA of the lab's own.
+  bool tls = false;
 };
 
 // Writes zoo.cfg, data/myid and data/version-2/session.key for every node of

@@ -48,6 +48,7 @@ toolkit::SessionPoolOptions pool_options(const LoadOptions& o) {
   p.session_timeout = o.session_timeout;
   p.connect_deadline = o.connect_deadline;
   p.reconnect_backoff = o.reconnect_backoff;
+  p.tls_context = o.tls;
   return p;
 }
 

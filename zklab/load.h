@@ -37,6 +37,10 @@
 
 #include "zklab/timeline.h"
 
+namespace boost::asio::ssl {
+class context;
+}
+
 namespace zk::lab {
 
 struct LoadOptions {
@@ -53,6 +57,7 @@ struct LoadOptions {
   std::chrono::milliseconds reconnect_backoff{20};    // zk::client::ClientOptions
   std::chrono::milliseconds stop_deadline{10000};     // stop(): for the sessions to close
   uint64_t seed = 1;                                  // of each loop's read-or-write choice
+  std::shared_ptr<boost::asio::ssl::context> tls;     // the sessions' TLS; null: plaintext
 };
 
 // What the writes sent after the mark (Load::mark) have done.

@@ -63,6 +63,9 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(10, 60000));
   up->add_flag("--direct", layout.direct,
                "peers connect directly, as Apache's do (no relays: no network faults)");
+  up->add_flag("--tls", layout.tls,
+               "everything over TLS: a CA of the lab's own in DIR/tls, clients (zklab's too) "
+               "and peers");
 
   bool json = false;
   auto* status = app.add_subcommand("status", "every node: pid, port, role, zxid, connections");

@@ -22,7 +22,7 @@ std::vector<NodePorts> pick_node_ports(int nodes, std::vector<PortReservation>& 
 std::string server_line(int id, const NodePorts& ports, bool observer) {
   return "server." + std::to_string(id) + "=127.0.0.1:" + std::to_string(ports.quorum) + ":" +
          std::to_string(ports.election) + (observer ? ":observer" : "") +
-         ";127.0.0.1:" + std::to_string(ports.client);
+         (ports.client == 0 ? "" : ";127.0.0.1:" + std::to_string(ports.client));
 }
 
 }  // namespace zk::lab

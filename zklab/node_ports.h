@@ -22,7 +22,8 @@ struct NodePorts {
 // Empty when there are not enough.
 std::vector<NodePorts> pick_node_ports(int nodes, std::vector<PortReservation>& held);
 
-// "server.<id>=127.0.0.1:<quorum>:<election>[:observer];127.0.0.1:<client>".
+// "server.<id>=127.0.0.1:<quorum>:<election>[:observer];127.0.0.1:<client>",
+// without the client part when ports.client is 0.
 std::string server_line(int id, const NodePorts& ports, bool observer);
 
 }  // namespace zk::lab

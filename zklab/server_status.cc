@@ -86,8 +86,9 @@ std::map<std::string, std::string> parse_mntr(std::string_view mntr_answer) {
 }
 
 std::map<std::string, std::string> mntr(const std::string& host, uint16_t port,
-                                        std::chrono::milliseconds deadline) {
-  auto answer = four_letter_word(host, port, "mntr", deadline);
+                                        std::chrono::milliseconds deadline,
+                                        const std::shared_ptr<boost::asio::ssl::context>& tls) {
+  auto answer = four_letter_word(host, port, "mntr", deadline, tls);
   return answer ? parse_mntr(*answer) : std::map<std::string, std::string>{};
 }
 

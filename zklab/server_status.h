@@ -11,8 +11,13 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
+
+namespace boost::asio::ssl {
+class context;
+}
 
 namespace zk::lab {
 
@@ -42,9 +47,11 @@ ServerMode server_mode(const std::string& host, uint16_t port,
 // The key/value lines of a `mntr` answer.
 std::map<std::string, std::string> parse_mntr(std::string_view mntr_answer);
 
-// Asks host:port `mntr`; empty when it does not answer in time.
+// Asks host:port `mntr` (over TLS with `tls`: four_letter_word.h); empty
+// when it does not answer in time.
 std::map<std::string, std::string> mntr(
     const std::string& host, uint16_t port,
-    std::chrono::milliseconds deadline = std::chrono::seconds(2));
+    std::chrono::milliseconds deadline = std::chrono::seconds(2),
+    const std::shared_ptr<boost::asio::ssl::context>& tls = nullptr);
 
 }  // namespace zk::lab

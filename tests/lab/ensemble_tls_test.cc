@@ -13,7 +13,7 @@
 
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
-#include "tests/unit/zkd/net/tls_test_identity.h"
+#include "zklab/certificates.h"
 #include "zklab/ensemble.h"
 
 namespace zk::lab {
@@ -32,7 +32,7 @@ class EnsembleTlsTest : public ::testing::Test {
     char dir_template[] = "/tmp/zk-quorum-tls-XXXXXX";
     ASSERT_NE(::mkdtemp(dir_template), nullptr);
     stores_ = dir_template;
-    const zkd::net::testing::TestIdentity identity("server", "127.0.0.1");
+    const zk::lab::Identity identity("server", "127.0.0.1");
     identity.write_pem((stores_ / "keystore.pem").string());
     identity.write_pem((stores_ / "truststore.pem").string(), false);
 

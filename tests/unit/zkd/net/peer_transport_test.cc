@@ -19,7 +19,7 @@
 
 #include "libzk/wire/jute.h"
 #include "tests/unit/zkd/net/peer_packet_testing.h"
-#include "tests/unit/zkd/net/tls_test_identity.h"
+#include "zklab/certificates.h"
 #include "zklab/port_reservation.h"
 
 namespace zkd::net {
@@ -543,8 +543,8 @@ class PeerTransportTlsTest : public PeerTransportTest {
   }
 
   std::filesystem::path dir_;
-  testing::TestIdentity trusted_{"server", "127.0.0.1"};
-  testing::TestIdentity rogue_{"server", "127.0.0.1"};
+  zk::lab::Identity trusted_{"server", "127.0.0.1"};
+  zk::lab::Identity rogue_{"server", "127.0.0.1"};
 };
 
 TEST_F(PeerTransportTlsTest, LinksRunOverMutuallyAuthenticatedTls) {

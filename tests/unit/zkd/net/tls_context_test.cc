@@ -16,14 +16,14 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "tests/unit/zkd/net/tls_test_identity.h"
+#include "zklab/certificates.h"
 
 namespace zkd::net {
 namespace {
 
 using ::testing::HasSubstr;
 
-using Identity = testing::TestIdentity;
+using zk::lab::Identity;
 
 class TlsContextTest : public ::testing::Test {
  protected:
