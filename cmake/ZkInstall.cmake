@@ -84,6 +84,7 @@ set(ZK_PUBLIC_HEADERS
     libzk/client/connect_string.h
     libzk/client/events.h
     libzk/client/result.h
+    libzk/client/sasl.h
     libzk/client/tls.h
     libzk/client/sync_client.h
     recipes/barrier.h

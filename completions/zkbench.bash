@@ -14,8 +14,12 @@ _zkbench() {
     done
 
     case $prev in
-        --tls-ca | --tls-cert | --tls-key)
+        --tls-ca | --tls-cert | --tls-key | --sasl-password-file | --jaas)
             _filedir
+            return
+            ;;
+        --sasl-mech)
+            COMPREPLY=($(compgen -W 'DIGEST-MD5 GSSAPI' -- "$cur"))
             return
             ;;
         --plot)
@@ -48,7 +52,7 @@ _zkbench() {
     local workload='--sessions --in-flight --threads --multi-ops --value-bytes --znodes
         --keys --zipf-s --seed --duration --ops --warmup --rate --root
         --session-timeout-ms --connect-timeout --tls --tls-ca --tls-cert --tls-key
-        --tls-no-verify-host'
+        --tls-no-verify-host --sasl-user --sasl-password-file --sasl-mech --jaas'
     local connection='-s --servers --threads --session-timeout-ms --connect-timeout --json'
     local options=
     case $sub in

@@ -13,7 +13,7 @@ _zkctl() {
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
             -s | --server | --timeout | --connect-timeout | -f | --file | --tls-ca | --tls-cert | \
-                --tls-key) ((i++)) ;;
+                --tls-key | --sasl-user | --sasl-password-file | --sasl-mech | --jaas) ((i++)) ;;
             -*) ;;
             *)
                 verb=${words[i]}
@@ -25,16 +25,21 @@ _zkctl() {
 
     if [[ -z $verb ]]; then
         case $prev in
-            -f | --file | --tls-ca | --tls-cert | --tls-key)
+            -f | --file | --tls-ca | --tls-cert | --tls-key | --sasl-password-file | --jaas)
                 _filedir
                 return
                 ;;
-            -s | --server | --timeout | --connect-timeout) return ;;
+            --sasl-mech)
+                COMPREPLY=($(compgen -W 'DIGEST-MD5 GSSAPI' -- "$cur"))
+                return
+                ;;
+            -s | --server | --timeout | --connect-timeout | --sasl-user) return ;;
         esac
         $split && return
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '-s --server --timeout --connect-timeout --json -f --file
                 -k --keep-going --tls --tls-ca --tls-cert --tls-key --tls-no-verify-host
+                --sasl-user --sasl-password-file --sasl-mech --jaas
                 --version -h --help' -- "$cur"))
         else
             COMPREPLY=($(compgen -W 'create get set ls stat exists delete deleteall watch

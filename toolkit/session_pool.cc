@@ -107,6 +107,7 @@ std::string SessionPool::connect() {
     co.reconnect_backoff = o.reconnect_backoff;
     co.tls_context = o.tls_context;
     co.tls_verify_host = o.tls_verify_host;
+    co.sasl = o.sasl;
     auto client = std::make_shared<Client>(st.worker(i).io.get_executor(), co);
     st.clients.push_back(client);
     pending.push_back(asio::co_spawn(

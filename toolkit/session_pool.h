@@ -39,6 +39,7 @@ struct SessionPoolOptions {
   // TLS (zk::client::ClientOptions::tls_context); null: plaintext.
   std::shared_ptr<boost::asio::ssl::context> tls_context;
   bool tls_verify_host = true;
+  std::optional<zk::client::SaslOptions> sasl;  // ClientOptions::sasl
 };
 
 // The connect string of session `i`: `addresses` rotated to start at i % n.

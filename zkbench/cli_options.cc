@@ -6,6 +6,9 @@
 #include <sstream>
 #include <thread>
 
+#include "libzk/java/jvm_flags.h"
+#include "toolkit/client_security.h"
+
 namespace zk::bench {
 
 namespace {
@@ -54,6 +57,7 @@ void add_workload_options(CLI::App& c, WorkloadFlags& f, bool with_mix) {
   c.add_option("--root", o.root, "parent znode of the benchmark's znodes (default /zkbench)");
   add_session_options(c, f.session_timeout_ms, f.connect_timeout_s);
   toolkit::add_client_tls_options(c, f.tls);
+  toolkit::add_client_sasl_options(c, f.sasl);
 }
 
 void add_session_options(CLI::App& c, int64_t& session_timeout_ms, double& connect_timeout_s) {
@@ -112,10 +116,12 @@ std::string to_engine_options(const WorkloadFlags& f, const std::string& servers
   out.warmup = seconds(f.warmup_s);
   out.pool.session_timeout = std::chrono::milliseconds(f.session_timeout_ms);
   out.pool.connect_deadline = seconds(f.connect_timeout_s);
-  auto tls = toolkit::client_tls_context(f.tls);
-  if (auto* why = std::get_if<std::string>(&tls)) return "TLS: " + *why;
-  out.pool.tls_context = std::get<std::shared_ptr<boost::asio::ssl::context>>(tls);
-  out.pool.tls_verify_host = !f.tls.no_verify_host;
+  auto security = toolkit::client_security(f.tls, f.sasl, zk::java::environment("CLIENT_JVMFLAGS"));
+  if (auto* why = std::get_if<std::string>(&security)) return *why;
+  auto& chosen = std::get<toolkit::ClientSecurity>(security);
+  out.pool.tls_context = chosen.tls_context;
+  out.pool.tls_verify_host = chosen.tls_verify_host;
+  out.pool.sasl = chosen.sasl;
   return "";
 }
 

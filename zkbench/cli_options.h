@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "toolkit/client_sasl.h"
 #include "toolkit/client_tls.h"
 #include "zkbench/engine.h"
 
@@ -30,6 +31,7 @@ struct WorkloadFlags {
   int64_t session_timeout_ms = 30000;
   CLI::Option* threads = nullptr;  // to tell whether --threads was given
   toolkit::ClientTlsFlags tls;     // --tls, --tls-ca, --tls-cert, --tls-key
+  toolkit::ClientSaslFlags sasl;   // --sasl-user, --sasl-password-file, --sasl-mech, --jaas
 };
 
 // Adds the workload options to `command`. `with_mix`: also --reads and

@@ -63,6 +63,7 @@ struct Parser {
     app.add_option("-f,--file", options.script_file, "run the commands in FILE")->type_name("FILE");
     app.add_flag("-k,--keep-going", options.keep_going, "scripts: do not stop at a failure");
     zk::toolkit::add_client_tls_options(app, options.tls);
+    zk::toolkit::add_client_sasl_options(app, options.sasl);
     app.footer(std::string("\n") + kModesText + "\n" + command_help_text() + "\n" +
                lock_verbs_help_text() + "\n" + coordination_verbs_help_text() + "\n" + kOutputText +
                "\n" + exit_code_help_text());

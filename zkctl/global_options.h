@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "toolkit/client_sasl.h"
 #include "toolkit/client_tls.h"
 #include "zkctl/exit_code.h"
 
@@ -31,8 +32,9 @@ struct GlobalOptions {
   bool json = false;
   std::string script_file;  // empty: none
   bool keep_going = false;
-  std::vector<std::string> command;  // the command and its arguments; may be empty
-  zk::toolkit::ClientTlsFlags tls;   // --tls, --tls-ca, --tls-cert, --tls-key
+  std::vector<std::string> command;   // the command and its arguments; may be empty
+  zk::toolkit::ClientTlsFlags tls;    // --tls, --tls-ca, --tls-cert, --tls-key
+  zk::toolkit::ClientSaslFlags sasl;  // --sasl-user, --sasl-password-file, --sasl-mech, --jaas
 };
 
 // What to do instead of running: print `out` (stdout) and `err` (stderr),

@@ -10,6 +10,8 @@
 #include <iostream>
 
 #include "libzk/client/sync_client.h"
+#include "libzk/java/jvm_flags.h"
+#include "toolkit/client_security.h"
 #include "zkctl/command_parser.h"
 #include "zkctl/coordination_verbs.h"
 #include "zkctl/global_options.h"
@@ -23,9 +25,15 @@
 namespace zkctl {
 namespace {
 
-CommandFailure connect_failure(const GlobalOptions& options, zk::wire::Error error) {
+CommandFailure connect_failure(const GlobalOptions& options, zk::wire::Error error,
+                               const std::string& auth_failure) {
   CommandFailure f;
-  if (error == zk::wire::Error::kBadArguments) {
+  if (error == zk::wire::Error::kAuthFailed) {
+    f.exit_code = ExitCode::kNoAuth;
+    f.name = "AUTHFAILED";
+    f.zk_error = error;
+    f.message = "authentication failed at " + options.server + ": " + auth_failure;
+  } else if (error == zk::wire::Error::kBadArguments) {
     f.exit_code = ExitCode::kUsage;
     f.name = "BAD_SERVER";
     f.message = "bad server address '" + options.server + "'";
@@ -98,19 +106,23 @@ int run(int argc, char** argv) {
 
   zk::client::ClientOptions client_options;
   client_options.session_timeout = std::chrono::milliseconds(options.session_timeout_ms);
-  auto tls = zk::toolkit::client_tls_context(options.tls);
-  if (auto* why = std::get_if<std::string>(&tls)) {
-    std::cerr << "zkctl: TLS: " << *why << "\n";
+  auto security = zk::toolkit::client_security(options.tls, options.sasl,
+                                               zk::java::environment("CLIENT_JVMFLAGS"));
+  if (auto* why = std::get_if<std::string>(&security)) {
+    std::cerr << "zkctl: " << *why << "\n";
     return to_int(ExitCode::kUsage);
   }
-  client_options.tls_context = std::get<std::shared_ptr<boost::asio::ssl::context>>(tls);
-  client_options.tls_verify_host = !options.tls.no_verify_host;
+  auto& chosen = std::get<zk::toolkit::ClientSecurity>(security);
+  client_options.tls_context = chosen.tls_context;
+  client_options.tls_verify_host = chosen.tls_verify_host;
+  client_options.sasl = chosen.sasl;
   zk::client::SyncClient client(client_options);
   const zk::client::Status connected =
       client.connect(options.server, std::chrono::milliseconds(options.session_timeout_ms),
                      std::chrono::milliseconds(options.connect_timeout_ms));
   if (!connected) {
-    const CommandFailure failure = connect_failure(options, connected.error());
+    const CommandFailure failure =
+        connect_failure(options, connected.error(), client.auth_failure());
     printer.print(failure, "zkctl");
     return to_int(failure.exit_code);
   }

@@ -124,6 +124,7 @@ EnsembleStart Ensemble::start(const EnsembleOptions& options) {
     node.tick_time_ms = options.tick_time_ms;
     node.max_session_timeout_ms = options.max_session_timeout_ms;
     node.extra_lines = common;
+    node.environment = options.environment;
     if (id > options.voters) node.extra_lines.push_back("peerType=observer");
     node.wait_until_ready = false;
     auto started = ZkdProcess::start(node);

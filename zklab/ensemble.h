@@ -80,6 +80,7 @@ struct EnsembleOptions {
   std::optional<int> max_session_timeout_ms = 60000;
   bool force_sync = true;                // false writes forceSync=no
   std::vector<std::string> extra_lines;  // appended to every node's zoo.cfg verbatim
+  std::vector<std::string> environment;  // NAME=VALUE added to every node's environment
   std::string temp_dir_prefix = "zk_ensemble";
   // start(): until every node serves and exactly one leads.
   std::chrono::milliseconds start_deadline{45000};

@@ -303,6 +303,7 @@ Task<Status> Client::close() { co_return co_await session_->close(); }
 SessionState Client::state() const { return session_->state(); }
 int64_t Client::session_id() const { return session_->session_id(); }
 SessionCredentials Client::credentials() const { return session_->credentials(); }
+std::string Client::auth_failure() const { return session_->auth_failure(); }
 std::chrono::milliseconds Client::negotiated_timeout() const {
   return session_->negotiated_timeout();
 }

@@ -18,8 +18,8 @@
 //     co_awaited call; it is destroyed twice. Name it first:
 //       WatchCallback cb = [..](const WatchedEvent& e) {..};
 //       auto r = co_await client.get_data(path, std::move(cb));
-//   * Exception: state(), session_id(), credentials(), negotiated_timeout()
-//     and last_zxid_seen() may be called from any thread.
+//   * Exception: state(), session_id(), credentials(), auth_failure(),
+//     negotiated_timeout() and last_zxid_seen() may be called from any thread.
 //
 // Lifetime
 //   Client is a move-only handle. Destroying it without close() abandons the
@@ -72,6 +72,7 @@
 #include "libzk/client/connect_string.h"
 #include "libzk/client/events.h"
 #include "libzk/client/result.h"
+#include "libzk/client/sasl.h"
 #include "libzk/wire/jute.h"
 #include "libzk/wire/multi.h"
 #include "libzk/wire/protocol.h"
@@ -110,6 +111,9 @@ struct ClientOptions {
   // server's certificate must name the host dialed.
   std::shared_ptr<boost::asio::ssl::context> tls_context;
   bool tls_verify_host = true;
+  // SASL (sasl.h) on every connection, right after its handshake; a server
+  // that refuses it ends the session with kAuthFailed (see auth_failure()).
+  std::optional<SaslOptions> sasl;
 };
 
 struct Created {
@@ -258,6 +262,10 @@ class Client {
   int64_t session_id() const;
   // Session id and password, e.g. to resume the session elsewhere.
   SessionCredentials credentials() const;
+  // Why the session ended in kAuthFailed through SASL (ClientOptions::sasl):
+  // the server refused the credentials, or no exchange could be made (a
+  // mechanism not installed). Empty otherwise.
+  std::string auth_failure() const;
   // Timeout granted by the server; 0 before the first handshake.
   std::chrono::milliseconds negotiated_timeout() const;
   // Largest zxid seen in any reply (the lastZxidSeen of the next handshake).

@@ -21,7 +21,7 @@ enum class SessionState {
   kDisconnected,  // the connection was lost; the client is reconnecting
   kExpired,       // the server declared the session expired (terminal)
   kClosed,        // close() completed or the client was shut down (terminal)
-  kAuthFailed,    // the server rejected an add_auth credential (terminal)
+  kAuthFailed,    // the server rejected an add_auth or SASL credential (terminal)
 };
 
 // "Connected", "Disconnected", "Expired", "Closed", "AuthFailed".

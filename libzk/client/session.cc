@@ -17,6 +17,7 @@
 #include <boost/asio/write.hpp>
 
 #include "libzk/client/connection.h"
+#include "libzk/client/sasl.h"
 #include "libzk/wire/frame.h"
 #include "libzk/wire/jute.h"
 
@@ -56,6 +57,16 @@ ClientSession::ClientSession(asio::any_io_executor executor, ClientOptions optio
     : executor_(std::move(executor)), options_(std::move(options)), backoff_timer_(executor_) {}
 
 ClientSession::~ClientSession() = default;
+
+std::string ClientSession::auth_failure() const {
+  std::lock_guard lock(credentials_mu_);
+  return sasl_error_;
+}
+
+void ClientSession::set_sasl_error(std::string why) {
+  std::lock_guard lock(credentials_mu_);
+  sasl_error_ = std::move(why);
+}
 
 SessionCredentials ClientSession::credentials() const {
   std::lock_guard lock(credentials_mu_);
@@ -264,11 +275,14 @@ awaitable<Error> ClientSession::establish(const std::shared_ptr<Connection>& con
   std::string body(static_cast<size_t>(length), '\0');
   co_await conn->read_exactly(asio::buffer(body), ec);
   if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
-  conn->watchdog.expires_at(asio::steady_timer::time_point::max());  // disarms the watchdog
 
   zk::wire::ConnectResponse response;
   if (!zk::wire::decode(body, response)) co_return Error::kConnectionLoss;
   if (response.timeout_ms <= 0) co_return Error::kSessionExpired;
+  if (options_.sasl) {
+    if (Error e = co_await authenticate(conn, host.host); e != Error::kOk) co_return e;
+  }
+  conn->watchdog.expires_at(asio::steady_timer::time_point::max());  // disarms the watchdog
 
   session_id_.store(response.session_id);
   password_ = response.passwd;
@@ -280,6 +294,57 @@ awaitable<Error> ClientSession::establish(const std::shared_ptr<Connection>& con
   conn->read_timeout = std::chrono::milliseconds(response.timeout_ms * 2 / 3);
   conn->last_recv = Clock::now();
   conn->last_send = Clock::now();
+  co_return Error::kOk;
+}
+
+awaitable<Error> ClientSession::authenticate(const std::shared_ptr<Connection>& conn,
+                                             const std::string& host) {
+  auto started = start_sasl(*options_.sasl, host);
+  if (auto* why = std::get_if<std::string>(&started)) {
+    set_sasl_error(*why);
+    co_return Error::kAuthFailed;
+  }
+  auto exchange = std::move(std::get<0>(started));
+  SaslClientExchange::Step step = exchange->first();
+  while (step.error.empty() && step.token) {
+    std::string frame;
+    zk::wire::Writer w(frame);
+    const size_t start = w.begin_frame();
+    zk::wire::RequestHeader{next_xid(), OpCode::kSasl}.write(w);
+    w.buffer(std::string_view(*step.token));
+    w.end_frame(start);
+    boost::system::error_code ec;
+    co_await conn->write(asio::buffer(frame), ec);
+    if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
+    // The reply comes before anything else: nothing else was sent yet.
+    std::array<char, 4> length_bytes{};
+    co_await conn->read_exactly(asio::buffer(length_bytes), ec);
+    if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
+    const int32_t length =
+        zk::wire::Reader(std::string_view(length_bytes.data(), length_bytes.size())).int32();
+    if (length < static_cast<int32_t>(zk::wire::kReplyHeaderSize) || length > kMaxReplyFrame) {
+      co_return Error::kConnectionLoss;
+    }
+    std::string body(static_cast<size_t>(length), '\0');
+    co_await conn->read_exactly(asio::buffer(body), ec);
+    if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
+    zk::wire::Reader r(body);
+    zk::wire::ReplyHeader header;
+    header.read(r);
+    if (!r.ok()) co_return Error::kConnectionLoss;
+    if (header.err != Error::kOk) {
+      set_sasl_error("the server refused the SASL " + options_.sasl->mechanism + " credentials (" +
+                     std::string(zk::wire::error_name(header.err)) + ")");
+      co_return Error::kAuthFailed;
+    }
+    const zk::wire::Buffer token = r.buffer();
+    if (!r.ok()) co_return Error::kConnectionLoss;
+    step = exchange->step(token.value_or(""));
+  }
+  if (!step.error.empty()) {
+    set_sasl_error(step.error);
+    co_return Error::kAuthFailed;
+  }
   co_return Error::kOk;
 }
 
@@ -362,6 +427,11 @@ awaitable<void> ClientSession::run() {
     if (result == Error::kSessionExpired) {
       conn->close();
       end_session(SessionState::kExpired, Error::kSessionExpired, KeeperState::kExpired);
+      break;
+    }
+    if (result == Error::kAuthFailed) {  // SASL refused, as Java ends it
+      conn->close();
+      end_session(SessionState::kAuthFailed, Error::kAuthFailed, KeeperState::kAuthFailed);
       break;
     }
     if (result != Error::kOk) {

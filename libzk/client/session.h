@@ -75,6 +75,8 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   SessionState state() const { return state_.load(); }
   int64_t session_id() const { return session_id_.load(); }
   SessionCredentials credentials() const;
+  // See Client::auth_failure.
+  std::string auth_failure() const;
   std::chrono::milliseconds negotiated_timeout() const {
     return std::chrono::milliseconds(negotiated_timeout_ms_.load());
   }
@@ -104,6 +106,11 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
                                       const std::string& host);
   boost::asio::awaitable<Error> establish(const std::shared_ptr<Connection>& conn,
                                           const HostPort& host);
+  // ClientOptions::sasl: the SASL exchange right after the handshake.
+  // kAuthFailed (sasl_error_ says why) when the server refuses or no
+  // exchange can be made; kConnectionLoss when the connection fails.
+  boost::asio::awaitable<Error> authenticate(const std::shared_ptr<Connection>& conn,
+                                             const std::string& host);
   boost::asio::awaitable<void> read_loop(std::shared_ptr<Connection> conn);
   boost::asio::awaitable<void> write_loop(std::shared_ptr<Connection> conn);
   boost::asio::awaitable<void> ping_loop(std::shared_ptr<Connection> conn);
@@ -115,6 +122,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   // watch with `watch_state`, notifies the listener with `state`.
   void end_session(SessionState state, Error op_error, zk::wire::KeeperState watch_state);
   void sync_zxid();
+  void set_sasl_error(std::string why);
 
   boost::asio::any_io_executor executor_;
   ClientOptions options_;
@@ -138,7 +146,8 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   std::atomic<int64_t> session_id_{0};
   std::atomic<int32_t> negotiated_timeout_ms_{0};
   std::atomic<int64_t> last_zxid_seen_{0};
-  mutable std::mutex credentials_mu_;  // guards credentials_ for other threads
+  mutable std::mutex credentials_mu_;  // guards credentials_ and sasl_error_ for other threads
+  std::string sasl_error_;             // why SASL failed
   SessionCredentials credentials_;
 };
 

@@ -231,6 +231,10 @@ SessionState SyncClient::state() const {
   return impl_->client ? impl_->client->state() : SessionState::kDisconnected;
 }
 int64_t SyncClient::session_id() const { return impl_->client ? impl_->client->session_id() : 0; }
+std::string SyncClient::auth_failure() const {
+  return impl_->client ? impl_->client->auth_failure() : std::string();
+}
+
 SessionCredentials SyncClient::credentials() const {
   return impl_->client ? impl_->client->credentials() : SessionCredentials{};
 }

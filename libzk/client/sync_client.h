@@ -87,6 +87,7 @@ class SyncClient {
   SessionState state() const;
   int64_t session_id() const;
   SessionCredentials credentials() const;
+  std::string auth_failure() const;
   std::chrono::milliseconds negotiated_timeout() const;
 
   // The underlying async client and its executor, for mixing in coroutines

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""The admin server over HTTPS only (admin.forceHttps), as Apache's.
+"""The admin server over HTTPS only (admin.forceHttps), or HTTPS and HTTP on
+one port (admin.portUnification), as Apache's.
 
 Run: test_admin_https.py [--server zkd|apache] [--zkd-bin build/zkd/zkd]
 
@@ -50,6 +51,7 @@ def https_get(port, path, context):
 
 class HttpsAdminTest(unittest.TestCase):
     NEED_CLIENT_AUTH = False
+    MODE = "admin.forceHttps"  # the key that turns HTTPS on
 
     @classmethod
     def setUpClass(cls):
@@ -58,7 +60,7 @@ class HttpsAdminTest(unittest.TestCase):
         cls.port = servers.free_loopback_port()
         config = admin_util.admin_config(cls.port)
         config.update({
-            "admin.forceHttps": "true",
+            cls.MODE: "true",
             "ssl.quorum.keyStore.location": cls.material.path("keystore.pem"),
             "ssl.quorum.trustStore.location": cls.material.path("ca.pem"),
         })
@@ -89,7 +91,12 @@ class HttpsAdminTest(unittest.TestCase):
     def test_commands_answer_over_https(self):
         self.assert_ruok_over_https(self.context(client_certificate=self.NEED_CLIENT_AUTH))
 
-    def test_plain_http_gets_no_answer(self):
+    def test_plain_http_answers_only_with_port_unification(self):
+        if self.MODE == "admin.portUnification":
+            status, _, body = admin_util.http_get(self.port, "/commands/ruok")
+            self.assertEqual(status, 200)
+            self.assertIsNone(json.loads(body)["error"])
+            return
         with self.assertRaises((ConnectionError, http.client.HTTPException, OSError)):
             admin_util.http_get(self.port, "/commands/ruok")
 
@@ -112,6 +119,11 @@ class ClientAuthAdminTest(HttpsAdminTest):
         with self.assertRaises((ssl.SSLError, ConnectionError, http.client.HTTPException)):
             https_get(self.port, "/commands/ruok", self.context(client_certificate=False))
         self.assert_ruok_over_https(self.context(client_certificate=True))
+
+
+class PortUnificationAdminTest(HttpsAdminTest):
+    """admin.portUnification: HTTPS and plain HTTP on the one admin port."""
+    MODE = "admin.portUnification"
 
 
 def main():

@@ -133,7 +133,7 @@ class Server:
     """
 
     def __init__(self, kind, zkd_bin=None, whitelist="*", extra_config=None, jaas=None,
-                 secure=False):
+                 secure=False, env=None, jvm_flags=None):
         if kind not in ("zkd", "apache"):
             raise ValueError(f"unknown server kind {kind!r}")
         self.kind = kind
@@ -148,6 +148,11 @@ class Server:
         # ssl.* keys come in extra_config). Apache serves it with its Netty
         # connection factory.
         self.secure = secure
+        # env: variables added to the server process's environment (either
+        # kind), e.g. KRB5_CONFIG; jvm_flags: extra JVM flags for Apache's
+        # java, e.g. -Djava.security.krb5.conf (Java ignores KRB5_CONFIG).
+        self.env = dict(env or {})
+        self.jvm_flags = list(jvm_flags or [])
         self.secure_port = None
         self.host = "127.0.0.1"
         self.port = None
@@ -273,6 +278,7 @@ class Server:
             "-Dzookeeper.preAllocSize=1024",
             *([f"-Djava.security.auth.login.config={self.jaas_path}"] if self.jaas else []),
             *netty,
+            *self.jvm_flags,
             "-cp",
             classpath,
             "org.apache.zookeeper.server.ZooKeeperServerMain",
@@ -282,6 +288,7 @@ class Server:
     def _spawn(self):
         self._log = open(self.log_path, "ab")
         env = dict(os.environ)
+        env.update(self.env)
         if self.jaas is not None and self.kind == "zkd":
             env["SERVER_JVMFLAGS"] = f"-Djava.security.auth.login.config={self.jaas_path}"
         self.proc = subprocess.Popen(

@@ -19,7 +19,10 @@ Exits 77 (skip) when kazoo or pure-sasl is not installed.
 """
 
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
@@ -132,6 +135,43 @@ class SaslTest(unittest.TestCase):
         # Everyone else is served as before.
         self.assertIsNotNone(self.anonymous.exists(self.root))
         self.assertEqual(self.client("bob", "bobsecret").get(self.root)[0], b"")
+
+    def test_zkctl_authenticates_from_its_options_or_client_jvmflags(self):
+        zkctl = os.environ.get("ZKCTL_BIN")
+        if not zkctl:
+            self.skipTest("no zkctl binary (ZKCTL_BIN)")
+        scratch = tempfile.mkdtemp(prefix="zk-sasl-zkctl-")
+        self.addCleanup(shutil.rmtree, scratch)
+        password = os.path.join(scratch, "password")
+        with open(password, "w") as f:
+            f.write("bobsecret\n")
+        client_jaas = os.path.join(scratch, "client_jaas.conf")
+        with open(client_jaas, "w") as f:
+            f.write('Client {\n  org.apache.zookeeper.server.auth.DigestLoginModule required\n'
+                    '  username="bob"\n  password="bobsecret";\n};\n')
+
+        def run(*args, env=None):
+            return subprocess.run([zkctl, "-s", self.server.hostport, "--connect-timeout", "5000",
+                                   *args], capture_output=True, text=True, timeout=60,
+                                  env={**os.environ, **(env or {})})
+        path = self.p("zkctl")
+        created = run("--sasl-user", "bob", "--sasl-password-file", password, "create", path,
+                      "from-zkctl")
+        self.assertEqual(created.returncode, 0, created.stderr)
+        acl = run("--sasl-user", "bob", "--sasl-password-file", password, "setacl", path,
+                  "sasl:bob:cdrwa")
+        self.assertEqual(acl.returncode, 0, acl.stderr)
+        # As zkCli.sh users configure it: the JAAS Client section in CLIENT_JVMFLAGS.
+        got = run("get", path,
+                  env={"CLIENT_JVMFLAGS": f"-Djava.security.auth.login.config={client_jaas}"})
+        self.assertEqual((got.returncode, got.stdout.strip()), (0, "from-zkctl"), got.stderr)
+        anonymous = run("get", path)
+        self.assertEqual(anonymous.returncode, 9, anonymous.stderr)  # NOAUTH
+        with open(password, "w") as f:
+            f.write("guess\n")
+        refused = run("--sasl-user", "bob", "--sasl-password-file", password, "get", path)
+        self.assertEqual(refused.returncode, 9, refused.stderr)  # AUTHFAILED
+        self.assertIn("refused", refused.stderr)
 
     def test_wrong_password_is_refused(self):
         self.assert_refused("bob", "not-bobs")

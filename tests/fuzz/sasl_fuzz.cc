@@ -13,7 +13,7 @@
 #include <string_view>
 #include <variant>
 
-#include "zkd/sasl/jaas_config.h"
+#include "libzk/java/jaas_config.h"
 #include "zkd/sasl/sasl_server.h"
 #include "zkd/sasl/sasl_settings.h"
 
@@ -33,7 +33,7 @@ const zkd::sasl::SaslServer& digest_server() {
 }
 
 void jaas(std::string_view text) {
-  auto parsed = zkd::sasl::parse_jaas(text);
+  auto parsed = zk::java::parse_jaas(text);
   if (auto* error = std::get_if<std::string>(&parsed)) {
     if (error->rfind("line ", 0) != 0) std::abort();
   }

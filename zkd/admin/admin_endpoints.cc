@@ -29,7 +29,8 @@ AdminEndpoints::~AdminEndpoints() { stop(); }
 
 std::shared_ptr<HttpServer> AdminEndpoints::bind(const std::string& name, const std::string& host,
                                                  uint16_t port, HttpHandler handler,
-                                                 std::shared_ptr<net::TlsServer> tls) {
+                                                 std::shared_ptr<net::TlsServer> tls,
+                                                 bool tls_optional) {
   boost::system::error_code ec;
   auto address = asio::ip::make_address(host, ec);
   if (ec) {
@@ -39,6 +40,7 @@ std::shared_ptr<HttpServer> AdminEndpoints::bind(const std::string& name, const 
   HttpOptions options;
   options.idle_timeout = std::chrono::milliseconds(config_.admin_idle_timeout_ms);
   options.tls = std::move(tls);
+  options.tls_optional = tls_optional;
   auto server = std::make_shared<HttpServer>(io_, name, std::move(handler), options);
   if (auto listen_ec = server->listen(tcp::endpoint(address, port))) {
     net::log_warn("not starting the ", name, " on ", host, ":", port, ": ", listen_ec.message(),
@@ -46,7 +48,10 @@ std::shared_ptr<HttpServer> AdminEndpoints::bind(const std::string& name, const 
     return nullptr;
   }
   server->start();
-  net::log_info(name, " on ", server->local_endpoint(), options.tls ? " (HTTPS only)" : "");
+  net::log_info(name, " on ", server->local_endpoint(),
+                !options.tls           ? ""
+                : options.tls_optional ? " (HTTP and HTTPS)"
+                                       : " (HTTPS only)");
   return server;
 }
 
@@ -57,7 +62,7 @@ void AdminEndpoints::start() {
         [this](std::string_view path, const std::map<std::string, std::string>& query) {
           return admin_request(path, query);
         },
-        config_.admin_tls);
+        config_.admin_tls, !config_.admin_force_https);
   }
   if (config_.prometheus_enabled()) {
     metrics_ = bind("metrics server", config_.metrics_http_host, config_.metrics_http_port,

@@ -49,7 +49,8 @@ class AdminEndpoints {
   HttpResponse metrics_request(std::string_view path);
   std::shared_ptr<HttpServer> bind(const std::string& name, const std::string& host, uint16_t port,
                                    HttpHandler handler,
-                                   std::shared_ptr<net::TlsServer> tls = nullptr);
+                                   std::shared_ptr<net::TlsServer> tls = nullptr,
+                                   bool tls_optional = false);
 
   boost::asio::io_context& io_;
   ServerView& view_;

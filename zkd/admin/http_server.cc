@@ -18,6 +18,7 @@
 
 #include "zkd/net/log.h"
 #include "zkd/net/tls_context.h"
+#include "zkd/net/tls_detect.h"
 
 namespace zkd::admin {
 
@@ -162,7 +163,12 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
   open_.emplace(id, connection);
   auto& stream = connection->stream;
   stream.expires_after(options_.idle_timeout);
-  if (!options_.tls) {
+  const net::FirstByte first = options_.tls && options_.tls_optional
+                                   ? co_await net::peek_first_byte(stream.socket())
+                                   : net::FirstByte::kTlsHello;
+  if (first == net::FirstByte::kGone) {
+    // the client left before saying anything
+  } else if (!options_.tls || first == net::FirstByte::kOther) {
     co_await exchange(stream);
   } else {
     options_.tls->reload_if_changed();

@@ -54,6 +54,9 @@ struct HttpOptions {
   // TLS handshake on this context, whose client-certificate policy is
   // admin.needClientAuth's; a failed one is logged and closed. Null: HTTP.
   std::shared_ptr<net::TlsServer> tls;
+  // With `tls`: HTTP too (Apache's admin.portUnification), a connection's
+  // first byte telling a TLS client from a plain one (net/tls_detect.h).
+  bool tls_optional = false;
 };
 
 class HttpServer : public std::enable_shared_from_this<HttpServer> {

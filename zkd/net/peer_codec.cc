@@ -109,21 +109,44 @@ bool decode_peer_packet(std::string_view bytes, PeerPacket& packet) {
   return in.at_end();
 }
 
-std::string encode_peer_hello(zab::ServerId id) {
+std::string encode_peer_hello(zab::ServerId id, bool sasl) {
   std::string bytes;
   Writer out(bytes);
-  out.int32(static_cast<int32_t>(kPeerMagic));
+  out.int32(static_cast<int32_t>(sasl ? kPeerSaslMagic : kPeerMagic));
   out.int32(static_cast<int32_t>(kPeerProtocolVersion));
   out.int64(id);
   return bytes;
 }
 
-bool decode_peer_hello(std::string_view bytes, zab::ServerId& id) {
+bool decode_peer_hello(std::string_view bytes, zab::ServerId& id, bool& sasl) {
   if (bytes.size() != kPeerHelloSize) return false;
   Reader in(bytes);
-  if (static_cast<uint32_t>(in.int32()) != kPeerMagic) return false;
+  const auto magic = static_cast<uint32_t>(in.int32());
+  if (magic != kPeerMagic && magic != kPeerSaslMagic) return false;
   if (static_cast<uint32_t>(in.int32()) != kPeerProtocolVersion) return false;
+  sasl = magic == kPeerSaslMagic;
   id = in.int64();
+  return in.at_end();
+}
+
+std::string encode_peer_auth_frame(const PeerAuth& auth) {
+  std::string bytes;
+  Writer out(bytes);
+  const size_t start = out.begin_frame();
+  out.int32(static_cast<int32_t>(kPeerAuthTag));
+  out.int32(static_cast<int32_t>(auth.status));
+  out.buffer(auth.token);
+  out.end_frame(start);
+  return bytes;
+}
+
+bool decode_peer_auth(std::string_view payload, PeerAuth& auth) {
+  Reader in(payload);
+  if (static_cast<uint32_t>(in.int32()) != kPeerAuthTag) return false;
+  const int32_t status = in.int32();
+  if (status < 0 || status > static_cast<int32_t>(PeerAuthStatus::kNotOffered)) return false;
+  auth.status = static_cast<PeerAuthStatus>(status);
+  auth.token = in.buffer();
   return in.at_end();
 }
 

@@ -85,6 +85,13 @@ struct Link {
   // must name.
   bool secured = true;
   std::string dialed_host;
+  // Quorum SASL: the peer's hello arrived; `auth` runs the exchange until
+  // the link is up (empty without SASL).
+  bool hello_seen = false;
+  PeerAuthExchange auth;
+  // An acceptor that offers no SASL drops the dialer's first token, sent
+  // before the dialer learned that.
+  bool drop_first_auth = false;
   std::shared_ptr<asio::ssl::context> tls_context;  // kept while `tls` uses it
   std::unique_ptr<asio::ssl::stream<tcp::socket&>> tls;
 };
@@ -154,6 +161,14 @@ struct PeerTransport::Impl : std::enable_shared_from_this<Impl> {
   // link is closed.
   bool consume(const std::shared_ptr<Link>& link, std::string& input);
   bool accept_hello(const std::shared_ptr<Link>& link, std::string_view hello);
+  // Takes the link up: the hellos (and any SASL exchange) are through.
+  void bring_up(const std::shared_ptr<Link>& link);
+  // Handles an auth frame of a link that is not up yet. False once closed.
+  bool authenticate(const std::shared_ptr<Link>& link, std::string_view payload);
+  // Sends `step`'s token (if any) with `status`; false (link refused) when
+  // the step failed.
+  bool send_auth(const std::shared_ptr<Link>& link, const PeerAuthStep& step,
+                 PeerAuthStatus status);
   bool deliver(const std::shared_ptr<Link>& link, std::string_view payload);
   // Idempotent. Logs "down" when the link was the peer's current one.
   void close_link(const std::shared_ptr<Link>& link, const std::string& reason);
@@ -269,17 +284,28 @@ asio::awaitable<void> PeerTransport::Impl::dial_loop(std::shared_ptr<Dialer> d) 
       } else {
         auto link = std::make_shared<Link>(std::move(d->socket), peer.id, true);
         link->dialed_host = peer.host;
-        queue_frame(link, encode_peer_hello(self));
-        start_link(link);
-        while (link->open) {
-          d->link_closed.expires_at(asio::steady_timer::time_point::max());
-          co_await d->link_closed.async_wait(as_tuple(use_awaitable));
+        queue_frame(link, encode_peer_hello(self, static_cast<bool>(options.sasl_client)));
+        if (options.sasl_client) {
+          link->auth = options.sasl_client();
+          const PeerAuthStep first = link->auth(std::nullopt);
+          if (first.outcome == PeerAuthStep::Outcome::kFailed) {
+            failure = "cannot start quorum SASL: " + first.error;
+          } else {
+            queue_frame(link, encode_peer_auth_frame({PeerAuthStatus::kToken, first.token}));
+          }
         }
-        if (link->up) {
-          backoff = options.min_backoff;
-          failure_reported = false;
-        } else {
-          failure = "connected to " + target + ", then " + link->close_reason;
+        if (failure.empty()) {
+          start_link(link);
+          while (link->open) {
+            d->link_closed.expires_at(asio::steady_timer::time_point::max());
+            co_await d->link_closed.async_wait(as_tuple(use_awaitable));
+          }
+          if (link->up) {
+            backoff = options.min_backoff;
+            failure_reported = false;
+          } else {
+            failure = "connected to " + target + ", then " + link->close_reason;
+          }
         }
       }
     }
@@ -484,7 +510,7 @@ asio::awaitable<void> PeerTransport::Impl::read_loop(std::shared_ptr<Link> link)
 
 bool PeerTransport::Impl::consume(const std::shared_ptr<Link>& link, std::string& input) {
   size_t offset = 0;
-  if (!link->up) {
+  if (!link->hello_seen) {
     if (input.size() < kPeerHelloSize) return true;
     if (!accept_hello(link, std::string_view(input).substr(0, kPeerHelloSize))) return false;
     offset = kPeerHelloSize;
@@ -494,15 +520,21 @@ bool PeerTransport::Impl::consume(const std::shared_ptr<Link>& link, std::string
     if (rest.size() < kFrameHeaderSize) break;
     zk::wire::Reader header(rest.substr(0, kFrameHeaderSize));
     const uint64_t length = static_cast<uint32_t>(header.int32());
-    if (length > options.max_packet_bytes) {
-      log_warn("link to peer ", link->peer, ": a frame of ", length,
-               " bytes exceeds max_packet_bytes (", options.max_packet_bytes, ")");
+    const uint64_t limit = link->up ? options.max_packet_bytes : kMaxPeerAuthFrame;
+    if (length > limit) {
+      log_warn("link to peer ", link->peer, ": a frame of ", length, " bytes exceeds ",
+               link->up ? "max_packet_bytes (" : "what an auth frame may hold (", limit, ")");
       close_link(link, "oversized frame");
       return false;
     }
     if (rest.size() - kFrameHeaderSize < length) break;
     offset += kFrameHeaderSize + length;
-    if (!deliver(link, rest.substr(kFrameHeaderSize, length))) return false;
+    const std::string_view payload = rest.substr(kFrameHeaderSize, length);
+    if (std::exchange(link->drop_first_auth, false)) {
+      PeerAuth ignored;
+      if (decode_peer_auth(payload, ignored)) continue;
+    }
+    if (!(link->up ? deliver(link, payload) : authenticate(link, payload))) return false;
   }
   input.erase(0, offset);
   return link->open && !stopped;
@@ -528,7 +560,8 @@ bool PeerTransport::Impl::deliver(const std::shared_ptr<Link>& link, std::string
 
 bool PeerTransport::Impl::accept_hello(const std::shared_ptr<Link>& link, std::string_view hello) {
   ServerId id = 0;
-  if (!decode_peer_hello(hello, id)) {
+  bool sasl = false;
+  if (!decode_peer_hello(hello, id, sasl)) {
     log_warn("closing peer connection ", link->dialed ? "to " : "from ", link->remote,
              ": not a zkd peer hello (wrong magic or protocol version)");
     close_link(link, "no valid hello");
@@ -561,8 +594,90 @@ bool PeerTransport::Impl::accept_hello(const std::shared_ptr<Link>& link, std::s
       return false;
     }
     link->peer = id;
+    if (!sasl && options.sasl_required_by_acceptor) {
+      refuse(link, "server " + std::to_string(id) +
+                       " does not authenticate with SASL (quorum.auth.serverRequireSasl)");
+      return false;
+    }
     queue_frame(link, encode_peer_hello(self));
+    if (sasl && options.sasl_server) {
+      link->auth = options.sasl_server();  // up once the exchange completes
+    } else if (sasl) {
+      queue_frame(link, encode_peer_auth_frame({PeerAuthStatus::kNotOffered, std::nullopt}));
+      link->drop_first_auth = true;
+    }
   }
+  link->hello_seen = true;
+  if (link->auth) return true;  // SASL first
+  bring_up(link);
+  return true;
+}
+
+bool PeerTransport::Impl::send_auth(const std::shared_ptr<Link>& link, const PeerAuthStep& step,
+                                    PeerAuthStatus status) {
+  if (step.outcome == PeerAuthStep::Outcome::kFailed) {
+    refuse(link,
+           "quorum SASL with server " + std::to_string(link->peer) + " failed: " + step.error);
+    return false;
+  }
+  if (step.token || status != PeerAuthStatus::kToken) {
+    queue_frame(link, encode_peer_auth_frame({status, step.token}));
+  }
+  return true;
+}
+
+bool PeerTransport::Impl::authenticate(const std::shared_ptr<Link>& link,
+                                       std::string_view payload) {
+  PeerAuth auth;
+  if (!decode_peer_auth(payload, auth)) {
+    refuse(link, "server " + std::to_string(link->peer) +
+                     " sent something other than quorum SASL before authenticating");
+    return false;
+  }
+  if (!link->dialed) {  // the acceptor: the dialer's tokens
+    if (auth.status != PeerAuthStatus::kToken) {
+      refuse(link, "unexpected quorum SASL status from server " + std::to_string(link->peer));
+      return false;
+    }
+    const PeerAuthStep step = link->auth(auth.token.value_or(""));
+    const bool complete = step.outcome == PeerAuthStep::Outcome::kComplete;
+    if (!send_auth(link, step, complete ? PeerAuthStatus::kComplete : PeerAuthStatus::kToken)) {
+      return false;
+    }
+    if (!complete) return true;
+    log_info("peer ", link->peer, " authenticated with quorum SASL as ", step.who);
+    link->auth = nullptr;
+    bring_up(link);
+    return link->open;
+  }
+  // The dialer: the acceptor's answers.
+  if (auth.status == PeerAuthStatus::kNotOffered) {
+    if (options.sasl_required_by_dialer) {
+      refuse(link, "server " + std::to_string(link->peer) +
+                       " offers no quorum SASL (quorum.auth.learnerRequireSasl)");
+      return false;
+    }
+    log_warn("link to peer ", link->peer,
+             ": it offers no quorum SASL; going on unauthenticated (set "
+             "quorum.auth.learnerRequireSasl to refuse)");
+    link->auth = nullptr;
+    bring_up(link);
+    return link->open;
+  }
+  if (auth.token) {
+    const PeerAuthStep step = link->auth(std::string_view(*auth.token));
+    if (step.outcome == PeerAuthStep::Outcome::kFailed || auth.status == PeerAuthStatus::kToken) {
+      if (!send_auth(link, step, PeerAuthStatus::kToken)) return false;
+    }
+  }
+  if (auth.status != PeerAuthStatus::kComplete) return true;
+  link->auth = nullptr;
+  bring_up(link);
+  return link->open;
+}
+
+void PeerTransport::Impl::bring_up(const std::shared_ptr<Link>& link) {
+  const ServerId id = link->peer;
   link->up = true;
   link->hello_timer.cancel();
   std::shared_ptr<Link>& current = up_links[id];
@@ -570,7 +685,6 @@ bool PeerTransport::Impl::accept_hello(const std::shared_ptr<Link>& link, std::s
   log_info("link to peer ", id, " up (", link->dialed ? "connected to " : "accepted from ",
            link->remote, old ? ", replacing the previous connection)" : ")");
   if (old) close_link(old, "replaced");
-  return true;
 }
 
 void PeerTransport::Impl::close_link(const std::shared_ptr<Link>& link, const std::string& reason) {

@@ -40,6 +40,16 @@
 // peer whose certificate fails is refused and logged; the hello follows the
 // handshake.
 //
+// SASL (quorum.auth.*, as Apache's QuorumLearner authenticates to its
+// QuorumServer): with sasl_client set, a dialer says so in its hello
+// (peer_codec.h) and then runs the exchange in auth frames; with
+// sasl_server set, an acceptor answers them and takes the link up once the
+// exchange completes, and a dialer that does not authenticate is refused
+// when sasl_required_by_acceptor. An acceptor without sasl_server answers
+// "not offered", which a dialer refuses when sasl_required_by_dialer. A
+// refused peer is logged as a failed TLS peer is. The hello timeout covers
+// the exchange; auth frames are at most kMaxPeerAuthFrame bytes.
+//
 // Threading: everything runs on the io_context's thread (zkd's state thread);
 // construct, start(), send() and stop() there. `receive` is called on that
 // thread, one packet at a time, in arrival order per link.
@@ -52,6 +62,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,6 +82,18 @@ struct PeerAddress {
   uint16_t port = 0;
 };
 
+// One side of a quorum SASL exchange: called with the other side's token
+// (the dialer's first call with none), it says what to send next.
+struct PeerAuthStep {
+  enum class Outcome { kContinue, kComplete, kFailed } outcome = Outcome::kFailed;
+  std::optional<std::string> token;  // to send; nothing: no token
+  std::string who;                   // acceptor, kComplete: the dialer's authenticated id
+  std::string error;                 // kFailed: why
+};
+using PeerAuthExchange = std::function<PeerAuthStep(std::optional<std::string_view> token)>;
+
+inline constexpr size_t kMaxPeerAuthFrame = 64 * 1024;
+
 struct PeerTransportOptions {
   std::chrono::milliseconds min_backoff{50};
   std::chrono::milliseconds max_backoff{1000};
@@ -82,6 +105,11 @@ struct PeerTransportOptions {
   bool tls_optional = false;
   bool verify_host = true;         // the dialer checks the accepting peer's certificate
   bool verify_client_host = true;  // the acceptor checks the dialer's
+  // SASL (see above): each call starts one link's exchange; null: none.
+  std::function<PeerAuthExchange()> sasl_client;
+  std::function<PeerAuthExchange()> sasl_server;
+  bool sasl_required_by_dialer = false;    // quorum.auth.learnerRequireSasl
+  bool sasl_required_by_acceptor = false;  // quorum.auth.serverRequireSasl
 };
 
 class PeerTransport {

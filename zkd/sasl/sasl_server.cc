@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/sasl/sasl_server.h"
 
+#include <krb5.h>
 #include <sasl/sasl.h>
 #include <sasl/saslplug.h>
 
@@ -14,11 +15,26 @@
 namespace zkd::sasl {
 namespace {
 
+// MIT Kerberos's default realm (krb5.conf's libdefaults), "" when none.
+std::string default_realm() {
+  krb5_context context = nullptr;
+  if (krb5_init_context(&context) != 0) return {};
+  char* realm = nullptr;
+  std::string out;
+  if (krb5_get_default_realm(context, &realm) == 0 && realm != nullptr) {
+    out = realm;
+    krb5_free_default_realm(context, realm);
+  }
+  krb5_free_context(context);
+  return out;
+}
+
 constexpr const char* kAuxpropName = "zkd-jaas";
 
-// The passwords the auxprop plugin serves: the last opened server's.
+// The passwords the auxprop plugin serves, per DIGEST-MD5 realm: the last
+// opened server's of each (the clients' and the quorum's).
 std::mutex users_mutex;
-std::map<std::string, std::string> users;
+std::map<std::string, std::map<std::string, std::string>> users_by_realm;
 
 // Cyrus asks for options through this; zkd pins the mechanisms it offers
 // and its own password source, whatever /etc/sasl2 says.
@@ -34,12 +50,12 @@ int get_option(void*, const char*, const char* option, const char** result, unsi
   return SASL_OK;
 }
 
+// Only the library's own errors: an authentication that fails is logged by
+// whoever ran the exchange (its reason is the exchange's error), at the rate
+// it chooses, and a peer that keeps retrying with a wrong password must not
+// fill the log.
 int log_line(void*, int level, const char* message) {
-  if (level <= SASL_LOG_ERR) {
-    net::log_warn("sasl: ", message);
-  } else if (level <= SASL_LOG_NOTE) {
-    net::log_info("sasl: ", message);
-  }
+  if (level <= SASL_LOG_ERR) net::log_warn("sasl: ", message);
   return SASL_OK;
 }
 
@@ -48,13 +64,19 @@ int log_line(void*, int level, const char* message) {
 int lookup(void*, sasl_server_params_t* params, unsigned flags, const char* user, unsigned ulen) {
   if (params == nullptr || user == nullptr) return SASL_BADPARAM;
   if ((flags & SASL_AUXPROP_AUTHZID) != 0) return SASL_OK;  // no authzid properties
+  // The server name the exchange was opened with is the DIGEST-MD5 realm
+  // (SaslSettings::server_host): it says whose users, the clients' or the
+  // quorum's.
   std::string name(user, ulen);
-  name = name.substr(0, name.find('@'));  // user@realm: the realm is zkd's own
+  name = name.substr(0, name.find('@'));
+  const std::string realm = params->serverFQDN == nullptr ? "" : params->serverFQDN;
   std::string password;
   {
     std::lock_guard lock(users_mutex);
-    auto it = users.find(name);
-    if (it == users.end()) return SASL_NOUSER;
+    auto users = users_by_realm.find(realm);
+    if (users == users_by_realm.end()) return SASL_NOUSER;
+    auto it = users->second.find(name);
+    if (it == users->second.end()) return SASL_NOUSER;
     password = it->second;
   }
   for (const propval* p = params->utils->prop_get(params->propctx); p->name != nullptr; ++p) {
@@ -85,8 +107,19 @@ int (*as_callback(F* f))() {
   return reinterpret_cast<int (*)()>(reinterpret_cast<void (*)()>(f));
 }
 
+// Any authorization id may go with an authenticated identity: zkd ignores
+// the former (Step::authenticated_id), as Apache's SaslServerCallbackHandler
+// authorizes every client and names it by its authentication id. Without
+// this Cyrus refuses clients whose authorization id differs in form from
+// the authenticated one (pure-sasl's and Java's user@REALM for GSSAPI).
+int authorize_any(sasl_conn_t*, void*, const char*, unsigned, const char*, unsigned, const char*,
+                  unsigned, propctx*) {
+  return SASL_OK;
+}
+
 sasl_callback_t callbacks[] = {
     {SASL_CB_GETOPT, as_callback(&get_option), nullptr},
+    {SASL_CB_PROXY_POLICY, as_callback(&authorize_any), nullptr},
     {SASL_CB_LOG, as_callback(&log_line), nullptr},
     {SASL_CB_LIST_END, nullptr, nullptr},
 };
@@ -130,25 +163,34 @@ class CyrusExchange : public SaslExchange {
             : sasl_server_start(conn_, mechanism_.c_str(), client_token.data(),
                                 static_cast<unsigned>(client_token.size()), &reply, &reply_len);
     started_ = true;
-    if (reply != nullptr) out.token.assign(reply, reply_len);
     if (rc == SASL_CONTINUE) {
       out.outcome = Step::Outcome::kContinue;
+      out.token = std::string(reply == nullptr ? "" : reply, reply == nullptr ? 0 : reply_len);
       return out;
     }
     over_ = true;
     if (rc != SASL_OK) {
       out.error = sasl_errdetail(conn_);
-      out.token.clear();
       return out;
     }
+    // The authenticated identity: SASL_USERNAME would be the authorization
+    // id the client asked for (the proxy policy lets any through, as
+    // Apache's does), which is not proof of anything.
     const void* user = nullptr;
-    if (sasl_getprop(conn_, SASL_USERNAME, &user) != SASL_OK || user == nullptr) {
+    if (sasl_getprop(conn_, SASL_AUTHUSER, &user) != SASL_OK || user == nullptr) {
       out.error = "the SASL library named no user";
-      out.token.clear();
       return out;
     }
     out.outcome = Step::Outcome::kComplete;
-    out.authorization_id = static_cast<const char*>(user);
+    if (reply != nullptr && reply_len > 0) out.token = std::string(reply, reply_len);
+    out.authenticated_id = static_cast<const char*>(user);
+    // Cyrus's GSSAPI strips the default realm from the principal; Apache's
+    // ids keep it (kerberos.removeRealmFromPrincipal removes it later).
+    if (mechanism_ == "GSSAPI" && out.authenticated_id.find('@') == std::string::npos) {
+      if (const std::string realm = default_realm(); !realm.empty()) {
+        out.authenticated_id += "@" + realm;
+      }
+    }
     return out;
   }
 
@@ -190,7 +232,7 @@ std::variant<std::unique_ptr<SaslServer>, std::string> SaslServer::open(SaslSett
   }
   {
     std::lock_guard lock(users_mutex);
-    users = settings.digest_users;
+    users_by_realm[settings.digest_realm] = settings.digest_users;
   }
   return std::unique_ptr<SaslServer>(new SaslServer(std::move(settings)));
 }
@@ -198,8 +240,8 @@ std::variant<std::unique_ptr<SaslServer>, std::string> SaslServer::open(SaslSett
 std::unique_ptr<SaslExchange> SaslServer::start() const {
   sasl_conn_t* conn = nullptr;
   const std::string host = settings_.server_host();
-  const int rc = sasl_server_new(std::string(kServiceName).c_str(), host.c_str(), nullptr, nullptr,
-                                 nullptr, nullptr, SASL_SUCCESS_DATA, &conn);
+  const int rc = sasl_server_new(settings_.service.c_str(), host.c_str(), nullptr, nullptr, nullptr,
+                                 nullptr, SASL_SUCCESS_DATA, &conn);
   if (rc != SASL_OK) {
     if (conn != nullptr) sasl_dispose(&conn);
     return refused_exchange(std::string("cannot start a SASL exchange: ") +

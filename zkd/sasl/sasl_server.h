@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -21,9 +22,15 @@ class SaslExchange {
  public:
   struct Step {
     enum class Outcome { kContinue, kComplete, kFailed } outcome = Outcome::kFailed;
-    std::string token;             // for the client: a challenge, or the final data
-    std::string authorization_id;  // kComplete: who the client proved to be
-    std::string error;             // kFailed: why, for the log
+    // For the client: a challenge, or the final data; nothing (a null
+    // buffer on the wire, as Apache sends) when complete without data, or
+    // failed.
+    std::optional<std::string> token;
+    // kComplete: who the client proved to be: the authenticated identity,
+    // never the authorization id it asked for (Apache's server takes the
+    // same); a Kerberos principal with its realm (user@REALM).
+    std::string authenticated_id;
+    std::string error;  // kFailed: why, for the log
   };
 
   virtual ~SaslExchange() = default;
@@ -37,9 +44,10 @@ std::unique_ptr<SaslExchange> refused_exchange(std::string why);
 
 class SaslServer {
  public:
-  // Starts Cyrus SASL (once per process) for `settings`. The passwords and
-  // keytab of the last server opened are the ones every exchange uses (one
-  // SASL configuration per process, as a JVM has one JAAS file). An error
+  // Starts Cyrus SASL (once per process) for `settings`. The passwords of
+  // the last server opened for a realm, and the keytab of the last opened,
+  // are the ones every exchange uses (one SASL configuration per process, as
+  // a JVM has one JAAS file; the clients' and the quorum's realms differ). An error
   // says what is missing ("no DIGEST-MD5 plugin: install libsasl2-modules").
   static std::variant<std::unique_ptr<SaslServer>, std::string> open(SaslSettings settings);
 

@@ -15,7 +15,7 @@ std::string_view SaslSettings::mechanism_name() const {
 }
 
 std::string SaslSettings::server_host() const {
-  if (mechanism != Mechanism::kGssapi) return std::string(kDigestRealm);
+  if (mechanism != Mechanism::kGssapi) return digest_realm;
   // service/host@REALM
   const size_t slash = principal.find('/');
   if (slash == std::string::npos) return {};
@@ -24,11 +24,11 @@ std::string SaslSettings::server_host() const {
 
 std::variant<SaslSettings, std::string> sasl_settings(std::string_view text,
                                                       std::string_view section) {
-  auto parsed = parse_jaas(text);
+  auto parsed = zk::java::parse_jaas(text);
   if (auto* error = std::get_if<std::string>(&parsed)) return *error;
-  for (const JaasSection& s : std::get<std::vector<JaasSection>>(parsed)) {
+  for (const zk::java::JaasSection& s : std::get<std::vector<zk::java::JaasSection>>(parsed)) {
     if (s.name != section) continue;
-    for (const JaasModule& m : s.modules) {
+    for (const zk::java::JaasModule& m : s.modules) {
       SaslSettings settings;
       if (m.class_name == kKerberosModule) {
         settings.mechanism = SaslSettings::Mechanism::kGssapi;

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <variant>
 
-#include "zkd/sasl/jaas_config.h"
+#include "libzk/java/jaas_config.h"
 
 namespace zkd::sasl {
 
@@ -22,17 +22,24 @@ inline constexpr std::string_view kServerSection = "Server";
 inline constexpr std::string_view kDigestRealm = "zk-sasl-md5";
 // The SASL service name, the first part of the server's Kerberos principal.
 inline constexpr std::string_view kServiceName = "zookeeper";
+// Between servers (quorum.auth.*), as Apache's QuorumAuth names them.
+inline constexpr std::string_view kQuorumServiceName = "zookeeper-quorum";
+inline constexpr std::string_view kQuorumDigestRealm = "zk-quorum-sasl-md5";
 
 struct SaslSettings {
   enum class Mechanism { kDigestMd5, kGssapi } mechanism = Mechanism::kDigestMd5;
   std::map<std::string, std::string> digest_users;  // user -> password (DIGEST-MD5)
   std::string keytab;                               // GSSAPI: the keytab file
   std::string principal;                            // GSSAPI: "zookeeper/host@REALM"
+  // What clients ask for: the service, and the DIGEST-MD5 realm (the server
+  // name they are told); kQuorum* for the quorum's server.
+  std::string service = std::string(kServiceName);
+  std::string digest_realm = std::string(kDigestRealm);
 
   // The mechanism's name as SASL libraries spell it ("DIGEST-MD5", "GSSAPI").
   std::string_view mechanism_name() const;
   // The host the server authenticates as: the principal's instance for
-  // GSSAPI, kDigestRealm for DIGEST-MD5.
+  // GSSAPI, digest_realm for DIGEST-MD5.
   std::string server_host() const;
 };
 

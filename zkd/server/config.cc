@@ -251,6 +251,8 @@ bool apply_tls(Parser& parser, const Property& p, ServerConfig& c, bool& ok) {
     parser.boolean(p, c.client_tls_settings.reload);
   } else if (k == "admin.forceHttps") {
     parser.boolean(p, c.admin_force_https);
+  } else if (k == "admin.portUnification") {
+    parser.boolean(p, c.admin_port_unification);
   } else if (k == "admin.needClientAuth") {
     parser.boolean(p, c.admin_need_client_auth);
   } else if (k == "sslQuorum") {
@@ -263,6 +265,20 @@ bool apply_tls(Parser& parser, const Property& p, ServerConfig& c, bool& ok) {
     c.x509_super_user = p.value;
   } else {
     return false;
+  }
+  return true;
+}
+
+// After the last line: quorum.auth.*RequireSasl needs quorum.auth.enableSasl,
+// as Apache checks.
+bool check_quorum_sasl(const ServerConfig& c, const std::string& file_name, ConfigResult& result) {
+  for (auto [required, key] : {std::pair{c.quorum_sasl_learner_required, "learnerRequireSasl"},
+                               std::pair{c.quorum_sasl_server_required, "serverRequireSasl"}}) {
+    if (required && !c.quorum_sasl) {
+      result.error =
+          file_name + ": quorum.auth." + key + " needs quorum.auth.enableSasl=true (as in Apache)";
+      return false;
+    }
   }
   return true;
 }
@@ -301,10 +317,12 @@ bool check_tls(ServerConfig& c, const std::string& file_name, ConfigResult& resu
                                               : std::vector<std::string>{*protocol};
     }
   }
-  if (c.admin_enabled && c.admin_force_https && c.quorum_tls_settings.key_store.location.empty()) {
-    result.error = file_name +
-                   ": admin.forceHttps needs ssl.quorum.keyStore.location (the admin server's key "
-                   "and certificate, as Apache's)";
+  if (c.admin_enabled && (c.admin_force_https || c.admin_port_unification) &&
+      c.quorum_tls_settings.key_store.location.empty()) {
+    result.error = file_name + ": " +
+                   (c.admin_force_https ? "admin.forceHttps" : "admin.portUnification") +
+                   " needs ssl.quorum.keyStore.location (the admin server's key and certificate, "
+                   "as Apache's)";
     return false;
   }
   if ((c.ssl_quorum || c.quorum_port_unification) &&
@@ -406,6 +424,16 @@ bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, 
     parser.boolean(p, c.kerberos_remove_host);
   } else if (k == "kerberos.removeRealmFromPrincipal") {
     parser.boolean(p, c.kerberos_remove_realm);
+  } else if (k == "quorum.auth.enableSasl") {
+    parser.boolean(p, c.quorum_sasl);
+  } else if (k == "quorum.auth.learnerRequireSasl") {
+    parser.boolean(p, c.quorum_sasl_learner_required);
+  } else if (k == "quorum.auth.serverRequireSasl") {
+    parser.boolean(p, c.quorum_sasl_server_required);
+  } else if (k == "quorum.auth.learner.saslLoginContext") {
+    c.quorum_sasl_learner_section = p.value;
+  } else if (k == "quorum.auth.server.saslLoginContext") {
+    c.quorum_sasl_server_section = p.value;
   } else if (k == "initLimit") {
     int32_t v = 0;
     if (!parser.number(p, v)) return false;
@@ -588,6 +616,7 @@ ConfigResult parse_config(std::string_view text, const std::string& file_name) {
   if (!check_ensemble(parser, c, seen, file_name, result)) return result;
   if (!check_tls(c, file_name, result)) return result;
   if (!check_enforced_auth(c, file_name, result)) return result;
+  if (!check_quorum_sasl(c, file_name, result)) return result;
   if (!seen.has_client_port) {
     if (seen.client_port_address) {
       parser.fail(*seen.client_port_address, "clientPortAddress is set but clientPort is not");

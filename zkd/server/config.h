@@ -130,11 +130,28 @@ struct ServerConfig {
   // admin.needClientAuth a client certificate is required. tls_setup opens
   // admin_tls.
   bool admin_force_https = false;
+  // admin.portUnification: the admin port takes HTTPS (with the same stores)
+  // and HTTP; admin.forceHttps wins over it.
+  bool admin_port_unification = false;
   bool admin_need_client_auth = false;
   std::shared_ptr<net::TlsServer> admin_tls;
   // The SASL server the JAAS file set up (security_setup.h opens it before the
   // server starts); null: every SASL request fails with AUTHFAILED.
   std::shared_ptr<const sasl::SaslServer> sasl;
+  // SASL between servers (quorum.auth.*): with quorum_sasl a server
+  // authenticates to the peers it dials with the DIGEST-MD5 user of the JAAS
+  // file's learner section and checks the peers that dial it against the
+  // users of its server section, as Apache's QuorumLearner/QuorumServer do;
+  // the *_required flags refuse peers that do not (peer_transport.h).
+  // security_setup opens quorum_sasl_server and quorum_sasl_learner.
+  bool quorum_sasl = false;
+  bool quorum_sasl_learner_required = false;
+  bool quorum_sasl_server_required = false;
+  std::string quorum_sasl_learner_section = "QuorumLearner";
+  std::string quorum_sasl_server_section = "QuorumServer";
+  std::shared_ptr<const sasl::SaslServer> quorum_sasl_server;
+  std::string quorum_sasl_user;  // the learner section's username and password
+  std::string quorum_sasl_password;
 
   // Storage. Unlike Apache, zkd purges after every snapshot by default,
   // keeping autopurge.snapRetainCount snapshots (and the logs they need);

@@ -258,24 +258,22 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"kerberos.*", kRefused, kAlways, "",
      "not a Kerberos key zkd knows: it would not act on it. Remove the key or run Apache "
      "ZooKeeper"},
-    {"quorum.auth.enableSasl", kRefused, kTrue, "",
-     "zkd has no SASL between servers yet: peers would not be authenticated. Remove the "
-     "quorum.auth keys"},
-    {"quorum.auth.learnerRequireSasl", kRefused, kTrue, "",
-     "zkd has no SASL between servers yet: peers would not be authenticated. Remove the "
-     "quorum.auth keys"},
-    {"quorum.auth.serverRequireSasl", kRefused, kTrue, "",
-     "zkd has no SASL between servers yet: peers would not be authenticated. Remove the "
-     "quorum.auth keys"},
-    {"quorum.auth.learner.saslLoginContext", kNoEffect, kAlways, "",
-     "only used with quorum.auth.enableSasl=true, which zkd refuses"},
-    {"quorum.auth.server.saslLoginContext", kNoEffect, kAlways, "",
-     "only used with quorum.auth.enableSasl=true, which zkd refuses"},
+    {"quorum.auth.enableSasl", kHonoured, kAlways, "",
+     "a server authenticates to the peers it dials with DIGEST-MD5 (the JAAS learner section's "
+     "username and password) and checks those that dial it (the server section's users); "
+     "docs/security.md"},
+    {"quorum.auth.learnerRequireSasl", kHonoured, kAlways, "",
+     "a dialer refuses a peer that offers no quorum SASL"},
+    {"quorum.auth.serverRequireSasl", kHonoured, kAlways, "",
+     "a server refuses peers that dial it without quorum SASL"},
+    {"quorum.auth.learner.saslLoginContext", kHonoured, kAlways, "",
+     "the JAAS section with the dialer's username and password (default QuorumLearner)"},
+    {"quorum.auth.server.saslLoginContext", kHonoured, kAlways, "",
+     "the JAAS section with the users peers authenticate as (default QuorumServer)"},
     {"quorum.auth.kerberos.servicePrincipal", kNoEffect, kAlways, "",
-     "only used with quorum.auth.enableSasl=true, which zkd refuses"},
+     "zkd's quorum SASL is DIGEST-MD5; a Kerberos QuorumServer section is refused at start-up"},
     {"quorum.auth.*", kRefused, kAlways, "",
-     "zkd has no SASL between servers yet: peers would not be authenticated. Remove the "
-     "quorum.auth keys"},
+     "not a quorum.auth key zkd knows: it would not act on it. Remove the key"},
     {"sslQuorum", kHonoured, kAlways, "",
      "the links between servers run over TLS, each end checking the other's certificate (needs "
      "ssl.quorum.keyStore.location)"},
@@ -386,8 +384,9 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "with admin.forceHttps: the admin server requires a trusted client certificate"},
     {"admin.forceHttps", kHonoured, kAlways, "",
      "the admin server speaks HTTPS only, with the ssl.quorum.* key and trust stores (as Apache)"},
-    {"admin.portUnification", kRefused, kTrue, "",
-     "zkd's admin server speaks plain HTTP only; remove admin.portUnification"},
+    {"admin.portUnification", kHonoured, kAlways, "",
+     "the admin port takes HTTPS (with the ssl.quorum.* stores, as admin.forceHttps) and HTTP; "
+     "admin.forceHttps wins"},
     {"admin.enableServer", kHonoured, kAlways, "", "false: no admin server"},
     {"admin.serverAddress", kHonoured, kAlways, "", "the admin server's address"},
     {"admin.serverPort", kHonoured, kAlways, "", "the admin server's port"},

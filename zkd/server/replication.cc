@@ -8,6 +8,7 @@
 #include "zkd/net/log.h"
 #include "zkd/server/clocks.h"
 #include "zkd/server/database_options.h"
+#include "zkd/server/quorum_sasl.h"
 
 namespace zkd::server {
 
@@ -102,6 +103,12 @@ boost::system::error_code Replication::start() {
     log_info("peer links: ", config.ssl_quorum ? "TLS" : "plaintext",
              config.quorum_port_unification ? ", accepting TLS and plaintext peers" : "",
              " (sslQuorum, portUnification)");
+  }
+  set_quorum_sasl(config, options);
+  if (options.sasl_server) {
+    log_info("peer links: quorum SASL (DIGEST-MD5)",
+             options.sasl_required_by_acceptor ? ", required of peers that dial" : "",
+             options.sasl_required_by_dialer ? ", required of peers dialed" : "");
   }
   transport_ = std::make_unique<net::PeerTransport>(
       parts_.io, parts_.config.my_id, std::move(peers),

@@ -244,9 +244,9 @@ void ClientService::answer_sasl(ClientState& client, int32_t xid, std::string_vi
     const bool kerberos =
         config_.sasl->settings().mechanism == sasl::SaslSettings::Mechanism::kGssapi;
     const std::string id =
-        kerberos ? kerberos_sasl_id(step.authorization_id, config_.kerberos_remove_host,
+        kerberos ? kerberos_sasl_id(step.authenticated_id, config_.kerberos_remove_host,
                                     config_.kerberos_remove_realm)
-                 : step.authorization_id;
+                 : step.authenticated_id;
     log_info("SASL authentication of ", client.connection->remote_text(), " as ", id);
     client.auth.add({std::string(tree::kSaslScheme), id});
     if (!config_.sasl_super_user.empty() && id == config_.sasl_super_user) {
@@ -254,7 +254,7 @@ void ClientService::answer_sasl(ClientState& client, int32_t xid, std::string_vi
     }
   }
   std::string reply;
-  zk::wire::Writer(reply).buffer(std::string_view(step.token));
+  zk::wire::Writer(reply).buffer(step.token);
   clients_.send(client, reply_frame(xid, 0, Error::kOk, reply));
 }
 

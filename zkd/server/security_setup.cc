@@ -5,40 +5,99 @@
 #include <sstream>
 #include <variant>
 
+#include "libzk/java/jaas_config.h"
+#include "libzk/java/jvm_flags.h"
 #include "zkd/sasl/sasl_server.h"
 
 namespace zkd::server {
-
-std::string jvm_system_property(std::string_view flags, std::string_view name) {
-  const std::string prefix = "-D" + std::string(name) + "=";
-  std::string value;
-  std::istringstream words{std::string(flags)};
-  for (std::string word; words >> word;) {
-    if (word.starts_with(prefix)) value = word.substr(prefix.size());
-  }
-  return value;
-}
 
 std::string jaas_path(std::string_view option, std::string_view server_jvmflags,
                       std::string_view jvmflags) {
   constexpr std::string_view kProperty = "java.security.auth.login.config";
   if (!option.empty()) return std::string(option);
-  if (auto path = jvm_system_property(server_jvmflags, kProperty); !path.empty()) return path;
-  return jvm_system_property(jvmflags, kProperty);
+  if (auto path = zk::java::jvm_system_property(server_jvmflags, kProperty); !path.empty())
+    return path;
+  return zk::java::jvm_system_property(jvmflags, kProperty);
 }
+
+namespace {
+
+constexpr std::string_view kNoJaas =
+    " but zkd has no JAAS file: pass zkd --jaas FILE, or "
+    "-Djava.security.auth.login.config=FILE in SERVER_JVMFLAGS";
+constexpr std::string_view kDigestModule = "org.apache.zookeeper.server.auth.DigestLoginModule";
+
+// Whether the JAAS text has a section `name` (a file may hold only the
+// quorum's sections).
+bool has_section(const std::string& text, std::string_view name) {
+  auto parsed = zk::java::parse_jaas(text);
+  if (!std::holds_alternative<std::vector<zk::java::JaasSection>>(parsed))
+    return true;  // errors later
+  for (const auto& s : std::get<std::vector<zk::java::JaasSection>>(parsed)) {
+    if (s.name == name) return true;
+  }
+  return false;
+}
+
+// config.quorum_sasl_*: the server section's users (DIGEST-MD5 only) and the
+// learner section's username and password. "" or what is wrong.
+std::string setup_quorum_sasl(ServerConfig& config, const std::string& text) {
+  auto settings = sasl::sasl_settings(text, config.quorum_sasl_server_section);
+  if (auto* error = std::get_if<std::string>(&settings)) return *error;
+  auto& server_settings = std::get<sasl::SaslSettings>(settings);
+  if (server_settings.mechanism != sasl::SaslSettings::Mechanism::kDigestMd5) {
+    return "the JAAS section " + config.quorum_sasl_server_section +
+           " is Kerberos; zkd's quorum SASL is DIGEST-MD5 only (a DigestLoginModule with "
+           "user_NAME=\"PASSWORD\" options), or authenticate peers with sslQuorum";
+  }
+  server_settings.service = std::string(sasl::kQuorumServiceName);
+  server_settings.digest_realm = std::string(sasl::kQuorumDigestRealm);
+  auto server = sasl::SaslServer::open(std::move(server_settings));
+  if (auto* error = std::get_if<std::string>(&server)) return *error;
+  config.quorum_sasl_server = std::move(std::get<std::unique_ptr<sasl::SaslServer>>(server));
+
+  const auto parsed = zk::java::parse_jaas(text);
+  for (const auto& s : std::get<std::vector<zk::java::JaasSection>>(parsed)) {
+    if (s.name != config.quorum_sasl_learner_section) continue;
+    for (const auto& module : s.modules) {
+      if (module.class_name != kDigestModule) continue;
+      auto user = module.options.find("username");
+      auto password = module.options.find("password");
+      if (user == module.options.end() || password == module.options.end()) break;
+      config.quorum_sasl_user = user->second;
+      config.quorum_sasl_password = password->second;
+      return {};
+    }
+    return "the JAAS section " + config.quorum_sasl_learner_section + " needs a " +
+           std::string(kDigestModule) + " with username and password options";
+  }
+  return "the JAAS file has no section " + config.quorum_sasl_learner_section +
+         " (quorum.auth.learner.saslLoginContext)";
+}
+
+}  // namespace
 
 std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path) {
   if (path.empty()) {
-    if (!config.sasl_provider) return {};
-    return "authProvider names " + std::string(kSaslProviderClass) +
-           " but zkd has no JAAS file: pass zkd --jaas FILE, or "
-           "-Djava.security.auth.login.config=FILE in SERVER_JVMFLAGS";
+    if (config.sasl_provider) {
+      return "authProvider names " + std::string(kSaslProviderClass) + std::string(kNoJaas);
+    }
+    if (config.quorum_sasl) return "quorum.auth.enableSasl is true" + std::string(kNoJaas);
+    return {};
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) return "cannot read the JAAS file " + path.string();
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto settings = sasl::sasl_settings(text.str());
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  if (config.quorum_sasl) {
+    if (auto why = setup_quorum_sasl(config, text); !why.empty()) {
+      return "JAAS file " + path.string() + ": " + why;
+    }
+    // A file for the quorum alone serves clients no SASL.
+    if (!config.sasl_provider && !has_section(text, sasl::kServerSection)) return {};
+  }
+  auto settings = sasl::sasl_settings(text);
   if (auto* error = std::get_if<std::string>(&settings)) {
     return "JAAS file " + path.string() + ": " + *error;
   }
@@ -56,12 +115,12 @@ std::string setup_tls(ServerConfig& config) {
     if (auto* error = std::get_if<std::string>(&opened)) return *error;
     config.client_tls = std::get<std::shared_ptr<net::TlsServer>>(std::move(opened));
   }
-  if (config.admin_enabled && config.admin_force_https) {
+  if (config.admin_enabled && (config.admin_force_https || config.admin_port_unification)) {
     net::TlsSettings settings = config.quorum_tls_settings;
     settings.client_auth = config.admin_need_client_auth ? net::TlsSettings::ClientAuth::kNeed
                                                          : net::TlsSettings::ClientAuth::kNone;
     auto admin = net::TlsServer::open(settings);
-    if (auto* error = std::get_if<std::string>(&admin)) return "admin.forceHttps: " + *error;
+    if (auto* error = std::get_if<std::string>(&admin)) return "admin TLS: " + *error;
     config.admin_tls = std::get<std::shared_ptr<net::TlsServer>>(std::move(admin));
   }
   if (config.ssl_quorum || config.quorum_port_unification) {

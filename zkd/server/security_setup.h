@@ -15,20 +15,19 @@
 
 namespace zkd::server {
 
-// The value of -D<name>=VALUE in a JVM flags string (blank-separated, as a
-// shell splits an unquoted variable); "" when absent. The last one wins.
-std::string jvm_system_property(std::string_view flags, std::string_view name);
-
 // The JAAS file: `option` (zkd --jaas) when given, else
 // java.security.auth.login.config from `server_jvmflags`, else from
 // `jvmflags` (the environment's SERVER_JVMFLAGS and JVMFLAGS); "" for none.
 std::string jaas_path(std::string_view option, std::string_view server_jvmflags,
                       std::string_view jvmflags);
 
-// Opens config.sasl from the JAAS file at `path` ("" = none). "" on success,
-// else what is wrong, naming the file: unreadable, malformed (with its
-// line), no Server section, no SASL plugin, or an authProvider.N naming
-// SASLAuthenticationProvider without a JAAS file.
+// Opens config.sasl from the JAAS file at `path` ("" = none), and with
+// quorum.auth.enableSasl config.quorum_sasl_server and the quorum's learner
+// credentials from its QuorumServer and QuorumLearner sections (or those
+// the saslLoginContext keys name). "" on success, else what is wrong,
+// naming the file: unreadable, malformed (with its line), no Server section
+// (none needed in a file for the quorum alone), no SASL plugin, a Kerberos
+// quorum section, or SASL asked for without a JAAS file.
 std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path);
 
 // Opens config.client_tls from config.client_tls_settings when a port

@@ -74,7 +74,7 @@ std::string four_letter_word(uint16_t port, const std::string& word,
   return zk::lab::four_letter_word("127.0.0.1", port, word, timeout).value_or("");
 }
 
-TestServer::TestServer() = default;
+TestServer::TestServer(TestServerOptions options) : options_(std::move(options)) {}
 
 TestServer::~TestServer() { stop(); }
 
@@ -90,6 +90,12 @@ bool TestServer::start(std::chrono::milliseconds deadline) {
   options.temp_dir_prefix = kTempPrefix;
   options.tick_time_ms = 2000;
   options.extra_lines = {"admin.enableServer=false"};
+  options.extra_lines.insert(options.extra_lines.end(), options_.extra_lines.begin(),
+                             options_.extra_lines.end());
+  if (!options_.jaas_file.empty()) {
+    options.environment = {"SERVER_JVMFLAGS=-Djava.security.auth.login.config=" +
+                           options_.jaas_file};
+  }
   options.start_deadline = deadline;
   zk::lab::StartResult started = zk::lab::ZkdProcess::start(options);
   if (!started.process) {
@@ -132,6 +138,7 @@ bool TestServer::start_apache(std::chrono::milliseconds deadline) {
         << "clientPortAddress=127.0.0.1\n"
         << "4lw.commands.whitelist=*\n"
         << "admin.enableServer=false\n";
+    for (const auto& line : options_.extra_lines) out << line << "\n";
   }
   std::vector<std::string> args = {kJava,
                                    "-Xmx256m",
@@ -143,6 +150,9 @@ bool TestServer::start_apache(std::chrono::milliseconds deadline) {
                                    std::string("/etc/zookeeper/conf:") + kApacheJar,
                                    "org.apache.zookeeper.server.ZooKeeperServerMain",
                                    cfg};
+  if (!options_.jaas_file.empty()) {
+    args.insert(args.begin() + 1, "-Djava.security.auth.login.config=" + options_.jaas_file);
+  }
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "zklab/port_reservation.h"
 
@@ -30,9 +31,17 @@ class ZkdProcess;
 
 namespace zk::client::testing {
 
+// What a test adds to the common settings, the same for either server.
+struct TestServerOptions {
+  std::vector<std::string> extra_lines;  // appended to zoo.cfg
+  // A JAAS file for SASL: Apache gets -Djava.security.auth.login.config,
+  // zkd the same in SERVER_JVMFLAGS (as zkServer.sh passes it).
+  std::string jaas_file;
+};
+
 class TestServer {
  public:
-  TestServer();
+  explicit TestServer(TestServerOptions options = {});
   ~TestServer();
   TestServer(const TestServer&) = delete;
   TestServer& operator=(const TestServer&) = delete;
@@ -55,6 +64,7 @@ class TestServer {
   bool start_apache(std::chrono::milliseconds deadline);
   void stop_apache();
 
+  TestServerOptions options_;
   std::unique_ptr<zk::lab::ZkdProcess> zkd_;  // the zkd case
   std::string dir_;                           // the Apache case
   pid_t pid_ = -1;                            // the Apache case

@@ -136,16 +136,38 @@ TEST(PeerHelloTest, RoundTripsAndRejectsOtherBytes) {
   std::string hello = encode_peer_hello(0x0102030405060708);
   ASSERT_EQ(hello.size(), kPeerHelloSize);
   zab::ServerId id = 0;
-  ASSERT_TRUE(decode_peer_hello(hello, id));
+  bool sasl = true;
+  ASSERT_TRUE(decode_peer_hello(hello, id, sasl));
   EXPECT_EQ(id, 0x0102030405060708);
-  EXPECT_FALSE(decode_peer_hello(std::string_view(hello).substr(0, kPeerHelloSize - 1), id));
-  EXPECT_FALSE(decode_peer_hello(hello + "x", id));
+  EXPECT_FALSE(sasl);
+  EXPECT_FALSE(decode_peer_hello(std::string_view(hello).substr(0, kPeerHelloSize - 1), id, sasl));
+  EXPECT_FALSE(decode_peer_hello(hello + "x", id, sasl));
   std::string wrong_magic = hello;
   wrong_magic[0] ^= 1;
-  EXPECT_FALSE(decode_peer_hello(wrong_magic, id));
+  EXPECT_FALSE(decode_peer_hello(wrong_magic, id, sasl));
   std::string wrong_version = hello;
   wrong_version[7] = 1;  // before digests
-  EXPECT_FALSE(decode_peer_hello(wrong_version, id));
+  EXPECT_FALSE(decode_peer_hello(wrong_version, id, sasl));
+
+  ASSERT_TRUE(decode_peer_hello(encode_peer_hello(7, true), id, sasl));
+  EXPECT_EQ(id, 7);
+  EXPECT_TRUE(sasl);
+}
+
+TEST(PeerAuthTest, RoundTripsAndRejectsOtherBytes) {
+  for (const PeerAuth& auth : {PeerAuth{PeerAuthStatus::kToken, std::string("abc")},
+                               PeerAuth{PeerAuthStatus::kComplete, std::nullopt},
+                               PeerAuth{PeerAuthStatus::kNotOffered, std::string()}}) {
+    const std::string frame = encode_peer_auth_frame(auth);
+    ASSERT_GT(frame.size(), 4u);
+    PeerAuth back;
+    ASSERT_TRUE(decode_peer_auth(std::string_view(frame).substr(4), back));
+    EXPECT_EQ(back.status, auth.status);
+    EXPECT_EQ(back.token, auth.token);
+    EXPECT_FALSE(decode_peer_auth(std::string_view(frame).substr(4, frame.size() - 5), back));
+  }
+  PeerAuth back;
+  EXPECT_FALSE(decode_peer_auth(encode_peer_packet(PeerPacket{}), back));  // a packet
 }
 
 }  // namespace

@@ -135,6 +135,18 @@ class PeerTransportTest : public ::testing::Test {
   }
 
   PeerTransportOptions options_ = fast_backoff();
+  // Runs for `window` and says whether a and b got linked meanwhile: a
+  // refusal is the absence of a link, so it is watched for a while.
+  bool links_within(ServerId a, ServerId b, std::chrono::milliseconds window) {
+    const auto end = std::chrono::steady_clock::now() + window;
+    while (std::chrono::steady_clock::now() < end) {
+      if (linked(a, b)) return true;
+      if (io_.stopped()) io_.restart();
+      io_.run_for(2ms);
+    }
+    return linked(a, b);
+  }
+
   std::map<ServerId, PeerTransportOptions> node_options_;  // overrides options_ per server
   std::vector<zk::lab::PortReservation> port_holds_;       // every server's port, held all along
   std::vector<PeerAddress> addresses_;
@@ -352,7 +364,9 @@ class PeerTransportRawThirdTest : public PeerTransportTest {
     raw->write(encode_peer_hello(3));
     EXPECT_TRUE(run_until([&] { return raw->input().size() >= kPeerHelloSize; }));
     ServerId id = 0;
-    EXPECT_TRUE(decode_peer_hello(raw->input().substr(0, kPeerHelloSize), id));
+    bool sasl = true;
+    EXPECT_TRUE(decode_peer_hello(raw->input().substr(0, kPeerHelloSize), id, sasl));
+    EXPECT_FALSE(sasl);
     EXPECT_EQ(id, 1);
     EXPECT_TRUE(node(1).connected(3));
     return raw;
@@ -530,18 +544,6 @@ class PeerTransportTlsTest : public PeerTransportTest {
     return options;
   }
 
-  // Runs for `window` and says whether a and b got linked meanwhile: a
-  // refusal is the absence of a link, so it is watched for a while.
-  bool links_within(ServerId a, ServerId b, std::chrono::milliseconds window) {
-    const auto end = std::chrono::steady_clock::now() + window;
-    while (std::chrono::steady_clock::now() < end) {
-      if (linked(a, b)) return true;
-      if (io_.stopped()) io_.restart();
-      io_.run_for(2ms);
-    }
-    return linked(a, b);
-  }
-
   std::filesystem::path dir_;
   zk::lab::Identity trusted_{"server", "127.0.0.1"};
   zk::lab::Identity rogue_{"server", "127.0.0.1"};
@@ -586,6 +588,80 @@ TEST_F(PeerTransportTlsTest, PortUnificationTakesPlaintextAndTlsPeers) {
   ASSERT_TRUE(run_until([&] { return linked(1, 2) && linked(1, 3) && linked(2, 3); }));
   expect_traffic(2, 1);
   expect_traffic(3, 1);
+}
+
+// Quorum SASL (quorum.auth.*) through the transport, with a toy mechanism:
+// the dialer sends "user:secret", the acceptor completes with "ok" when the
+// secret is right. Real DIGEST-MD5 runs in tests/lab/ensemble_quorum_sasl_test.
+class PeerTransportSaslTest : public PeerTransportTest {
+ protected:
+  static PeerAuthExchange dialer(std::string secret) {
+    return [secret](std::optional<std::string_view> token) {
+      if (!token) return PeerAuthStep{PeerAuthStep::Outcome::kContinue, "peer:" + secret, "", ""};
+      if (*token == "ok") return PeerAuthStep{PeerAuthStep::Outcome::kComplete, {}, "", ""};
+      return PeerAuthStep{PeerAuthStep::Outcome::kFailed, {}, "", "unexpected answer"};
+    };
+  }
+  static PeerAuthExchange acceptor() {
+    return [](std::optional<std::string_view> token) {
+      if (token && *token == "peer:secret") {
+        return PeerAuthStep{PeerAuthStep::Outcome::kComplete, "ok", "peer", ""};
+      }
+      return PeerAuthStep{PeerAuthStep::Outcome::kFailed, {}, "", "wrong secret"};
+    };
+  }
+  // Server `id` dials with `secret` (none: no SASL) and accepts with SASL
+  // when `serves`.
+  void sasl(ServerId id, std::optional<std::string> secret, bool serves) {
+    PeerTransportOptions o = options_;
+    if (secret) o.sasl_client = [s = *secret] { return dialer(s); };
+    if (serves) o.sasl_server = [] { return acceptor(); };
+    node_options_[id] = o;
+  }
+};
+
+TEST_F(PeerTransportSaslTest, PeersThatAuthenticateAreLinked) {
+  configure(3);
+  for (ServerId id = 1; id <= 3; ++id) {
+    sasl(id, "secret", true);
+    node_options_[id].sasl_required_by_acceptor = true;
+    node_options_[id].sasl_required_by_dialer = true;
+    start(id);
+  }
+  ASSERT_TRUE(run_until([&] { return linked(1, 2) && linked(1, 3) && linked(2, 3); }));
+  expect_traffic(1, 2);
+  expect_traffic(3, 1);
+}
+
+TEST_F(PeerTransportSaslTest, AWrongSecretIsRefused) {
+  configure(2);
+  sasl(1, "secret", true);
+  sasl(2, "guess", true);
+  start(1);
+  start(2);
+  EXPECT_FALSE(links_within(1, 2, 500ms));
+}
+
+TEST_F(PeerTransportSaslTest, AnAcceptorThatRequiresSaslRefusesAPlainDialer) {
+  configure(2);
+  sasl(1, std::nullopt, true);
+  node_options_[1].sasl_required_by_acceptor = true;
+  start(1);
+  start(2);  // dials without SASL
+  EXPECT_FALSE(links_within(1, 2, 500ms));
+}
+
+TEST_F(PeerTransportSaslTest, ADialerGoesOnWithoutSaslUnlessItRequiresIt) {
+  configure(3);
+  sasl(2, "secret", false);
+  sasl(3, "secret", false);
+  node_options_[3].sasl_required_by_dialer = true;
+  start(1);  // offers no SASL
+  start(2);
+  start(3);
+  ASSERT_TRUE(run_until([&] { return linked(1, 2); }));
+  expect_traffic(2, 1);
+  EXPECT_FALSE(links_within(1, 3, 500ms));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The JAAS file Apache reads (jaas_config.h) and the SASL settings taken from
 // its Server section (sasl_settings.h).
-#include "zkd/sasl/jaas_config.h"
+#include "libzk/java/jaas_config.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -12,6 +12,8 @@ namespace zkd::sasl {
 namespace {
 
 using ::testing::HasSubstr;
+using zk::java::JaasSection;
+using zk::java::parse_jaas;
 
 constexpr std::string_view kApacheExample = R"(
 // Apache's documented DIGEST-MD5 example, with comments of both kinds.

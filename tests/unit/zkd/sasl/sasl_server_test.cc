@@ -14,16 +14,19 @@ namespace {
 
 using Outcome = SaslExchange::Step::Outcome;
 
-// A Cyrus DIGEST-MD5 client as user `user` with `password`.
+// A Cyrus DIGEST-MD5 client as user `user` with `password`, asking to act as
+// `authzid` (by default itself).
 class DigestClient {
  public:
-  DigestClient(std::string user, std::string password)
-      : user_(std::move(user)), password_(std::move(password)) {
+  DigestClient(std::string user, std::string password, std::string authzid = "")
+      : user_(std::move(user)),
+        password_(std::move(password)),
+        authzid_(authzid.empty() ? user_ : std::move(authzid)) {
     secret_ = static_cast<sasl_secret_t*>(std::calloc(1, sizeof(sasl_secret_t) + password_.size()));
     secret_->len = password_.size();
     std::memcpy(secret_->data, password_.data(), password_.size());
     callbacks_[0] = {SASL_CB_AUTHNAME, as_callback(&simple), this};
-    callbacks_[1] = {SASL_CB_USER, as_callback(&simple), this};
+    callbacks_[1] = {SASL_CB_USER, as_callback(&authorization_id), this};
     callbacks_[2] = {SASL_CB_PASS, as_callback(&secret), this};
     callbacks_[3] = {SASL_CB_LIST_END, nullptr, nullptr};
     EXPECT_EQ(sasl_client_init(nullptr), SASL_OK);
@@ -63,6 +66,12 @@ class DigestClient {
     if (len != nullptr) *len = static_cast<unsigned>(self->user_.size());
     return SASL_OK;
   }
+  static int authorization_id(void* context, int, const char** result, unsigned* len) {
+    auto* self = static_cast<DigestClient*>(context);
+    *result = self->authzid_.c_str();
+    if (len != nullptr) *len = static_cast<unsigned>(self->authzid_.size());
+    return SASL_OK;
+  }
   static int secret(sasl_conn_t*, void* context, int, sasl_secret_t** out) {
     *out = static_cast<DigestClient*>(context)->secret_;
     return SASL_OK;
@@ -70,6 +79,7 @@ class DigestClient {
 
   std::string user_;
   std::string password_;
+  std::string authzid_;
   sasl_secret_t* secret_ = nullptr;
   sasl_callback_t callbacks_[4];
   sasl_conn_t* conn_ = nullptr;
@@ -96,16 +106,32 @@ TEST(SaslServer, DigestMd5CompletesInTwoRoundTripsAsTheUser) {
 
   auto first = exchange->step(client.respond(""));
   ASSERT_EQ(first.outcome, Outcome::kContinue) << first.error;
-  EXPECT_NE(first.token.find("realm=\"zk-sasl-md5\""), std::string::npos) << first.token;
+  ASSERT_TRUE(first.token);
+  EXPECT_NE(first.token->find("realm=\"zk-sasl-md5\""), std::string::npos) << *first.token;
 
-  auto second = exchange->step(client.respond(first.token));
+  auto second = exchange->step(client.respond(*first.token));
   ASSERT_EQ(second.outcome, Outcome::kComplete) << second.error;
-  EXPECT_EQ(second.authorization_id, "bob");
-  EXPECT_EQ(second.token.rfind("rspauth=", 0), 0u) << second.token;
-  client.respond(second.token);
+  EXPECT_EQ(second.authenticated_id, "bob");
+  ASSERT_TRUE(second.token);
+  EXPECT_EQ(second.token->rfind("rspauth=", 0), 0u) << *second.token;
+  client.respond(*second.token);
   EXPECT_EQ(client.last_rc(), SASL_OK);  // the client accepts the server's proof
 
   EXPECT_EQ(exchange->step("").outcome, Outcome::kFailed);  // over
+}
+
+// A client that proves to be bob but asks to act as alice is bob: the id is
+// the authenticated one, as Apache's server names it.
+TEST(SaslServer, TheIdIsWhoTheClientProvedToBeNotWhoItAskedToBe) {
+  auto server = digest_server();
+  ASSERT_NE(server, nullptr);
+  auto exchange = server->start();
+  DigestClient client("bob", "bobsecret", "alice");
+  auto first = exchange->step(client.respond(""));
+  ASSERT_EQ(first.outcome, Outcome::kContinue) << first.error;
+  auto second = exchange->step(client.respond(first.token.value_or("")));
+  ASSERT_EQ(second.outcome, Outcome::kComplete) << second.error;
+  EXPECT_EQ(second.authenticated_id, "bob");
 }
 
 TEST(SaslServer, WrongPasswordOrUnknownUserFails) {
@@ -116,10 +142,10 @@ TEST(SaslServer, WrongPasswordOrUnknownUserFails) {
     DigestClient client(user, password);
     auto first = exchange->step(client.respond(""));
     ASSERT_EQ(first.outcome, Outcome::kContinue);
-    auto second = exchange->step(client.respond(first.token));
+    auto second = exchange->step(client.respond(first.token.value_or("")));
     EXPECT_EQ(second.outcome, Outcome::kFailed) << user;
     EXPECT_FALSE(second.error.empty());
-    EXPECT_TRUE(second.token.empty());
+    EXPECT_FALSE(second.token);  // a null buffer on the wire
   }
 }
 

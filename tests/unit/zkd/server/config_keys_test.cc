@@ -53,9 +53,9 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
            "ssl.crl=true",
            "ssl.context.supplier.class=com.example.Supplier",
            "ssl.authProvider=custom",
-           "admin.portUnification=true",
+           "ssl.crl=true",
            "authProvider.ldap=com.example.LdapAuthenticationProvider",
-           "quorum.auth.enableSasl=true",
+           "quorum.auth.someFutureKey=true",
            "kerberos.someFutureKey=true",
            "dynamicConfigFile=/conf/zoo.cfg.dynamic",
            "reconfigEnabled=true",
@@ -71,9 +71,20 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
   }
 }
 
+// As Apache: requiring quorum SASL without enabling it is an error.
+TEST(ConfigKeys, QuorumSaslRequirementsNeedQuorumSasl) {
+  for (const char* key : {"learnerRequireSasl", "serverRequireSasl"}) {
+    const std::string line = std::string("quorum.auth.") + key + "=true";
+    EXPECT_THAT(with_line(line).error, HasSubstr("needs quorum.auth.enableSasl=true")) << key;
+    auto enabled = with_line("quorum.auth.enableSasl=true\n" + line);
+    ASSERT_TRUE(enabled.config) << enabled.error;
+    EXPECT_TRUE(enabled.config->quorum_sasl);
+  }
+}
+
 TEST(ConfigKeys, RefusalSaysWhyAndWhatToDo) {
-  auto tls = with_line("admin.portUnification=true");
-  EXPECT_THAT(tls.error, HasSubstr("remove admin.portUnification"));
+  auto tls = with_line("multiAddress.enabled=true");
+  EXPECT_THAT(tls.error, HasSubstr("multiAddress.enabled"));
   auto dynamic = with_line("dynamicConfigFile=/conf/zoo.cfg.dynamic");
   EXPECT_THAT(dynamic.error, HasSubstr("no dynamic reconfiguration"));
   EXPECT_THAT(dynamic.error, HasSubstr("move its server.N lines into zoo.cfg"));
@@ -232,11 +243,11 @@ TEST(ConfigKeys, ATlsPortNeedsAKeyStore) {
 
 TEST(ConfigKeys, OnlyTheValueThatCountsIsRefused) {
   // java.util.Properties: the last of two lines with one key wins.
-  auto overridden = with_line("admin.portUnification=true\nadmin.portUnification=false");
+  auto overridden = with_line("multiAddress.enabled=true\nmultiAddress.enabled=false");
   EXPECT_TRUE(overridden.config) << overridden.error;
-  auto refused = with_line("admin.portUnification=false\nadmin.portUnification=true");
+  auto refused = with_line("multiAddress.enabled=false\nmultiAddress.enabled=true");
   EXPECT_FALSE(refused.config);
-  EXPECT_THAT(refused.error, HasSubstr("zoo.cfg:4: admin.portUnification: "));
+  EXPECT_THAT(refused.error, HasSubstr("zoo.cfg:4: multiAddress.enabled: "));
 }
 
 TEST(ConfigKeys, WarnedKeysStartWithAWarningSayingWhatDiffers) {
@@ -351,6 +362,12 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
        "org.apache.zookeeper.metrics.prometheus.PrometheusMetricsProvider"},
       {"metricsProvider.httpHost", "127.0.0.1"},
       {"metricsProvider.httpPort", "7000"},
+      {"quorum.auth.enableSasl", "false"},
+      {"admin.portUnification", "false"},
+      {"quorum.auth.learnerRequireSasl", "false"},
+      {"quorum.auth.serverRequireSasl", "false"},
+      {"quorum.auth.learner.saslLoginContext", "QuorumLearner"},
+      {"quorum.auth.server.saslLoginContext", "QuorumServer"},
   };
   for (const ConfigKey& entry : config_keys()) {
     if (entry.key_class != KeyClass::kHonoured || entry.key.ends_with(".*")) continue;

@@ -9,6 +9,7 @@
 
 #include <fstream>
 
+#include "libzk/java/jvm_flags.h"
 #include "zkd/sasl/sasl_server.h"
 
 namespace zkd::server {
@@ -19,10 +20,11 @@ using ::testing::HasSubstr;
 TEST(SaslSetup, JvmSystemPropertiesAreReadFromFlags) {
   constexpr std::string_view kFlags =
       "-Xmx1g -Djava.security.auth.login.config=/etc/zk/jaas.conf -Dzookeeper.superUser=admin";
-  EXPECT_EQ(jvm_system_property(kFlags, "java.security.auth.login.config"), "/etc/zk/jaas.conf");
-  EXPECT_EQ(jvm_system_property(kFlags, "zookeeper.superUser"), "admin");
-  EXPECT_EQ(jvm_system_property(kFlags, "zookeeper"), "");
-  EXPECT_EQ(jvm_system_property("-Da=1 -Da=2", "a"), "2");
+  EXPECT_EQ(zk::java::jvm_system_property(kFlags, "java.security.auth.login.config"),
+            "/etc/zk/jaas.conf");
+  EXPECT_EQ(zk::java::jvm_system_property(kFlags, "zookeeper.superUser"), "admin");
+  EXPECT_EQ(zk::java::jvm_system_property(kFlags, "zookeeper"), "");
+  EXPECT_EQ(zk::java::jvm_system_property("-Da=1 -Da=2", "a"), "2");
 }
 
 TEST(SaslSetup, TheOptionWinsThenServerJvmflagsThenJvmflags) {
@@ -66,6 +68,35 @@ TEST_F(SaslSetupFiles, ErrorsNameTheFile) {
   EXPECT_EQ(setup_sasl(config, bad),
             "JAAS file " + bad.string() + ": line 2: expected a value for option user_a");
   EXPECT_EQ(config.sasl, nullptr);
+}
+
+TEST_F(SaslSetupFiles, QuorumSaslTakesItsTwoSectionsAndNeedsNoServerSection) {
+  ServerConfig config;
+  config.quorum_sasl = true;
+  EXPECT_THAT(setup_sasl(config, ""), HasSubstr("quorum.auth.enableSasl is true but zkd has no"));
+  const auto quorum_only = write(
+      "QuorumServer { org.apache.zookeeper.server.auth.DigestLoginModule required "
+      "user_peer=\"pw\"; };\n"
+      "QuorumLearner { org.apache.zookeeper.server.auth.DigestLoginModule required "
+      "username=\"peer\" password=\"pw\"; };");
+  ASSERT_EQ(setup_sasl(config, quorum_only), "");
+  ASSERT_NE(config.quorum_sasl_server, nullptr);
+  EXPECT_EQ(config.quorum_sasl_server->settings().service, "zookeeper-quorum");
+  EXPECT_EQ(config.quorum_sasl_user, "peer");
+  EXPECT_EQ(config.quorum_sasl_password, "pw");
+  EXPECT_EQ(config.sasl, nullptr);  // no Server section: no client SASL
+
+  ServerConfig renamed;
+  renamed.quorum_sasl = true;
+  renamed.quorum_sasl_learner_section = "Elsewhere";
+  EXPECT_THAT(setup_sasl(renamed, quorum_only), HasSubstr("no section Elsewhere"));
+
+  ServerConfig kerberos;
+  kerberos.quorum_sasl = true;
+  const auto krb = write(
+      "QuorumServer { com.sun.security.auth.module.Krb5LoginModule required "
+      "keyTab=\"/k\" principal=\"zkquorum/h@R\"; };");
+  EXPECT_THAT(setup_sasl(kerberos, krb), HasSubstr("DIGEST-MD5 only"));
 }
 
 TEST_F(SaslSetupFiles, ADigestSectionSetsUpDigestMd5) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/sasl/jaas_config.h"
+#include "libzk/java/jaas_config.h"
 
 #include <cctype>
 
-namespace zkd::sasl {
+namespace zk::java {
 namespace {
 
 // Tokens: words (anything up to blank space or one of {};=), quoted strings,
@@ -139,4 +139,4 @@ std::variant<std::vector<JaasSection>, std::string> parse_jaas(std::string_view 
   return sections;
 }
 
-}  // namespace zkd::sasl
+}  // namespace zk::java

@@ -11,7 +11,8 @@
 //
 // Comments (// to the end of the line, /* ... */) and blank space are ignored;
 // option values are quoted strings or bare words. This parser reads the text
-// only; which modules zkd honours is sasl_settings.h's business.
+// only; what a module means is its reader's business (zkd's SASL settings,
+// the tools' client SASL options).
 #pragma once
 
 #include <map>
@@ -20,7 +21,7 @@
 #include <variant>
 #include <vector>
 
-namespace zkd::sasl {
+namespace zk::java {
 
 struct JaasModule {
   std::string class_name;  // "org.apache.zookeeper.server.auth.DigestLoginModule"
@@ -37,4 +38,4 @@ struct JaasSection {
 // syntax error ("line 3: expected '{' after the section name").
 std::variant<std::vector<JaasSection>, std::string> parse_jaas(std::string_view text);
 
-}  // namespace zkd::sasl
+}  // namespace zk::java

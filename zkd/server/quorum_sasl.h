@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0
+// Quorum SASL (quorum.auth.*) for the peer transport (net/peer_transport.h):
+// the exchanges of both ends, DIGEST-MD5 as Apache's QuorumLearner and
+// QuorumServer run it (service zookeeper-quorum, realm zk-quorum-sasl-md5).
+// The dialer's side is zk::client's Cyrus client (libzk/client/sasl.h), the
+// acceptor's zkd's SASL server opened for the quorum (security_setup.h).
+#pragma once
+
+#include "zkd/net/peer_transport.h"
+#include "zkd/server/config.h"
+
+namespace zkd::server {
+
+// Sets options.sasl_* from config (nothing without quorum.auth.enableSasl).
+void set_quorum_sasl(const ServerConfig& config, net::PeerTransportOptions& options);
+
+}  // namespace zkd::server
