@@ -56,7 +56,7 @@ _zklab() {
     local global='--dir --zkd --timeout --version --help'
     local options=
     case $sub in
-        up) options='-n --nodes --observers --base-port --tick-ms --direct --tls' ;;
+        up) options='-n --nodes --observers --base-port --tick-ms --direct --tls --sasl' ;;
         status) options='--json --watch' ;;
         down) options='--wipe' ;;
         start | restart) options='--no-wait' ;;

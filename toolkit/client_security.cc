@@ -58,6 +58,12 @@ SaslChoice sasl_from_jvmflags(std::string_view flags) {
 
 }  // namespace
 
+void apply_client_security(const ClientSecurity& security, zk::client::ClientOptions& options) {
+  options.tls_context = security.tls_context;
+  options.tls_verify_host = security.tls_verify_host;
+  options.sasl = security.sasl;
+}
+
 std::variant<ClientSecurity, std::string> client_security(const ClientTlsFlags& tls,
                                                           const ClientSaslFlags& sasl,
                                                           std::string_view client_jvmflags) {

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <variant>
 
+#include "libzk/client/client.h"
 #include "libzk/client/sasl.h"
 #include "toolkit/client_sasl.h"
 #include "toolkit/client_tls.h"
@@ -33,6 +34,9 @@ struct ClientSecurity {
   bool tls_verify_host = true;
   std::optional<zk::client::SaslOptions> sasl;  // nothing: no SASL
 };
+
+// Puts `security` into `options` (tls_context, tls_verify_host, sasl).
+void apply_client_security(const ClientSecurity& security, zk::client::ClientOptions& options);
 
 // TLS and SASL from the flags, else from `client_jvmflags` (the environment's
 // CLIENT_JVMFLAGS); or why they cannot be used.

@@ -27,6 +27,7 @@ ExitCode exit_code_for(Error e) {
       return ExitCode::kSessionExpired;
     case Error::kNoAuth:
     case Error::kAuthFailed:
+    case Error::kSessionClosedRequireSaslAuth:
       return ExitCode::kNoAuth;
     default:
       return ExitCode::kError;
@@ -44,7 +45,7 @@ std::string exit_code_help_text() {
          "  6   node has children (NOTEMPTY)\n"
          "  7   connection failed (cannot connect, CONNECTIONLOSS, OPERATIONTIMEOUT)\n"
          "  8   session expired (SESSIONEXPIRED, SESSIONMOVED)\n"
-         "  9   not authorized (NOAUTH, AUTHFAILED)\n"
+         "  9   not authorized (NOAUTH, AUTHFAILED, SESSIONCLOSEDREQUIRESASLAUTH)\n"
          "  10  watch: no event before --timeout-watch; lock and the coordination\n"
          "      verbs: their --timeout ran out\n";
 }

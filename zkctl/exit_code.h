@@ -20,7 +20,7 @@ enum class ExitCode : int {
   kNotEmpty = 6,          // NOTEMPTY
   kConnectionFailed = 7,  // no server answered, CONNECTIONLOSS, OPERATIONTIMEOUT
   kSessionExpired = 8,    // SESSIONEXPIRED, SESSIONMOVED
-  kNoAuth = 9,            // NOAUTH, AUTHFAILED
+  kNoAuth = 9,            // NOAUTH, AUTHFAILED, SESSIONCLOSEDREQUIRESASLAUTH
   kWatchTimeout = 10,     // `watch --timeout-watch` passed without an event; `lock --timeout`
 };
 

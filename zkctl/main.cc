@@ -112,10 +112,8 @@ int run(int argc, char** argv) {
     std::cerr << "zkctl: " << *why << "\n";
     return to_int(ExitCode::kUsage);
   }
-  auto& chosen = std::get<zk::toolkit::ClientSecurity>(security);
-  client_options.tls_context = chosen.tls_context;
-  client_options.tls_verify_host = chosen.tls_verify_host;
-  client_options.sasl = chosen.sasl;
+  zk::toolkit::apply_client_security(std::get<zk::toolkit::ClientSecurity>(security),
+                                     client_options);
   zk::client::SyncClient client(client_options);
   const zk::client::Status connected =
       client.connect(options.server, std::chrono::milliseconds(options.session_timeout_ms),

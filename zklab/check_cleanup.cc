@@ -39,10 +39,10 @@ int delete_all(zk::client::SyncClient& client, const std::vector<std::string>& p
 int delete_tree(const std::vector<std::string>& connect_strings,
                 const std::vector<std::string>& parents, const std::vector<std::string>& then,
                 std::chrono::milliseconds session_timeout, std::chrono::milliseconds deadline,
-                const std::shared_ptr<boost::asio::ssl::context>& tls) {
+                const toolkit::ClientSecurity& security) {
   std::vector<std::unique_ptr<zk::client::SyncClient>> clients;
   zk::client::ClientOptions options;
-  options.tls_context = tls;
+  toolkit::apply_client_security(security, options);
   for (const auto& connect : connect_strings) {
     auto client = std::make_unique<zk::client::SyncClient>(options);
     if (client->connect(connect, session_timeout, deadline)) clients.push_back(std::move(client));

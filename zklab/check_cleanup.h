@@ -10,9 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace boost::asio::ssl {
-class context;
-}
+#include "toolkit/client_security.h"
 
 namespace zk::lab::check {
 
@@ -20,10 +18,10 @@ namespace zk::lab::check {
 // before their parents). `connect_strings`: one session per string, each
 // deleting its share. Returns how many deletes failed or did not answer
 // within `deadline` (each batch of deletes of a session gets `deadline`).
-// `tls`: the sessions' TLS context (null: plaintext).
+// `security`: the sessions' TLS and SASL.
 int delete_tree(const std::vector<std::string>& connect_strings,
                 const std::vector<std::string>& parents, const std::vector<std::string>& then,
                 std::chrono::milliseconds session_timeout, std::chrono::milliseconds deadline,
-                const std::shared_ptr<boost::asio::ssl::context>& tls);
+                const toolkit::ClientSecurity& security);
 
 }  // namespace zk::lab::check

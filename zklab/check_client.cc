@@ -120,7 +120,7 @@ void CheckClient::run(const std::atomic<bool>& stop, std::optional<Clock::time_p
 bool CheckClient::open_session() {
   zk::client::ClientOptions options;
   options.shuffle_hosts = false;
-  options.tls_context = settings_.tls;
+  toolkit::apply_client_security(settings_.security, options);
   auto client = std::make_unique<zk::client::SyncClient>(options);
   if (!client->connect(settings_.connect_string, settings_.session_timeout,
                        settings_.request_deadline)) {

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "libzk/client/sync_client.h"
+#include "toolkit/client_security.h"
 #include "zklab/check_history.h"
 
 namespace zk::lab::check {
@@ -45,7 +46,7 @@ struct ClientSettings {
   std::string connect_string;  // the servers, in the order this client tries them
   std::chrono::milliseconds session_timeout{2000};   // requested
   std::chrono::milliseconds request_deadline{4000};  // per request, and per connect
-  std::shared_ptr<boost::asio::ssl::context> tls;    // a TLS lab's client context; null: plaintext
+  toolkit::ClientSecurity security;                  // a TLS or SASL lab's; none: plaintext
 };
 
 // Hands out client ids, unique within a run; thread-safe.

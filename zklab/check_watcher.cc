@@ -52,7 +52,7 @@ bool CheckWatcher::watch_one_session(int watcher) {
   // number an event gets is the one it came on.
   auto connection = std::make_shared<int>(0);
   zk::client::ClientOptions options;
-  options.tls_context = settings_.tls;
+  toolkit::apply_client_security(settings_.security, options);
   options.on_session_event = [this, connection](zk::client::SessionState state) {
     if (state == zk::client::SessionState::kConnected) ++*connection;
     if (state == zk::client::SessionState::kExpired) {

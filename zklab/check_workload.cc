@@ -50,7 +50,7 @@ CheckWorkload::CheckWorkload(std::vector<LabNode> nodes, WorkloadSettings settin
   client_settings_.session_timeout = settings_.limits.clamp(kSessionTicks * settings_.limits.tick);
   client_settings_.request_deadline = std::max<std::chrono::milliseconds>(
       std::chrono::seconds(2), 2 * client_settings_.session_timeout);
-  if (!nodes_.empty()) client_settings_.tls = nodes_.front().tls;
+  if (!nodes_.empty()) client_settings_.security = nodes_.front().client;
 }
 
 CheckWorkload::~CheckWorkload() { stop(); }
@@ -58,7 +58,7 @@ CheckWorkload::~CheckWorkload() { stop(); }
 bool CheckWorkload::connect_own() {
   if (own_) return true;
   zk::client::ClientOptions options;
-  options.tls_context = client_settings_.tls;
+  toolkit::apply_client_security(client_settings_.security, options);
   auto client = std::make_unique<zk::client::SyncClient>(options);
   if (!client->connect(connect_string(nodes_), client_settings_.session_timeout,
                        settings_.deadline)) {
@@ -285,7 +285,7 @@ void CheckWorkload::cleanup() {
   rest.push_back(paths_.root);
   (void)delete_tree(connect_strings, {paths_.sequential, paths_.ephemeral}, rest,
                     client_settings_.session_timeout, client_settings_.request_deadline,
-                    client_settings_.tls);
+                    client_settings_.security);
 }
 
 WorkloadFigures CheckWorkload::figures() const {

@@ -62,7 +62,8 @@ DigestFigures digest_figures(const std::vector<LabNode>& nodes) {
     return it == m.end() ? int64_t{0} : std::stoll(it->second);
   };
   for (const LabNode& node : nodes) {
-    const auto m = mntr("127.0.0.1", node.client_port, std::chrono::seconds(5), node.tls);
+    const auto m =
+        mntr("127.0.0.1", node.client_port, std::chrono::seconds(5), node.client.tls_context);
     f.compared += figure(m, "zk_digests_compared");
     if (const int64_t d = figure(m, "zk_digest_mismatches_count"); d > 0) {
       f.different += d;

@@ -43,7 +43,12 @@ std::string describe(const NodeStatus& s) {
 
 // Starts node `node` (which must be down) and records its pid; empty or why not.
 std::string spawn_node(const LabContext& ctx, const LabNode& node, pid_t& pid) {
-  pid = spawn_daemon(ctx.zkd, node.config(), node.log(), ctx.zkd_environment);
+  std::vector<std::string> environment = ctx.zkd_environment;
+  if (!node.jaas.empty()) {
+    environment.push_back("SERVER_JVMFLAGS=-Djava.security.auth.login.config=" +
+                          node.jaas.string());
+  }
+  pid = spawn_daemon(ctx.zkd, node.config(), node.log(), environment);
   if (pid < 0) return "cannot start " + ctx.zkd;
   if (!write_pid(node, pid)) return "cannot write " + node.pid_file().string();
   return {};
@@ -175,16 +180,32 @@ std::string wait_serving(const LabContext& ctx, const std::vector<LabNode>& node
 
 namespace {
 
-// Gives the nodes of a TLS lab the context of its clients; false, with why
-// not on ctx.err, when the lab's TLS files cannot be used.
-bool attach_client_tls(const LabContext& ctx, std::vector<LabNode>& nodes) {
-  if (nodes.empty() || !nodes.front().secure) return true;
-  auto tls = lab_client_tls(ctx.dir);
-  if (auto* error = std::get_if<std::string>(&tls)) {
-    ctx.err << "zklab: the lab in " << ctx.dir.string() << " runs on TLS, but " << *error << "\n";
-    return false;
+// Gives the nodes of a TLS or SASL lab what its clients connect with; false,
+// with why not on ctx.err, when the lab's files cannot be used.
+bool attach_client_security(const LabContext& ctx, std::vector<LabNode>& nodes) {
+  if (nodes.empty()) return true;
+  toolkit::ClientSecurity client;
+  if (nodes.front().secure) {
+    auto tls = lab_client_tls(ctx.dir);
+    if (auto* error = std::get_if<std::string>(&tls)) {
+      ctx.err << "zklab: the lab in " << ctx.dir.string() << " runs on TLS, but " << *error << "\n";
+      return false;
+    }
+    client.tls_context = std::get<0>(tls);
   }
-  for (auto& node : nodes) node.tls = std::get<0>(tls);
+  if (!nodes.front().jaas.empty()) {
+    auto sasl = toolkit::sasl_from_jaas(nodes.front().jaas.string(), "Client");
+    auto* options = std::get_if<0>(&sasl);
+    if (options == nullptr || !*options) {
+      ctx.err << "zklab: the lab in " << ctx.dir.string() << " runs with SASL, but "
+              << (options == nullptr ? std::get<std::string>(sasl)
+                                     : nodes.front().jaas.string() + " has no Client section")
+              << "\n";
+      return false;
+    }
+    client.sasl = *options;
+  }
+  for (auto& node : nodes) node.client = client;
   return true;
 }
 
@@ -196,7 +217,7 @@ std::optional<std::vector<LabNode>> load_lab(const LabContext& ctx) {
     ctx.err << "zklab: no lab in " << ctx.dir.string() << " (start one with `zklab up`)\n";
     return nodes;
   }
-  if (!attach_client_tls(ctx, *nodes)) return std::nullopt;
+  if (!attach_client_security(ctx, *nodes)) return std::nullopt;
   return nodes;
 }
 
@@ -228,7 +249,7 @@ LabExit lab_up(const LabContext& ctx, const LabLayout& layout) {
       return LabExit::kError;
     }
   }
-  if (!attach_client_tls(ctx, *nodes)) return LabExit::kError;
+  if (!attach_client_security(ctx, *nodes)) return LabExit::kError;
   std::string error = start_relay_daemon(ctx.dir, ctx.deadline);
   if (!error.empty()) {
     ctx.err << "zklab: the relay daemon did not start: " << error << "\n";
@@ -263,11 +284,19 @@ LabExit lab_up(const LabContext& ctx, const LabLayout& layout) {
     ctx.out << "relay daemon pid " << *relay << " (peer links through relays)\n";
   }
   ctx.out << "connect string: " << connect_string(*nodes) << "\n";
-  if (nodes->front().secure) {
+  const LabNode& first = nodes->front();
+  if (first.secure || !first.jaas.empty()) {
     const auto tls = std::filesystem::absolute(ctx.dir) / "tls";
-    ctx.out << "TLS only (clients and peers); connect with: zkctl --server "
-            << connect_string(*nodes) << " --tls-ca " << (tls / "ca.pem").string() << " --tls-cert "
-            << (tls / "client.pem").string() << "\n";
+    ctx.out << (first.secure && !first.jaas.empty() ? "TLS and SASL"
+                : first.secure                      ? "TLS"
+                                                    : "SASL")
+            << " only (clients and peers); connect with: zkctl --server " << connect_string(*nodes);
+    if (first.secure) {
+      ctx.out << " --tls-ca " << (tls / "ca.pem").string() << " --tls-cert "
+              << (tls / "client.pem").string();
+    }
+    if (!first.jaas.empty()) ctx.out << " --jaas " << first.jaas.string();
+    ctx.out << "\n";
   }
   return LabExit::kOk;
 }

@@ -90,7 +90,7 @@ LabExit lab_failover(const LabContext& ctx, const FailoverOptions& o) {
   lo.value_bytes = o.value_bytes;
   lo.root = kLoadRoot;
   lo.connect_deadline = ctx.deadline;
-  lo.tls = nodes->front().tls;
+  lo.security = nodes->front().client;
   Load load(lo);
   if (auto error = load.connect(); !error.empty()) {
     ctx.err << "zklab: the load did not start: " << error << "\n";

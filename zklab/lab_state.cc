@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "zklab/lab_sasl.h"
 #include "zklab/lab_tls.h"
 #include "zklab/node_ports.h"
 #include "zklab/relay_links.h"
@@ -119,6 +120,9 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
   if (layout.tls) {
     if (auto error = write_lab_tls(dir, nodes); !error.empty()) return error;
   }
+  if (layout.sasl) {
+    if (auto error = write_lab_sasl(dir); !error.empty()) return error;
+  }
   for (int id = 1; id <= nodes; ++id) {
     const auto node = node_dir(std::filesystem::absolute(dir), id);
     const auto data = node / "data";
@@ -146,6 +150,7 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
         // One voter is still an ensemble (of one), not a standalone server.
         << (layout.voters == 1 ? "standaloneEnabled=false\n" : "")
         << (layout.tls ? lab_tls_config(dir, id, ports[static_cast<size_t>(id - 1)].client) : "")
+        << (layout.sasl ? lab_sasl_config() : "")
         << server_lines(id, layout.voters, ports, links, layout.tls);
     cfg.close();
     if (!myid || !key || !cfg || ec) return "cannot write the configuration in " + node.string();
@@ -160,6 +165,8 @@ std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
       R"(^server\.(\d+)=[^:;]+:(\d+):\d+(:observer|:participant)?(?:;(?:[^:]+:)?(\d+))?\s*$)");
   static const std::regex kSecurePort(R"(^secureClientPort=(\d+)\s*$)");
   std::vector<LabNode> nodes;
+  std::error_code ec;
+  const bool sasl = std::filesystem::exists(lab_jaas(dir), ec);
   for (int id = 1;; ++id) {
     const auto dir_n = node_dir(dir, id);
     std::ifstream cfg(dir_n / "zoo.cfg");
@@ -167,6 +174,7 @@ std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
     LabNode node;
     node.id = id;
     node.dir = dir_n;
+    if (sasl) node.jaas = lab_jaas(dir);
     std::string line;
     std::smatch m;
     while (std::getline(cfg, line)) {

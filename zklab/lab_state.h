@@ -10,6 +10,7 @@
 //   <dir>/relay.links     the relays on the peer links (relay_links.h)
 //   <dir>/relay.pid, relay.port, relay.log   the relay daemon (relay_daemon.h)
 //   <dir>/tls/            a TLS lab's CA and identities (lab_tls.h)
+//   <dir>/jaas.conf       a SASL lab's users (lab_sasl.h)
 // Nothing else is recorded: ports and roles (voter or observer) are read back
 // from the server.<id> lines of the zoo.cfg files (node <id>'s own line),
 // the client port of a TLS lab from its secureClientPort line.
@@ -32,11 +33,8 @@
 #include <string>
 #include <vector>
 
+#include "toolkit/client_security.h"
 #include "zklab/port_reservation.h"
-
-namespace boost::asio::ssl {
-class context;
-}
 
 namespace zk::lab {
 
@@ -50,10 +48,14 @@ struct LabNode {
   uint16_t quorum_port = 0;  // its own (real) peer port, as its own server line names it
   bool observer = false;
   // A TLS lab's node (`zklab up --tls`): client_port is its secureClientPort,
-  // the only client port it has, and its peers speak TLS too. `tls` is the
-  // context of the lab's clients (lab_tls.h), set by load_lab.
+  // the only client port it has, and its peers speak TLS too.
   bool secure = false;
-  std::shared_ptr<boost::asio::ssl::context> tls;
+  // A SASL lab's node (`zklab up --sasl`; <lab>/jaas.conf exists): it reads
+  // that JAAS file, and its clients and peers must authenticate (lab_sasl.h).
+  std::filesystem::path jaas;  // empty: no SASL
+  // What the lab's clients (zklab's own included) connect with: the TLS
+  // context and SASL options, set by load_lab.
+  toolkit::ClientSecurity client;
 
   std::filesystem::path config() const { return dir / "zoo.cfg"; }
   std::filesystem::path log() const { return dir / "zkd.log"; }
@@ -81,6 +83,9 @@ struct LabLayout {
   // Everything over TLS, as lab_tls.h writes it: clients (zklab's own
   // included) and peers, with a CA of the lab's own.
   bool tls = false;
+  // SASL everywhere, as lab_sasl.h writes it: clients must authenticate
+  // (DIGEST-MD5, enforce.auth) and so must peers (quorum.auth).
+  bool sasl = false;
 };
 
 // Writes zoo.cfg, data/myid and data/version-2/session.key for every node of

@@ -42,12 +42,14 @@ NodeStatus node_status(const LabNode& node, std::chrono::milliseconds srvr_deadl
   s.pid = read_pid(node);
   if (s.pid) s.state = daemon_state(*s.pid, node.config());
   if (s.state != DaemonState::kRunning) return s;
-  auto answer = four_letter_word("127.0.0.1", node.client_port, "srvr", srvr_deadline, node.tls);
+  auto answer = four_letter_word("127.0.0.1", node.client_port, "srvr", srvr_deadline,
+                                 node.client.tls_context);
   if (!answer) return s;
   s.mode = parse_server_mode(*answer);
   parse_srvr_figures(*answer, s);
   if (is_serving(s.mode)) {
-    const auto figures = mntr("127.0.0.1", node.client_port, srvr_deadline, node.tls);
+    const auto figures =
+        mntr("127.0.0.1", node.client_port, srvr_deadline, node.client.tls_context);
     if (auto it = figures.find("zk_global_sessions"); it != figures.end()) {
       try {
         s.sessions = std::stoll(it->second);

@@ -48,7 +48,9 @@ toolkit::SessionPoolOptions pool_options(const LoadOptions& o) {
   p.session_timeout = o.session_timeout;
   p.connect_deadline = o.connect_deadline;
   p.reconnect_backoff = o.reconnect_backoff;
-  p.tls_context = o.tls;
+  p.tls_context = o.security.tls_context;
+  p.tls_verify_host = o.security.tls_verify_host;
+  p.sasl = o.security.sasl;
   return p;
 }
 

@@ -35,11 +35,8 @@
 #include <string>
 #include <vector>
 
+#include "toolkit/client_security.h"
 #include "zklab/timeline.h"
-
-namespace boost::asio::ssl {
-class context;
-}
 
 namespace zk::lab {
 
@@ -57,7 +54,7 @@ struct LoadOptions {
   std::chrono::milliseconds reconnect_backoff{20};    // zk::client::ClientOptions
   std::chrono::milliseconds stop_deadline{10000};     // stop(): for the sessions to close
   uint64_t seed = 1;                                  // of each loop's read-or-write choice
-  std::shared_ptr<boost::asio::ssl::context> tls;     // the sessions' TLS; null: plaintext
+  toolkit::ClientSecurity security;                   // the sessions' TLS and SASL
 };
 
 // What the writes sent after the mark (Load::mark) have done.

@@ -63,6 +63,9 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(10, 60000));
   up->add_flag("--direct", layout.direct,
                "peers connect directly, as Apache's do (no relays: no network faults)");
+  up->add_flag("--sasl", layout.sasl,
+               "clients (zklab's too) and peers must authenticate with SASL DIGEST-MD5 (users "
+               "in DIR/jaas.conf)");
   up->add_flag("--tls", layout.tls,
                "everything over TLS: a CA of the lab's own in DIR/tls, clients (zklab's too) "
                "and peers");

@@ -193,6 +193,8 @@ std::string_view error_message(Error e) {
       return "KeeperErrorCode = Request timeout";
     case Error::kThrottledOp:
       return "KeeperErrorCode = Op throttled due to high load";
+    case Error::kSessionClosedRequireSaslAuth:
+      return "KeeperErrorCode = Session closed because client failed to authenticate";
     default:
       return "KeeperErrorCode = Unknown error";
   }

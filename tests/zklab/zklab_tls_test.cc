@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// `zklab up --tls` as a user runs it: the real zklab, zkd and zkctl processes
-// on a lab whose clients and peers all speak TLS with certificates of the
-// lab's own CA. zklab itself must see the nodes (srvr over TLS), run `check`
-// under a nemesis over TLS, and a client shows the lab's client certificate
-// to get in (its subject an x509 id); a plaintext client gets nothing.
+// `zklab up --tls --sasl` as a user runs it: the real zklab, zkd and zkctl
+// processes on a lab whose clients and peers all speak TLS with certificates
+// of the lab's own CA and must authenticate with SASL (DIGEST-MD5, users in
+// the lab's JAAS file). zklab itself must see the nodes (srvr over TLS), run
+// `check` under a nemesis (its clients over TLS and SASL, restarted nodes
+// rejoining over TLS and quorum SASL), and a client gets in only with the
+// lab's client certificate (its subject an x509 id) and SASL user; a
+// plaintext client gets nothing, one without SASL no answer.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <string>
@@ -25,23 +29,28 @@ using zk::lab::testing::Status;
 class ZklabTlsTest : public zk::lab::testing::ZklabFixture {
  protected:
   // zkctl on the lab's TLS client identity (or, with `tls` false, plaintext).
+  // zkctl on the lab's TLS client identity and SASL user (or without).
   zk::lab::RunResult zkctl(const std::string& connect, std::vector<std::string> args,
-                           bool tls = true) {
+                           bool tls = true, bool sasl = true) {
     std::vector<std::string> all = {"-s", connect};
     if (tls) {
       all.insert(all.end(), {"--tls-ca", (lab_ / "tls" / "ca.pem").string(), "--tls-cert",
                              (lab_ / "tls" / "client.pem").string()});
     }
+    if (sasl) all.insert(all.end(), {"--jaas", (lab_ / "jaas.conf").string()});
     all.insert(all.end(), args.begin(), args.end());
     return zk::lab::run_zkd(ZKCTL_BINARY, all, 30s);
   }
 };
 
-TEST_F(ZklabTlsTest, TheWholeLabRunsOnTlsAndZklabStillSeesAndChecksIt) {
+TEST_F(ZklabTlsTest, TheWholeLabRunsOnTlsAndSaslAndZklabStillSeesAndChecksIt) {
   expect_clean_down_ = true;
-  Outcome up = zklab({"up", "-n", "3", "--tls"});
+  Outcome up = zklab({"up", "-n", "3", "--tls", "--sasl"});
   ASSERT_EQ(up.exit_code, 0) << up.output;
-  EXPECT_NE(up.output.find("TLS only (clients and peers)"), std::string::npos) << up.output;
+  EXPECT_NE(up.output.find("TLS and SASL only (clients and peers)"), std::string::npos)
+      << up.output;
+  EXPECT_NE(up.output.find("--jaas " + (lab_ / "jaas.conf").string()), std::string::npos)
+      << up.output;
 
   // Every node serves under one leader, as zklab sees them over TLS.
   auto [status, ok] = wait_status([](const Status& s) {
@@ -57,8 +66,12 @@ TEST_F(ZklabTlsTest, TheWholeLabRunsOnTlsAndZklabStillSeesAndChecksIt) {
             std::string::npos)
       << cfg;
   EXPECT_NE(cfg.find("sslQuorum=true"), std::string::npos) << cfg;
+  EXPECT_NE(cfg.find("quorum.auth.serverRequireSasl=true"), std::string::npos) << cfg;
+  EXPECT_NE(read_file(lab_ / "n1" / "zkd.log").find("authenticated with quorum SASL as zkpeer"),
+            std::string::npos);
 
-  // A client of the lab's CA gets in, as x509 id CN=zklab,O=zk.
+  // A client of the lab's CA gets in, as x509 id CN=zklab,O=zk and sasl id
+  // zklab.
   const std::string connect = status.at(1).address() + "," + status.at(2).address();
   auto created = zkctl(connect, {"create", "/tls", "secret"});
   ASSERT_EQ(created.status, 0) << created.output;
@@ -68,14 +81,21 @@ TEST_F(ZklabTlsTest, TheWholeLabRunsOnTlsAndZklabStillSeesAndChecksIt) {
   ASSERT_EQ(acl.status, 0) << acl.output;
   auto listed = zkctl(connect, {"getacl", "/tls"});
   ASSERT_EQ(listed.status, 0) << listed.output;
-  EXPECT_EQ(listed.output, "x509:CN=zklab,O=zk:cdrwa\n");
+  EXPECT_NE(listed.output.find("x509:CN=zklab,O=zk:cdrwa\n"), std::string::npos) << listed.output;
+  EXPECT_NE(listed.output.find("sasl:zklab:cdrwa\n"), std::string::npos) << listed.output;
   auto got = zkctl(connect, {"get", "/tls"});
   ASSERT_EQ(got.status, 0) << got.output;
   EXPECT_EQ(got.output, "secret\n");
 
-  // Plaintext gets nothing: no session, and no answer to a four-letter word.
-  auto plain = zkctl(status.at(1).address(), {"--connect-timeout", "2000", "get", "/tls"}, false);
+  // Plaintext gets nothing: no session, and no answer to a four-letter word;
+  // TLS without SASL no answer to a request (enforce.auth).
+  auto plain =
+      zkctl(status.at(1).address(), {"--connect-timeout", "2000", "get", "/tls"}, false, false);
   EXPECT_NE(plain.status, 0) << plain.output;
+  auto unauthenticated = zkctl(connect, {"get", "/tls"}, true, false);
+  EXPECT_EQ(WEXITSTATUS(unauthenticated.status), 9) << unauthenticated.output;
+  EXPECT_NE(unauthenticated.output.find("failed to authenticate"), std::string::npos)
+      << unauthenticated.output;
   auto word = zk::lab::four_letter_word(
       "127.0.0.1", static_cast<uint16_t>(status.at(1).client_port), "ruok", 5s);
   EXPECT_EQ(word.value_or(""), "");  // closed without a byte
