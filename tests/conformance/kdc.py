@@ -36,7 +36,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servers import free_loopback_port  # noqa: E402
+from servers import free_loopback_port, terminate  # noqa: E402
 
 KDB5_UTIL = "/usr/sbin/kdb5_util"
 KADMIN_LOCAL = "/usr/sbin/kadmin.local"
@@ -45,7 +45,6 @@ KINIT = shutil.which("kinit") or "/usr/bin/kinit"
 
 READY_TIMEOUT_S = 10.0
 COMMAND_TIMEOUT_S = 20.0
-STOP_TIMEOUT_S = 5.0
 # Enctypes both MIT and Java 17 use without further configuration.
 ENCTYPES = "aes256-cts-hmac-sha1-96 aes128-cts-hmac-sha1-96"
 
@@ -121,13 +120,7 @@ class Kdc:
 
     def stop(self, failed=False):
         proc, self.proc = self.proc, None
-        if proc is not None and proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=STOP_TIMEOUT_S)
+        terminate(proc)
         if self._log is not None:
             self._log.close()
             self._log = None

@@ -325,16 +325,23 @@ class Server:
 
     def _terminate(self):
         proc, self.proc = self.proc, None
-        if proc is not None and proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=STOP_TIMEOUT_S)
+        terminate(proc)
         if self._log is not None:
             self._log.close()
             self._log = None
+
+
+def terminate(proc):
+    """Stops a child process (None or already gone: nothing): SIGTERM, then
+    SIGKILL if it is still there after STOP_TIMEOUT_S; waits for its exit."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=STOP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=STOP_TIMEOUT_S)
 
 
 # -- command-line helpers shared by the test scripts -------------------------
