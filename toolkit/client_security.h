@@ -1,31 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
-// The security of the tools' client sessions: TLS (client_tls.h) and SASL
-// (client_sasl.h) from their options. Each that a tool's options leave
-// unset comes from CLIENT_JVMFLAGS when that holds Apache's client system
-// properties, as zkCli.sh passes them to Java:
-//   -Dzookeeper.client.secure=true              TLS, with
-//   -Dzookeeper.ssl.trustStore.location=FILE    PEM CAs (--tls-ca)
-//   -Dzookeeper.ssl.keyStore.location=FILE      PEM key and certificate (--tls-cert)
-//   -Dzookeeper.ssl.keyStore.password=PASSWORD  the key's password
-//   -Dzookeeper.ssl.hostnameVerification=false  --tls-no-verify-host
-//   -Djava.security.auth.login.config=FILE      SASL as FILE's Client section says
-//   -Dzookeeper.sasl.clientconfig=SECTION       ... SECTION instead of Client
-//   -Dzookeeper.sasl.client=false               no SASL
-//   -Dzookeeper.sasl.client.username=NAME       the server's service name
-// Stores must be PEM (zookeeper.ssl.*.type PEM or unset): others are
-// refused with the openssl command that converts them.
+// What a tool's client sessions connect with: the TLS context and the SASL
+// options (zk::client's ClientOptions::tls_context, tls_verify_host, sasl),
+// chosen once (client_security_flags.h: from a tool's options or
+// CLIENT_JVMFLAGS; zklab: from its lab) and given to every session. A light
+// header: labs and workloads carry it without the client's or CLI11's.
 #pragma once
 
 #include <memory>
 #include <optional>
-#include <string>
-#include <string_view>
-#include <variant>
 
-#include "libzk/client/client.h"
 #include "libzk/client/sasl.h"
-#include "toolkit/client_sasl.h"
-#include "toolkit/client_tls.h"
+
+namespace boost::asio::ssl {
+class context;
+}
+
+namespace zk::client {
+struct ClientOptions;
+}
 
 namespace zk::toolkit {
 
@@ -37,11 +29,5 @@ struct ClientSecurity {
 
 // Puts `security` into `options` (tls_context, tls_verify_host, sasl).
 void apply_client_security(const ClientSecurity& security, zk::client::ClientOptions& options);
-
-// TLS and SASL from the flags, else from `client_jvmflags` (the environment's
-// CLIENT_JVMFLAGS); or why they cannot be used.
-std::variant<ClientSecurity, std::string> client_security(const ClientTlsFlags& tls,
-                                                          const ClientSaslFlags& sasl,
-                                                          std::string_view client_jvmflags);
 
 }  // namespace zk::toolkit

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "libzk/java/jvm_flags.h"
-#include "toolkit/client_security.h"
+#include "toolkit/client_security_flags.h"
 
 namespace zk::bench {
 

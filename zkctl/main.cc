@@ -11,7 +11,7 @@
 
 #include "libzk/client/sync_client.h"
 #include "libzk/java/jvm_flags.h"
-#include "toolkit/client_security.h"
+#include "toolkit/client_security_flags.h"
 #include "zkctl/command_parser.h"
 #include "zkctl/coordination_verbs.h"
 #include "zkctl/global_options.h"

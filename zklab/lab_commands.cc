@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "toolkit/client_sasl.h"
 #include "toolkit/json_writer.h"
 #include "zklab/lab_daemon.h"
 #include "zklab/lab_status.h"

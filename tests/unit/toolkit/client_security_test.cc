@@ -3,7 +3,7 @@
 // client_sasl.h): SASL from the flags, from a JAAS file's Client section as
 // Apache's client reads it, and both TLS and SASL from CLIENT_JVMFLAGS as
 // zkCli.sh passes them; every wrong combination says why.
-#include "toolkit/client_security.h"
+#include "toolkit/client_security_flags.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
