@@ -28,7 +28,6 @@ krb5-admin-server (kadmin.local) and krb5-user (kinit) are used;
 
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -36,7 +35,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servers import free_loopback_port, terminate  # noqa: E402
+from servers import free_loopback_port, terminate, wait_until_interrupted  # noqa: E402
 
 KDB5_UTIL = "/usr/sbin/kdb5_util"
 KADMIN_LOCAL = "/usr/sbin/kadmin.local"
@@ -250,11 +249,6 @@ class Kdc:
 def main():
     """Manual use: start a KDC with a server and a client principal, print
     the environment to use it, and keep it running until Ctrl-C."""
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, interrupt)
-    signal.signal(signal.SIGHUP, interrupt)
     with Kdc() as kdc:
         kdc.add_principals(["zookeeper/127.0.0.1"], keytab=kdc.path("server.keytab"))
         kdc.add_principals(["alice"], keytab=kdc.path("alice.keytab"))
@@ -263,11 +257,7 @@ def main():
             print(f"export {key}={value}")
         print(f"# server keytab {kdc.path('server.keytab')}; alice's ticket in {kdc.ccache}",
               flush=True)
-        try:
-            while True:
-                signal.pause()
-        except KeyboardInterrupt:
-            pass
+        wait_until_interrupted()
     return 0
 
 

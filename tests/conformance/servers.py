@@ -331,6 +331,20 @@ class Server:
             self._log = None
 
 
+def wait_until_interrupted():
+    """For a helper kept running by hand: returns on Ctrl-C, SIGTERM or SIGHUP."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGHUP, interrupt)
+    try:
+        while True:
+            signal.pause()
+    except KeyboardInterrupt:
+        pass
+
+
 def terminate(proc):
     """Stops a child process (None or already gone: nothing): SIGTERM, then
     SIGKILL if it is still there after STOP_TIMEOUT_S; waits for its exit."""
@@ -448,17 +462,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_server_arguments(parser)
     args = parser.parse_args(argv)
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, interrupt)
     with server_from_args(args) as server:
         print(f"{server.kind} ready on {server.hostport} (dir {server.dir})", flush=True)
-        try:
-            while True:
-                signal.pause()
-        except KeyboardInterrupt:
-            pass
+        wait_until_interrupted()
     return 0
 
 

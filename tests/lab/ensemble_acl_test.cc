@@ -64,12 +64,7 @@ class EnsembleAclTest : public ::testing::Test {
     follower_ = leader_ == 1 ? 2 : 1;
   }
 
-  void TearDown() override {
-    if (ensemble_ && HasFailure()) {
-      ensemble_->keep_directory();
-      std::cerr << "ensemble kept in " << ensemble_->directory() << "\n" << ensemble_->logs();
-    }
-  }
+  void TearDown() override { keep_if_failed(ensemble_.get(), HasFailure()); }
 
   // A session on node `id` alone, authenticated with digest `user_password`
   // unless that is empty.

@@ -61,10 +61,7 @@ class EnsembleQuorumSaslTest : public ::testing::Test {
   }
 
   void TearDown() override {
-    if (ensemble_ && HasFailure()) {
-      ensemble_->keep_directory();
-      std::cerr << "ensemble kept in " << ensemble_->directory() << "\n" << ensemble_->logs();
-    }
+    keep_if_failed(ensemble_.get(), HasFailure());
     ensemble_.reset();
     std::filesystem::remove_all(dir_);
   }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tests/lab/lab_test_util.h"
 
+#include <iostream>
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -10,6 +12,12 @@
 #endif
 
 namespace zk::lab {
+
+void keep_if_failed(Ensemble* ensemble, bool failed) {
+  if (ensemble == nullptr || !failed) return;
+  ensemble->keep_directory();
+  std::cerr << "ensemble kept in " << ensemble->directory() << "\n" << ensemble->logs();
+}
 
 std::string zkd_binary() { return ZKD_BINARY; }
 

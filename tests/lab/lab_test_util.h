@@ -14,6 +14,7 @@
 #include "libzk/wire/records.h"
 #include "tests/common/request_bodies.h"
 #include "tests/lab/raw_client.h"
+#include "zklab/ensemble.h"
 #include "zklab/zkd_process.h"
 
 namespace zk::lab {
@@ -22,6 +23,10 @@ using zk::test::create_body;
 using zk::test::path_body;
 
 // Path of the zkd binary this tree built.
+// For a fixture's TearDown: when the test `failed`, keeps the ensemble's
+// directory and prints where it is and every node's log tail.
+void keep_if_failed(Ensemble* ensemble, bool failed);
+
 std::string zkd_binary();
 // A failpoint name as a GoogleTest name: "log.before_sync" -> "log_before_sync".
 std::string failpoint_test_name(std::string name);
