@@ -11,8 +11,8 @@ namespace zk::toolkit {
 
 namespace {
 
-constexpr std::string_view kDigestModule = "org.apache.zookeeper.server.auth.DigestLoginModule";
-constexpr std::string_view kKerberosModule = "com.sun.security.auth.module.Krb5LoginModule";
+using zk::java::kDigestLoginModule;
+using zk::java::kKerberosLoginModule;
 
 std::optional<std::string> read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -86,35 +86,33 @@ SaslChoice sasl_from_jaas(const std::string& path, std::string_view section,
   if (!text) return "cannot read the JAAS file " + path;
   auto parsed = zk::java::parse_jaas(*text);
   if (auto* error = std::get_if<std::string>(&parsed)) return path + ": " + *error;
-  for (const auto& s : std::get<std::vector<zk::java::JaasSection>>(parsed)) {
-    if (s.name != section) continue;
-    for (const auto& module : s.modules) {
-      zk::client::SaslOptions options;
-      options.service = std::string(service);
-      if (module.class_name == kDigestModule) {
-        const auto user = module.options.find("username");
-        const auto password = module.options.find("password");
-        if (user == module.options.end() || password == module.options.end()) {
-          return path + ": the " + std::string(section) +
-                 " section's DigestLoginModule needs username and password options";
-        }
-        options.username = user->second;
-        options.password = password->second;
-        return options;
+  const zk::java::JaasSection* found =
+      zk::java::find_section(std::get<std::vector<zk::java::JaasSection>>(parsed), section);
+  if (found == nullptr) return std::nullopt;
+  for (const auto& module : found->modules) {
+    zk::client::SaslOptions options;
+    options.service = std::string(service);
+    if (module.class_name == kDigestLoginModule) {
+      const auto credentials = zk::java::digest_credentials(module);
+      if (!credentials) {
+        return path + ": the " + std::string(section) +
+               " section's DigestLoginModule needs username and password options";
       }
-      if (module.class_name == kKerberosModule) {
-        options.mechanism = "GSSAPI";
-        // MIT Kerberos takes a client's initial credentials from this keytab.
-        if (auto keytab = module.options.find("keyTab"); keytab != module.options.end()) {
-          ::setenv("KRB5_CLIENT_KTNAME", keytab->second.c_str(), 1);
-        }
-        return options;
-      }
+      options.username = credentials->username;
+      options.password = credentials->password;
+      return options;
     }
-    return path + ": the " + std::string(section) + " section has no login module zk knows (" +
-           std::string(kDigestModule) + " or " + std::string(kKerberosModule) + ")";
+    if (module.class_name == kKerberosLoginModule) {
+      options.mechanism = "GSSAPI";
+      // MIT Kerberos takes a client's initial credentials from this keytab.
+      if (auto keytab = module.options.find("keyTab"); keytab != module.options.end()) {
+        ::setenv("KRB5_CLIENT_KTNAME", keytab->second.c_str(), 1);
+      }
+      return options;
+    }
   }
-  return std::nullopt;
+  return path + ": the " + std::string(section) + " section has no login module zk knows (" +
+         std::string(kDigestLoginModule) + " or " + std::string(kKerberosLoginModule) + ")";
 }
 
 }  // namespace zk::toolkit

@@ -139,4 +139,18 @@ std::variant<std::vector<JaasSection>, std::string> parse_jaas(std::string_view 
   return sections;
 }
 
+const JaasSection* find_section(const std::vector<JaasSection>& sections, std::string_view name) {
+  for (const JaasSection& s : sections) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+std::optional<DigestCredentials> digest_credentials(const JaasModule& module) {
+  const auto user = module.options.find("username");
+  const auto password = module.options.find("password");
+  if (user == module.options.end() || password == module.options.end()) return std::nullopt;
+  return DigestCredentials{user->second, password->second};
+}
+
 }  // namespace zk::java

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -37,5 +38,23 @@ struct JaasSection {
 // The sections in file order, or a message naming the line of the first
 // syntax error ("line 3: expected '{' after the section name").
 std::variant<std::vector<JaasSection>, std::string> parse_jaas(std::string_view text);
+
+// The login modules zk reads, as Apache names them.
+inline constexpr std::string_view kDigestLoginModule =
+    "org.apache.zookeeper.server.auth.DigestLoginModule";
+inline constexpr std::string_view kKerberosLoginModule =
+    "com.sun.security.auth.module.Krb5LoginModule";
+
+// The section called `name`; null when there is none.
+const JaasSection* find_section(const std::vector<JaasSection>& sections, std::string_view name);
+
+// What a DigestLoginModule of a client's section (Client, QuorumLearner)
+// authenticates with: its username and password options; nothing when
+// either is missing.
+struct DigestCredentials {
+  std::string username;
+  std::string password;
+};
+std::optional<DigestCredentials> digest_credentials(const JaasModule& module);
 
 }  // namespace zk::java

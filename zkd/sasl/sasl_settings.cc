@@ -4,8 +4,8 @@
 namespace zkd::sasl {
 namespace {
 
-constexpr std::string_view kDigestModule = "org.apache.zookeeper.server.auth.DigestLoginModule";
-constexpr std::string_view kKerberosModule = "com.sun.security.auth.module.Krb5LoginModule";
+using zk::java::kDigestLoginModule;
+using zk::java::kKerberosLoginModule;
 constexpr std::string_view kUserPrefix = "user_";
 
 }  // namespace
@@ -26,39 +26,38 @@ std::variant<SaslSettings, std::string> sasl_settings(std::string_view text,
                                                       std::string_view section) {
   auto parsed = zk::java::parse_jaas(text);
   if (auto* error = std::get_if<std::string>(&parsed)) return *error;
-  for (const zk::java::JaasSection& s : std::get<std::vector<zk::java::JaasSection>>(parsed)) {
-    if (s.name != section) continue;
-    for (const zk::java::JaasModule& m : s.modules) {
-      SaslSettings settings;
-      if (m.class_name == kKerberosModule) {
-        settings.mechanism = SaslSettings::Mechanism::kGssapi;
-        auto keytab = m.options.find("keyTab");
-        auto principal = m.options.find("principal");
-        if (keytab == m.options.end() || principal == m.options.end()) {
-          return "the JAAS section " + std::string(section) + "'s " + std::string(kKerberosModule) +
-                 " needs keyTab and principal options";
-        }
-        settings.keytab = keytab->second;
-        settings.principal = principal->second;
-        if (settings.server_host().empty()) {
-          return "the JAAS section " + std::string(section) + "'s principal " + settings.principal +
-                 " is not of the form service/host@REALM";
-        }
-        return settings;
+  const zk::java::JaasSection* found =
+      zk::java::find_section(std::get<std::vector<zk::java::JaasSection>>(parsed), section);
+  if (found == nullptr) return "the JAAS file has no section " + std::string(section);
+  for (const zk::java::JaasModule& m : found->modules) {
+    SaslSettings settings;
+    if (m.class_name == kKerberosLoginModule) {
+      settings.mechanism = SaslSettings::Mechanism::kGssapi;
+      auto keytab = m.options.find("keyTab");
+      auto principal = m.options.find("principal");
+      if (keytab == m.options.end() || principal == m.options.end()) {
+        return "the JAAS section " + std::string(section) + "'s " +
+               std::string(kKerberosLoginModule) + " needs keyTab and principal options";
       }
-      if (m.class_name == kDigestModule) {
-        for (const auto& [key, value] : m.options) {
-          if (key.starts_with(kUserPrefix) && key.size() > kUserPrefix.size()) {
-            settings.digest_users[key.substr(kUserPrefix.size())] = value;
-          }
-        }
-        return settings;
+      settings.keytab = keytab->second;
+      settings.principal = principal->second;
+      if (settings.server_host().empty()) {
+        return "the JAAS section " + std::string(section) + "'s principal " + settings.principal +
+               " is not of the form service/host@REALM";
       }
+      return settings;
     }
-    return "the JAAS section " + std::string(section) + " has no login module zkd serves (" +
-           std::string(kDigestModule) + " or " + std::string(kKerberosModule) + ")";
+    if (m.class_name == kDigestLoginModule) {
+      for (const auto& [key, value] : m.options) {
+        if (key.starts_with(kUserPrefix) && key.size() > kUserPrefix.size()) {
+          settings.digest_users[key.substr(kUserPrefix.size())] = value;
+        }
+      }
+      return settings;
+    }
   }
-  return "the JAAS file has no section " + std::string(section);
+  return "the JAAS section " + std::string(section) + " has no login module zkd serves (" +
+         std::string(kDigestLoginModule) + " or " + std::string(kKerberosLoginModule) + ")";
 }
 
 }  // namespace zkd::sasl

@@ -25,18 +25,16 @@ namespace {
 constexpr std::string_view kNoJaas =
     " but zkd has no JAAS file: pass zkd --jaas FILE, or "
     "-Djava.security.auth.login.config=FILE in SERVER_JVMFLAGS";
-constexpr std::string_view kDigestModule = "org.apache.zookeeper.server.auth.DigestLoginModule";
 
 // Whether the JAAS text has a section `name` (a file may hold only the
 // quorum's sections).
 bool has_section(const std::string& text, std::string_view name) {
   auto parsed = zk::java::parse_jaas(text);
-  if (!std::holds_alternative<std::vector<zk::java::JaasSection>>(parsed))
+  if (!std::holds_alternative<std::vector<zk::java::JaasSection>>(parsed)) {
     return true;  // errors later
-  for (const auto& s : std::get<std::vector<zk::java::JaasSection>>(parsed)) {
-    if (s.name == name) return true;
   }
-  return false;
+  return zk::java::find_section(std::get<std::vector<zk::java::JaasSection>>(parsed), name) !=
+         nullptr;
 }
 
 // config.quorum_sasl_*: the server section's users (DIGEST-MD5 only) and the
@@ -57,22 +55,22 @@ std::string setup_quorum_sasl(ServerConfig& config, const std::string& text) {
   config.quorum_sasl_server = std::move(std::get<std::unique_ptr<sasl::SaslServer>>(server));
 
   const auto parsed = zk::java::parse_jaas(text);
-  for (const auto& s : std::get<std::vector<zk::java::JaasSection>>(parsed)) {
-    if (s.name != config.quorum_sasl_learner_section) continue;
-    for (const auto& module : s.modules) {
-      if (module.class_name != kDigestModule) continue;
-      auto user = module.options.find("username");
-      auto password = module.options.find("password");
-      if (user == module.options.end() || password == module.options.end()) break;
-      config.quorum_sasl_user = user->second;
-      config.quorum_sasl_password = password->second;
-      return {};
-    }
-    return "the JAAS section " + config.quorum_sasl_learner_section + " needs a " +
-           std::string(kDigestModule) + " with username and password options";
+  const zk::java::JaasSection* learner = zk::java::find_section(
+      std::get<std::vector<zk::java::JaasSection>>(parsed), config.quorum_sasl_learner_section);
+  if (learner == nullptr) {
+    return "the JAAS file has no section " + config.quorum_sasl_learner_section +
+           " (quorum.auth.learner.saslLoginContext)";
   }
-  return "the JAAS file has no section " + config.quorum_sasl_learner_section +
-         " (quorum.auth.learner.saslLoginContext)";
+  for (const auto& module : learner->modules) {
+    if (module.class_name != zk::java::kDigestLoginModule) continue;
+    const auto credentials = zk::java::digest_credentials(module);
+    if (!credentials) break;
+    config.quorum_sasl_user = credentials->username;
+    config.quorum_sasl_password = credentials->password;
+    return {};
+  }
+  return "the JAAS section " + config.quorum_sasl_learner_section + " needs a " +
+         std::string(zk::java::kDigestLoginModule) + " with username and password options";
 }
 
 }  // namespace
