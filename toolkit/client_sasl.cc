@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "toolkit/client_sasl.h"
 
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -104,9 +103,8 @@ SaslChoice sasl_from_jaas(const std::string& path, std::string_view section,
     }
     if (module.class_name == kKerberosLoginModule) {
       options.mechanism = "GSSAPI";
-      // MIT Kerberos takes a client's initial credentials from this keytab.
       if (auto keytab = module.options.find("keyTab"); keytab != module.options.end()) {
-        ::setenv("KRB5_CLIENT_KTNAME", keytab->second.c_str(), 1);
+        zk::client::use_kerberos_keytab(keytab->second);
       }
       return options;
     }

@@ -3,6 +3,7 @@
 
 #include <sasl/sasl.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -110,6 +111,10 @@ bool has_mechanism(const std::string& name) {
 }
 
 }  // namespace
+
+void use_kerberos_keytab(const std::string& keytab) {
+  ::setenv("KRB5_CLIENT_KTNAME", keytab.c_str(), 1);
+}
 
 std::variant<std::unique_ptr<SaslClientExchange>, std::string> start_sasl(
     const SaslOptions& options, const std::string& host) {

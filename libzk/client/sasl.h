@@ -45,6 +45,11 @@ class SaslClientExchange {
   virtual Step step(std::string_view server_token) = 0;
 };
 
+// GSSAPI: has MIT Kerberos take this process's initial credentials from
+// `keytab` (a JAAS Krb5LoginModule's keyTab) when its credential cache has
+// none: the keytab's first principal (KRB5_CLIENT_KTNAME).
+void use_kerberos_keytab(const std::string& keytab);
+
 // A new exchange for a connection to `host`, or why none can be made (no
 // such mechanism installed: names the Debian package).
 std::variant<std::unique_ptr<SaslClientExchange>, std::string> start_sasl(

@@ -25,7 +25,7 @@ CLIENT_SUBJECT = "/O=zk/CN=client"
 CLIENT_X509_ID = "CN=client,O=zk"
 
 
-def _openssl(*args, cwd):
+def run_openssl(*args, cwd):
     subprocess.run(["openssl", *args], cwd=cwd, check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.PIPE, timeout=60)
 
@@ -45,7 +45,7 @@ class Material:
                 for name in (f"{leaf}.key", f"{leaf}.pem", "ca.pem"):
                     with open(self.path(name)) as part:
                         out.write(part.read())
-        _openssl("pkcs12", "-export", "-inkey", "server.key", "-in", "server.pem",
+        run_openssl("pkcs12", "-export", "-inkey", "server.key", "-in", "server.pem",
                  "-certfile", "ca.pem", "-out", "keystore.p12",
                  "-passout", f"pass:{KEYSTORE_PASSWORD}", cwd=directory)
 
@@ -53,12 +53,12 @@ class Material:
         return os.path.join(self.dir, name)
 
     def _ca(self, name, subject):
-        _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+        run_openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
                  "-keyout", f"{name}.key", "-out", f"{name}.pem", "-subj", subject,
                  cwd=self.dir)
 
     def _leaf(self, name, subject, ca, extension=None):
-        _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key",
+        run_openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key",
                  "-out", f"{name}.csr", "-subj", subject, cwd=self.dir)
         args = ["x509", "-req", "-in", f"{name}.csr", "-CA", f"{ca}.pem", "-CAkey",
                 f"{ca}.key", "-CAcreateserial", "-days", "2", "-out", f"{name}.pem"]
@@ -66,7 +66,7 @@ class Material:
             with open(self.path(f"{name}.ext"), "w") as f:
                 f.write(extension + "\n")
             args += ["-extfile", f"{name}.ext"]
-        _openssl(*args, cwd=self.dir)
+        run_openssl(*args, cwd=self.dir)
 
     def server_config(self, key_store="keystore.pem", client_auth="need"):
         """zoo.cfg keys for a TLS client port with these certificates."""

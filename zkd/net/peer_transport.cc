@@ -286,7 +286,7 @@ asio::awaitable<void> PeerTransport::Impl::dial_loop(std::shared_ptr<Dialer> d) 
         link->dialed_host = peer.host;
         queue_frame(link, encode_peer_hello(self, static_cast<bool>(options.sasl_client)));
         if (options.sasl_client) {
-          link->auth = options.sasl_client();
+          link->auth = options.sasl_client(peer.host);
           const PeerAuthStep first = link->auth(std::nullopt);
           if (first.outcome == PeerAuthStep::Outcome::kFailed) {
             failure = "cannot start quorum SASL: " + first.error;

@@ -105,8 +105,9 @@ struct PeerTransportOptions {
   bool tls_optional = false;
   bool verify_host = true;         // the dialer checks the accepting peer's certificate
   bool verify_client_host = true;  // the acceptor checks the dialer's
-  // SASL (see above): each call starts one link's exchange; null: none.
-  std::function<PeerAuthExchange()> sasl_client;
+  // SASL (see above): each call starts one link's exchange (the dialer's
+  // with the dialed peer's host); null: none.
+  std::function<PeerAuthExchange(const std::string& host)> sasl_client;
   std::function<PeerAuthExchange()> sasl_server;
   bool sasl_required_by_dialer = false;    // quorum.auth.learnerRequireSasl
   bool sasl_required_by_acceptor = false;  // quorum.auth.serverRequireSasl

@@ -230,6 +230,7 @@ std::variant<std::shared_ptr<ssl::context>, std::string> build(const TlsSettings
       SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nullptr);
       break;
   }
+  enable_revocation_checks(ctx, settings.revocation);
   // Sessions are not resumed across connections: every client proves itself.
   SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
   SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);

@@ -18,6 +18,8 @@
 #include <variant>
 #include <vector>
 
+#include "zkd/net/tls_revocation.h"
+
 namespace boost::asio::ssl {
 class context;
 }
@@ -45,6 +47,8 @@ struct TlsSettings {
   std::vector<std::string> cipher_suites;
   // client.certReload: reload_if_changed() rebuilds the context.
   bool reload = false;
+  // ssl.crl, ssl.ocsp: the peer's certificates checked for revocation.
+  RevocationChecks revocation;
 };
 
 // The store's type as Apache decides it: `type` when set (PEM, PKCS12, JKS,

@@ -45,6 +45,8 @@ std::variant<SaslSettings, std::string> sasl_settings(std::string_view text,
         return "the JAAS section " + std::string(section) + "'s principal " + settings.principal +
                " is not of the form service/host@REALM";
       }
+      // As Apache: the service is the principal's ("zkquorum/host": zkquorum).
+      settings.service = settings.principal.substr(0, settings.principal.find('/'));
       return settings;
     }
     if (m.class_name == kDigestLoginModule) {

@@ -210,6 +210,10 @@ bool apply_tls_store_key(Parser& parser, const Property& p, std::string_view key
     tls.protocols = comma_list(p.value);
   } else if (key == "ciphersuites") {
     tls.cipher_suites = comma_list(p.value);
+  } else if (key == "crl") {
+    tls.revocation.crl = java_true(p.value);
+  } else if (key == "ocsp") {
+    tls.revocation.ocsp = java_true(p.value);
   } else {
     return false;
   }
@@ -424,6 +428,8 @@ bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, 
     parser.boolean(p, c.kerberos_remove_host);
   } else if (k == "kerberos.removeRealmFromPrincipal") {
     parser.boolean(p, c.kerberos_remove_realm);
+  } else if (k == "quorum.auth.kerberos.servicePrincipal") {
+    c.quorum_kerberos_service_principal = p.value;
   } else if (k == "quorum.auth.enableSasl") {
     parser.boolean(p, c.quorum_sasl);
   } else if (k == "quorum.auth.learnerRequireSasl") {

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "libzk/client/sasl.h"
 #include "zkd/net/tls_context.h"
 
 namespace zkd::sasl {
@@ -139,19 +140,25 @@ struct ServerConfig {
   // server starts); null: every SASL request fails with AUTHFAILED.
   std::shared_ptr<const sasl::SaslServer> sasl;
   // SASL between servers (quorum.auth.*): with quorum_sasl a server
-  // authenticates to the peers it dials with the DIGEST-MD5 user of the JAAS
-  // file's learner section and checks the peers that dial it against the
-  // users of its server section, as Apache's QuorumLearner/QuorumServer do;
-  // the *_required flags refuse peers that do not (peer_transport.h).
-  // security_setup opens quorum_sasl_server and quorum_sasl_learner.
+  // authenticates to the peers it dials as the JAAS file's learner section
+  // says (a DIGEST-MD5 user, or Kerberos with a keytab) and checks the peers
+  // that dial it as its server section says (DIGEST-MD5 users, or Kerberos
+  // principals whose host is one of the server.N lines'), as Apache's
+  // QuorumLearner/QuorumServer do; the *_required flags refuse peers that
+  // do not (peer_transport.h). security_setup opens quorum_sasl_server and
+  // fills quorum_sasl_learner.
   bool quorum_sasl = false;
   bool quorum_sasl_learner_required = false;
   bool quorum_sasl_server_required = false;
   std::string quorum_sasl_learner_section = "QuorumLearner";
   std::string quorum_sasl_server_section = "QuorumServer";
   std::shared_ptr<const sasl::SaslServer> quorum_sasl_server;
-  std::string quorum_sasl_user;  // the learner section's username and password
-  std::string quorum_sasl_password;
+  // The learner's mechanism and DIGEST-MD5 user; per peer, GSSAPI's service
+  // and host come from quorum_kerberos_service_principal (quorum_sasl.h).
+  zk::client::SaslOptions quorum_sasl_learner;
+  // quorum.auth.kerberos.servicePrincipal: the principal a learner asks for,
+  // "_HOST" standing for the dialed server's host (Apache's default).
+  std::string quorum_kerberos_service_principal = "zkquorum/localhost";
 
   // Storage. Unlike Apache, zkd purges after every snapshot by default,
   // keeping autopurge.snapRetainCount snapshots (and the logs they need);

@@ -259,19 +259,20 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "not a Kerberos key zkd knows: it would not act on it. Remove the key or run Apache "
      "ZooKeeper"},
     {"quorum.auth.enableSasl", kHonoured, kAlways, "",
-     "a server authenticates to the peers it dials with DIGEST-MD5 (the JAAS learner section's "
-     "username and password) and checks those that dial it (the server section's users); "
+     "a server authenticates to the peers it dials as the JAAS learner section says (DIGEST-MD5 "
+     "user, or Kerberos keytab) and checks those that dial it as the server section says; "
      "docs/security.md"},
     {"quorum.auth.learnerRequireSasl", kHonoured, kAlways, "",
      "a dialer refuses a peer that offers no quorum SASL"},
     {"quorum.auth.serverRequireSasl", kHonoured, kAlways, "",
      "a server refuses peers that dial it without quorum SASL"},
     {"quorum.auth.learner.saslLoginContext", kHonoured, kAlways, "",
-     "the JAAS section with the dialer's username and password (default QuorumLearner)"},
+     "the JAAS section the dialer authenticates with (default QuorumLearner)"},
     {"quorum.auth.server.saslLoginContext", kHonoured, kAlways, "",
-     "the JAAS section with the users peers authenticate as (default QuorumServer)"},
-    {"quorum.auth.kerberos.servicePrincipal", kNoEffect, kAlways, "",
-     "zkd's quorum SASL is DIGEST-MD5; a Kerberos QuorumServer section is refused at start-up"},
+     "the JAAS section that checks the peers that dial (default QuorumServer)"},
+    {"quorum.auth.kerberos.servicePrincipal", kHonoured, kAlways, "",
+     "with Kerberos, the principal a dialer asks for, _HOST standing for the peer's host "
+     "(default zkquorum/localhost)"},
     {"quorum.auth.*", kRefused, kAlways, "",
      "not a quorum.auth key zkd knows: it would not act on it. Remove the key"},
     {"sslQuorum", kHonoured, kAlways, "",
@@ -295,10 +296,13 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"ssl.clientHostnameVerification", kNoEffect, kAlways, "",
      "a server does not verify its clients' host names on the client port (as Apache)"},
     {"ssl.allowReverseDnsLookup", kNoEffect, kAlways, "", "zkd verifies no host names"},
-    {"ssl.crl", kRefused, kTrue, "",
-     "zkd does not check certificate revocation lists yet; remove the key or run Apache"},
-    {"ssl.ocsp", kRefused, kTrue, "",
-     "zkd does not check certificates by OCSP yet; remove the key or run Apache"},
+    {"ssl.crl", kHonoured, kAlways, "",
+     "true: the client port's certificates are checked against the CRLs their distribution points "
+     "name "
+     "(http://, file://); one whose list cannot be had is refused"},
+    {"ssl.ocsp", kHonoured, kAlways, "",
+     "true: each certificate's OCSP responder (http://) is asked first, its CRLs when the "
+     "responder has no answer"},
     {"ssl.clientAuth", kHonoured, kAlways, "", kTlsStore},
     {"ssl.handshakeDetectionTimeoutMillis", kNoEffect, kAlways, "",
      "zkd waits for a connection's first byte within the session handshake timeout"},
@@ -323,10 +327,13 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "address"},
     {"ssl.quorum.allowReverseDnsLookup", kNoEffect, kAlways, "",
      "zkd checks a peer's address against the IP names of its certificate, without DNS"},
-    {"ssl.quorum.crl", kRefused, kTrue, "",
-     "zkd does not check certificate revocation lists yet; remove the key or run Apache"},
-    {"ssl.quorum.ocsp", kRefused, kTrue, "",
-     "zkd does not check certificates by OCSP yet; remove the key or run Apache"},
+    {"ssl.quorum.crl", kHonoured, kAlways, "",
+     "true: a peer's (and the admin server's) certificates are checked against the CRLs their "
+     "distribution points name "
+     "(http://, file://); one whose list cannot be had is refused"},
+    {"ssl.quorum.ocsp", kHonoured, kAlways, "",
+     "true: each certificate's OCSP responder (http://) is asked first, its CRLs when the "
+     "responder has no answer"},
     {"ssl.quorum.clientAuth", kHonoured, kAlways, "", kQuorumTlsStore},
     {"ssl.quorum.handshakeDetectionTimeoutMillis", kNoEffect, kAlways, "",
      "zkd waits for a peer's first byte within its hello timeout (10 s)"},

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/quorum_sasl.h"
 
+#include <cctype>
 #include <memory>
+#include <set>
 #include <variant>
 
 #include "libzk/client/sasl.h"
@@ -14,14 +16,31 @@ namespace {
 
 using Outcome = net::PeerAuthStep::Outcome;
 
-// The dialer's exchange: the learner section's user, by DIGEST-MD5.
-net::PeerAuthExchange learner_exchange(const std::string& user, const std::string& password) {
-  zk::client::SaslOptions options;
-  options.username = user;
-  options.password = password;
-  options.service = std::string(sasl::kQuorumServiceName);
-  options.server_name = std::string(sasl::kQuorumDigestRealm);
-  auto started = zk::client::start_sasl(options, "");
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// The learner's options for a link to `host`: with GSSAPI, the service and
+// instance of `principal` (quorum.auth.kerberos.servicePrincipal), "_HOST"
+// standing for `host` as Apache's SecurityUtils.getServerPrincipal has it.
+zk::client::SaslOptions options_for(zk::client::SaslOptions options, std::string principal,
+                                    const std::string& host) {
+  if (options.mechanism != "GSSAPI") return options;
+  if (const size_t at = principal.find("_HOST"); at != std::string::npos) {
+    principal.replace(at, 5, lower(host));
+  }
+  principal = principal.substr(0, principal.find('@'));  // the realm is the KDC's business
+  const size_t slash = principal.find('/');
+  options.service = principal.substr(0, slash);
+  options.server_name = slash == std::string::npos ? lower(host) : principal.substr(slash + 1);
+  return options;
+}
+
+// The dialer's exchange with the server at `host`.
+net::PeerAuthExchange learner_exchange(const zk::client::SaslOptions& options,
+                                       const std::string& host) {
+  auto started = zk::client::start_sasl(options, host);
   if (auto* why = std::get_if<std::string>(&started)) {
     return [why = *why](std::optional<std::string_view>) {
       return net::PeerAuthStep{Outcome::kFailed, std::nullopt, "", why};
@@ -37,15 +56,31 @@ net::PeerAuthExchange learner_exchange(const std::string& user, const std::strin
   };
 }
 
-// The acceptor's exchange: the server section's users.
-net::PeerAuthExchange server_exchange(const sasl::SaslServer& server) {
+// Why the peer authenticated as `id` may not join, or "": a Kerberos
+// principal service/host@REALM must name the host of one of the server.N
+// lines (Apache's SaslQuorumServerCallbackHandler).
+std::string refusal(const std::string& id, const std::set<std::string>& hosts) {
+  const size_t slash = id.find('/');
+  const size_t at = id.find('@');
+  if (slash == std::string::npos || at == std::string::npos || at < slash) return {};
+  const std::string host = id.substr(slash + 1, at - slash - 1);
+  if (hosts.contains(host)) return {};
+  return id + " is not authorized to join: " + host + " is not the host of a server.N line";
+}
+
+// The acceptor's exchange: the server section's users or principals.
+net::PeerAuthExchange server_exchange(const sasl::SaslServer& server,
+                                      std::shared_ptr<const std::set<std::string>> hosts) {
   std::shared_ptr<sasl::SaslExchange> exchange = server.start();
-  return [exchange](std::optional<std::string_view> token) {
+  return [exchange, hosts](std::optional<std::string_view> token) {
     const auto step = exchange->step(token.value_or(""));
     switch (step.outcome) {
       case sasl::SaslExchange::Step::Outcome::kContinue:
         return net::PeerAuthStep{Outcome::kContinue, step.token, "", ""};
       case sasl::SaslExchange::Step::Outcome::kComplete:
+        if (auto why = refusal(step.authenticated_id, *hosts); !why.empty()) {
+          return net::PeerAuthStep{Outcome::kFailed, std::nullopt, "", why};
+        }
         return net::PeerAuthStep{Outcome::kComplete, step.token, step.authenticated_id, ""};
       case sasl::SaslExchange::Step::Outcome::kFailed:
         break;
@@ -58,10 +93,16 @@ net::PeerAuthExchange server_exchange(const sasl::SaslServer& server) {
 
 void set_quorum_sasl(const ServerConfig& config, net::PeerTransportOptions& options) {
   if (!config.quorum_sasl || !config.quorum_sasl_server) return;
-  options.sasl_client = [user = config.quorum_sasl_user, password = config.quorum_sasl_password] {
-    return learner_exchange(user, password);
+  options.sasl_client = [learner = config.quorum_sasl_learner,
+                         principal =
+                             config.quorum_kerberos_service_principal](const std::string& host) {
+    return learner_exchange(options_for(learner, principal, host), host);
   };
-  options.sasl_server = [server = config.quorum_sasl_server] { return server_exchange(*server); };
+  auto hosts = std::make_shared<std::set<std::string>>();
+  for (const auto& [id, server] : config.quorum_servers) hosts->insert(server.host);
+  options.sasl_server = [server = config.quorum_sasl_server, hosts] {
+    return server_exchange(*server, hosts);
+  };
   options.sasl_required_by_dialer = config.quorum_sasl_learner_required;
   options.sasl_required_by_acceptor = config.quorum_sasl_server_required;
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Quorum SASL (quorum.auth.*) for the peer transport (net/peer_transport.h):
-// the exchanges of both ends, DIGEST-MD5 as Apache's QuorumLearner and
-// QuorumServer run it (service zookeeper-quorum, realm zk-quorum-sasl-md5).
-// The dialer's side is zk::client's Cyrus client (libzk/client/sasl.h), the
-// acceptor's zkd's SASL server opened for the quorum (security_setup.h).
+// the exchanges of both ends, as Apache's QuorumLearner and QuorumServer run
+// them: DIGEST-MD5 (service zookeeper-quorum, realm zk-quorum-sasl-md5) or
+// GSSAPI (the service and host of quorum.auth.kerberos.servicePrincipal; a
+// peer's principal must name the host of a server.N line). The dialer's
+// side is zk::client's Cyrus client (libzk/client/sasl.h), the acceptor's
+// zkd's SASL server opened for the quorum (security_setup.h).
 #pragma once
 
 #include "zkd/net/peer_transport.h"

@@ -106,8 +106,8 @@ boost::system::error_code Replication::start() {
   }
   set_quorum_sasl(config, options);
   if (options.sasl_server) {
-    log_info("peer links: quorum SASL (DIGEST-MD5)",
-             options.sasl_required_by_acceptor ? ", required of peers that dial" : "",
+    log_info("peer links: quorum SASL (", config.quorum_sasl_server->settings().mechanism_name(),
+             ")", options.sasl_required_by_acceptor ? ", required of peers that dial" : "",
              options.sasl_required_by_dialer ? ", required of peers dialed" : "");
   }
   transport_ = std::make_unique<net::PeerTransport>(

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/security_setup.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <variant>
@@ -37,23 +38,10 @@ bool has_section(const std::string& text, std::string_view name) {
          nullptr;
 }
 
-// config.quorum_sasl_*: the server section's users (DIGEST-MD5 only) and the
-// learner section's username and password. "" or what is wrong.
-std::string setup_quorum_sasl(ServerConfig& config, const std::string& text) {
-  auto settings = sasl::sasl_settings(text, config.quorum_sasl_server_section);
-  if (auto* error = std::get_if<std::string>(&settings)) return *error;
-  auto& server_settings = std::get<sasl::SaslSettings>(settings);
-  if (server_settings.mechanism != sasl::SaslSettings::Mechanism::kDigestMd5) {
-    return "the JAAS section " + config.quorum_sasl_server_section +
-           " is Kerberos; zkd's quorum SASL is DIGEST-MD5 only (a DigestLoginModule with "
-           "user_NAME=\"PASSWORD\" options), or authenticate peers with sslQuorum";
-  }
-  server_settings.service = std::string(sasl::kQuorumServiceName);
-  server_settings.digest_realm = std::string(sasl::kQuorumDigestRealm);
-  auto server = sasl::SaslServer::open(std::move(server_settings));
-  if (auto* error = std::get_if<std::string>(&server)) return *error;
-  config.quorum_sasl_server = std::move(std::get<std::unique_ptr<sasl::SaslServer>>(server));
-
+// config.quorum_sasl_learner from the learner section: a DIGEST-MD5 user,
+// or Kerberos, whose keytab MIT Kerberos then takes this process's initial
+// credentials from (into a private cache). "" or what is wrong.
+std::string setup_quorum_learner(ServerConfig& config, const std::string& text) {
   const auto parsed = zk::java::parse_jaas(text);
   const zk::java::JaasSection* learner = zk::java::find_section(
       std::get<std::vector<zk::java::JaasSection>>(parsed), config.quorum_sasl_learner_section);
@@ -61,16 +49,59 @@ std::string setup_quorum_sasl(ServerConfig& config, const std::string& text) {
     return "the JAAS file has no section " + config.quorum_sasl_learner_section +
            " (quorum.auth.learner.saslLoginContext)";
   }
+  zk::client::SaslOptions& options = config.quorum_sasl_learner;
   for (const auto& module : learner->modules) {
+    if (module.class_name == zk::java::kKerberosLoginModule) {
+      options.mechanism = "GSSAPI";
+      if (auto keytab = module.options.find("keyTab"); keytab != module.options.end()) {
+        zk::client::use_kerberos_keytab(keytab->second);
+        ::setenv("KRB5CCNAME", "MEMORY:zkd-quorum-learner", 1);
+      }
+      return {};
+    }
     if (module.class_name != zk::java::kDigestLoginModule) continue;
     const auto credentials = zk::java::digest_credentials(module);
     if (!credentials) break;
-    config.quorum_sasl_user = credentials->username;
-    config.quorum_sasl_password = credentials->password;
+    options.username = credentials->username;
+    options.password = credentials->password;
+    options.service = std::string(sasl::kQuorumServiceName);
+    options.server_name = std::string(sasl::kQuorumDigestRealm);
     return {};
   }
   return "the JAAS section " + config.quorum_sasl_learner_section + " needs a " +
-         std::string(zk::java::kDigestLoginModule) + " with username and password options";
+         std::string(zk::java::kDigestLoginModule) + " with username and password options, or a " +
+         std::string(zk::java::kKerberosLoginModule);
+}
+
+// config.quorum_sasl_server from the server section (DIGEST-MD5 users or a
+// Kerberos keytab) and config.quorum_sasl_learner. "" or what is wrong.
+std::string setup_quorum_sasl(ServerConfig& config, const std::string& text) {
+  auto settings = sasl::sasl_settings(text, config.quorum_sasl_server_section);
+  if (auto* error = std::get_if<std::string>(&settings)) return *error;
+  auto& server_settings = std::get<sasl::SaslSettings>(settings);
+  if (server_settings.mechanism == sasl::SaslSettings::Mechanism::kDigestMd5) {
+    server_settings.service = std::string(sasl::kQuorumServiceName);
+    server_settings.digest_realm = std::string(sasl::kQuorumDigestRealm);
+  }
+  auto server = sasl::SaslServer::open(std::move(server_settings));
+  if (auto* error = std::get_if<std::string>(&server)) return *error;
+  config.quorum_sasl_server = std::move(std::get<std::unique_ptr<sasl::SaslServer>>(server));
+  return setup_quorum_learner(config, text);
+}
+
+// MIT Kerberos's acceptor reads one keytab per process.
+std::string check_one_keytab(const ServerConfig& config) {
+  if (!config.sasl || !config.quorum_sasl_server) return {};
+  const sasl::SaslSettings& clients = config.sasl->settings();
+  const sasl::SaslSettings& peers = config.quorum_sasl_server->settings();
+  if (clients.mechanism != sasl::SaslSettings::Mechanism::kGssapi ||
+      peers.mechanism != sasl::SaslSettings::Mechanism::kGssapi || clients.keytab == peers.keytab) {
+    return {};
+  }
+  return "the Server and " + config.quorum_sasl_server_section + " sections name different " +
+         "keytabs (" + clients.keytab + ", " + peers.keytab +
+         "); zkd's Kerberos reads one: merge them (ktutil: rkt each, then wkt) and name the result "
+         "in both";
 }
 
 }  // namespace
@@ -104,6 +135,8 @@ std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path) 
     return "JAAS file " + path.string() + ": " + *error;
   }
   config.sasl = std::move(std::get<std::unique_ptr<sasl::SaslServer>>(server));
+  if (auto why = check_one_keytab(config); !why.empty())
+    return "JAAS file " + path.string() + ": " + why;
   return {};
 }
 

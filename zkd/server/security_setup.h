@@ -26,8 +26,8 @@ std::string jaas_path(std::string_view option, std::string_view server_jvmflags,
 // credentials from its QuorumServer and QuorumLearner sections (or those
 // the saslLoginContext keys name). "" on success, else what is wrong,
 // naming the file: unreadable, malformed (with its line), no Server section
-// (none needed in a file for the quorum alone), no SASL plugin, a Kerberos
-// quorum section, or SASL asked for without a JAAS file.
+// (none needed in a file for the quorum alone), no SASL plugin, Kerberos
+// sections naming two keytabs, or SASL asked for without a JAAS file.
 std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path);
 
 // Opens config.client_tls from config.client_tls_settings when a port

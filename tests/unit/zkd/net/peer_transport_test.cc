@@ -614,7 +614,7 @@ class PeerTransportSaslTest : public PeerTransportTest {
   // when `serves`.
   void sasl(ServerId id, std::optional<std::string> secret, bool serves) {
     PeerTransportOptions o = options_;
-    if (secret) o.sasl_client = [s = *secret] { return dialer(s); };
+    if (secret) o.sasl_client = [s = *secret](const std::string&) { return dialer(s); };
     if (serves) o.sasl_server = [] { return acceptor(); };
     node_options_[id] = o;
   }

@@ -36,8 +36,8 @@ TEST(ConfigKeys, EachKeyIsListedOnceWithAReason) {
 }
 
 TEST(ConfigKeys, ExactEntriesWinOverPatterns) {
-  ASSERT_NE(find_config_key("ssl.quorum.crl"), nullptr);
-  EXPECT_EQ(find_config_key("ssl.quorum.crl")->key, "ssl.quorum.crl");
+  ASSERT_NE(find_config_key("ssl.quorum.ciphersuites"), nullptr);
+  EXPECT_EQ(find_config_key("ssl.quorum.ciphersuites")->key, "ssl.quorum.ciphersuites");
   ASSERT_NE(find_config_key("ssl.noSuchKey"), nullptr);
   EXPECT_EQ(find_config_key("ssl.noSuchKey")->key, "ssl.*");
   ASSERT_NE(find_config_key("metricsProvider.exportJvmInfo"), nullptr);
@@ -48,12 +48,9 @@ TEST(ConfigKeys, ExactEntriesWinOverPatterns) {
 
 TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
   for (const std::string line : {
-           "ssl.quorum.crl=true",
            "ssl.someFutureKey=x",
-           "ssl.crl=true",
            "ssl.context.supplier.class=com.example.Supplier",
            "ssl.authProvider=custom",
-           "ssl.crl=true",
            "authProvider.ldap=com.example.LdapAuthenticationProvider",
            "quorum.auth.someFutureKey=true",
            "kerberos.someFutureKey=true",
@@ -324,6 +321,8 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
       {"ssl.protocol", "TLSv1.2"},
       {"ssl.enabledProtocols", "TLSv1.2"},
       {"ssl.ciphersuites", "TLS_AES_128_GCM_SHA256"},
+      {"ssl.crl", "true"},
+      {"ssl.ocsp", "true"},
       {"ssl.clientAuth", "need"},
       {"client.certReload", "true"},
       {"client.portUnification", "false"},
@@ -343,6 +342,8 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
       {"ssl.quorum.protocol", "TLSv1.2"},
       {"ssl.quorum.enabledProtocols", "TLSv1.2"},
       {"ssl.quorum.ciphersuites", "TLS_AES_128_GCM_SHA256"},
+      {"ssl.quorum.crl", "true"},
+      {"ssl.quorum.ocsp", "true"},
       {"ssl.quorum.clientAuth", "need"},
       {"ssl.quorum.hostnameVerification", "true"},
       {"ssl.quorum.clientHostnameVerification", "true"},
@@ -363,6 +364,7 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
       {"metricsProvider.httpHost", "127.0.0.1"},
       {"metricsProvider.httpPort", "7000"},
       {"quorum.auth.enableSasl", "false"},
+      {"quorum.auth.kerberos.servicePrincipal", "zkquorum/_HOST"},
       {"admin.portUnification", "false"},
       {"quorum.auth.learnerRequireSasl", "false"},
       {"quorum.auth.serverRequireSasl", "false"},

@@ -82,21 +82,39 @@ TEST_F(SaslSetupFiles, QuorumSaslTakesItsTwoSectionsAndNeedsNoServerSection) {
   ASSERT_EQ(setup_sasl(config, quorum_only), "");
   ASSERT_NE(config.quorum_sasl_server, nullptr);
   EXPECT_EQ(config.quorum_sasl_server->settings().service, "zookeeper-quorum");
-  EXPECT_EQ(config.quorum_sasl_user, "peer");
-  EXPECT_EQ(config.quorum_sasl_password, "pw");
+  EXPECT_EQ(config.quorum_sasl_learner.mechanism, "DIGEST-MD5");
+  EXPECT_EQ(config.quorum_sasl_learner.username, "peer");
+  EXPECT_EQ(config.quorum_sasl_learner.password, "pw");
+  EXPECT_EQ(config.quorum_sasl_learner.service, "zookeeper-quorum");
   EXPECT_EQ(config.sasl, nullptr);  // no Server section: no client SASL
 
   ServerConfig renamed;
   renamed.quorum_sasl = true;
   renamed.quorum_sasl_learner_section = "Elsewhere";
   EXPECT_THAT(setup_sasl(renamed, quorum_only), HasSubstr("no section Elsewhere"));
+}
 
-  ServerConfig kerberos;
-  kerberos.quorum_sasl = true;
-  const auto krb = write(
+TEST_F(SaslSetupFiles, KerberosQuorumSectionsTakeTheServiceFromThePrincipal) {
+  const std::string quorum =
       "QuorumServer { com.sun.security.auth.module.Krb5LoginModule required "
-      "keyTab=\"/k\" principal=\"zkquorum/h@R\"; };");
-  EXPECT_THAT(setup_sasl(kerberos, krb), HasSubstr("DIGEST-MD5 only"));
+      "keyTab=\"/k\" principal=\"zkquorum/h@R\"; };\n"
+      "QuorumLearner { com.sun.security.auth.module.Krb5LoginModule required "
+      "keyTab=\"/k\" principal=\"zkquorum/h@R\"; };\n";
+  ServerConfig config;
+  config.quorum_sasl = true;
+  ASSERT_EQ(setup_sasl(config, write(quorum)), "");
+  ASSERT_NE(config.quorum_sasl_server, nullptr);
+  EXPECT_EQ(config.quorum_sasl_server->settings().mechanism_name(), "GSSAPI");
+  EXPECT_EQ(config.quorum_sasl_server->settings().service, "zkquorum");
+  EXPECT_EQ(config.quorum_sasl_learner.mechanism, "GSSAPI");
+
+  ServerConfig two_keytabs;
+  two_keytabs.quorum_sasl = true;
+  const auto both = write(
+      "Server { com.sun.security.auth.module.Krb5LoginModule required "
+      "keyTab=\"/other\" principal=\"zookeeper/h@R\"; };\n" +
+      quorum);
+  EXPECT_THAT(setup_sasl(two_keytabs, both), HasSubstr("name different keytabs (/other, /k)"));
 }
 
 TEST_F(SaslSetupFiles, ADigestSectionSetsUpDigestMd5) {
