@@ -41,6 +41,7 @@
 #include "zkd/server/version.h"
 #include "zkd/service_notify.h"
 #include "zkd/storage/env.h"
+#include "zkd/tree/acl_check.h"
 
 namespace {
 
@@ -87,6 +88,10 @@ int serve(const std::string& config_path, const std::string& jaas_option) {
   if (auto why = zkd::server::setup_tls(*loaded.config); !why.empty()) {
     log_error("invalid configuration: ", why);
     return 1;
+  }
+  if (loaded.config->skip_acl) {
+    zkd::tree::skip_acl_checks();
+    log_warn("skipACL=yes: no ACL is checked; every client may read, change and delete every node");
   }
   if (loaded.config->sasl) {
     log_info("SASL ", loaded.config->sasl->settings().mechanism_name(), " set up from ", jaas);

@@ -11,8 +11,10 @@ caller's digest ids), make_digest_acl, ip ACLs for an address and a block,
 the super digest from zoo.cfg (DigestAuthenticationProvider.superDigest),
 getACL masking digests without ADMIN, setACL's order of checks,
 InvalidACLError cases, per-operation checks inside a transaction, and whoAmI
-(opcode 107, which kazoo 2.8 lacks: sent on a raw session). Run it with
---server apache to confirm the expectations are Apache 3.8's.
+(opcode 107, which kazoo 2.8 lacks: sent on a raw session); and the zoo.cfg
+keys DigestAuthenticationProvider.digestAlg (SHA-256) and .enabled=false,
+and skipACL=yes. Run it with --server apache to confirm the expectations are
+Apache 3.8's.
 
 Exits 77 (skip) when kazoo is not installed.
 """
@@ -308,6 +310,55 @@ class AclTest(unittest.TestCase):
         out = [(reply.body.ustring(), reply.body.ustring()) for _ in range(n)]
         self.assertEqual(reply.body.remaining(), 0)
         return out
+
+
+class DigestSettingsTest(unittest.TestCase):
+    """zoo.cfg keys that change the digest scheme and the ACL check itself;
+    one server per setting."""
+
+    def start(self, config):
+        server = servers.server_from_args(ARGS, extra_config=config)
+        server.start()
+        self.addCleanup(server.stop)
+        return server
+
+    def client(self, server, auth=None):
+        c = KazooClient(hosts=server.hostport, timeout=10.0, auth_data=auth)
+        c.start(timeout=15.0)
+        self.addCleanup(lambda: (c.stop(), c.close()))
+        return c
+
+    def test_digest_alg_sha256_names_users_by_that_hash(self):
+        server = self.start({"DigestAuthenticationProvider.digestAlg": "SHA-256"})
+        alice = self.client(server, auth=[("digest", "alice:pw")])
+        alice.create("/sha256", b"", acl=CREATOR_ALL_ACL)
+        acl, _ = alice.get_acls("/sha256")
+        # base64(sha256("alice:pw")).
+        self.assertEqual(acl, [ACL(Permissions.ALL, Id(
+            "digest", "alice:uoe2aAb9LQtvXhepi1lfNPruBxd4qoF/snHQYhTtJPk="))])
+        # An ACL made with SHA1's id (kazoo's make_digest_acl) admits no one.
+        alice.create("/sha1", b"", acl=[make_digest_acl("alice", "pw", all=True)])
+        with self.assertRaises(NoAuthError):
+            alice.get("/sha1")
+
+    def test_digest_disabled_refuses_addauth_digest(self):
+        server = self.start({"DigestAuthenticationProvider.enabled": "false"})
+        c = KazooClient(hosts=server.hostport, timeout=10.0)
+        c.start(timeout=15.0)
+        self.addCleanup(lambda: (c.stop(), c.close()))
+        with self.assertRaises(AuthFailedError):
+            c.add_auth("digest", "alice:pw")
+
+    def test_skip_acl_lets_everyone_do_everything(self):
+        server = self.start({"skipACL": "yes"})
+        alice = self.client(server, auth=[("digest", "alice:pw")])
+        alice.create("/private", b"secret", acl=CREATOR_ALL_ACL)
+        anonymous = self.client(server)
+        self.assertEqual(anonymous.get("/private")[0], b"secret")
+        anonymous.set("/private", b"changed")
+        anonymous.create("/private/child", b"")
+        anonymous.delete("/private", recursive=True)
+        self.assertIsNone(alice.exists("/private"))
 
 
 def main():

@@ -2,7 +2,6 @@
 #include "zkd/server/authentication.h"
 
 #include <openssl/evp.h>
-#include <openssl/sha.h>
 
 #include <cstdio>
 
@@ -10,12 +9,21 @@
 
 namespace zkd::server {
 
-std::string digest_id(std::string_view user_password) {
-  unsigned char hash[SHA_DIGEST_LENGTH];
-  SHA1(reinterpret_cast<const unsigned char*>(user_password.data()), user_password.size(), hash);
-  // base64 of 20 bytes: 28 characters and the terminating NUL EVP_EncodeBlock writes.
-  unsigned char text[4 * ((SHA_DIGEST_LENGTH + 2) / 3) + 1];
-  const int length = EVP_EncodeBlock(text, hash, SHA_DIGEST_LENGTH);
+bool valid_digest_algorithm(const std::string& algorithm) {
+  EVP_MD* md = EVP_MD_fetch(nullptr, algorithm.c_str(), nullptr);
+  EVP_MD_free(md);
+  return md != nullptr;
+}
+
+std::string digest_id(std::string_view user_password, const std::string& algorithm) {
+  unsigned char hash[EVP_MAX_MD_SIZE];
+  unsigned int hash_length = 0;
+  EVP_MD* md = EVP_MD_fetch(nullptr, algorithm.c_str(), nullptr);
+  EVP_Digest(user_password.data(), user_password.size(), hash, &hash_length, md, nullptr);
+  EVP_MD_free(md);
+  // base64, and the terminating NUL EVP_EncodeBlock writes.
+  unsigned char text[4 * ((EVP_MAX_MD_SIZE + 2) / 3) + 1];
+  const int length = EVP_EncodeBlock(text, hash, static_cast<int>(hash_length));
   std::string id(user_password.substr(0, user_password.find(':')));
   id += ':';
   id.append(reinterpret_cast<const char*>(text), static_cast<size_t>(length));
@@ -24,11 +32,11 @@ std::string digest_id(std::string_view user_password) {
 
 std::optional<std::vector<zk::wire::Id>> authenticate(const zk::wire::AuthPacket& packet,
                                                       std::string_view peer_ip,
-                                                      std::string_view super_digest) {
-  if (packet.scheme == tree::kDigestScheme) {
-    std::string id = digest_id(packet.auth.value_or(""));
+                                                      const DigestSettings& digest) {
+  if (packet.scheme == tree::kDigestScheme && digest.enabled) {
+    std::string id = digest_id(packet.auth.value_or(""), digest.algorithm);
     std::vector<zk::wire::Id> ids;
-    if (!super_digest.empty() && id == super_digest) {
+    if (!digest.super_digest.empty() && id == digest.super_digest) {
       ids.push_back({std::string(tree::kSuperScheme), ""});
     }
     ids.push_back({std::string(tree::kDigestScheme), std::move(id)});

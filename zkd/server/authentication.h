@@ -16,20 +16,36 @@
 
 namespace zkd::server {
 
+// Apache's DigestAuthenticationProvider settings (zoo.cfg keys without
+// Apache's "zookeeper." prefix).
+struct DigestSettings {
+  bool enabled = true;  // .enabled: false serves no digest scheme
+  // .digestAlg: a Java MessageDigest name OpenSSL also knows ("SHA1",
+  // "SHA-256", "SHA3-256", ...); valid_digest_algorithm() says which.
+  std::string algorithm = "SHA1";
+  // .superDigest ("super:<base64 hash>"): a digest id that makes its
+  // connection super. "" = no super user.
+  std::string super_digest;
+};
+
+// Whether OpenSSL has the digest `algorithm` names.
+bool valid_digest_algorithm(const std::string& algorithm);
+
 // Apache's DigestAuthenticationProvider.generateDigest: for "user:password",
-// "user:" + base64(sha1("user:password")); the user is everything before the
+// "user:" + base64(hash("user:password")); the user is everything before the
 // first ':' (all of it when there is none; the hash is always of the whole
-// text). "alice:pw" -> "alice:V55/p2T0OpjQ+low3NVAH4aLvm0=".
-std::string digest_id(std::string_view user_password);
+// text). SHA1: "alice:pw" -> "alice:V55/p2T0OpjQ+low3NVAH4aLvm0=".
+// `algorithm` must be valid (valid_digest_algorithm).
+std::string digest_id(std::string_view user_password, const std::string& algorithm = "SHA1");
 
 // The ids an AuthPacket adds, in order, or nullopt (AUTHFAILED: reply, then
-// close) for a scheme no provider serves. "digest" always succeeds: ("digest",
-// digest_id(auth)), preceded by ("super", "") when that id equals
-// `super_digest` (Apache's DigestAuthenticationProvider.superDigest; empty:
-// no super user). "ip" ignores its payload and yields ("ip", `peer_ip`).
+// close) for a scheme no provider serves. "digest", when enabled, always
+// succeeds: ("digest", digest_id(auth)), preceded by ("super", "") when that
+// id equals the super digest. "ip" ignores its payload and yields ("ip",
+// `peer_ip`).
 std::optional<std::vector<zk::wire::Id>> authenticate(const zk::wire::AuthPacket& packet,
                                                       std::string_view peer_ip,
-                                                      std::string_view super_digest);
+                                                      const DigestSettings& digest);
 
 // The sasl id of a Kerberos principal "primary/host@REALM", as Apache's
 // SaslServerCallbackHandler builds it: the primary, then "/host" unless

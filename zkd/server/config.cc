@@ -406,7 +406,16 @@ bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, 
     if (!parser.number(p, c.container_max_never_used_interval_ms)) return false;
     if (c.container_max_never_used_interval_ms < 0) return parser.fail(p, "must not be negative");
   } else if (k == "DigestAuthenticationProvider.superDigest") {
-    c.super_digest = p.value;
+    c.digest.super_digest = p.value;
+  } else if (k == "DigestAuthenticationProvider.enabled") {
+    parser.boolean(p, c.digest.enabled);
+  } else if (k == "DigestAuthenticationProvider.digestAlg") {
+    if (!valid_digest_algorithm(p.value)) {
+      return parser.fail(p, "OpenSSL has no digest " + p.value + " (SHA1, SHA-256, SHA3-256, ...)");
+    }
+    c.digest.algorithm = p.value;
+  } else if (k == "skipACL") {
+    c.skip_acl = p.value == "yes";
   } else if (k.starts_with("authProvider.")) {
     if (p.value == kSaslProviderClass) {
       c.sasl_provider = true;

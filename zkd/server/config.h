@@ -17,6 +17,7 @@
 
 #include "libzk/client/sasl.h"
 #include "zkd/net/tls_context.h"
+#include "zkd/server/authentication.h"
 
 namespace zkd::sasl {
 class SaslServer;
@@ -77,11 +78,12 @@ struct ServerConfig {
   int64_t container_check_interval_ms = 60000;       // checkIntervalMs, > 0
   int64_t container_max_per_minute = 10000;          // maxPerMinute, > 0
   int64_t container_max_never_used_interval_ms = 0;  // maxNeverUsedIntervalMs; 0: never
-  // DigestAuthenticationProvider.superDigest ("super:<base64 sha1>", as
-  // Apache's JVM property zookeeper.DigestAuthenticationProvider.superDigest,
-  // which zoo.cfg sets without the prefix): a digest AuthPacket whose id
-  // equals it makes its connection super. "" = no super user.
-  std::string super_digest;
+  // DigestAuthenticationProvider.enabled, .digestAlg, .superDigest (Apache's
+  // JVM properties zookeeper.DigestAuthenticationProvider.*, which zoo.cfg
+  // sets without the prefix).
+  DigestSettings digest;
+  // skipACL=yes (Apache's zookeeper.skipACL): no ACL is checked.
+  bool skip_acl = false;
   // SASL (opcode 102). authProvider.N naming kSaslProviderClass: SASL must be
   // set up (a JAAS file). superUser (Apache's zookeeper.superUser): the SASL
   // user whose connections are also super. kerberos.remove*FromPrincipal:

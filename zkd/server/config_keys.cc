@@ -217,15 +217,16 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"quorumListenOnAllIPs", kWarned, kTrue, "",
      "zkd listens for peers on its own server.N line's host only"},
     // Encryption, authentication, authorization.
-    {"DigestAuthenticationProvider.enabled", kRefused, kFalse, "",
-     "zkd cannot turn the digest scheme off; remove the key"},
+    {"DigestAuthenticationProvider.enabled", kHonoured, kAlways, "",
+     "false: the digest scheme is not served (addauth digest gets AUTHFAILED; digest ACL entries "
+     "match no one)"},
     {"DigestAuthenticationProvider.superDigest", kHonoured, kAlways, "",
      "the digest that makes a connection super"},
-    {"DigestAuthenticationProvider.digestAlg", kRefused, kIsNot, "SHA1",
-     "zkd's digest scheme uses SHA1 only, as Apache's default; digests made with another algorithm "
-     "would not match"},
-    {"IPAuthenticationProvider.usexforwardedfor", kRefused, kTrue, "",
-     "zkd's admin server does not authenticate by X-Forwarded-For; remove the key"},
+    {"DigestAuthenticationProvider.digestAlg", kHonoured, kAlways, "",
+     "the digest scheme's hash (default SHA1; SHA-256, SHA3-256 and the other names Java and "
+     "OpenSSL share)"},
+    {"IPAuthenticationProvider.usexforwardedfor", kWarned, kTrue, "",
+     "zkd's admin server authenticates no request, so no ip id is taken from X-Forwarded-For"},
     {"X509AuthenticationProvider.superUser", kHonoured, kAlways, "",
      "the certificate subject whose TLS connections are super"},
     {"superUser", kHonoured, kAlways, "",
@@ -357,7 +358,9 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "the largest request a client may send (Apache ignores this zoo.cfg key; zkd applies it)"},
     {"jute.maxbuffer.extrasize", kNoEffect, kAlways, "",
      "zkd limits requests by jute.maxbuffer alone"},
-    {"skipACL", kRefused, kIs, "yes", "zkd always checks ACLs; remove skipACL (or set it to no)"},
+    {"skipACL", kHonoured, kAlways, "",
+     "yes: no ACL is checked, every client may do everything (as Apache; for trusted networks "
+     "only)"},
     // Data directory and database creation.
     {"datadir.autocreate", kWarned, kFalse, "",
      "zkd always creates a missing dataDir and dataLogDir"},

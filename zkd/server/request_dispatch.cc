@@ -184,7 +184,7 @@ void ClientService::answer_auth(ClientState& client, int32_t xid, std::string_vi
   // count for every request answered from now on, including those that
   // arrived earlier and still wait their turn (Apache gives a request the ids
   // its connection had when the request was read).
-  if (auto ids = authenticate(packet, peer_ip_id(*client.connection), config_.super_digest)) {
+  if (auto ids = authenticate(packet, peer_ip_id(*client.connection), config_.digest)) {
     for (const auto& id : *ids) client.auth.add(id);
     clients_.send(client, reply_frame(xid, 0, Error::kOk, {}));
     return;

@@ -17,6 +17,12 @@ namespace zkd::tree {
 // whose perms share a bit with `perm` is world:anyone or matches one of the
 // caller's ids of the same scheme: digest by equal id, ip by address block
 // (ip_acl.h). Entries of any other scheme never match.
+// Always true once skip_acl_checks() was called.
 bool permitted(const zk::wire::ACLs& node_acl, int32_t perm, const AuthIds& caller);
+
+// Apache's zookeeper.skipACL, a switch for the whole process as Apache's is
+// for its JVM: from now on permitted() allows everything. zkd's main calls it
+// for skipACL=yes.
+void skip_acl_checks();
 
 }  // namespace zkd::tree

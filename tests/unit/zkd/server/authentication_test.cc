@@ -12,6 +12,8 @@ namespace {
 
 using Ids = std::vector<zk::wire::Id>;
 
+const DigestSettings kSuper{true, "SHA1", "super:lK75jTNcA+U9vtVEw5vB51mj/w4="};
+
 TEST(DigestId, MatchesApachesProvider) {
   // Both values checked live against Apache's DigestAuthenticationProvider.
   EXPECT_EQ(digest_id("alice:pw"), "alice:V55/p2T0OpjQ+low3NVAH4aLvm0=");
@@ -28,29 +30,41 @@ TEST(DigestId, UserIsBeforeTheFirstColonAndTheHashCoversEverything) {
 
 TEST(Authenticate, DigestAddsItsId) {
   zk::wire::AuthPacket packet{0, "digest", std::string("alice:pw")};
-  EXPECT_EQ(authenticate(packet, "127.0.0.1", ""),
+  EXPECT_EQ(authenticate(packet, "127.0.0.1", {}),
             (Ids{{"digest", "alice:V55/p2T0OpjQ+low3NVAH4aLvm0="}}));
-  EXPECT_EQ(authenticate(packet, "127.0.0.1", "super:lK75jTNcA+U9vtVEw5vB51mj/w4="),
+  EXPECT_EQ(authenticate(packet, "127.0.0.1", kSuper),
             (Ids{{"digest", "alice:V55/p2T0OpjQ+low3NVAH4aLvm0="}}));
 }
 
 TEST(Authenticate, TheSuperDigestAddsSuperFirst) {
   zk::wire::AuthPacket packet{0, "digest", std::string("super:secret")};
-  EXPECT_EQ(authenticate(packet, "127.0.0.1", "super:lK75jTNcA+U9vtVEw5vB51mj/w4="),
+  EXPECT_EQ(authenticate(packet, "127.0.0.1", kSuper),
             (Ids{{"super", ""}, {"digest", "super:lK75jTNcA+U9vtVEw5vB51mj/w4="}}));
   // Without a configured super digest, super is just a user name.
-  EXPECT_EQ(authenticate(packet, "127.0.0.1", ""),
+  EXPECT_EQ(authenticate(packet, "127.0.0.1", {}),
             (Ids{{"digest", "super:lK75jTNcA+U9vtVEw5vB51mj/w4="}}));
+}
+
+TEST(Authenticate, DigestTakesTheConfiguredAlgorithmOrNone) {
+  zk::wire::AuthPacket packet{0, "digest", std::string("alice:pw")};
+  // base64(sha256("alice:pw")), base64(sha3-256("alice:pw")).
+  EXPECT_EQ(authenticate(packet, "127.0.0.1", {true, "SHA-256", ""}),
+            (Ids{{"digest", "alice:uoe2aAb9LQtvXhepi1lfNPruBxd4qoF/snHQYhTtJPk="}}));
+  EXPECT_EQ(authenticate(packet, "127.0.0.1", {true, "SHA3-256", ""}),
+            (Ids{{"digest", "alice:UP3pLMAsQOlB1EMeRhqfae4O4Yw1rDUsFISFg/aL+48="}}));
+  EXPECT_FALSE(authenticate(packet, "127.0.0.1", {false, "SHA1", ""}));
+  EXPECT_TRUE(valid_digest_algorithm("SHA-512"));
+  EXPECT_FALSE(valid_digest_algorithm("SHA-9"));
 }
 
 TEST(Authenticate, IpIgnoresItsPayload) {
   zk::wire::AuthPacket packet{0, "ip", std::string("10.1.2.3")};
-  EXPECT_EQ(authenticate(packet, "127.0.0.1", ""), (Ids{{"ip", "127.0.0.1"}}));
+  EXPECT_EQ(authenticate(packet, "127.0.0.1", {}), (Ids{{"ip", "127.0.0.1"}}));
 }
 
 TEST(Authenticate, OtherSchemesFail) {
   for (const char* scheme : {"world", "auth", "super", "sasl", "x509", "Digest", ""}) {
-    EXPECT_FALSE(authenticate({0, scheme, std::string("alice:pw")}, "127.0.0.1", "")) << scheme;
+    EXPECT_FALSE(authenticate({0, scheme, std::string("alice:pw")}, "127.0.0.1", {})) << scheme;
   }
 }
 
@@ -79,11 +93,32 @@ TEST(SuperDigestConfig, IsReadFromZooCfg) {
       "DigestAuthenticationProvider.superDigest=super:lK75jTNcA+U9vtVEw5vB51mj/w4=\n",
       "zoo.cfg");
   ASSERT_TRUE(r.config) << r.error;
-  EXPECT_EQ(r.config->super_digest, "super:lK75jTNcA+U9vtVEw5vB51mj/w4=");
+  EXPECT_EQ(r.config->digest.super_digest, "super:lK75jTNcA+U9vtVEw5vB51mj/w4=");
   EXPECT_TRUE(r.warnings.empty());
   auto none = parse_config("dataDir=/d\nclientPort=1\n", "zoo.cfg");
   ASSERT_TRUE(none.config);
-  EXPECT_EQ(none.config->super_digest, "");
+  EXPECT_EQ(none.config->digest.super_digest, "");
+  EXPECT_EQ(none.config->digest.algorithm, "SHA1");
+  EXPECT_TRUE(none.config->digest.enabled);
+  EXPECT_FALSE(none.config->skip_acl);
+}
+
+TEST(DigestConfig, AlgorithmSwitchAndSkipAclAreRead) {
+  auto r = parse_config(
+      "dataDir=/d\nclientPort=1\nDigestAuthenticationProvider.digestAlg=SHA-256\n"
+      "DigestAuthenticationProvider.enabled=false\nskipACL=yes\n",
+      "zoo.cfg");
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_EQ(r.config->digest.algorithm, "SHA-256");
+  EXPECT_FALSE(r.config->digest.enabled);
+  EXPECT_TRUE(r.config->skip_acl);
+  auto bad = parse_config(
+      "dataDir=/d\nclientPort=1\nDigestAuthenticationProvider.digestAlg=SHA-9\n", "zoo.cfg");
+  EXPECT_FALSE(bad.config);
+  EXPECT_NE(bad.error.find(
+                "zoo.cfg:3: DigestAuthenticationProvider.digestAlg: OpenSSL has no digest SHA-9"),
+            std::string::npos)
+      << bad.error;
 }
 
 TEST(KerberosSaslId, KeepsHostAndRealmUnlessTold) {

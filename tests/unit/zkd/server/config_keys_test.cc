@@ -59,7 +59,6 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
            "group.1=1:2:3",
            "weight.1=2",
            "multiAddress.enabled=true",
-           "skipACL=yes",
            "electionAlg=0",
        }) {
     auto r = with_line(line);
@@ -303,6 +302,9 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
       {"4lw.commands.whitelist", "*"},
       {"peerType", "participant"},
       {"DigestAuthenticationProvider.superDigest", "super:x"},
+      {"DigestAuthenticationProvider.enabled", "false"},
+      {"DigestAuthenticationProvider.digestAlg", "SHA-256"},
+      {"skipACL", "yes"},
       {"superUser", "admin"},
       {"enforce.auth.enabled", "false"},
       {"enforce.auth.schemes", "sasl"},
