@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/quorum_sasl.h"
 
-#include <cctype>
 #include <memory>
 #include <set>
 #include <variant>
@@ -9,17 +8,13 @@
 #include "libzk/client/sasl.h"
 #include "zkd/sasl/sasl_server.h"
 #include "zkd/sasl/sasl_settings.h"
+#include "zkd/server/config_keys.h"
 
 namespace zkd::server {
 
 namespace {
 
 using Outcome = net::PeerAuthStep::Outcome;
-
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 // The learner's options for a link to `host`: with GSSAPI, the service and
 // instance of `principal` (quorum.auth.kerberos.servicePrincipal), "_HOST"
@@ -28,12 +23,12 @@ zk::client::SaslOptions options_for(zk::client::SaslOptions options, std::string
                                     const std::string& host) {
   if (options.mechanism != "GSSAPI") return options;
   if (const size_t at = principal.find("_HOST"); at != std::string::npos) {
-    principal.replace(at, 5, lower(host));
+    principal.replace(at, 5, lower_case(host));
   }
   principal = principal.substr(0, principal.find('@'));  // the realm is the KDC's business
   const size_t slash = principal.find('/');
   options.service = principal.substr(0, slash);
-  options.server_name = slash == std::string::npos ? lower(host) : principal.substr(slash + 1);
+  options.server_name = slash == std::string::npos ? lower_case(host) : principal.substr(slash + 1);
   return options;
 }
 
