@@ -17,7 +17,11 @@ encrypted keys). Only the standard library and the openssl binary are used.
 """
 
 import os
+import socket
+import ssl
 import subprocess
+
+import zkwire
 
 KEYSTORE_PASSWORD = "keystore-secret"
 CLIENT_SUBJECT = "/O=zk/CN=client"
@@ -28,6 +32,23 @@ CLIENT_X509_ID = "CN=client,O=zk"
 def run_openssl(*args, cwd):
     subprocess.run(["openssl", *args], cwd=cwd, check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.PIPE, timeout=60)
+
+
+def handshake_refused(port, context, timeout):
+    """Whether a TLS connection to 127.0.0.1:`port` with `context` fails in
+    the handshake or at its first read (closed without a reply to a
+    ConnectRequest): what a server that refuses the client's certificate
+    does, whether TLS 1.2 (in the handshake) or 1.3 (after it)."""
+    raw = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    try:
+        conn = context.wrap_socket(raw, server_hostname="127.0.0.1")
+        raw = conn
+        conn.sendall(zkwire.frame(zkwire.connect_request(30000)))
+        return not conn.recv(4)
+    except (ssl.SSLError, ConnectionError):
+        return True
+    finally:
+        raw.close()
 
 
 class Material:

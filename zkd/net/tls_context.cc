@@ -28,18 +28,6 @@ std::string upper(std::string_view text) {
   return out;
 }
 
-// OpenSSL's reasons for the last failures, oldest first, then cleared.
-std::string openssl_errors() {
-  std::string out;
-  while (unsigned long code = ERR_get_error()) {
-    char text[256];
-    ERR_error_string_n(code, text, sizeof text);
-    if (!out.empty()) out += "; ";
-    out += text;
-  }
-  return out.empty() ? "no reason given" : out;
-}
-
 std::filesystem::file_time_type modified(const std::string& path) {
   std::error_code ec;
   auto time = std::filesystem::last_write_time(path, ec);
@@ -238,6 +226,17 @@ std::variant<std::shared_ptr<ssl::context>, std::string> build(const TlsSettings
 }
 
 }  // namespace
+
+std::string openssl_errors() {
+  std::string out;
+  while (unsigned long code = ERR_get_error()) {
+    char text[256];
+    ERR_error_string_n(code, text, sizeof text);
+    if (!out.empty()) out += "; ";
+    out += text;
+  }
+  return out.empty() ? "no reason given" : out;
+}
 
 std::variant<std::shared_ptr<ssl::context>, std::string> make_client_context(
     const TlsSettings& settings) {

@@ -51,6 +51,10 @@ struct TlsSettings {
   RevocationChecks revocation;
 };
 
+// OpenSSL's reasons for this thread's last failures, oldest first, then
+// cleared; "no reason given" when there are none.
+std::string openssl_errors();
+
 // The store's type as Apache decides it: `type` when set (PEM, PKCS12, JKS,
 // BCFKS, any case), else the file name's extension (.pem, .p12 or .pfx,
 // .jks, .bcfks); "" when neither says. Returned upper case.

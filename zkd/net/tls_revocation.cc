@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "zkd/net/log.h"
+#include "zkd/net/tls_context.h"
 
 namespace zkd::net {
 namespace {
@@ -53,9 +54,7 @@ X509_CRL* fetch_crl(const std::string& uri) {
     return nullptr;
   }
   if (crl == nullptr) {
-    char reason[256] = "no reason given";
-    if (unsigned long code = ERR_peek_last_error()) ERR_error_string_n(code, reason, sizeof reason);
-    log_warn("certificate revocation: cannot fetch the list at ", uri, ": ", reason);
+    log_warn("certificate revocation: cannot fetch the list at ", uri, ": ", openssl_errors());
   }
   ERR_clear_error();
   return crl;
