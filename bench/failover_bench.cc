@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // failover_bench: how long a 3-node ensemble cannot take writes when its
-// leader is SIGKILLed under load, for zkd and Apache ZooKeeper 3.8 under the
-// same load, side by side.
+// leader is SIGKILLed (or, with --fault pause, SIGSTOPped: a hung host, a long
+// GC pause) under load, for zkd and Apache ZooKeeper 3.8 under the same load,
+// side by side.
 //
 // Per flavour: one 3-node ensemble (zklab/ensemble.h: tickTime --tick-ms,
 // initLimit 10, syncLimit 5, forceSync on), then --runs times:
@@ -9,20 +10,23 @@
 //      opened on the two followers only (zklab/load.h: session i starts on
 //      follower i % 2 and fails over to the other), each with one setData
 //      of 100 bytes on its own znode in flight, in a loop;
-//   2. after --warmup seconds of writing, L is SIGKILLed (t0: just before);
+//   2. after --warmup seconds of writing, L is SIGKILLed or SIGSTOPped (t0:
+//      just before);
 //   3. measured from t0: "new leader", the first srvr round that shows a
 //      unique leader other than L (srvr is polled every ~25 ms, so this
 //      figure is coarse by that much); "first write", the completion of the
 //      first successful setData sent by any client once L's process is
 //      gone (one sent while it was dying may still commit there): the
 //      unavailability window; "all clients", when every client has had one;
-//   4. the load stops, L is started again and rejoins; the next run kills the
-//      then-current leader.
+//   4. the load stops, L is started again (or SIGCONTed) and rejoins; the next
+//      run strikes the then-current leader.
 // Printed: every run, the median of each figure per flavour, and the ratio
 // zkd/apache of the medians.
 //
 // A benchmark, not a test: it prints figures and asserts nothing about them.
 // See bench/README.md.
+#include <signal.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -71,6 +75,7 @@ struct Options {
   int clients = 8;
   double warmup_s = 1.0;
   int tick_ms = 200;
+  bool pause = false;  // --fault pause: SIGSTOP the leader instead of SIGKILL
   bool keep_dir = false;
 };
 
@@ -82,6 +87,19 @@ struct RunResult {
   double writes_per_s_before = 0;  // during the warm-up, all clients
   std::string error;
 };
+
+// Waits until a node other than the paused `paused` says it leads (a paused
+// node is not asked: srvr to it would wait for its deadline); false at
+// `until`.
+bool others_elect(const Ensemble& ensemble, int paused, Clock::time_point until) {
+  while (Clock::now() < until) {
+    for (int id : ensemble.ids()) {
+      if (id != paused && ensemble.mode(id, 500ms) == zk::lab::ServerMode::kLeader) return true;
+    }
+    std::this_thread::sleep_for(10ms);
+  }
+  return false;
+}
 
 RunResult run_once(Ensemble& ensemble, const Options& o) {
   RunResult result;
@@ -114,14 +132,15 @@ RunResult run_once(Ensemble& ensemble, const Options& o) {
                                std::chrono::duration<double>(Clock::now() - warm_from).count();
 
   const auto t0 = Clock::now();
-  if (!ensemble.kill(*leader)) {
-    result.error = "the leader did not die";
+  if (o.pause ? !ensemble.node(*leader).signal(SIGSTOP) : !ensemble.kill(*leader)) {
+    result.error = o.pause ? "the leader could not be paused" : "the leader did not die";
     return result;
   }
-  // Only writes sent once the old leader is gone count: one sent while it was
-  // dying may still have been committed by it.
+  // Only writes sent once the old leader is struck count: one sent while it
+  // was dying may still have been committed by it.
   load.mark(Clock::now());
-  if (ensemble.wait_for_leader(kRunDeadline, {*leader})) {
+  if (o.pause ? others_elect(ensemble, *leader, t0 + kRunDeadline)
+              : ensemble.wait_for_leader(kRunDeadline, {*leader}).has_value()) {
     result.new_leader_ms = ms_between(t0, Clock::now());
   }
   load.wait_all_recovered(t0 + kRunDeadline);
@@ -137,7 +156,12 @@ RunResult run_once(Ensemble& ensemble, const Options& o) {
   }
   for (const auto& p : problems) result.error += (result.error.empty() ? "" : "; ") + p;
 
-  auto back = ensemble.restart(*leader, kRunDeadline);
+  std::string back;
+  if (o.pause) {
+    if (!ensemble.node(*leader).signal(SIGCONT)) back = "SIGCONT failed";
+  } else {
+    back = ensemble.restart(*leader, kRunDeadline);
+  }
   if (back.empty()) back = ensemble.wait_all_serving(kRunDeadline);
   if (!back.empty()) {
     result.error += (result.error.empty() ? "" : "; ") + ("restart: " + back);
@@ -212,7 +236,13 @@ std::string ratio(const std::optional<double>& a, const std::optional<double>& b
 int main(int argc, char** argv) {
   using namespace zk::bench;
   Options o;
-  CLI::App app{"failover_bench: write unavailability after SIGKILL of a 3-node ensemble's leader"};
+  CLI::App app{
+      "failover_bench: write unavailability after SIGKILL (or SIGSTOP) of a 3-node ensemble's "
+      "leader"};
+  std::string fault = "kill";
+  app.add_option("--fault", fault, "kill (SIGKILL, then restart) or pause (SIGSTOP, then SIGCONT)")
+      ->check(CLI::IsMember({"kill", "pause"}))
+      ->capture_default_str();
   app.add_option("--flavour", o.flavour, "zkd, apache or both")
       ->check(CLI::IsMember({"zkd", "apache", "both"}))
       ->capture_default_str();
@@ -231,13 +261,16 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--keep-dir", o.keep_dir, "keep the ensembles' directories");
   CLI11_PARSE(app, argc, argv);
+  o.pause = fault == "pause";
 
   std::vector<Flavour> flavours;
   if (o.flavour != "apache") flavours.push_back(Flavour::kZkd);
   if (o.flavour != "zkd") flavours.push_back(Flavour::kApache);
   std::cout << "3 nodes, tickTime " << o.tick_ms << " ms, initLimit 10, syncLimit 5, forceSync on; "
             << o.clients << " clients on the followers, one 100-byte setData in flight each; "
-            << o.runs << " leader kills per flavour. Times in ms from the SIGKILL." << std::endl;
+            << o.runs << " leader " << (o.pause ? "pauses" : "kills")
+            << " per flavour. Times in ms from the " << (o.pause ? "SIGSTOP." : "SIGKILL.")
+            << std::endl;
   std::printf("%-7s %3s %7s %13s %12s %12s %16s\n", "flavour", "run", "killed", "new leader",
               "first write", "all clients", "writes/s before");
   std::map<Flavour, Summary> summaries;

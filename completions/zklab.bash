@@ -43,6 +43,10 @@ _zklab() {
             --restart-at | --seed | --registers)
             return
             ;;
+        --fault)
+            COMPREPLY=($(compgen -W 'kill pause isolate' -- "$cur"))
+            return
+            ;;
         --nemesis)
             local faults=${cur%,*}
             [[ $faults == "$cur" ]] && faults= || faults+=,
@@ -62,7 +66,7 @@ _zklab() {
         start | restart) options='--no-wait' ;;
         logs) options='-n --lines -f --follow' ;;
         failover)
-            options='--clients --reads --in-flight --value-bytes --duration --kill-at
+            options='--fault --clients --reads --in-flight --value-bytes --duration --kill-at
                 --restart-at --csv --svg'
             ;;
         check) options='--nemesis --duration --seed --clients --registers --history' ;;

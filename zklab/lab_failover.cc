@@ -6,6 +6,7 @@
 #include <sstream>
 #include <thread>
 
+#include "zklab/lab_network.h"
 #include "zklab/lab_status.h"
 #include "zklab/load.h"
 #include "zklab/role_watcher.h"
@@ -64,6 +65,52 @@ int current_leader(const std::vector<LabNode>& nodes) {
 }
 
 bool is_leader(std::string_view role) { return role == server_mode_name(ServerMode::kLeader); }
+bool serves_as_learner(std::string_view role) { return role_serves(role) && !is_leader(role); }
+
+// How a fault is named, struck and undone.
+struct FaultSteps {
+  const char* verb;     // "kill": the option's word, and the title's
+  const char* noun;     // "kill": "before the kill"
+  const char* undoing;  // "restart": "after its restart"
+  EventKind struck;
+  EventKind undone;
+};
+
+FaultSteps steps_of(FailoverFault fault) {
+  switch (fault) {
+    case FailoverFault::kPause:
+      return {"pause", "pause", "resume", EventKind::kPause, EventKind::kResume};
+    case FailoverFault::kIsolate:
+      return {"isolate", "isolation", "heal", EventKind::kIsolate, EventKind::kHeal};
+    case FailoverFault::kKill:
+      break;
+  }
+  return {"kill", "kill", "restart", EventKind::kKill, EventKind::kRestart};
+}
+
+LabExit strike(const LabContext& ctx, FailoverFault fault, int node) {
+  switch (fault) {
+    case FailoverFault::kPause:
+      return lab_node(ctx, NodeAction::kPause, std::to_string(node), false);
+    case FailoverFault::kIsolate:
+      return lab_isolate(ctx, std::to_string(node));
+    case FailoverFault::kKill:
+      break;
+  }
+  return lab_node(ctx, NodeAction::kKill, std::to_string(node), false);
+}
+
+LabExit undo(const LabContext& ctx, FailoverFault fault, int node) {
+  switch (fault) {
+    case FailoverFault::kPause:
+      return lab_node(ctx, NodeAction::kResume, std::to_string(node), false);
+    case FailoverFault::kIsolate:
+      return lab_heal(ctx);
+    case FailoverFault::kKill:
+      break;
+  }
+  return lab_node(ctx, NodeAction::kStart, std::to_string(node), false);
+}
 
 }  // namespace
 
@@ -96,11 +143,12 @@ LabExit lab_failover(const LabContext& ctx, const FailoverOptions& o) {
     ctx.err << "zklab: the load did not start: " << error << "\n";
     return LabExit::kError;
   }
+  const FaultSteps fault = steps_of(o.fault);
   ctx.out << "failover: " << o.clients << " sessions over " << nodes->size() << " nodes, "
           << format("%.0f", o.read_ratio * 100) << "% reads, " << o.in_flight << " in flight, "
-          << o.value_bytes << "-byte values; kill the leader at " << seconds(o.kill_at)
-          << ", restart it at " << seconds(o.restart_at) << ", end at " << seconds(o.duration)
-          << "\n"
+          << o.value_bytes << "-byte values; " << fault.verb << " the leader at "
+          << seconds(o.kill_at) << ", " << fault.undoing << " at " << seconds(o.restart_at)
+          << ", end at " << seconds(o.duration) << "\n"
           << std::flush;
 
   const auto origin = load.start();
@@ -119,41 +167,45 @@ LabExit lab_failover(const LabContext& ctx, const FailoverOptions& o) {
 
   // The schedule of the experiment: wait for the chosen instants.
   std::this_thread::sleep_until(origin + o.kill_at);
-  const int killed = current_leader(*nodes);
-  if (killed == 0) {
+  const int struck = current_leader(*nodes);
+  if (struck == 0) {
     ctx.err << "zklab: no node is the leader at " << seconds(o.kill_at) << "\n";
     return LabExit::kError;
   }
-  const auto kill_time = Clock::now();
-  if (lab_node(quiet, NodeAction::kKill, std::to_string(killed), false) != LabExit::kOk) {
+  const auto fault_time = Clock::now();
+  if (strike(quiet, o.fault, struck) != LabExit::kOk) {
     ctx.err << node_err.str();
     return LabExit::kError;
   }
-  // Only writes sent once the old leader is gone count as after the kill: one
-  // sent while it was dying may still have been committed by it.
+  // Only writes sent once the old leader is struck count as after the fault:
+  // one sent while it was dying may still have been committed by it.
   load.mark(Clock::now());
-  const microseconds kill_at = since(origin, kill_time);
-  timeline.add({kill_at, EventKind::kKill, killed, ""});
-  ctx.out << seconds(kill_at) << ": " << last_line(node_out) << "\n" << std::flush;
+  const microseconds fault_at = since(origin, fault_time);
+  timeline.add({fault_at, fault.struck, struck, ""});
+  ctx.out << seconds(fault_at) << ": " << last_line(node_out) << "\n" << std::flush;
 
   std::this_thread::sleep_until(origin + o.restart_at);
-  const auto restart_time = Clock::now();
-  const microseconds restart_at = since(origin, restart_time);
-  if (lab_node(quiet, NodeAction::kStart, std::to_string(killed), false) == LabExit::kOk) {
-    timeline.add({restart_at, EventKind::kRestart, killed, ""});
-    ctx.out << seconds(restart_at) << ": " << last_line(node_out) << "\n" << std::flush;
+  const auto undo_time = Clock::now();
+  const microseconds undo_at = since(origin, undo_time);
+  if (undo(quiet, o.fault, struck) == LabExit::kOk) {
+    timeline.add({undo_at, fault.undone, struck, ""});
+    ctx.out << seconds(undo_at) << ": " << last_line(node_out) << "\n" << std::flush;
   } else {
     ctx.err << node_err.str();  // it will not rejoin: reported below
   }
 
-  const auto rejoined = [killed](const RoleWatcher::Roles& roles) {
-    auto it = roles.find(killed);
-    return it != roles.end() && role_serves(it->second);
+  // A paused or isolated leader may say it leads for a moment after it is
+  // back: it has rejoined once it serves under the new leader.
+  bool (*const serves_again)(std::string_view) =
+      o.fault == FailoverFault::kKill ? role_serves : serves_as_learner;
+  const auto rejoined = [struck, serves_again](const RoleWatcher::Roles& roles) {
+    auto it = roles.find(struck);
+    return it != roles.end() && serves_again(it->second);
   };
   std::this_thread::sleep_until(origin + o.duration);
   auto end = Clock::now();
   if (!rejoined(watcher.roles())) {
-    ctx.out << "waiting up to " << ctx.deadline.count() / 1000 << " s for node " << killed
+    ctx.out << "waiting up to " << ctx.deadline.count() / 1000 << " s for node " << struck
             << " to serve again\n"
             << std::flush;
     // Once it does, the load goes on a little so that the throughput after
@@ -169,34 +221,36 @@ LabExit lab_failover(const LabContext& ctx, const FailoverOptions& o) {
   timeline.buckets = load.buckets(std::max(end, origin + o.duration));
   for (auto& e : watcher.events()) timeline.add(std::move(e));
   std::optional<TimelineEvent> leader, rejoin;
-  if (const auto* e = timeline.first(EventKind::kRole, kill_at, 0, is_leader)) {
+  if (const auto* e = timeline.first(EventKind::kRole, fault_at, 0, is_leader)) {
     leader = TimelineEvent{e->at, EventKind::kNewLeader, e->node, ""};
   }
-  if (const auto* e = timeline.first(EventKind::kRole, restart_at, killed, role_serves)) {
-    rejoin = TimelineEvent{e->at, EventKind::kRejoin, killed, e->role};
+  if (const auto* e = timeline.first(EventKind::kRole, undo_at, struck, serves_again)) {
+    rejoin = TimelineEvent{e->at, EventKind::kRejoin, struck, e->role};
   }
   if (leader) timeline.add(*leader);
   if (rejoin) timeline.add(*rejoin);
   const LoadRecovery recovery = load.recovery();
 
   if (leader) {
-    ctx.out << "time to new leader: " << ms(leader->at - kill_at) << " (node " << leader->node
+    ctx.out << "time to new leader: " << ms(leader->at - fault_at) << " (node " << leader->node
             << ")\n";
   } else {
     ctx.out << "time to new leader: none seen\n";
   }
   if (recovery.first) {
-    ctx.out << "time to first write: " << ms(since(kill_time, *recovery.first)) << "\n";
+    ctx.out << "time to first write: " << ms(since(fault_time, *recovery.first)) << "\n";
   } else {
     ctx.out << "time to first write: none succeeded\n";
   }
   if (rejoin) {
-    ctx.out << "time to rejoin: " << ms(rejoin->at - kill_at) << " (node " << killed << " as "
-            << rejoin->role << ", " << ms(rejoin->at - restart_at) << " after its restart)\n";
+    ctx.out << "time to rejoin: " << ms(rejoin->at - fault_at) << " (node " << struck << " as "
+            << rejoin->role << ", " << ms(rejoin->at - undo_at) << " after its " << fault.undoing
+            << ")\n";
   } else {
-    ctx.out << "time to rejoin: node " << killed << " did not serve again\n";
+    ctx.out << "time to rejoin: node " << struck << " did not serve again\n";
   }
-  ctx.out << "before the kill: " << rates_text(timeline.rates(microseconds(0), kill_at)) << "\n";
+  ctx.out << "before the " << fault.noun << ": "
+          << rates_text(timeline.rates(microseconds(0), fault_at)) << "\n";
   if (rejoin) {
     ctx.out << "after the rejoin: " << rates_text(timeline.rates(rejoin->at, timeline.end()))
             << "\n";
@@ -215,8 +269,8 @@ LabExit lab_failover(const LabContext& ctx, const FailoverOptions& o) {
   const auto svg = o.svg.empty() ? ctx.dir / "failover.svg" : o.svg;
   SvgOptions so;
   so.title = "zklab failover: " + std::to_string(o.clients) + " sessions, " +
-             format("%.0f", o.read_ratio * 100) + "% reads; leader node " + std::to_string(killed) +
-             " killed at " + format("%.1f s", o.kill_at.count() / 1e3);
+             format("%.0f", o.read_ratio * 100) + "% reads; " + fault.verb + " leader node " +
+             std::to_string(struck) + " at " + format("%.1f s", o.kill_at.count() / 1e3);
   bool failed = false;
   for (const auto& error :
        {write_timeline_csv(csv, timeline), write_timeline_svg(svg, timeline, so)}) {
@@ -228,7 +282,7 @@ LabExit lab_failover(const LabContext& ctx, const FailoverOptions& o) {
   ctx.out << "csv: " << std::filesystem::absolute(csv).string() << "\n"
           << "svg: " << std::filesystem::absolute(svg).string() << "\n";
   if (!rejoin) {
-    ctx.err << "zklab: node " << killed << " did not serve again by the end ("
+    ctx.err << "zklab: node " << struck << " did not serve again by the end ("
             << seconds(o.duration) << " + " << ctx.deadline.count() / 1000 << " s)\n";
     failed = true;
   }

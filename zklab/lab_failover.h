@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // `zklab failover`: a failover experiment on a running lab. A read/write load
-// runs against every node; at `kill_at` the leader is SIGKILLed, at
-// `restart_at` it is started again; the run ends at `duration`. Recorded, per
-// 100 ms bucket from the start: completed reads and writes, errors by code,
-// and each node's role (srvr polled by a watcher thread). Printed: time from
-// the kill to a new leader, to the first committed write after the kill, to
-// the old leader serving again (rejoined as follower), and the writes/s
-// before and after. Written: the timeline as CSV and as an SVG plot in the
-// style of the ZooKeeper paper's figure of throughput under failures
+// runs against every node; at `kill_at` the fault strikes the leader (SIGKILL,
+// SIGSTOP, or every peer link cut), at `restart_at` it is undone (the node
+// started again, SIGCONT, the cuts healed); the run ends at `duration`.
+// Recorded, per 100 ms bucket from the start: completed reads and writes,
+// errors by code, and each node's role (srvr polled by a watcher thread).
+// Printed: time from the fault to a new leader, to the first committed write
+// after the fault, to the old leader serving again (rejoined, as follower
+// after a pause or an isolation), and the writes/s before and after. Written: the timeline as CSV
+// and as an SVG plot in the style of the ZooKeeper paper's figure of throughput under failures
 // (throughput over time, with the kill, the new leader and the rejoin
 // marked).
 #pragma once
@@ -20,7 +21,15 @@
 
 namespace zk::lab {
 
+// What strikes the leader, and how it is undone.
+enum class FailoverFault {
+  kKill,     // SIGKILL; undone by starting the node again
+  kPause,    // SIGSTOP (a hung host, a long GC pause); undone by SIGCONT
+  kIsolate,  // every peer link cut (zklab isolate); undone by zklab heal
+};
+
 struct FailoverOptions {
+  FailoverFault fault = FailoverFault::kKill;
   int clients = 8;          // sessions, spread evenly over the nodes
   double read_ratio = 0.5;  // share of reads (getData) among requests
   int in_flight = 1;        // requests in flight per session

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "libzk/version/version.h"
@@ -127,7 +128,18 @@ int run(int argc, char** argv) {
   double failover_duration_s = 8, kill_at_s = 2, restart_at_s = 4;
   std::string csv, svg;
   auto* failover = app.add_subcommand(
-      "failover", "kill the leader under load, restart it, record and plot the timeline");
+      "failover",
+      "kill, pause or isolate the leader under load, undo it, record and plot the timeline");
+  failover
+      ->add_option("--fault", failover_options.fault,
+                   "what strikes the leader: kill (SIGKILL, then start), pause (SIGSTOP, then "
+                   "SIGCONT) or isolate (its peer links cut, then healed); default kill")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, zk::lab::FailoverFault>{
+              {"kill", zk::lab::FailoverFault::kKill},
+              {"pause", zk::lab::FailoverFault::kPause},
+              {"isolate", zk::lab::FailoverFault::kIsolate}},
+          CLI::ignore_case));
   failover->add_option("--clients", failover_options.clients, "sessions (default 8)")
       ->check(CLI::Range(1, 1000));
   failover->add_option("--reads", failover_options.read_ratio, "share of reads (default 0.5)")
@@ -141,9 +153,9 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(0, 1 << 20));
   failover->add_option("--duration", failover_duration_s, "seconds (default 8)")
       ->check(CLI::Range(1.0, 3600.0));
-  failover->add_option("--kill-at", kill_at_s, "seconds from the start (default 2)")
+  failover->add_option("--kill-at", kill_at_s, "when the fault strikes, in seconds (default 2)")
       ->check(CLI::Range(0.0, 3600.0));
-  failover->add_option("--restart-at", restart_at_s, "seconds from the start (default 4)")
+  failover->add_option("--restart-at", restart_at_s, "when it is undone, in seconds (default 4)")
       ->check(CLI::Range(0.0, 3600.0));
   failover->add_option("--csv", csv, "the timeline (default LAB/failover.csv)")->type_name("FILE");
   failover->add_option("--svg", svg, "the plot (default LAB/failover.svg)")->type_name("FILE");

@@ -24,10 +24,18 @@ std::string_view event_kind_name(EventKind kind) {
   switch (kind) {
     case EventKind::kKill:
       return "kill";
+    case EventKind::kPause:
+      return "pause";
+    case EventKind::kIsolate:
+      return "isolate";
     case EventKind::kNewLeader:
       return "new leader";
     case EventKind::kRestart:
       return "restart";
+    case EventKind::kResume:
+      return "resume";
+    case EventKind::kHeal:
+      return "heal";
     case EventKind::kRejoin:
       return "rejoin";
     case EventKind::kRole:

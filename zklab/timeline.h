@@ -30,13 +30,18 @@ struct LoadBucket {
 
 enum class EventKind {
   kKill,       // `node` was killed (SIGKILL sent)
-  kNewLeader,  // `node` is the first leader seen after the kill
+  kPause,      // `node` was paused (SIGSTOP sent)
+  kIsolate,    // every peer link of `node` was cut
+  kNewLeader,  // `node` is the first leader seen after the fault
   kRestart,    // `node` was started again
-  kRejoin,     // `node`, restarted, serves again (`role`: as what)
+  kResume,     // `node` was resumed (SIGCONT sent)
+  kHeal,       // the cuts were healed (`node`: the node that was isolated)
+  kRejoin,     // `node`, back, serves again (`role`: as what)
   kRole,       // a watcher saw `node`'s role become `role`
 };
 
-// "kill", "new leader", "restart", "rejoin", "role".
+// "kill", "pause", "isolate", "new leader", "restart", "resume", "heal",
+// "rejoin", "role".
 std::string_view event_kind_name(EventKind kind);
 
 struct TimelineEvent {

@@ -26,10 +26,14 @@ const Series kSeries[] = {
 const char* marker_colour(EventKind kind) {
   switch (kind) {
     case EventKind::kKill:
+    case EventKind::kPause:
+    case EventKind::kIsolate:
       return "#d62728";
     case EventKind::kNewLeader:
       return "#2ca02c";
     case EventKind::kRestart:
+    case EventKind::kResume:
+    case EventKind::kHeal:
       return "#9467bd";
     case EventKind::kRejoin:
       return "#17becf";

@@ -98,12 +98,51 @@ TEST_F(ZklabFailoverTest, KillsAndRestartsTheLeaderAndWritesTheTimeline) {
       << run.output;
 }
 
+// A leader that is paused or cut off says nothing: the others must notice
+// the silence, elect a new leader and serve writes; once back, the old leader
+// follows the new one.
+class ZklabSilentLeaderTest : public ZklabFailoverTest,
+                              public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(ZklabSilentLeaderTest, IsReplacedAndRejoinsAsAFollower) {
+  const std::string fault = GetParam();
+  Outcome up = zklab({"up", "-n", "3"});
+  ASSERT_EQ(up.exit_code, 0) << up.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(up.output, m, std::regex("node (\\d) \\S+ pid \\d+ leader")))
+      << up.output;
+  const std::string leader = m[1].str();
+
+  Outcome run = zklab(
+      {"failover", "--fault", fault, "--duration", "4", "--kill-at", "1", "--restart-at", "2.5"},
+      120s);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find(fault + " the leader at 1.000 s"), std::string::npos) << run.output;
+  EXPECT_TRUE(
+      std::regex_search(run.output, m, std::regex("time to new leader: \\d+ ms \\(node (\\d)")))
+      << run.output;
+  EXPECT_NE(m[1].str(), leader) << run.output;
+  EXPECT_TRUE(std::regex_search(run.output, std::regex("time to first write: \\d+ ms\n")))
+      << run.output;
+  EXPECT_TRUE(std::regex_search(
+      run.output, std::regex("time to rejoin: \\d+ ms \\(node " + leader + " as follower")))
+      << run.output;
+  const std::string svg = read_file(lab_ / "failover.svg");
+  EXPECT_NE(svg.find(fault + " node " + leader), std::string::npos);
+
+  Status after = status().value_or(Status{});
+  EXPECT_EQ(after[std::stoi(leader)].role, "follower") << describe(after);
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, ZklabSilentLeaderTest, ::testing::Values("pause", "isolate"));
+
 TEST_F(ZklabFailoverTest, BadOptionsExitTwo) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"failover", "--kill-at", "3", "--restart-at", "2"},
         {"failover", "--duration", "3", "--kill-at", "1", "--restart-at", "5"},
         {"failover", "--reads", "1.5"},
         {"failover", "--clients", "0"},
+        {"failover", "--fault", "reboot"},
         {"failover", "--bogus"}}) {
     Outcome r = zklab(args, 30s);
     EXPECT_EQ(r.exit_code, 2) << args[1] << ": " << r.output;
