@@ -184,6 +184,7 @@ void Harness::create(const std::vector<std::string>& args) {
     if (k == "resend") base_config_.vote_resend_ticks = static_cast<int>(v);
     if (k == "init") base_config_.init_limit = static_cast<int>(v);
     if (k == "sync") base_config_.sync_limit = static_cast<int>(v);
+    if (k == "busy") base_config_.busy_limit = static_cast<int>(v);
     if (k == "window") base_config_.commit_window = static_cast<size_t>(v);
     if (k == "max-counter") base_config_.max_counter = static_cast<uint32_t>(v);
   }
@@ -302,7 +303,7 @@ void Harness::handle_ready(ServerId id) {
     if (const std::string broken = broken_observer_rule(base_config_, id, m); !broken.empty()) {
       violation(who + broken);
     }
-    if (m.type == MsgType::kPing) {
+    if (m.type == MsgType::kPing && !m.busy) {
       ++pings_;
     } else {
       out_.push_back(std::to_string(id) + "->" + std::to_string(m.to) + " " + describe(m));

@@ -8,7 +8,7 @@
 //
 // Commands (one per line in testdata/*.txt):
 //   create N [down] [observers=ID,ID...] [finalize=T] [resend=T] [init=T] [sync=T]
-//          [window=K] [max-counter=C]      voters 1..N; observers with ids > N
+//          [busy=T] [window=K] [max-counter=C]      voters 1..N; observers with ids > N
 //   store ID accepted=E current=E [base=Z] [log=Z,Z,...] [applied=Z]   (down replicas)
 //   start ID... | restart ID... | crash ID...
 //   tick [K]                 tick every live replica K times (messages stay queued)
@@ -19,7 +19,8 @@
 //   linkdown A B             A's host saw its connection to B close
 //   partition A B / C ...    heal
 //   log ID
-// Zxids are written epoch:counter. Pings are counted, not printed.
+// Zxids are written epoch:counter. Pings are counted, not printed, except
+// busy ones (Message::busy).
 #pragma once
 
 #include <map>

@@ -68,15 +68,25 @@ void ClientConnection::start() {
                  [self](std::exception_ptr e) { self->coroutine_ended("reader", e); });
   asio::co_spawn(socket_.get_executor(), write_loop(),
                  [self](std::exception_ptr e) { self->coroutine_ended("writer", e); });
-  handshake_timer_.expires_after(options_.handshake_timeout);
-  handshake_timer_.async_wait([self](const boost::system::error_code& ec) {
-    if (ec) return;  // cancelled: established or closed
-    if (!self->established_ && self->state_ == State::kOpen) {
-      log_info("closing connection from ", self->remote_text(),
-               ": no session handshake within the timeout");
-      self->close();
-    }
-  });
+  arm_handshake_timer(options_.handshake_timeout, "no session handshake within the timeout");
+}
+
+void ClientConnection::arm_handshake_timer(std::chrono::milliseconds within, std::string why) {
+  // Re-arming cancels the wait before: its handler sees operation_aborted.
+  handshake_timer_.expires_after(within);
+  handshake_timer_.async_wait(
+      [self = shared_from_this(), why = std::move(why)](const boost::system::error_code& ec) {
+        if (ec) return;  // cancelled: established, closed or re-armed
+        if (!self->established_ && self->state_ == State::kOpen) {
+          log_info("closing connection from ", self->remote_text(), ": ", why);
+          self->close();
+        }
+      });
+}
+
+void ClientConnection::hold_handshake(std::chrono::milliseconds within, std::string why) {
+  if (state_ != State::kOpen || established_) return;
+  arm_handshake_timer(within, std::move(why));
 }
 
 void ClientConnection::send(std::string bytes) {

@@ -136,6 +136,10 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   void close();
   // The session handshake is done: cancels the handshake timeout.
   void mark_established();
+  // The handshake frame arrived but waits (the server does not serve yet):
+  // the connection closes `within` from now, logging `why`, unless
+  // mark_established() comes first. Replaces the handshake timeout.
+  void hold_handshake(std::chrono::milliseconds within, std::string why);
   // The read gate (ConnectionOptions::read_gate) opened again: take the
   // frames already read, then read the socket again.
   void resume_reading();
@@ -168,6 +172,9 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   bool consume_input();
   bool gate_closed() const { return options_.read_gate && !options_.read_gate->open(); }
   bool handle_fresh_bytes();
+  // Closes the connection `within` from now, logging `why`, unless it is
+  // established (or closed) first.
+  void arm_handshake_timer(std::chrono::milliseconds within, std::string why);
   void coroutine_ended(std::string_view which, std::exception_ptr error);
 
   tcp::socket socket_;

@@ -49,7 +49,9 @@ void append_peer_packet(const PeerPacket& packet, std::string& bytes) {
   out.int64(static_cast<int64_t>(m.attempt));
   out.int64(static_cast<int64_t>(m.request_id));
   out.int64(static_cast<int64_t>(m.digest));
-  out.boolean(m.fresh);
+  // One byte: AckEpoch's fresh or a Ping's busy (older zkd read it as fresh
+  // on every type and ignore it on a Ping).
+  out.boolean(m.type == zab::MsgType::kPing ? m.busy : m.fresh);
   out.int64(m.vote.leader);
   out.int64(m.vote.zxid);
   out.int64(m.vote.epoch);
@@ -86,7 +88,9 @@ bool decode_peer_packet(std::string_view bytes, PeerPacket& packet) {
   m.attempt = static_cast<uint64_t>(in.int64());
   m.request_id = static_cast<uint64_t>(in.int64());
   m.digest = static_cast<uint64_t>(in.int64());
-  m.fresh = in.boolean();
+  const bool flag = in.boolean();
+  m.fresh = m.type != zab::MsgType::kPing && flag;
+  m.busy = m.type == zab::MsgType::kPing && flag;
   m.vote.leader = in.int64();
   m.vote.zxid = in.int64();
   m.vote.epoch = in.int64();

@@ -8,7 +8,7 @@
 //   int32 type (zab::MsgType)
 //   int64 from, to, epoch, current_epoch, zxid, committed
 //   int64 round, attempt, request_id (the uint64 bits)
-//   byte  fresh (0 or 1)
+//   byte  fresh (AckEpoch) or busy (Ping), 0 or 1
 //   int64 vote.leader, vote.zxid, vote.epoch
 //   int32 state (zab::PeerState)
 //   int32 entry count, then per entry: int64 zxid, blob payload

@@ -4,6 +4,7 @@
 #include "zkd/server/client_service.h"
 
 #include <algorithm>
+#include <string_view>
 #include <utility>
 
 #include "libzk/wire/jute.h"
@@ -18,6 +19,13 @@ using net::hex;
 using net::log_info;
 using net::log_warn;
 
+namespace {
+
+// refusal()'s reason while the replica is in election.
+constexpr std::string_view kNoQuorum = "no quorum";
+
+}  // namespace
+
 ClientService::ClientService(Parts parts)
     : config_(parts.config),
       db_(parts.db),
@@ -26,7 +34,8 @@ ClientService::ClientService(Parts parts)
       writes_(parts.writes),
       view_(parts.view),
       stats_(parts.stats),
-      whitelist_(parts.config.four_letter_whitelist) {}
+      whitelist_(parts.config.four_letter_whitelist),
+      hold_(parts.config.replicated() ? parts.config.peer_silence_ms() : 0) {}
 
 std::string ClientService::four_letter_word(net::ClientConnection& /*connection*/,
                                             std::string_view word, std::string_view argument) {
@@ -49,6 +58,7 @@ void ClientService::secured(net::ClientConnection& connection) {
 }
 
 void ClientService::closed(net::ClientConnection& connection) {
+  held_.erase(connection.id());
   if (clients_.find(connection.id()) == nullptr) return;
   writes_.pipeline().forget(connection.id());
   db_.remove_watcher(connection.id());
@@ -62,8 +72,19 @@ void ClientService::closed(net::ClientConnection& connection) {
 std::string ClientService::refusal() const {
   const ReplicaHost* host = writes_.host();
   if (host != nullptr && host->diverged()) return "its tree diverged from its leader's";
-  if (!view_.serving()) return "no quorum";
+  if (!view_.serving()) return std::string(kNoQuorum);
   return {};
+}
+
+void ClientService::serving() {
+  if (!refusal().empty()) return;
+  const std::set<net::ConnectionId> held = std::exchange(held_, {});
+  for (net::ConnectionId id : held) {
+    ClientState* client = clients_.find(id);
+    if (client == nullptr || client->held_connect.empty()) continue;
+    const std::string payload = std::exchange(client->held_connect, {});
+    handle_connect(*client, payload);
+  }
 }
 
 void ClientService::frame(net::ClientConnection& connection, std::string_view payload) {
@@ -75,14 +96,23 @@ void ClientService::frame(net::ClientConnection& connection, std::string_view pa
   ++stats_.packets_received;
   switch (client->phase) {
     case ClientState::Phase::kHandshake:
-      if (const std::string why = refusal(); !why.empty()) {
+      if (!client->held_connect.empty()) {
+        log_warn("closing connection from ", connection.remote_text(),
+                 ": a frame after its ConnectRequest, before the answer");
+        ClientRegistry::close(*client);
+      } else if (const std::string why = refusal(); why == kNoQuorum && hold_.count() > 0) {
+        client->held_connect = std::string(payload);
+        held_.insert(connection.id());
+        connection.hold_handshake(
+            hold_, "this replica did not serve within " + std::to_string(hold_.count()) + " ms");
+      } else if (!why.empty()) {
         // Apache: "ZooKeeperServer not running"; the client tries another server.
         log_info("closing connection from ", connection.remote_text(),
                  ": this replica is not serving (", why, ")");
         ClientRegistry::close(*client);
-        break;
+      } else {
+        handle_connect(*client, payload);
       }
-      handle_connect(*client, payload);
       break;
     case ClientState::Phase::kConnecting:
       // Apache stops reading until the session is settled: keep the frame.

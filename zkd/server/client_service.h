@@ -8,15 +8,24 @@
 // setWatches, whoAmI and getEphemerals answered here. The four-letter words
 // are answered from the status view (§12).
 //
-// A replica that does not serve (no quorum, or its tree diverged from its
-// leader's) closes every new connection after its handshake frame, as
-// Apache's "ZooKeeperServer not running".
+// A replica whose tree diverged from its leader's closes every new
+// connection after its handshake frame, as Apache's "ZooKeeperServer not
+// running". One without a quorum (in election) holds the handshake for up to
+// the peer silence (ServerConfig::peer_silence_ms, the time an election after
+// a lost leader takes) and takes it once it serves again (serving()), or
+// then closes the connection: Apache closes at once, which sends the clients
+// of a follower whose leader was lost on to the other servers, the lost
+// leader among them, where a hung one keeps them until their connect
+// timeout (a third of the session); held, they are served by the follower as
+// soon as the new leader is elected.
 //
 // Threading: the state thread, like every part it is given.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -57,6 +66,9 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   // X509AuthenticationProvider.superUser), as Apache's provider does.
   void secured(net::ClientConnection& connection) override;
   void closed(net::ClientConnection& connection) override;
+
+  // The replica serves again: the handshakes held meanwhile are taken.
+  void serving();
 
   // RequestHandler
   void handle(ClientState& client, std::string_view payload, Arrival arrival,
@@ -99,6 +111,11 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   StatusView& view_;
   ServerStats& stats_;
   FourLetterWhitelist whitelist_;
+  // How long a handshake is held while the replica is in election (0:
+  // standalone, never held), and the connections holding one (their ids
+  // increase with arrival).
+  std::chrono::milliseconds hold_;
+  std::set<net::ConnectionId> held_;
 };
 
 }  // namespace zkd::server

@@ -28,6 +28,9 @@ struct ClientState {
   int64_t session_id = 0;
   int32_t timeout_ms = 0;              // negotiated on this connection
   bool connect_has_read_only = false;  // the ConnectRequest carried the readOnly byte
+  // The ConnectRequest, kept while the replica is in election
+  // (ClientService::serving); empty otherwise.
+  std::string held_connect;
   // closeSession was received: later frames are ignored; the ones before it
   // are still answered, then the connection closes.
   bool close_requested = false;

@@ -459,6 +459,9 @@ bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, 
     if (!parser.number(p, v)) return false;
     c.sync_limit = v;
     seen.sync_limit = p;
+  } else if (k == "zkd.peerTimeoutMs") {
+    if (!parser.number(p, c.peer_timeout_ms)) return false;
+    if (c.peer_timeout_ms < 0) return parser.fail(p, "must be 0 or a number of milliseconds");
   } else if (k == "peerType") {
     const std::string type = lower_case(p.value);
     if (type != "participant" && type != "observer") {
@@ -610,6 +613,11 @@ bool ServerConfig::prometheus_enabled() const {
 
 bool ServerConfig::replicated() const {
   return !quorum_servers.empty() && (participants(quorum_servers) > 1 || !standalone_enabled);
+}
+
+int64_t ServerConfig::peer_silence_ms() const {
+  const int64_t sync = static_cast<int64_t>(sync_limit.value_or(5)) * tick_time_ms;
+  return peer_timeout_ms > 0 ? std::min<int64_t>(sync, peer_timeout_ms) : sync;
 }
 
 ConfigResult parse_config(std::string_view text, const std::string& file_name) {

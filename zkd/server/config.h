@@ -175,6 +175,11 @@ struct ServerConfig {
   // replicated().
   std::optional<int32_t> init_limit;
   std::optional<int32_t> sync_limit;
+  // zkd's own key, zkd.peerTimeoutMs: in broadcast, a follower that hears
+  // nothing from its leader this long looks for another, and a leader that
+  // hears from fewer than a quorum this long steps down, when that is sooner
+  // than syncLimit ticks. 0: syncLimit alone, as in Apache.
+  int32_t peer_timeout_ms = 500;
   std::map<int64_t, std::string> servers;          // server.N -> its value, verbatim
   std::map<int64_t, QuorumServer> quorum_servers;  // server.N, parsed
   bool standalone_enabled = true;
@@ -212,6 +217,10 @@ struct ServerConfig {
   // (parse_config refuses the other combinations with observers.) A single
   // server line with standaloneEnabled left true runs standalone.
   bool replicated() const;
+  // In an ensemble, the longest a leader and a follower in broadcast go
+  // without hearing from each other before giving up: the shorter of
+  // syncLimit x tickTime and peer_timeout_ms (when set).
+  int64_t peer_silence_ms() const;
 };
 
 struct ConfigResult {

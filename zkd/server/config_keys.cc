@@ -170,7 +170,9 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"leaderServes", kWarned, kIs, "no", "zkd's leader always accepts client connections"},
     {"server.*", kHonoured, kAlways, "",
      "one line per ensemble member (server.N); several addresses for one server are refused"},
-    {"syncLimit", kHonoured, kAlways, "", "ticks a follower may lag"},
+    {"syncLimit", kHonoured, kAlways, "",
+     "ticks a leader and a follower may go without hearing from each other (zkd.peerTimeoutMs "
+     "makes it shorter)"},
     {"group.*", kRefused, kAlways, "",
      "zkd has no hierarchical quorums: every participant has one vote in one majority. Remove the "
      "group.N and weight.N lines"},
@@ -413,6 +415,11 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"metricsProvider.workerShutdownTimeoutMs", kNoEffect, kAlways, "", kJvm},
     {"metricsProvider.*", kNoEffect, kAlways, "",
      "passed by Apache to its metrics provider; zkd's /metrics takes only httpHost and httpPort"},
+    // zkd's own keys: Apache turns them into system properties it never reads.
+    {"zkd.peerTimeoutMs", kHonoured, kAlways, "",
+     "how long (ms, default 500) a leader and its followers may go without hearing from each other "
+     "before "
+     "a new leader is elected; 0: syncLimit alone"},
 });
 
 bool is_pattern(std::string_view key) { return key.ends_with(".*"); }

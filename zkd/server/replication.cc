@@ -2,6 +2,7 @@
 #include "zkd/server/replication.h"
 
 #include <algorithm>
+#include <boost/asio/post.hpp>
 #include <random>
 #include <utility>
 
@@ -20,29 +21,36 @@ using net::log_warn;
 
 namespace {
 
-// Core ticks per tickTime.
-constexpr int kTicksPerTick = 10;
+// Core ticks per silence limit (and at most this many per tickTime).
+constexpr int kTicksPerLimit = 10;
 // Apache's finalizeWait and the pace of vote resends.
 constexpr std::chrono::milliseconds kElectionWait{200};
-// Followers report their clients' sessions this often, in core ticks.
-constexpr uint64_t kTouchReportTicks = kTicksPerTick / 2;
+
+// Whole ticks in `ms`, at least one.
+int ticks_in(int64_t ms, std::chrono::milliseconds tick) {
+  return static_cast<int>(std::max<int64_t>(1, ms / tick.count()));
+}
 
 }  // namespace
 
 ReplicaTiming replica_timing(const ServerConfig& config) {
+  const int64_t tick_time = config.tick_time_ms;
+  const int64_t silence = config.peer_silence_ms();
   ReplicaTiming t;
-  t.tick = std::chrono::milliseconds(std::max(1, config.tick_time_ms / kTicksPerTick));
-  const int per_tick = config.tick_time_ms / static_cast<int>(t.tick.count());
+  t.tick = std::chrono::milliseconds(
+      std::max<int64_t>(1, std::min(tick_time, silence) / kTicksPerLimit));
   t.config.id = config.my_id;
   for (const auto& [id, server] : config.quorum_servers) {
     (server.observer ? t.config.observers : t.config.voters).push_back(id);
   }
-  const int election = static_cast<int>(
-      std::max<int64_t>(1, kElectionWait.count() / static_cast<int64_t>(t.tick.count())));
-  t.config.finalize_ticks = election;
-  t.config.vote_resend_ticks = election;
-  t.config.init_limit = std::max(1, config.init_limit.value_or(10) * per_tick);
-  t.config.sync_limit = std::max(1, config.sync_limit.value_or(5) * per_tick);
+  t.config.finalize_ticks = ticks_in(kElectionWait.count(), t.tick);
+  t.config.vote_resend_ticks = t.config.finalize_ticks;
+  t.config.init_limit = ticks_in(config.init_limit.value_or(10) * tick_time, t.tick);
+  t.config.sync_limit = ticks_in(silence, t.tick);
+  // A leader building a Snap's state is silent meanwhile: it says so first,
+  // and its learners then allow it Apache's syncLimit x tickTime.
+  t.config.busy_limit = ticks_in(config.sync_limit.value_or(5) * tick_time, t.tick);
+  t.touch_report_ticks = ticks_in(tick_time / 2, t.tick);
   return t;
 }
 
@@ -70,13 +78,16 @@ storage::StatusOr<std::unique_ptr<Replication>> Replication::open(
   if (!boot.ok()) return boot.status();
   log_info("replica ", parts.config.my_id, " of ", timing.config.voters.size(), " voters; epochs ",
            boot->hard_state.accepted_epoch, "/", boot->hard_state.current_epoch, ", last zxid ",
-           hex(last), ", core tick ", timing.tick.count(), " ms");
+           hex(last), "; a silent peer is given up after ",
+           timing.config.sync_limit * timing.tick.count(), " ms, core tick ", timing.tick.count(),
+           " ms");
   return std::make_unique<Replication>(std::move(parts), std::move(timing), std::move(*boot));
 }
 
 Replication::Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot)
     : parts_(std::move(parts)),
       tick_(timing.tick),
+      touch_report_ticks_(static_cast<uint64_t>(timing.touch_report_ticks)),
       host_(std::move(timing.config), std::move(boot),
             ReplicaHost::Storage{parts_.env, parts_.layout, database_options(parts_.config)},
             parts_.db, parts_.writes.log(), *this),
@@ -134,7 +145,7 @@ void Replication::tick() {
   if (stopped_) return;
   ++ticks_;
   const zab::Status& status = host_.status();
-  if (ticks_ % kTouchReportTicks == 0 && status.serving && status.role != zab::Role::kLeading) {
+  if (ticks_ % touch_report_ticks_ == 0 && status.serving && status.role != zab::Role::kLeading) {
     WriteRequest touch;
     touch.kind = WriteRequest::Kind::kTouch;
     touch.touches = parts_.sessions.take_used();
@@ -199,6 +210,12 @@ void Replication::status_changed(const zab::Status& old, const zab::Status& now)
   if (now.serving && now.role == zab::Role::kLeading && !old.serving) {
     // Every session gets its whole timeout from now, as after a restart.
     parts_.sessions.touch_all(steady_clock_ms());
+  }
+  if (now.serving && !old.serving) {
+    // Not from inside the host's step: the held handshakes may write.
+    asio::post(parts_.io, [this] {
+      if (!stopped_ && host_.status().serving) parts_.serving();
+    });
   }
   log_info("now ", replica_mode(now.role), now.serving ? " (serving)" : "", ", leader ", now.leader,
            ", epoch ", now.epoch, ", last zxid ", hex(host_.core().last_zxid()));

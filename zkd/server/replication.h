@@ -30,12 +30,21 @@
 
 namespace zkd::server {
 
-// The Zab core's configuration for this server. The core ticks ten times per
-// tickTime, so that initLimit and syncLimit keep Apache's meaning (in
-// tickTime units) while elections and pings run at a finer grain.
+// The Zab core's configuration for this server, and the period of its
+// timer. initLimit keeps Apache's meaning (initLimit x tickTime). A leader
+// and a follower in broadcast may go without a word from each other for
+// syncLimit x tickTime or zkd.peerTimeoutMs, whichever is shorter: the core's
+// sync_limit. The core ticks ten times in the shorter of that silence and
+// tickTime, and the leader pings at every tick, so a silence is noticed
+// within a tenth of its limit and ten pings in a row are lost before it is.
+// A leader about to build a snapshot for a learner (on the state thread)
+// says so in its pings, and is then allowed syncLimit x tickTime.
 struct ReplicaTiming {
   std::chrono::milliseconds tick{200};
   zab::Config config;
+  // Core ticks between a follower's reports of its clients' sessions
+  // (half a tickTime, as Apache's followers report at each of their pings).
+  int touch_report_ticks = 5;
 };
 ReplicaTiming replica_timing(const ServerConfig& config);
 
@@ -68,6 +77,7 @@ class Replication final : ReplicaEvents {
     WritePath& writes;
     SnapshotService& snapshots;
     std::function<void(const std::string&)> fail;  // stops the server
+    std::function<void()> serving;                 // the replica serves (again)
   };
   // The replica over the recovered `db`, whose log after the snapshot at
   // `snapshot_zxid` is `records` (the write path's log is open). A
@@ -107,6 +117,7 @@ class Replication final : ReplicaEvents {
 
   Parts parts_;
   std::chrono::milliseconds tick_;
+  uint64_t touch_report_ticks_;
   ReplicaHost host_;
   std::unique_ptr<net::PeerTransport> transport_;
   boost::asio::steady_timer tick_timer_;

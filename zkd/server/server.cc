@@ -163,7 +163,8 @@ storage::Status Server::open_storage() {
             .fail =
                 [this](const std::string& why) {
                   fail(why + "; stopping (writes already acknowledged are safe on a quorum)");
-                }},
+                },
+            .serving = [this] { service_.serving(); }},
         std::move(records), recovered->snapshot_zxid);
     if (!replica.ok()) return replica.status();
     replication_ = std::move(*replica);

@@ -26,6 +26,7 @@ std::string validate(const Config& config) {
   if (config.vote_resend_ticks < 1) return "vote_resend_ticks must be >= 1";
   if (config.init_limit < 1) return "init_limit must be >= 1";
   if (config.sync_limit < 1) return "sync_limit must be >= 1";
+  if (config.busy_limit < 0) return "busy_limit must be >= 0";
   if (config.commit_window < 1) return "commit_window must be >= 1";
   if (config.max_counter < 1) return "max_counter must be >= 1";
   return {};

@@ -34,6 +34,13 @@ struct Config {
   // ticks goes back to election; a leader that hears from fewer than a quorum
   // for this many ticks steps down (Apache's syncLimit). >= 1.
   int sync_limit = 5;
+  // When > sync_limit: the silence a learner in broadcast allows a leader
+  // whose pings say it is busy (Message::busy), and, in broadcast, a learner
+  // that needs a Snap is synced at the leader's next tick, after busy pings
+  // went out: a host that builds the Snap's state on its only thread is
+  // silent meanwhile. 0 (or <= sync_limit): Snaps are sent at once and no
+  // ping is busy.
+  int busy_limit = 0;
   // Committed entries kept in memory to bring a learner up to date by DIFF;
   // a learner further behind gets SNAP. >= 1.
   size_t commit_window = 1000;

@@ -178,6 +178,15 @@ void LeaderRole::on_ack_epoch(ServerId id, Peer& p, const Message& m) {
   p.floor = m.committed;
   p.fresh = m.fresh;
   if (phase_ != Phase::kDiscovery) {
+    if (phase_ == Phase::kBroadcast && s_.cfg.busy_limit > s_.cfg.sync_limit &&
+        !sync_point(id, p)) {
+      // The host builds the Snap's state on its thread and is silent
+      // meanwhile: the synced learners hear first that we will be busy.
+      p.stage = Peer::Stage::kAckedEpoch;
+      p.snap_due = true;
+      ping_learners();
+      return;
+    }
     sync_peer(id, p);
     return;
   }
@@ -217,23 +226,34 @@ void LeaderRole::maybe_finish_discovery() {
 // An observer is brought only to what it may apply once told UpToDate: our
 // whole history while the epoch is being established (all of it is committed
 // at establishment), the committed prefix later; Informs carry the rest.
-void LeaderRole::sync_peer(ServerId id, Peer& p) {
+Zxid LeaderRole::sync_end(ServerId id) const {
+  return s_.is_voter(id) || phase_ != Phase::kBroadcast ? s_.log.last() : s_.committed;
+}
+
+std::optional<Zxid> LeaderRole::sync_point(ServerId id, const Peer& p) const {
   const Zxid peer_last = p.last_zxid;
-  const Zxid upto = s_.is_voter(id) || phase_ != Phase::kBroadcast ? s_.log.last() : s_.committed;
-  Zxid from = peer_last;
-  if (!s_.log.contains(peer_last) || peer_last > upto) {
-    const auto t = s_.log.before(peer_last);
-    // Below the learner's log base (a snapshot it installed holds entries
-    // of ours it must lose) only a Snap replaces what it has.
-    if (t && epoch_of(*t) == epoch_of(peer_last) && *t <= upto && *t >= p.floor) {
-      from = *t;
+  const Zxid upto = sync_end(id);
+  if (s_.log.contains(peer_last) && peer_last <= upto) return peer_last;
+  // Below the learner's log base (a snapshot it installed holds entries of
+  // ours it must lose) only a Snap replaces what it has.
+  const auto t = s_.log.before(peer_last);
+  if (t && epoch_of(*t) == epoch_of(peer_last) && *t <= upto && *t >= p.floor) return *t;
+  return std::nullopt;
+}
+
+void LeaderRole::sync_peer(ServerId id, Peer& p) {
+  const Zxid upto = sync_end(id);
+  Zxid from = 0;
+  if (const auto point = sync_point(id, p)) {
+    from = *point;
+    if (from != p.last_zxid) {
       s_.send({.type = MsgType::kTrunc, .to = id, .epoch = new_epoch_, .zxid = from});
-    } else {
-      // The host's state after applying this batch's committed entries.
-      from = s_.snapshot_cut.value_or(s_.committed);
-      s_.snapshot_cut = from;
-      s_.send({.type = MsgType::kSnap, .to = id, .epoch = new_epoch_, .zxid = from});
     }
+  } else {
+    // The host's state after applying this batch's committed entries.
+    from = s_.snapshot_cut.value_or(s_.committed);
+    s_.snapshot_cut = from;
+    s_.send({.type = MsgType::kSnap, .to = id, .epoch = new_epoch_, .zxid = from});
   }
   Message diff{.type = MsgType::kDiff, .to = id, .epoch = new_epoch_, .zxid = from};
   diff.entries = s_.log.range(from, upto);
@@ -347,6 +367,19 @@ void LeaderRole::tick() {
     changes_.look();  // lost the quorum of responsive, synced followers
     return;
   }
+  ping_learners();
+  // After the busy pings: they left while the last step's messages did.
+  for (auto& [id, p] : peers_) {
+    if (p.snap_due && p.stage == Peer::Stage::kAckedEpoch) {
+      p.snap_due = false;
+      sync_peer(id, p);
+    }
+  }
+}
+
+void LeaderRole::ping_learners() {
+  bool busy = false;
+  for (const auto& [id, p] : peers_) busy = busy || p.snap_due;
   for (const auto& [id, p] : peers_) {
     s_.send({.type = MsgType::kPing,
              .to = id,
@@ -355,7 +388,8 @@ void LeaderRole::tick() {
              .zxid = s_.is_voter(id) ? s_.log.last() : p.informed,
              // Before establishment our commit point may be a restart's
              // replay of an uncommitted log: not evidence of a commit.
-             .committed = phase_ == Phase::kBroadcast ? s_.committed : 0});
+             .committed = phase_ == Phase::kBroadcast ? s_.committed : 0,
+             .busy = busy});
   }
 }
 

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "zkd/zab/message.h"
@@ -70,6 +71,7 @@ class LeaderRole {
     Zxid informed = 0;   // observer: its log ends here once it has all we sent
     int silent_ticks = 0;
     int handshake_ticks = 0;
+    bool snap_due = false;  // acked the epoch in broadcast; its Snap leaves at the next tick
   };
 
   void on_follower_info(const Message& m);
@@ -78,7 +80,14 @@ class LeaderRole {
   void maybe_choose_epoch();
   void on_ack_epoch(ServerId id, Peer& p, const Message& m);
   void maybe_finish_discovery();
+  // Where a learner's Diff starts: its last zxid, or an earlier zxid of ours
+  // it truncates to first; nothing when only a Snap brings it up to date.
+  std::optional<Zxid> sync_point(ServerId id, const Peer& p) const;
+  // What a learner is synced up to (see sync_peer).
+  Zxid sync_end(ServerId id) const;
   void sync_peer(ServerId id, Peer& p);
+  // A Ping to every learner; busy while a learner's Snap is due.
+  void ping_learners();
   void on_ack_new_leader(Peer& p, const Message& m);
   void maybe_establish();
   void maybe_commit();

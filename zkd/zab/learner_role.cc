@@ -10,6 +10,7 @@ void LearnerRole::start() {
   stage_ = Stage::kDiscovery;
   ++attempt_;
   leader_silent_ticks_ = 0;
+  leader_busy_ = false;
   handshake_ticks_ = 0;
   ack_new_leader_at_.reset();
   acked_ = 0;
@@ -183,6 +184,7 @@ void LearnerRole::on_message(const Message& m) {
         }
         s_.advance_commit(m.committed);
       }
+      leader_busy_ = m.busy;
       s_.send({.type = MsgType::kPing,
                .to = s_.leader,
                .epoch = s_.hard.accepted_epoch,
@@ -237,7 +239,9 @@ void LearnerRole::tick() {
     changes_.look();
     return;
   }
-  const int limit = stage_ == Stage::kBroadcast ? s_.cfg.sync_limit : s_.cfg.init_limit;
+  const int broadcast_limit =
+      leader_busy_ ? std::max(s_.cfg.sync_limit, s_.cfg.busy_limit) : s_.cfg.sync_limit;
+  const int limit = stage_ == Stage::kBroadcast ? broadcast_limit : s_.cfg.init_limit;
   if (leader_silent_ticks_ >= limit) {
     changes_.look();
     return;

@@ -57,6 +57,7 @@ class LearnerRole {
   Stage stage_ = Stage::kDiscovery;
   uint64_t attempt_ = 0;
   int leader_silent_ticks_ = 0;
+  bool leader_busy_ = false;  // the leader's last Ping was busy
   int handshake_ticks_ = 0;
   std::optional<Zxid> ack_new_leader_at_;  // send AckNewLeader once durable here
   Zxid acked_ = 0;                         // last Ack sent

@@ -120,6 +120,7 @@ std::string describe(const Message& m) {
     case MsgType::kPing:
       s += e + " " + zxid_string(m.zxid);
       if (m.committed != 0) s += " commit=" + zxid_string(m.committed);
+      if (m.busy) s += " busy";
       break;
     case MsgType::kRequest:
       s += " " + m.payload;

@@ -53,7 +53,8 @@ enum class MsgType : uint8_t {
   // learner whose log ends before zxid lost a proposal (an observer: an
   // Inform), and one that missed a Commit catches up. The learner answers
   // with zxid = what it acked (a lost Ack is repaired; an observer's answer
-  // only shows it is alive).
+  // only shows it is alive). busy (leader -> learner): a learner's Snap is
+  // due; until a Ping that is not busy the learner allows Config::busy_limit.
   kPing,
   // Request (learner -> leader): payload, a forwarded write to preprocess.
   kRequest,
@@ -90,6 +91,7 @@ struct Message {
   uint64_t request_id = 0;
   uint64_t digest = 0;  // Digest only
   bool fresh = false;   // AckEpoch only
+  bool busy = false;    // Ping (leader -> learner) only
   Vote vote{};
   PeerState state = PeerState::kLooking;
   std::vector<Entry> entries{};

@@ -29,7 +29,9 @@ inline PeerPacket full_packet(zab::MsgType type, zab::ServerId from, zab::Server
   m.attempt = (uint64_t{5} << 32) | 11;
   m.request_id = seq;
   m.digest = seq ^ 0xd1d1d1d1d1d1d1d1ull;
-  m.fresh = true;
+  // One byte carries AckEpoch's fresh and a Ping's busy; other types keep fresh.
+  m.fresh = type != zab::MsgType::kPing;
+  m.busy = type == zab::MsgType::kPing;
   m.vote = {.leader = 9, .zxid = zab::make_zxid(2, 8), .epoch = 2};
   m.state = static_cast<zab::PeerState>(seq % 3);
   m.entries = {{zab::make_zxid(3, 1), std::string("one\0", 4)}, {zab::make_zxid(3, 2), ""}};
@@ -53,6 +55,7 @@ inline void expect_equal_packets(const PeerPacket& expected, const PeerPacket& a
   EXPECT_EQ(e.request_id, a.request_id);
   EXPECT_EQ(e.digest, a.digest);
   EXPECT_EQ(e.fresh, a.fresh);
+  EXPECT_EQ(e.busy, a.busy);
   EXPECT_EQ(e.vote, a.vote);
   EXPECT_EQ(e.state, a.state);
   EXPECT_EQ(e.entries, a.entries);

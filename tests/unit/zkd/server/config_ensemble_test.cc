@@ -133,6 +133,18 @@ TEST(ConfigEnsemble, InitLimitAndSyncLimitAreRequiredWhenReplicated) {
   EXPECT_TRUE(standalone.config) << standalone.error;
 }
 
+TEST(ConfigEnsemble, PeerTimeoutDefaultsTo500MsAndTakesZero) {
+  auto plain = parse("server.1=a:1:2\nserver.2=b:1:2\n");
+  ASSERT_TRUE(plain.config) << plain.error;
+  EXPECT_EQ(plain.config->peer_timeout_ms, 500);
+  auto off = parse("server.1=a:1:2\nserver.2=b:1:2\nzkd.peerTimeoutMs=0\n");
+  ASSERT_TRUE(off.config) << off.error;
+  EXPECT_EQ(off.config->peer_timeout_ms, 0);
+  EXPECT_EQ(off.warnings, plain.warnings);  // an honoured key: no warning of its own
+  EXPECT_THAT(error_of("zkd.peerTimeoutMs=-1"), HasSubstr("zkd.peerTimeoutMs: must be 0 or"));
+  EXPECT_THAT(error_of("zkd.peerTimeoutMs=soon"), HasSubstr("is not a number"));
+}
+
 TEST(ConfigEnsemble, PeerTypeIsStored) {
   auto observer = parse("peerType=observer\n");
   ASSERT_TRUE(observer.config) << observer.error;

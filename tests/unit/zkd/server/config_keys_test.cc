@@ -372,6 +372,7 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
       {"quorum.auth.serverRequireSasl", "false"},
       {"quorum.auth.learner.saslLoginContext", "QuorumLearner"},
       {"quorum.auth.server.saslLoginContext", "QuorumServer"},
+      {"zkd.peerTimeoutMs", "300"},
   };
   for (const ConfigKey& entry : config_keys()) {
     if (entry.key_class != KeyClass::kHonoured || entry.key.ends_with(".*")) continue;
