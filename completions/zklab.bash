@@ -40,7 +40,7 @@ _zklab() {
             ;;
         --timeout | -n | --nodes | --observers | --base-port | --tick-ms | --lines | \
             --clients | --reads | --in-flight | --value-bytes | --duration | --kill-at | \
-            --restart-at | --seed | --registers)
+            --restart-at | --settle | --seed | --registers)
             return
             ;;
         --fault)
@@ -69,6 +69,7 @@ _zklab() {
             options='--fault --clients --reads --in-flight --value-bytes --duration --kill-at
                 --restart-at --csv --svg'
             ;;
+        roll) options='--kill --settle --clients --reads --in-flight --value-bytes --csv --svg' ;;
         check) options='--nemesis --duration --seed --clients --registers --history' ;;
     esac
     if [[ $cur == -* ]]; then
@@ -79,7 +80,7 @@ _zklab() {
     case $sub in
         '')
             COMPREPLY=($(compgen -W 'up status down start stop restart kill pause resume logs
-                partition isolate slow heal failover check' -- "$cur"))
+                partition isolate slow heal failover roll check' -- "$cur"))
             ;;
         start | stop | restart | kill | pause | resume | logs | isolate | slow)
             # NODE is the first positional; slow's DELAY comes after it.

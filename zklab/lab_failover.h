@@ -18,6 +18,7 @@
 #include <string>
 
 #include "zklab/lab_commands.h"
+#include "zklab/lab_experiment.h"
 
 namespace zk::lab {
 
@@ -30,10 +31,7 @@ enum class FailoverFault {
 
 struct FailoverOptions {
   FailoverFault fault = FailoverFault::kKill;
-  int clients = 8;          // sessions, spread evenly over the nodes
-  double read_ratio = 0.5;  // share of reads (getData) among requests
-  int in_flight = 1;        // requests in flight per session
-  int value_bytes = 100;    // size of every setData
+  ExperimentLoad load;
   std::chrono::milliseconds duration{8000};
   std::chrono::milliseconds kill_at{2000};
   std::chrono::milliseconds restart_at{4000};

@@ -86,7 +86,10 @@ struct Load::State {
       const auto done = Clock::now();
       if (e != Error::kOk && stopping.load()) break;  // an effect of stopping
       record(sh, done, is_read, e);
-      if (e == Error::kOk && !is_read) note_write(session, sent, done);
+      if (e == Error::kOk && !is_read) {
+        note_write(session, sent, done);
+        note_gap(done);
+      }
       if (session_over(e)) {
         std::lock_guard lock(mu);
         if (ended[session].empty()) ended[session] = error_text(e);
@@ -119,6 +122,17 @@ struct Load::State {
     cv.notify_all();
   }
 
+  void note_gap(Clock::time_point done) {
+    std::lock_guard lock(gap_mu);
+    if (last_write && done > *last_write) {
+      const auto gap = std::chrono::duration_cast<std::chrono::microseconds>(done - *last_write);
+      if (gap > longest_gap.length) {
+        longest_gap = {gap, std::chrono::duration_cast<std::chrono::microseconds>(done - origin)};
+      }
+    }
+    if (!last_write || done > *last_write) last_write = done;
+  }
+
   bool all_recovered() const {  // with mu held
     for (size_t s = 0; s < first_after_mark.size(); ++s) {
       if (!first_after_mark[s] && ended[s].empty()) return false;
@@ -139,7 +153,10 @@ struct Load::State {
   mutable std::condition_variable cv;
   std::vector<std::optional<Clock::time_point>> first_after_mark;
   std::vector<std::string> ended;  // per session: why its loops ended; empty if they did not
-  std::vector<Shard> shards;       // io thread t's at t; set by the constructor
+  mutable std::mutex gap_mu;       // guards the two below
+  std::optional<Clock::time_point> last_write;  // the latest successful write's completion
+  WriteGap longest_gap;
+  std::vector<Shard> shards;  // io thread t's at t; set by the constructor
   // Last: destroyed first, so that no loop outlives what it uses.
   toolkit::SessionPool pool;
 };
@@ -242,6 +259,11 @@ LoadBucket Load::totals() const {
     for (const auto& b : sh.buckets) sum += b;
   }
   return sum;
+}
+
+WriteGap Load::longest_write_gap() const {
+  std::lock_guard lock(state_->gap_mu);
+  return state_->longest_gap;
 }
 
 std::vector<std::string> Load::ended() const {

@@ -57,6 +57,13 @@ struct LoadOptions {
   toolkit::ClientSecurity security;                   // the sessions' TLS and SASL
 };
 
+// The longest interval without a successful write, over all sessions: from
+// one successful write's completion to the next one's.
+struct WriteGap {
+  std::chrono::microseconds length{0};
+  std::chrono::microseconds ended_at{0};  // the later completion, from the origin
+};
+
 // What the writes sent after the mark (Load::mark) have done.
 struct LoadRecovery {
   // The earliest completion, over all sessions, of a successful write sent
@@ -97,6 +104,8 @@ class Load {
   std::vector<LoadBucket> buckets(Clock::time_point until) const;
   // Every completion so far, added up.
   LoadBucket totals() const;
+  // The longest gap between successful writes so far (zero before two).
+  WriteGap longest_write_gap() const;
   // The sessions whose loops ended on an error: "session 3: SESSIONEXPIRED".
   std::vector<std::string> ended() const;
 

@@ -15,6 +15,7 @@
 #include "zklab/lab_failover.h"
 #include "zklab/lab_lock.h"
 #include "zklab/lab_network.h"
+#include "zklab/lab_roll.h"
 #include "zklab/zkd_lookup.h"
 
 namespace {
@@ -140,16 +141,17 @@ int run(int argc, char** argv) {
               {"pause", zk::lab::FailoverFault::kPause},
               {"isolate", zk::lab::FailoverFault::kIsolate}},
           CLI::ignore_case));
-  failover->add_option("--clients", failover_options.clients, "sessions (default 8)")
+  failover->add_option("--clients", failover_options.load.clients, "sessions (default 8)")
       ->check(CLI::Range(1, 1000));
-  failover->add_option("--reads", failover_options.read_ratio, "share of reads (default 0.5)")
+  failover->add_option("--reads", failover_options.load.read_ratio, "share of reads (default 0.5)")
       ->check(CLI::Range(0.0, 1.0));
   failover
-      ->add_option("--in-flight", failover_options.in_flight,
+      ->add_option("--in-flight", failover_options.load.in_flight,
                    "requests in flight per session (default 1)")
       ->check(CLI::Range(1, 1000));
   failover
-      ->add_option("--value-bytes", failover_options.value_bytes, "bytes per setData (default 100)")
+      ->add_option("--value-bytes", failover_options.load.value_bytes,
+                   "bytes per setData (default 100)")
       ->check(CLI::Range(0, 1 << 20));
   failover->add_option("--duration", failover_duration_s, "seconds (default 8)")
       ->check(CLI::Range(1.0, 3600.0));
@@ -159,6 +161,30 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(0.0, 3600.0));
   failover->add_option("--csv", csv, "the timeline (default LAB/failover.csv)")->type_name("FILE");
   failover->add_option("--svg", svg, "the plot (default LAB/failover.svg)")->type_name("FILE");
+
+  zk::lab::RollOptions roll_options;
+  double settle_s = 1;
+  std::string roll_csv, roll_svg;
+  auto* roll = app.add_subcommand(
+      "roll",
+      "restart every node in turn under load, the leader last; record the longest write gap");
+  roll->add_flag("--kill", roll_options.kill,
+                 "SIGKILL and start each node (a plain restart) instead of SIGTERM and start");
+  roll->add_option("--settle", settle_s,
+                   "seconds of load before the first restart, between two and after (default 1)")
+      ->check(CLI::Range(0.0, 3600.0));
+  roll->add_option("--clients", roll_options.load.clients, "sessions (default 8)")
+      ->check(CLI::Range(1, 1000));
+  roll->add_option("--reads", roll_options.load.read_ratio, "share of reads (default 0.5)")
+      ->check(CLI::Range(0.0, 1.0));
+  roll->add_option("--in-flight", roll_options.load.in_flight,
+                   "requests in flight per session (default 1)")
+      ->check(CLI::Range(1, 1000));
+  roll->add_option("--value-bytes", roll_options.load.value_bytes,
+                   "bytes per setData (default 100)")
+      ->check(CLI::Range(0, 1 << 20));
+  roll->add_option("--csv", roll_csv, "the timeline (default LAB/roll.csv)")->type_name("FILE");
+  roll->add_option("--svg", roll_svg, "the plot (default LAB/roll.svg)")->type_name("FILE");
 
   zk::lab::CheckOptions check_options;
   std::string nemesis;
@@ -200,6 +226,9 @@ int run(int argc, char** argv) {
   failover_options.duration = seconds(failover_duration_s);
   failover_options.kill_at = seconds(kill_at_s);
   failover_options.restart_at = seconds(restart_at_s);
+  roll_options.settle = seconds(settle_s);
+  roll_options.csv = roll_csv;
+  roll_options.svg = roll_svg;
   failover_options.csv = csv;
   failover_options.svg = svg;
   if (failover->parsed() && !(kill_at_s < restart_at_s && restart_at_s < failover_duration_s)) {
@@ -223,7 +252,7 @@ int run(int argc, char** argv) {
     at = comma + 1;
   }
   // The commands that start zkd processes look for the zkd to start.
-  bool starts_zkd = up->parsed() || failover->parsed() || check->parsed();
+  bool starts_zkd = up->parsed() || failover->parsed() || roll->parsed() || check->parsed();
   for (const auto& [sub, action] : node_commands) {
     starts_zkd |= sub->parsed() && (action == NodeAction::kStart || action == NodeAction::kRestart);
   }
@@ -265,6 +294,8 @@ int run(int argc, char** argv) {
     code = zk::lab::lab_heal(ctx);
   } else if (failover->parsed()) {
     code = zk::lab::lab_failover(ctx, failover_options);
+  } else if (roll->parsed()) {
+    code = zk::lab::lab_roll(ctx, roll_options);
   } else if (check->parsed()) {
     code = zk::lab::lab_check(ctx, check_options);
   } else if (relay->parsed()) {

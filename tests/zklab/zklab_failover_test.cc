@@ -198,6 +198,14 @@ TEST(Load, CountsReadsAndWritesAgainstOneServer) {
   EXPECT_EQ(sum.reads, totals.reads);
   EXPECT_EQ(sum.writes, totals.writes);
 
+  // The longest gap between writes lies inside the run (two writes at least).
+  const auto gap = load.longest_write_gap();
+  if (totals.writes >= 2) {
+    EXPECT_GT(gap.length.count(), 0);
+    EXPECT_GE(gap.ended_at, gap.length);
+    EXPECT_LE(gap.ended_at, std::chrono::duration_cast<std::chrono::microseconds>(end - origin));
+  }
+
   const auto recovery = load.recovery();
   ASSERT_TRUE(recovery.first);
   ASSERT_TRUE(recovery.all);

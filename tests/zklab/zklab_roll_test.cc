@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+// `zklab roll` as a user runs it: the real zklab binary on a real lab of zkd
+// daemons; what it printed and wrote, and the lab afterwards. No timing is
+// asserted: the write gap is a figure (docs/benchmarks.md), not a test.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "tests/zklab/zklab_test_util.h"
+
+namespace {
+
+using namespace std::chrono_literals;
+using zk::lab::testing::describe;
+using zk::lab::testing::Outcome;
+using zk::lab::testing::read_file;
+using zk::lab::testing::Status;
+
+class ZklabRollTest : public zk::lab::testing::ZklabFixture,
+                      public ::testing::WithParamInterface<bool> {};
+
+TEST_P(ZklabRollTest, RestartsEveryNodeTheLeaderLastAndLosesNoSession) {
+  const bool kill = GetParam();
+  Outcome up = zklab({"up", "-n", "3"});
+  ASSERT_EQ(up.exit_code, 0) << up.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(up.output, m, std::regex("node (\\d) \\S+ pid \\d+ leader")))
+      << up.output;
+  const std::string leader = m[1].str();
+
+  std::vector<std::string> args = {"roll", "--settle", "0.5"};
+  if (kill) args.push_back("--kill");
+  Outcome run = zklab(args, 120s);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find(kill ? "SIGKILL and start" : "SIGTERM and start"), std::string::npos)
+      << run.output;
+  // Each node once, the leader last.
+  std::vector<std::string> restarted;
+  const std::regex line("restarted node (\\d)( \\(leader\\))?, serving again after \\d+ ms");
+  for (auto it = std::sregex_iterator(run.output.begin(), run.output.end(), line);
+       it != std::sregex_iterator(); ++it) {
+    restarted.push_back((*it)[1].str() + ((*it)[2].matched ? "L" : ""));
+  }
+  ASSERT_EQ(restarted.size(), 3u) << run.output;
+  EXPECT_EQ(restarted.back(), leader + "L") << run.output;
+  EXPECT_EQ(restarted[0].size(), 1u) << run.output;  // not the leader
+  EXPECT_EQ(restarted[1].size(), 1u) << run.output;
+  EXPECT_NE(restarted[0], restarted[1]) << run.output;
+  EXPECT_TRUE(
+      std::regex_search(run.output, std::regex("longest gap between successful writes: \\d+ ms")))
+      << run.output;
+  EXPECT_NE(run.output.find("sessions lost: 0\n"), std::string::npos) << run.output;
+  EXPECT_TRUE(std::regex_search(run.output, std::regex("requests: [1-9]\\d* writes")))
+      << run.output;
+
+  // Every node serves again, under a new leader.
+  Status after = status().value_or(Status{});
+  int leaders = 0;
+  for (int id = 1; id <= 3; ++id) {
+    EXPECT_TRUE(after[id].alive) << describe(after);
+    EXPECT_TRUE(after[id].role == "follower" || after[id].role == "leader") << describe(after);
+    if (after[id].role == "leader") ++leaders;
+  }
+  EXPECT_EQ(leaders, 1) << describe(after);
+  EXPECT_NE(after[std::stoi(leader)].role, "leader") << describe(after);
+
+  const std::string csv = read_file(lab_ / "roll.csv");
+  EXPECT_EQ(csv.rfind("time_s,reads,writes,errors,", 0), 0u) << csv.substr(0, 200);
+  const std::string svg = read_file(lab_ / "roll.svg");
+  EXPECT_NE(svg.find(std::string(kill ? "kill" : "restart") + " node " + leader),
+            std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Restarts, ZklabRollTest, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "Kill" : "Graceful"; });
+
+class ZklabRollOptionsTest : public zk::lab::testing::ZklabFixture {};
+
+TEST_F(ZklabRollOptionsTest, BadOptionsExitTwoAndWithoutALabOne) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"roll", "--settle", "-1"},
+                                               {"roll", "--clients", "0"},
+                                               {"roll", "--reads", "2"},
+                                               {"roll", "--bogus"}}) {
+    Outcome r = zklab(args, 30s);
+    EXPECT_EQ(r.exit_code, 2) << args[1] << ": " << r.output;
+  }
+  Outcome r = zklab({"roll"}, 30s);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("no lab"), std::string::npos) << r.output;
+}
+
+}  // namespace

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "zklab/lab_experiment.h"
+
+#include <cstdio>
+#include <utility>
+
+#include "libzk/wire/protocol.h"
+#include "zklab/lab_status.h"
+#include "zklab/timeline_csv.h"
+
+namespace zk::lab {
+
+namespace {
+
+// Between two rounds of srvr questions by the role watcher.
+constexpr auto kRolePoll = std::chrono::milliseconds(50);
+
+std::string format(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+}  // namespace
+
+std::string check_experiment_load(const ExperimentLoad& load) {
+  if (load.clients < 1 || load.in_flight < 1) return "at least one client and request in flight";
+  if (load.value_bytes < 0) return "a value size of 0 bytes or more";
+  if (load.read_ratio < 0 || load.read_ratio > 1) return "--reads between 0 and 1";
+  return {};
+}
+
+std::string describe_load(const ExperimentLoad& load, size_t nodes) {
+  return std::to_string(load.clients) + " sessions over " + std::to_string(nodes) + " nodes, " +
+         format("%.0f", load.read_ratio * 100) + "% reads, " + std::to_string(load.in_flight) +
+         " in flight, " + std::to_string(load.value_bytes) + "-byte values";
+}
+
+LoadOptions lab_load_options(const LabContext& ctx, const std::vector<LabNode>& nodes,
+                             const ExperimentLoad& load, std::string root) {
+  LoadOptions lo;
+  for (const auto& node : nodes) lo.addresses.push_back(node.address());
+  lo.sessions = load.clients;
+  lo.in_flight = load.in_flight;
+  lo.read_ratio = load.read_ratio;
+  lo.value_bytes = load.value_bytes;
+  lo.root = std::move(root);
+  lo.connect_deadline = ctx.deadline;
+  lo.security = nodes.front().client;
+  return lo;
+}
+
+std::unique_ptr<RoleWatcher> watch_roles(const std::vector<LabNode>& nodes,
+                                         RoleWatcher::Clock::time_point origin) {
+  return std::make_unique<RoleWatcher>(
+      [&nodes] {
+        RoleWatcher::Roles roles;
+        for (const auto& s : lab_status(nodes)) roles[s.id] = s.role();
+        return roles;
+      },
+      origin, kRolePoll);
+}
+
+int current_leader(const std::vector<LabNode>& nodes) {
+  for (const auto& s : lab_status(nodes)) {
+    if (s.serving() && s.mode == ServerMode::kLeader) return s.id;
+  }
+  return 0;
+}
+
+bool is_leader(std::string_view role) { return role == server_mode_name(ServerMode::kLeader); }
+
+std::string QuietContext::last_line() const {
+  std::string text = out.str();
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  const size_t newline = text.find_last_of('\n');
+  return newline == std::string::npos ? text : text.substr(newline + 1);
+}
+
+std::string ms_text(std::chrono::microseconds d) {
+  return format("%.0f ms", static_cast<double>(d.count()) / 1e3);
+}
+
+std::string seconds_text(std::chrono::microseconds d) {
+  return format("%.3f s", static_cast<double>(d.count()) / 1e6);
+}
+
+std::string seconds_text(std::chrono::milliseconds d) {
+  return seconds_text(std::chrono::duration_cast<std::chrono::microseconds>(d));
+}
+
+std::string rates_text(const Rates& r) {
+  if (r.seconds <= 0) return "n/a (no whole 100 ms bucket)";
+  return format("%.0f", r.writes_per_s) + " writes/s, " + format("%.0f", r.reads_per_s) +
+         " reads/s (" + format("%.1f", r.seconds) + " s)";
+}
+
+std::string requests_text(const LoadBucket& totals) {
+  std::string errors;
+  for (const auto& [code, count] : totals.errors) {
+    errors += (errors.empty() ? "" : ", ") + std::string(zk::wire::error_name(code)) + " " +
+              std::to_string(count);
+  }
+  return "requests: " + std::to_string(totals.writes) + " writes, " + std::to_string(totals.reads) +
+         " reads; errors: " + (errors.empty() ? "none" : errors);
+}
+
+bool write_timeline_files(const LabContext& ctx, const Timeline& timeline, const SvgOptions& svg,
+                          std::string_view name, std::filesystem::path csv_path,
+                          std::filesystem::path svg_path) {
+  if (csv_path.empty()) csv_path = ctx.dir / (std::string(name) + ".csv");
+  if (svg_path.empty()) svg_path = ctx.dir / (std::string(name) + ".svg");
+  bool ok = true;
+  for (const auto& error :
+       {write_timeline_csv(csv_path, timeline), write_timeline_svg(svg_path, timeline, svg)}) {
+    if (!error.empty()) {
+      ctx.err << "zklab: " << error << "\n";
+      ok = false;
+    }
+  }
+  ctx.out << "csv: " << std::filesystem::absolute(csv_path).string() << "\n"
+          << "svg: " << std::filesystem::absolute(svg_path).string() << "\n";
+  return ok;
+}
+
+}  // namespace zk::lab

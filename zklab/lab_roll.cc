@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "zklab/lab_roll.h"
+
+#include <thread>
+#include <vector>
+
+#include "zklab/lab_status.h"
+
+namespace zk::lab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::microseconds;
+
+// The parent of the load's znodes.
+constexpr const char* kLoadRoot = "/zklab-roll";
+
+microseconds since(Clock::time_point origin, Clock::time_point t) {
+  return std::chrono::duration_cast<microseconds>(t - origin);
+}
+
+// The order of the restarts: every node but the leader by id, the leader last.
+std::vector<int> restart_order(const std::vector<LabNode>& nodes, int leader) {
+  std::vector<int> order;
+  for (const auto& s : lab_status(nodes)) {
+    if (s.id != leader) order.push_back(s.id);
+  }
+  order.push_back(leader);
+  return order;
+}
+
+}  // namespace
+
+LabExit lab_roll(const LabContext& ctx, const RollOptions& o) {
+  if (const std::string bad = check_experiment_load(o.load); !bad.empty()) {
+    ctx.err << "zklab: roll needs " << bad << "\n";
+    return LabExit::kUsage;
+  }
+  const auto nodes = load_lab(ctx);
+  if (!nodes) return LabExit::kError;
+  const int first_leader = current_leader(*nodes);
+  if (first_leader == 0) {
+    ctx.err << "zklab: no node of the lab in " << ctx.dir.string()
+            << " is the leader now (see `zklab status`)\n";
+    return LabExit::kError;
+  }
+  if (const std::string why = wait_serving(ctx, *nodes, restart_order(*nodes, first_leader), true);
+      !why.empty()) {
+    ctx.err << "zklab: the lab does not serve whole: " << why << "\n";
+    return LabExit::kError;
+  }
+
+  const LoadOptions lo = lab_load_options(ctx, *nodes, o.load, kLoadRoot);
+  Load load(lo);
+  if (auto error = load.connect(); !error.empty()) {
+    ctx.err << "zklab: the load did not start: " << error << "\n";
+    return LabExit::kError;
+  }
+  const char* how = o.kill ? "SIGKILL and start" : "SIGTERM and start";
+  ctx.out << "roll: " << describe_load(o.load, nodes->size()) << "; every node in turn, the leader "
+          << "last (" << how << ", " << ctx.zkd << "), " << seconds_text(o.settle)
+          << " of load before, between and after\n"
+          << std::flush;
+
+  const auto origin = load.start();
+  auto watcher = watch_roles(*nodes, origin);
+  Timeline timeline;
+  timeline.bucket = lo.bucket;
+  QuietContext quiet(ctx);
+  bool failed = false;
+
+  std::this_thread::sleep_for(o.settle);
+  const microseconds first_stop = since(origin, Clock::now());
+  // Followers first; the leader is the one leading once they are back.
+  std::vector<int> order = restart_order(*nodes, current_leader(*nodes));
+  for (size_t i = 0; i < order.size() && !failed; ++i) {
+    if (i + 1 == order.size()) {
+      const int leader = current_leader(*nodes);
+      if (leader != 0) order[i] = leader;
+    }
+    const int id = order[i];
+    const bool was_leader = current_leader(*nodes) == id;
+    const auto stop_time = Clock::now();
+    timeline.add(
+        {since(origin, stop_time), o.kill ? EventKind::kKill : EventKind::kRestart, id, ""});
+    const bool stopped =
+        o.kill ? lab_node(quiet.ctx, NodeAction::kKill, std::to_string(id), false) == LabExit::kOk
+               : lab_node(quiet.ctx, NodeAction::kStop, std::to_string(id), false) == LabExit::kOk;
+    if (!stopped ||
+        lab_node(quiet.ctx, NodeAction::kStart, std::to_string(id), true) != LabExit::kOk) {
+      ctx.err << quiet.err.str();
+      failed = true;
+      break;
+    }
+    const auto served = Clock::now();
+    timeline.add({since(origin, served), EventKind::kRejoin, id, ""});
+    ctx.out << seconds_text(since(origin, stop_time)) << ": restarted node " << id
+            << (was_leader ? " (leader)" : "") << ", serving again after "
+            << ms_text(since(stop_time, served)) << "\n"
+            << std::flush;
+    std::this_thread::sleep_for(o.settle);
+  }
+  const auto end = Clock::now();
+  watcher->stop();
+  load.stop();
+
+  timeline.buckets = load.buckets(end);
+  for (auto& e : watcher->events()) timeline.add(std::move(e));
+  int leader_changes = 0;
+  for (const TimelineEvent* e = timeline.first(EventKind::kRole, first_stop, 0, is_leader);
+       e != nullptr; e = timeline.first(EventKind::kRole, e->at + microseconds(1), 0, is_leader)) {
+    timeline.add({e->at, EventKind::kNewLeader, e->node, ""});
+    ++leader_changes;
+  }
+  const WriteGap gap = load.longest_write_gap();
+  const auto ended = load.ended();
+  ctx.out << "longest gap between successful writes: " << ms_text(gap.length) << " (ended at "
+          << seconds_text(gap.ended_at) << ")\n"
+          << "sessions lost: " << ended.size() << "\n"
+          << "leaders elected: " << leader_changes << "\n"
+          << requests_text(timeline.totals()) << "\n";
+  for (const auto& e : ended) ctx.out << "ended: " << e << "\n";
+
+  SvgOptions so;
+  so.title = "zklab roll: " + describe_load(o.load, nodes->size()) + "; " + how;
+  failed = !write_timeline_files(ctx, timeline, so, "roll", o.csv, o.svg) || failed;
+  return failed ? LabExit::kError : LabExit::kOk;
+}
+
+}  // namespace zk::lab
