@@ -185,6 +185,7 @@ void Harness::create(const std::vector<std::string>& args) {
     if (k == "init") base_config_.init_limit = static_cast<int>(v);
     if (k == "sync") base_config_.sync_limit = static_cast<int>(v);
     if (k == "busy") base_config_.busy_limit = static_cast<int>(v);
+    if (k == "quorum-sync") base_config_.quorum_sync = v != 0;
     if (k == "window") base_config_.commit_window = static_cast<size_t>(v);
     if (k == "max-counter") base_config_.max_counter = static_cast<uint32_t>(v);
   }

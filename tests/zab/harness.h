@@ -8,7 +8,8 @@
 //
 // Commands (one per line in testdata/*.txt):
 //   create N [down] [observers=ID,ID...] [finalize=T] [resend=T] [init=T] [sync=T]
-//          [busy=T] [window=K] [max-counter=C]      voters 1..N; observers with ids > N
+//          [busy=T] [quorum-sync=0|1] [window=K] [max-counter=C]
+//          voters 1..N; observers with ids > N
 //   store ID accepted=E current=E [base=Z] [log=Z,Z,...] [applied=Z]   (down replicas)
 //   start ID... | restart ID... | crash ID...
 //   tick [K]                 tick every live replica K times (messages stay queued)

@@ -180,6 +180,9 @@ struct ServerConfig {
   // hears from fewer than a quorum this long steps down, when that is sooner
   // than syncLimit ticks. 0: syncLimit alone, as in Apache.
   int32_t peer_timeout_ms = 500;
+  // zkd's own key, zkd.quorumSync: a sync is answered only once a quorum has
+  // confirmed the leader after it arrived (zab::Config::quorum_sync).
+  bool quorum_sync = false;
   std::map<int64_t, std::string> servers;          // server.N -> its value, verbatim
   std::map<int64_t, QuorumServer> quorum_servers;  // server.N, parsed
   bool standalone_enabled = true;

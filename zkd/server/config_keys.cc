@@ -420,6 +420,9 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "how long (ms, default 500) a leader and its followers may go without hearing from each other "
      "before "
      "a new leader is elected; 0: syncLimit alone"},
+    {"zkd.quorumSync", kHonoured, kAlways, "",
+     "true: sync is answered once a quorum has confirmed the leader, so sync and a read after it "
+     "are linearizable (default false, as Apache)"},
 });
 
 bool is_pattern(std::string_view key) { return key.ends_with(".*"); }

@@ -43,6 +43,7 @@ ReplicaTiming replica_timing(const ServerConfig& config) {
   for (const auto& [id, server] : config.quorum_servers) {
     (server.observer ? t.config.observers : t.config.voters).push_back(id);
   }
+  t.config.quorum_sync = config.quorum_sync;
   t.config.finalize_ticks = ticks_in(kElectionWait.count(), t.tick);
   t.config.vote_resend_ticks = t.config.finalize_ticks;
   t.config.init_limit = ticks_in(config.init_limit.value_or(10) * tick_time, t.tick);

@@ -41,6 +41,13 @@ struct Config {
   // silent meanwhile. 0 (or <= sync_limit): Snaps are sent at once and no
   // ping is busy.
   int busy_limit = 0;
+  // A sync is answered only once a quorum of voters (the leader included)
+  // answered a Ping the leader sent after the sync arrived: the leader was
+  // still the leader then, so sync and a read after it are linearizable
+  // (what Apache's ZOOKEEPER-1675 asks for). Off: the leader answers from its
+  // own log, as Apache's does, and a deposed leader that does not know it yet
+  // may answer. Every voter must echo Ping rounds (this version and later).
+  bool quorum_sync = false;
   // Committed entries kept in memory to bring a learner up to date by DIFF;
   // a learner further behind gets SNAP. >= 1.
   size_t commit_window = 1000;

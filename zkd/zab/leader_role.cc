@@ -57,8 +57,31 @@ void LeaderRole::send_digest(Zxid zxid, uint64_t digest) {
 
 bool LeaderRole::sync(uint64_t request_id) {
   if (phase_ != Phase::kBroadcast) return false;
-  s_.local_syncs.push_back({request_id, s_.log.last()});
+  if (!s_.cfg.quorum_sync) {
+    s_.local_syncs.push_back({request_id, s_.log.last()});
+    return true;
+  }
+  // Done once applied reaches a zxid known when the quorum confirmed us.
+  s_.local_syncs.push_back({request_id, std::nullopt});
+  s_.peer_syncs.push_back({s_.cfg.id, request_id, s_.log.last(), confirmation_round()});
+  answer_peer_syncs();
   return true;
+}
+
+uint64_t LeaderRole::confirmation_round() {
+  if (!s_.cfg.quorum_sync) return 0;
+  ++round_;
+  ping_learners();
+  return round_;
+}
+
+bool LeaderRole::confirmed(uint64_t round) const {
+  if (round == 0) return true;
+  size_t n = 1;
+  for (const auto& [id, p] : peers_) {
+    if (p.stage == Peer::Stage::kSynced && s_.is_voter(id) && p.confirmed >= round) ++n;
+  }
+  return n >= s_.quorum();
 }
 
 size_t LeaderRole::synced_observers() const {
@@ -97,9 +120,13 @@ void LeaderRole::on_message(const Message& m) {
       }
       return;
     case MsgType::kAck:
-    case MsgType::kPing:  // carries the learner's last Ack again
+    case MsgType::kPing:  // carries the learner's last Ack again, and our round
       if (this_epoch && p.stage == Peer::Stage::kSynced && s_.is_voter(m.from)) {
         p.acked = std::max(p.acked, std::min(m.zxid, s_.log.last()));
+        if (m.type == MsgType::kPing && m.request_id > p.confirmed) {
+          p.confirmed = std::min(m.request_id, round_);
+          answer_peer_syncs();
+        }
         maybe_commit();
       }
       return;
@@ -111,7 +138,7 @@ void LeaderRole::on_message(const Message& m) {
     case MsgType::kSync:
       if (phase_ == Phase::kBroadcast && p.stage == Peer::Stage::kSynced) {
         // Ordered behind every proposal made so far.
-        s_.peer_syncs.push_back({m.from, m.request_id, s_.log.last()});
+        s_.peer_syncs.push_back({m.from, m.request_id, s_.log.last(), confirmation_round()});
         answer_peer_syncs();
       }
       return;
@@ -331,7 +358,16 @@ void LeaderRole::inform_observers() {
 
 void LeaderRole::answer_peer_syncs() {
   std::erase_if(s_.peer_syncs, [&](const PeerSync& s) {
-    if (s.zxid > s_.committed) return false;
+    if (s.zxid > s_.committed || !confirmed(s.round)) return false;
+    if (s.from == s_.cfg.id) {  // our own: applied up to zxid, it is done
+      for (LocalSync& local : s_.local_syncs) {
+        if (local.request_id == s.request_id && !local.zxid) {
+          local.zxid = s.zxid;
+          break;
+        }
+      }
+      return true;
+    }
     auto it = peers_.find(s.from);
     if (it != peers_.end() && it->second.stage == Peer::Stage::kSynced) {
       s_.send({.type = MsgType::kSyncReply,
@@ -389,6 +425,7 @@ void LeaderRole::ping_learners() {
              // Before establishment our commit point may be a restart's
              // replay of an uncommitted log: not evidence of a commit.
              .committed = phase_ == Phase::kBroadcast ? s_.committed : 0,
+             .request_id = round_,
              .busy = busy});
   }
 }

@@ -72,6 +72,7 @@ class LeaderRole {
     int silent_ticks = 0;
     int handshake_ticks = 0;
     bool snap_due = false;  // acked the epoch in broadcast; its Snap leaves at the next tick
+    uint64_t confirmed = 0;  // the latest confirmation round it answered
   };
 
   void on_follower_info(const Message& m);
@@ -88,6 +89,11 @@ class LeaderRole {
   void sync_peer(ServerId id, Peer& p);
   // A Ping to every learner; busy while a learner's Snap is due.
   void ping_learners();
+  // With quorum_sync: a new confirmation round, pinged to every learner at
+  // once; its number (0 without quorum_sync: nothing to confirm).
+  uint64_t confirmation_round();
+  // Whether a quorum of voters (this leader included) answered `round`.
+  bool confirmed(uint64_t round) const;
   void on_ack_new_leader(Peer& p, const Message& m);
   void maybe_establish();
   void maybe_commit();
@@ -105,6 +111,7 @@ class LeaderRole {
   int phase_ticks_ = 0;
   Zxid initial_last_ = 0;  // the leader's history for the new epoch ends here
   uint64_t next_counter_ = 1;
+  uint64_t round_ = 0;  // the latest confirmation round (quorum_sync)
   std::map<ServerId, Peer> peers_;
 };
 

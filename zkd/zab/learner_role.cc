@@ -188,7 +188,8 @@ void LearnerRole::on_message(const Message& m) {
       s_.send({.type = MsgType::kPing,
                .to = s_.leader,
                .epoch = s_.hard.accepted_epoch,
-               .zxid = acked_});
+               .zxid = acked_,
+               .request_id = m.request_id});  // the leader's confirmation round
       return;
     case MsgType::kDigest:
       if (accepting) s_.out.digests.emplace_back(m.zxid, m.digest);

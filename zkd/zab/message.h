@@ -55,6 +55,8 @@ enum class MsgType : uint8_t {
   // with zxid = what it acked (a lost Ack is repaired; an observer's answer
   // only shows it is alive). busy (leader -> learner): a learner's Snap is
   // due; until a Ping that is not busy the learner allows Config::busy_limit.
+  // request_id: the leader's confirmation round (Config::quorum_sync), which
+  // the learner's answer echoes.
   kPing,
   // Request (learner -> leader): payload, a forwarded write to preprocess.
   kRequest,

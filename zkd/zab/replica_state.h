@@ -22,11 +22,14 @@
 
 namespace zkd::zab {
 
-// A learner's sync the leader answers once committed reaches zxid.
+// A sync the leader answers once committed reaches zxid and, with
+// Config::quorum_sync, a quorum confirmed `round`: a learner's, or (from =
+// the leader's id) the leader's own, then done once applied reaches zxid.
 struct PeerSync {
   ServerId from = 0;
   uint64_t request_id = 0;
   Zxid zxid = 0;
+  uint64_t round = 0;  // 0: no confirmation needed
 };
 
 // This replica's own sync(): done once applied reaches zxid (unknown until
