@@ -40,7 +40,7 @@ _zklab() {
             ;;
         --timeout | -n | --nodes | --observers | --base-port | --tick-ms | --lines | \
             --clients | --reads | --in-flight | --value-bytes | --duration | --kill-at | \
-            --restart-at | --settle | --seed | --registers)
+            --restart-at | --settle | --seed | --registers | --set)
             return
             ;;
         --fault)
@@ -60,7 +60,7 @@ _zklab() {
     local global='--dir --zkd --timeout --version --help'
     local options=
     case $sub in
-        up) options='-n --nodes --observers --base-port --tick-ms --direct --tls --sasl' ;;
+        up) options='-n --nodes --observers --base-port --tick-ms --direct --tls --sasl --set' ;;
         status) options='--json --watch' ;;
         down) options='--wipe' ;;
         start | restart) options='--no-wait' ;;

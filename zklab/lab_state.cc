@@ -152,6 +152,7 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
         << (layout.tls ? lab_tls_config(dir, id, ports[static_cast<size_t>(id - 1)].client) : "")
         << (layout.sasl ? lab_sasl_config() : "")
         << server_lines(id, layout.voters, ports, links, layout.tls);
+    for (const auto& line : layout.settings) cfg << line << "\n";
     cfg.close();
     if (!myid || !key || !cfg || ec) return "cannot write the configuration in " + node.string();
   }

@@ -86,6 +86,9 @@ struct LabLayout {
   // SASL everywhere, as lab_sasl.h writes it: clients must authenticate
   // (DIGEST-MD5, enforce.auth) and so must peers (quorum.auth).
   bool sasl = false;
+  // KEY=VALUE lines appended to every node's zoo.cfg, after the lab's own
+  // (`up --set zkd.quorumSync=true`).
+  std::vector<std::string> settings;
 };
 
 // Writes zoo.cfg, data/myid and data/version-2/session.key for every node of

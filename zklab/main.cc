@@ -68,6 +68,17 @@ int run(int argc, char** argv) {
   up->add_flag("--sasl", layout.sasl,
                "clients (zklab's too) and peers must authenticate with SASL DIGEST-MD5 (users "
                "in DIR/jaas.conf)");
+  up->add_option("--set", layout.settings,
+                 "KEY=VALUE appended to every node's zoo.cfg (repeatable), e.g. "
+                 "zkd.quorumSync=true")
+      ->type_name("KEY=VALUE")
+      ->check([](const std::string& line) -> std::string {
+        const auto eq = line.find('=');
+        if (eq == 0 || eq == std::string::npos || line.find('\n') != std::string::npos) {
+          return "'" + line + "' is not KEY=VALUE";
+        }
+        return {};
+      });
   up->add_flag("--tls", layout.tls,
                "everything over TLS: a CA of the lab's own in DIR/tls, clients (zklab's too) "
                "and peers");

@@ -23,6 +23,7 @@ using namespace std::chrono_literals;
 using zk::lab::testing::count_role;
 using zk::lab::testing::describe;
 using zk::lab::testing::Outcome;
+using zk::lab::testing::read_file;
 using zk::lab::testing::Status;
 
 class ZklabTest : public zk::lab::testing::ZklabFixture {};
@@ -178,6 +179,22 @@ TEST_F(ZklabTest, OneNodeLabIsAnEnsembleOfOne) {
   EXPECT_EQ(created.status, 0) << created.output;
 }
 
+// `up --set KEY=VALUE` reaches every node's zoo.cfg, and the nodes act on it.
+TEST_F(ZklabTest, UpSetAddsZooCfgLinesThatTheNodesHonour) {
+  Outcome up =
+      zklab({"up", "-n", "1", "--set", "zkd.peerTimeoutMs=800", "--set", "zkd.quorumSync=true"});
+  ASSERT_EQ(up.exit_code, 0) << up.output;
+  const std::string cfg = read_file(lab_ / "n1" / "zoo.cfg");
+  EXPECT_NE(cfg.find("\nzkd.peerTimeoutMs=800\n"), std::string::npos) << cfg;
+  EXPECT_NE(cfg.find("\nzkd.quorumSync=true\n"), std::string::npos) << cfg;
+  EXPECT_NE(read_file(lab_ / "n1" / "zkd.log").find("a silent peer is given up after 800 ms"),
+            std::string::npos);
+  auto s = status();
+  ASSERT_TRUE(s);
+  auto synced = zk::lab::run_zkd(ZKCTL_BINARY, {"-s", s->at(1).address(), "sync", "/"}, 30s);
+  EXPECT_EQ(synced.status, 0) << synced.output;
+}
+
 TEST_F(ZklabTest, ALockedLabMakesChangesWaitAndFailButNotStatus) {
   Outcome up = zklab({"up", "-n", "3"});
   ASSERT_EQ(up.exit_code, 0) << up.output;
@@ -201,8 +218,12 @@ TEST_F(ZklabTest, ALockedLabMakesChangesWaitAndFailButNotStatus) {
 }
 
 TEST_F(ZklabTest, BadArgumentsExitTwoWithUsage) {
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{}, {"bogus"}, {"kill"}, {"up", "-n", "x"}, {"status", "--nope"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{},
+                                               {"bogus"},
+                                               {"kill"},
+                                               {"up", "-n", "x"},
+                                               {"up", "--set", "novalue"},
+                                               {"status", "--nope"}}) {
     Outcome r = zklab(args, false);
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("Usage"), std::string::npos) << r.output;
