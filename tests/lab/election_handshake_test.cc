@@ -86,6 +86,8 @@ TEST_F(ElectionHandshakeTest, AHandshakeDuringAnElectionIsAnsweredOnceAQuorumSer
   auto conn = RawConnection::connect("127.0.0.1", ensemble_->node(lone_).port());
   ASSERT_TRUE(conn);
   ASSERT_TRUE(conn->send_frame(connect_request()));
+  // Java's client sends requests (setWatches, auth) right behind it.
+  ASSERT_TRUE(conn->send_request(1, zk::wire::OpCode::kExists, zk::test::path_body("/", false)));
   resume();  // a quorum again: the lone follower rejoins and serves
   auto reply = conn->read_frame(kServeDeadline);
   ASSERT_TRUE(reply) << "the handshake was closed or never answered";
@@ -93,6 +95,13 @@ TEST_F(ElectionHandshakeTest, AHandshakeDuringAnElectionIsAnsweredOnceAQuorumSer
   ASSERT_TRUE(zk::wire::decode(*reply, response));
   EXPECT_GT(response.timeout_ms, 0);
   EXPECT_NE(response.session_id, 0);
+  // The request behind the handshake is answered after it, in order.
+  auto exists = conn->read_frame(kServeDeadline);
+  ASSERT_TRUE(exists) << "the request behind the held handshake was not answered";
+  auto parsed = parse_reply(*exists);
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(parsed->header.xid, 1);
+  EXPECT_EQ(parsed->header.err, zk::wire::Error::kOk);
 }
 
 TEST_F(ElectionHandshakeTest, AHandshakeHeldWithoutAQuorumIsClosedAfterTheHold) {

@@ -23,6 +23,8 @@ namespace {
 
 // refusal()'s reason while the replica is in election.
 constexpr std::string_view kNoQuorum = "no quorum";
+// Frames a connection may send behind a held ConnectRequest.
+constexpr size_t kMostHeldFrames = 1000;
 
 }  // namespace
 
@@ -83,7 +85,13 @@ void ClientService::serving() {
     ClientState* client = clients_.find(id);
     if (client == nullptr || client->held_connect.empty()) continue;
     const std::string payload = std::exchange(client->held_connect, {});
+    const std::vector<std::string> frames = std::exchange(client->held_frames, {});
     handle_connect(*client, payload);
+    for (const std::string& frame : frames) {
+      client = clients_.find(id);  // the handshake may have closed it
+      if (client == nullptr || client->connection->closing()) break;
+      take_frame(*client, frame);
+    }
   }
 }
 
@@ -94,12 +102,24 @@ void ClientService::frame(net::ClientConnection& connection, std::string_view pa
     return;
   }
   ++stats_.packets_received;
+  take_frame(*client, payload);
+}
+
+void ClientService::take_frame(ClientState& state, std::string_view payload) {
+  ClientState* client = &state;
+  net::ClientConnection& connection = *client->connection;
   switch (client->phase) {
     case ClientState::Phase::kHandshake:
       if (!client->held_connect.empty()) {
-        log_warn("closing connection from ", connection.remote_text(),
-                 ": a frame after its ConnectRequest, before the answer");
-        ClientRegistry::close(*client);
+        // Java's client sends setWatches and its auth right behind the
+        // ConnectRequest: they follow it once it is taken.
+        if (client->held_frames.size() >= kMostHeldFrames) {
+          log_warn("closing connection from ", connection.remote_text(), ": more than ",
+                   kMostHeldFrames, " frames behind a held ConnectRequest");
+          ClientRegistry::close(*client);
+        } else {
+          client->held_frames.emplace_back(payload);
+        }
       } else if (const std::string why = refusal(); why == kNoQuorum && hold_.count() > 0) {
         client->held_connect = std::string(payload);
         held_.insert(connection.id());

@@ -80,6 +80,8 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
 
   // Why this server takes no client now, or empty when it does.
   std::string refusal() const;
+  // A frame of `client`, as its phase wants it handled.
+  void take_frame(ClientState& client, std::string_view payload);
   void handle_connect(ClientState& client, std::string_view payload);
   // The session is the connection's from now on: its ConnectResponse is sent.
   void establish(ClientState& client, SessionId session, int32_t timeout_ms, bool has_read_only);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "zkd/net/client_connection.h"
 #include "zkd/sasl/sasl_server.h"
@@ -29,8 +30,10 @@ struct ClientState {
   int32_t timeout_ms = 0;              // negotiated on this connection
   bool connect_has_read_only = false;  // the ConnectRequest carried the readOnly byte
   // The ConnectRequest, kept while the replica is in election
-  // (ClientService::serving); empty otherwise.
+  // (ClientService::serving), and the frames that came behind it; empty
+  // otherwise.
   std::string held_connect;
+  std::vector<std::string> held_frames;
   // closeSession was received: later frames are ignored; the ones before it
   // are still answered, then the connection closes.
   bool close_requested = false;
