@@ -71,7 +71,7 @@ class LeaderRole {
     Zxid informed = 0;   // observer: its log ends here once it has all we sent
     int silent_ticks = 0;
     int handshake_ticks = 0;
-    bool snap_due = false;  // acked the epoch in broadcast; its Snap leaves at the next tick
+    bool snap_due = false;   // acked the epoch in broadcast; its Snap leaves at the next tick
     uint64_t confirmed = 0;  // the latest confirmation round it answered
   };
 
