@@ -61,6 +61,26 @@ std::unique_ptr<RoleWatcher> watch_roles(const std::vector<LabNode>& nodes,
       origin, kRolePoll);
 }
 
+std::optional<LedLab> load_led_lab(const LabContext& ctx) {
+  auto nodes = load_lab(ctx);
+  if (!nodes) return std::nullopt;
+  const int leader = current_leader(*nodes);
+  if (leader == 0) {
+    ctx.err << "zklab: no node of the lab in " << ctx.dir.string()
+            << " is the leader now (see `zklab status`)\n";
+    return std::nullopt;
+  }
+  return LedLab{std::move(*nodes), leader};
+}
+
+bool connect_load(const LabContext& ctx, Load& load) {
+  if (auto error = load.connect(); !error.empty()) {
+    ctx.err << "zklab: the load did not start: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
 int current_leader(const std::vector<LabNode>& nodes) {
   for (const auto& s : lab_status(nodes)) {
     if (s.serving() && s.mode == ServerMode::kLeader) return s.id;

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -44,6 +45,17 @@ LoadOptions lab_load_options(const LabContext& ctx, const std::vector<LabNode>& 
 // A RoleWatcher that reads every node's role with srvr about every 50 ms.
 std::unique_ptr<RoleWatcher> watch_roles(const std::vector<LabNode>& nodes,
                                          RoleWatcher::Clock::time_point origin);
+
+// The lab in ctx.dir and the node leading it now; nothing, with why on
+// ctx.err, when there is no lab or no node leads.
+struct LedLab {
+  std::vector<LabNode> nodes;
+  int leader = 0;
+};
+std::optional<LedLab> load_led_lab(const LabContext& ctx);
+
+// Connects `load` (Load::connect); false, with why on ctx.err, when it cannot.
+bool connect_load(const LabContext& ctx, Load& load);
 
 // The id of the node that serves as leader now; 0 when none does.
 int current_leader(const std::vector<LabNode>& nodes);

@@ -79,28 +79,21 @@ LabExit lab_failover(const LabContext& ctx, const FailoverOptions& o) {
             << (bad_load.empty() ? "and a load that can run" : bad_load) << "\n";
     return LabExit::kUsage;
   }
-  const auto nodes = load_lab(ctx);
-  if (!nodes) return LabExit::kError;
-  if (current_leader(*nodes) == 0) {
-    ctx.err << "zklab: no node of the lab in " << ctx.dir.string()
-            << " is the leader now (see `zklab status`)\n";
-    return LabExit::kError;
-  }
+  const auto lab = load_led_lab(ctx);
+  if (!lab) return LabExit::kError;
+  const std::vector<LabNode>& nodes = lab->nodes;
 
-  const LoadOptions lo = lab_load_options(ctx, *nodes, o.load, kLoadRoot);
+  const LoadOptions lo = lab_load_options(ctx, nodes, o.load, kLoadRoot);
   Load load(lo);
-  if (auto error = load.connect(); !error.empty()) {
-    ctx.err << "zklab: the load did not start: " << error << "\n";
-    return LabExit::kError;
-  }
+  if (!connect_load(ctx, load)) return LabExit::kError;
   const FaultSteps fault = steps_of(o.fault);
-  ctx.out << "failover: " << describe_load(o.load, nodes->size()) << "; " << fault.verb
+  ctx.out << "failover: " << describe_load(o.load, nodes.size()) << "; " << fault.verb
           << " the leader at " << seconds_text(o.kill_at) << ", " << fault.undoing << " at "
           << seconds_text(o.restart_at) << ", end at " << seconds_text(o.duration) << "\n"
           << std::flush;
 
   const auto origin = load.start();
-  auto watcher = watch_roles(*nodes, origin);
+  auto watcher = watch_roles(nodes, origin);
   Timeline timeline;
   timeline.bucket = lo.bucket;
   // Node commands print into this; their lines are passed on with a time.
@@ -108,7 +101,7 @@ LabExit lab_failover(const LabContext& ctx, const FailoverOptions& o) {
 
   // The schedule of the experiment: wait for the chosen instants.
   std::this_thread::sleep_until(origin + o.kill_at);
-  const int struck = current_leader(*nodes);
+  const int struck = current_leader(nodes);
   if (struck == 0) {
     ctx.err << "zklab: no node is the leader at " << seconds_text(o.kill_at) << "\n";
     return LabExit::kError;
@@ -200,7 +193,7 @@ LabExit lab_failover(const LabContext& ctx, const FailoverOptions& o) {
   for (const auto& e : load.ended()) ctx.out << "ended: " << e << "\n";
 
   SvgOptions so;
-  so.title = "zklab failover: " + describe_load(o.load, nodes->size()) + "; " + fault.verb +
+  so.title = "zklab failover: " + describe_load(o.load, nodes.size()) + "; " + fault.verb +
              " leader node " + std::to_string(struck) + " at " + seconds_text(o.kill_at);
   bool failed = !write_timeline_files(ctx, timeline, so, "failover", o.csv, o.svg);
   if (!rejoin) {

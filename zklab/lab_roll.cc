@@ -37,34 +37,26 @@ LabExit lab_roll(const LabContext& ctx, const RollOptions& o) {
     ctx.err << "zklab: roll needs " << bad << "\n";
     return LabExit::kUsage;
   }
-  const auto nodes = load_lab(ctx);
-  if (!nodes) return LabExit::kError;
-  const int first_leader = current_leader(*nodes);
-  if (first_leader == 0) {
-    ctx.err << "zklab: no node of the lab in " << ctx.dir.string()
-            << " is the leader now (see `zklab status`)\n";
-    return LabExit::kError;
-  }
-  if (const std::string why = wait_serving(ctx, *nodes, restart_order(*nodes, first_leader), true);
+  const auto lab = load_led_lab(ctx);
+  if (!lab) return LabExit::kError;
+  const std::vector<LabNode>& nodes = lab->nodes;
+  if (const std::string why = wait_serving(ctx, nodes, restart_order(nodes, lab->leader), true);
       !why.empty()) {
     ctx.err << "zklab: the lab does not serve whole: " << why << "\n";
     return LabExit::kError;
   }
 
-  const LoadOptions lo = lab_load_options(ctx, *nodes, o.load, kLoadRoot);
+  const LoadOptions lo = lab_load_options(ctx, nodes, o.load, kLoadRoot);
   Load load(lo);
-  if (auto error = load.connect(); !error.empty()) {
-    ctx.err << "zklab: the load did not start: " << error << "\n";
-    return LabExit::kError;
-  }
+  if (!connect_load(ctx, load)) return LabExit::kError;
   const char* how = o.kill ? "SIGKILL and start" : "SIGTERM and start";
-  ctx.out << "roll: " << describe_load(o.load, nodes->size()) << "; every node in turn, the leader "
+  ctx.out << "roll: " << describe_load(o.load, nodes.size()) << "; every node in turn, the leader "
           << "last (" << how << ", " << ctx.zkd << "), " << seconds_text(o.settle)
           << " of load before, between and after\n"
           << std::flush;
 
   const auto origin = load.start();
-  auto watcher = watch_roles(*nodes, origin);
+  auto watcher = watch_roles(nodes, origin);
   Timeline timeline;
   timeline.bucket = lo.bucket;
   QuietContext quiet(ctx);
@@ -73,14 +65,12 @@ LabExit lab_roll(const LabContext& ctx, const RollOptions& o) {
   std::this_thread::sleep_for(o.settle);
   const microseconds first_stop = since(origin, Clock::now());
   // Followers first; the leader is the one leading once they are back.
-  std::vector<int> order = restart_order(*nodes, current_leader(*nodes));
+  std::vector<int> order = restart_order(nodes, current_leader(nodes));
   for (size_t i = 0; i < order.size() && !failed; ++i) {
-    if (i + 1 == order.size()) {
-      const int leader = current_leader(*nodes);
-      if (leader != 0) order[i] = leader;
-    }
+    const int leader = current_leader(nodes);
+    if (i + 1 == order.size() && leader != 0) order[i] = leader;
     const int id = order[i];
-    const bool was_leader = current_leader(*nodes) == id;
+    const bool was_leader = leader == id;
     const auto stop_time = Clock::now();
     timeline.add(
         {since(origin, stop_time), o.kill ? EventKind::kKill : EventKind::kRestart, id, ""});
@@ -123,7 +113,7 @@ LabExit lab_roll(const LabContext& ctx, const RollOptions& o) {
   for (const auto& e : ended) ctx.out << "ended: " << e << "\n";
 
   SvgOptions so;
-  so.title = "zklab roll: " + describe_load(o.load, nodes->size()) + "; " + how;
+  so.title = "zklab roll: " + describe_load(o.load, nodes.size()) + "; " + how;
   failed = !write_timeline_files(ctx, timeline, so, "roll", o.csv, o.svg) || failed;
   return failed ? LabExit::kError : LabExit::kOk;
 }
