@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "zkbench/series_report.h"
 #include "zklab/ensemble.h"
 #include "zklab/load.h"
 
@@ -174,13 +175,6 @@ std::string figure(const std::optional<double>& ms) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0f", *ms);
   return buf;
-}
-
-std::optional<double> median(std::vector<double> v) {
-  if (v.empty()) return std::nullopt;
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 struct Summary {

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "zkbench/series_report.h"
 #include "zklab/ensemble.h"
 #include "zklab/load.h"
 
@@ -120,13 +121,6 @@ RunResult run_once(Ensemble& ensemble, const Options& o) {
   result.sessions_lost = load.ended().size();
   result.writes = load.totals().writes;
   return result;
-}
-
-std::optional<double> median(std::vector<double> v) {
-  if (v.empty()) return std::nullopt;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 // Every run of one flavour; the median longest gap, nothing when none ran.
