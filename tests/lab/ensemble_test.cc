@@ -32,6 +32,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <future>
 #include <iostream>
 #include <map>
@@ -503,6 +504,45 @@ TEST_F(EnsembleTest, ObserverServesButNeverCounts) {
     if (!r) break;  // no reply within the window: it did not succeed
     EXPECT_FALSE(r->ok()) << "create " << path << " succeeded with 1 of 3 voters up";
     if (r->ok()) break;
+  }
+}
+
+// /zookeeper/config holds the membership as Apache writes it from zoo.cfg's
+// static server.N lines (configuration version 0), on every node, observers
+// included, and `conf` ends with the same text after "membership: ".
+TEST_F(EnsembleTest, EveryNodeHoldsTheMembershipInZookeeperConfig) {
+  ASSERT_NO_FATAL_FAILURE(start(3, {}, 1));
+  // zklab writes "server.N=host:quorum:election[:observer];host:client";
+  // Apache names the type always.
+  std::string expected;
+  {
+    std::ifstream cfg(ensemble_->directory() / "node1" / "zoo.cfg");
+    ASSERT_TRUE(cfg) << "no zoo.cfg for node 1";
+    for (std::string line; std::getline(cfg, line);) {
+      if (!line.starts_with("server.")) continue;
+      if (line.find(":observer;") == std::string::npos) {
+        line.replace(line.find(';'), 1, ":participant;");
+      }
+      expected += line + "\n";
+    }
+  }
+  expected += "version=0";
+  for (int id : ensemble_->ids()) {
+    auto c = connect_to(ensemble_->address(id));
+    ASSERT_TRUE(c);
+    auto config = c->get_data("/zookeeper/config");
+    ASSERT_TRUE(config.ok()) << "node " << id << ": " << error_text(config.error());
+    EXPECT_EQ(config->data.value_or("<null>"), expected) << "node " << id;
+    EXPECT_EQ(config->stat.version, -1) << "node " << id;
+    EXPECT_EQ(config->stat.mzxid, 0) << "node " << id;
+    EXPECT_EQ(config->stat.aversion, -1) << "node " << id;
+    auto conf =
+        four_letter_word(ensemble_->node(id).host(), ensemble_->node(id).port(), "conf", 5s);
+    ASSERT_TRUE(conf) << "node " << id << " did not answer conf";
+    EXPECT_TRUE(conf->ends_with("\nmembership: \n" + expected)) << "node " << id << ":\n" << *conf;
+    EXPECT_NE(conf->find(id == 4 ? "\npeerType=1\n" : "\npeerType=0\n"), std::string::npos)
+        << "node " << id << ":\n"
+        << *conf;
   }
 }
 

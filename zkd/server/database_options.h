@@ -9,7 +9,8 @@
 
 namespace zkd::server {
 
-// extendedTypesEnabled and enforceQuota; quota warnings go to the log.
+// extendedTypesEnabled and enforceQuota; quota warnings go to the log. In an
+// ensemble, /zookeeper/config holds the membership (membership.h).
 tree::DatabaseOptions database_options(const ServerConfig& config);
 
 }  // namespace zkd::server

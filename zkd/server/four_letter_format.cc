@@ -137,6 +137,16 @@ std::string format_conf(const ConfSnapshot& c) {
   out += "maxSessionTimeout=" + std::to_string(c.max_session_timeout_ms) + "\n";
   out += "clientPortListenBacklog=" + std::to_string(c.client_port_listen_backlog) + "\n";
   out += "serverId=" + std::to_string(c.server_id) + "\n";
+  if (c.quorum) {
+    const auto& q = *c.quorum;
+    out += "initLimit=" + std::to_string(q.init_limit) + "\n";
+    out += "syncLimit=" + std::to_string(q.sync_limit) + "\n";
+    out += "electionAlg=3\n";
+    out += "electionPort=" + std::to_string(q.election_port) + "\n";
+    out += "quorumPort=" + std::to_string(q.quorum_port) + "\n";
+    out += std::string("peerType=") + (q.observer ? "1" : "0") + "\n";
+    out += "membership: \n" + q.membership;
+  }
   return out;
 }
 

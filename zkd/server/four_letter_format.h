@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -93,6 +94,16 @@ struct ConfSnapshot {
   int32_t max_session_timeout_ms = 0;
   int32_t client_port_listen_backlog = -1;
   int64_t server_id = 0;
+  // In an ensemble, what Apache's QuorumZooKeeperServer adds after serverId.
+  struct Quorum {
+    int32_t init_limit = 0;
+    int32_t sync_limit = 0;
+    int election_port = 0;  // this server's
+    int quorum_port = 0;
+    bool observer = false;   // printed as peerType=1 (Apache's LearnerType ordinal)
+    std::string membership;  // membership.h's text, printed without a line end
+  };
+  std::optional<Quorum> quorum;
 };
 std::string format_conf(const ConfSnapshot& c);
 

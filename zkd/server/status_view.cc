@@ -14,6 +14,7 @@
 #include "libzk/wire/jute.h"
 #include "zkd/server/clocks.h"
 #include "zkd/server/four_letter_whitelist.h"
+#include "zkd/server/membership.h"
 #include "zkd/server/version.h"
 
 namespace zkd::server {
@@ -158,6 +159,16 @@ ConfSnapshot StatusView::conf() const {
   c.min_session_timeout_ms = sources_.config.min_session_timeout_ms;
   c.max_session_timeout_ms = sources_.config.max_session_timeout_ms;
   c.server_id = replica() != nullptr ? sources_.config.my_id : 0;
+  const auto self = sources_.config.quorum_servers.find(sources_.config.my_id);
+  if (replica() != nullptr && self != sources_.config.quorum_servers.end()) {
+    c.quorum =
+        ConfSnapshot::Quorum{.init_limit = sources_.config.init_limit.value_or(0),
+                             .sync_limit = sources_.config.sync_limit.value_or(0),
+                             .election_port = self->second.election_port,
+                             .quorum_port = self->second.quorum_port,
+                             .observer = self->second.observer,
+                             .membership = membership_text(sources_.config, kStaticConfigVersion)};
+  }
   return c;
 }
 

@@ -22,7 +22,10 @@ namespace zkd::tree {
 struct Database::Impl {
   explicit Impl(DatabaseOptions options)
       : tree(options.extended_types),
-        quota{options.enforce_quota, std::move(options.quota_warning)} {}
+        quota{options.enforce_quota, std::move(options.quota_warning)},
+        config_node(std::move(options.config_node)) {
+    set_config_node();
+  }
 
   DataTree tree;
   SessionTable sessions;
@@ -33,6 +36,13 @@ struct Database::Impl {
   Preprocessor preprocessor{tree, sessions, pending, &quota};
   Applier applier{tree, sessions, watches};
   ReadProcessor reads{tree, watches};
+  std::optional<DatabaseOptions::ConfigNode> config_node;
+
+  void set_config_node() {
+    if (!config_node) return;
+    tree.set_data("/zookeeper/config", config_node->data, -1, config_node->version,
+                  config_node->time_ms);
+  }
 
   // A txn just prepared: its effects are pending until applied.
   Txn pending_txn(Txn txn) {
@@ -91,6 +101,7 @@ std::string Database::load_snapshot(std::string_view payload) {
   impl_->watches = WatchManager();
   impl_->pending.clear();
   impl_->last_zxid = loaded->zxid;
+  impl_->set_config_node();
   return {};
 }
 

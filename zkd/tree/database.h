@@ -53,6 +53,17 @@ struct DatabaseOptions {
   // `quota_warning` (may be empty). quota_check.h.
   bool enforce_quota = false;
   std::function<void(const std::string&)> quota_warning = nullptr;
+  // /zookeeper/config as this server's configuration gives it, set on every
+  // tree the Database holds (at construction and by load_snapshot()) the way
+  // Apache's initConfigInZKDatabase sets it: data, stored version -1, mzxid
+  // the configuration's version, mtime `time_ms`. Local, never a txn.
+  // Absent: the node keeps what the tree has (empty in a fresh one).
+  struct ConfigNode {
+    std::string data;
+    int64_t version = 0;
+    int64_t time_ms = 0;
+  };
+  std::optional<ConfigNode> config_node = std::nullopt;
 };
 
 class Database {

@@ -135,6 +135,31 @@ TEST(Conf, ApacheKeysInApacheOrder) {
             "serverId=0\n");
 }
 
+TEST(Conf, AnEnsembleMemberAddsItsQuorumAndTheMembership) {
+  ConfSnapshot c;
+  c.client_port = 21181;
+  c.server_id = 1;
+  c.quorum =
+      ConfSnapshot::Quorum{.init_limit = 10,
+                           .sync_limit = 5,
+                           .election_port = 21381,
+                           .quorum_port = 21281,
+                           .observer = false,
+                           .membership = "server.1=127.0.0.1:21281:21381:participant\nversion=0"};
+  // Apache 3.8.0's tail of conf on the same member: no line end after the version.
+  EXPECT_TRUE(
+      format_conf(c).ends_with("serverId=1\n"
+                               "initLimit=10\n"
+                               "syncLimit=5\n"
+                               "electionAlg=3\n"
+                               "electionPort=21381\n"
+                               "quorumPort=21281\n"
+                               "peerType=0\n"
+                               "membership: \n"
+                               "server.1=127.0.0.1:21281:21381:participant\nversion=0"))
+      << format_conf(c);
+}
+
 TEST(Envi, HeaderThenKeyValues) {
   EXPECT_EQ(format_envi({{"zookeeper.version", "v"}, {"os.name", "Linux"}}),
             "Environment:\nzookeeper.version=v\nos.name=Linux\n");

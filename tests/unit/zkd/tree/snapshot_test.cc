@@ -84,6 +84,34 @@ TEST_F(SnapshotTest, FreshTreeKeepsTheSystemNodesOddStats) {
   EXPECT_EQ(decode_as<Stat>(r.body).cversion, -2);
 }
 
+// /zookeeper/config is this server's own: set when the Database is made and
+// again over whatever a loaded snapshot (a leader's, an older one) held.
+TEST_F(SnapshotTest, TheConfigNodeIsTheDatabasesOwnBeforeAndAfterALoad) {
+  DatabaseOptions old_options;
+  old_options.config_node = DatabaseOptions::ConfigNode{"server.1=old\nversion=0", 0, 5};
+  Database old_db(old_options);
+  DatabaseOptions options;
+  options.config_node = DatabaseOptions::ConfigNode{"server.1=a:1:2:participant\nversion=0", 0, 7};
+  Database restored(options);
+  auto config_of = [&](Database& d) {
+    Response r =
+        d.read(0, OpCode::kGetData, encode(zk::wire::PathWatchRequest{"/zookeeper/config"}));
+    return decode_as<zk::wire::GetDataResponse>(r.body);
+  };
+  for (bool loaded : {false, true}) {
+    if (loaded) {
+      ASSERT_EQ(restored.load_snapshot(snapshot_of(old_db, 2)), "");
+    }
+    const auto config = config_of(restored);
+    EXPECT_EQ(config.data, std::string("server.1=a:1:2:participant\nversion=0")) << loaded;
+    EXPECT_EQ(config.stat.version, -1) << loaded;
+    EXPECT_EQ(config.stat.mzxid, 0) << loaded;
+    EXPECT_EQ(config.stat.mtime, 7) << loaded;
+    EXPECT_EQ(config.stat.aversion, -1) << loaded;
+  }
+  EXPECT_EQ(restored.digest(), restored.compute_digest());
+}
+
 TEST_F(SnapshotTest, LoadedStateKeepsWorkingLikeTheOriginal) {
   build();
   Database restored;
