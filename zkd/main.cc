@@ -35,6 +35,7 @@
 #include "zkd/failpoint/points.h"
 #include "zkd/net/log.h"
 #include "zkd/server/config.h"
+#include "zkd/server/jvm_properties.h"
 #include "zkd/server/security_setup.h"
 #include "zkd/server/server.h"
 #include "zkd/server/storage_dump.h"
@@ -75,6 +76,8 @@ int serve(const std::string& config_path, const std::string& jaas_option) {
     log_error("invalid configuration: ", loaded.error);
     return 1;
   }
+  zkd::server::apply_jvm_properties(*loaded.config, environment("SERVER_JVMFLAGS"),
+                                    environment("JVMFLAGS"));
   if (auto why = zkd::server::prepare_directories(*loaded.config); !why.empty()) {
     log_error(why);
     return 1;

@@ -40,6 +40,8 @@ std::string_view server_mode_name(ServerMode mode) {
       return "observer";
     case ServerMode::kStandalone:
       return "standalone";
+    case ServerMode::kReadOnly:
+      return "read-only";
     case ServerMode::kUnknown:
       break;
   }
@@ -61,6 +63,7 @@ ServerMode parse_server_mode(std::string_view srvr_answer) {
     if (name == "follower") mode = ServerMode::kFollower;
     if (name == "observer") mode = ServerMode::kObserver;
     if (name == "standalone") mode = ServerMode::kStandalone;
+    if (name == "read-only") mode = ServerMode::kReadOnly;
   });
   return mode;
 }

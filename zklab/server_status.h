@@ -28,10 +28,12 @@ enum class ServerMode {
   kFollower,
   kObserver,
   kStandalone,
-  kUnknown,  // answered something else
+  kReadOnly,  // without a quorum, serving reads in read-only mode (not serving)
+  kUnknown,   // answered something else
 };
 
-// "unreachable", "not serving", "leader", "follower", "observer", "standalone", "unknown".
+// "unreachable", "not serving", "leader", "follower", "observer", "standalone",
+// "read-only", "unknown".
 std::string_view server_mode_name(ServerMode mode);
 
 // True for kLeader, kFollower, kObserver and kStandalone: the server takes clients.

@@ -86,7 +86,7 @@ Outcome server_stats(ServerView& view, const std::map<std::string, std::string>&
                      {"non_mtlsremote_conn_count", 0},
                      {"non_mtlslocal_conn_count", 0}};
   return {json::object{{"version", s.version},
-                       {"read_only", false},
+                       {"read_only", view.read_only()},
                        {"server_stats", std::move(stats)},
                        {"client_response", client_response_stats()},
                        {"node_count", s.node_count}},
@@ -200,8 +200,8 @@ Outcome dirs(ServerView& view, const std::map<std::string, std::string>&) {
           std::nullopt};
 }
 
-Outcome is_read_only(ServerView&, const std::map<std::string, std::string>&) {
-  return {json::object{{"read_only", false}}, std::nullopt};
+Outcome is_read_only(ServerView& view, const std::map<std::string, std::string>&) {
+  return {json::object{{"read_only", view.read_only()}}, std::nullopt};
 }
 
 Outcome leader(ServerView& view, const std::map<std::string, std::string>&) {
@@ -330,7 +330,7 @@ std::string run_command(ServerView& view, std::string_view name,
                         const std::map<std::string, std::string>& args) {
   const Command* command = find(name);
   if (command == nullptr) return failure(name, "Unknown command: " + std::string(name));
-  if (command->needs_server && !view.serving()) {
+  if (command->needs_server && !view.serving() && !view.read_only()) {
     return failure(name, "This ZooKeeper instance is not currently serving requests");
   }
   Outcome outcome = command->run(view, args);

@@ -36,6 +36,8 @@ class ServerView {
   // False while an ensemble replica has no quorum: Apache's commands that
   // need a running server then answer with an error.
   virtual bool serving() const = 0;
+  // In read-only mode (read_only_mode.h): not serving, yet answering reads.
+  virtual bool read_only() const = 0;
   virtual server::ServerSummary summary() const = 0;
   virtual std::vector<server::ConnectionSnapshot> connections() const = 0;
   virtual std::vector<server::MonitorEntry> monitor() const = 0;

@@ -26,6 +26,12 @@ constexpr std::string_view kNoQuorum = "no quorum";
 // Frames a connection may send behind a held ConnectRequest.
 constexpr size_t kMostHeldFrames = 1000;
 
+// Whether a ConnectRequest allows a read-only server (Java's canBeReadOnly).
+bool allows_read_only(std::string_view connect_request) {
+  zk::wire::ConnectRequest request;
+  return zk::wire::decode(connect_request, request) && request.read_only;
+}
+
 }  // namespace
 
 ClientService::ClientService(Parts parts)
@@ -36,6 +42,7 @@ ClientService::ClientService(Parts parts)
       writes_(parts.writes),
       view_(parts.view),
       stats_(parts.stats),
+      read_only_(parts.read_only),
       whitelist_(parts.config.four_letter_whitelist),
       hold_(parts.config.replicated() ? parts.config.peer_silence_ms() : 0) {}
 
@@ -80,7 +87,29 @@ std::string ClientService::refusal() const {
 
 void ClientService::serving() {
   if (!refusal().empty()) return;
-  const std::set<net::ConnectionId> held = std::exchange(held_, {});
+  // Apache shuts its read-only server down: the clients look for a
+  // read-write server, this one among them.
+  std::vector<net::ConnectionId> read_only;
+  for (const auto& [id, client] : clients_.all()) {
+    if (client.read_only) read_only.push_back(id);
+  }
+  for (net::ConnectionId id : read_only) {
+    if (ClientState* client = clients_.find(id)) ClientRegistry::close(*client);
+  }
+  take_held([](const ClientState&) { return true; });
+}
+
+void ClientService::read_only_started() {
+  take_held([](const ClientState& client) { return allows_read_only(client.held_connect); });
+}
+
+void ClientService::take_held(const std::function<bool(const ClientState&)>& take) {
+  std::set<net::ConnectionId> held;
+  for (net::ConnectionId id : held_) {
+    const ClientState* client = clients_.find(id);
+    if (client != nullptr && !client->held_connect.empty() && take(*client)) held.insert(id);
+  }
+  for (net::ConnectionId id : held) held_.erase(id);
   for (net::ConnectionId id : held) {
     ClientState* client = clients_.find(id);
     if (client == nullptr || client->held_connect.empty()) continue;
@@ -109,7 +138,8 @@ void ClientService::take_frame(ClientState& state, std::string_view payload) {
   ClientState* client = &state;
   net::ClientConnection& connection = *client->connection;
   switch (client->phase) {
-    case ClientState::Phase::kHandshake:
+    case ClientState::Phase::kHandshake: {
+      const std::string why = client->held_connect.empty() ? refusal() : std::string();
       if (!client->held_connect.empty()) {
         // Java's client sends setWatches and its auth right behind the
         // ConnectRequest: they follow it once it is taken.
@@ -120,11 +150,17 @@ void ClientService::take_frame(ClientState& state, std::string_view payload) {
         } else {
           client->held_frames.emplace_back(payload);
         }
-      } else if (const std::string why = refusal(); why == kNoQuorum && hold_.count() > 0) {
+      } else if (why == kNoQuorum && read_only_.active() && allows_read_only(payload)) {
+        handle_connect(*client, payload);
+      } else if (why == kNoQuorum && hold_.count() > 0) {
+        // One that allows a read-only server may wait for read-only mode too.
+        const auto hold = read_only_.enabled() && allows_read_only(payload)
+                              ? hold_ + std::chrono::milliseconds(read_only_.grace_ms())
+                              : hold_;
         client->held_connect = std::string(payload);
         held_.insert(connection.id());
         connection.hold_handshake(
-            hold_, "this replica did not serve within " + std::to_string(hold_.count()) + " ms");
+            hold, "this replica did not serve within " + std::to_string(hold.count()) + " ms");
       } else if (!why.empty()) {
         // Apache: "ZooKeeperServer not running"; the client tries another server.
         log_info("closing connection from ", connection.remote_text(),
@@ -134,6 +170,7 @@ void ClientService::take_frame(ClientState& state, std::string_view payload) {
         handle_connect(*client, payload);
       }
       break;
+    }
     case ClientState::Phase::kConnecting:
       // Apache stops reading until the session is settled: keep the frame.
       writes_.pipeline().defer(connection.id(),
@@ -165,6 +202,12 @@ void ClientService::handle_connect(ClientState& client, std::string_view payload
   }
   const int32_t timeout = std::clamp(request.timeout_ms, config_.min_session_timeout_ms,
                                      config_.max_session_timeout_ms);
+  if (!view_.serving()) {
+    // Reached without a quorum only in read-only mode, by a client that
+    // allows it (take_frame, read_only_started).
+    connect_read_only(client, request, timeout);
+    return;
+  }
   if (request.session_id == 0) {
     WriteRequest create;
     create.kind = WriteRequest::Kind::kCreateSession;
@@ -184,22 +227,10 @@ void ClientService::handle_connect(ClientState& client, std::string_view payload
   const SessionId session = request.session_id;
   const bool alive = sessions_.alive(session);
   if (!alive || !sessions_.password_matches(session, request.passwd)) {
-    log_info("refusing to resume session ", hex(session), " from ", conn.remote_text(), ": ",
-             alive ? "wrong password" : "unknown or expired session");
-    zk::wire::ConnectResponse response;
-    response.read_only = false;
-    response.timeout_ms = 0;
-    response.session_id = 0;
-    response.passwd = std::string(SessionPasswords::kPasswordSize, '\0');
-    clients_.send(client, connect_response_frame(response, request.has_read_only));
-    ClientRegistry::close_after_flush(client);
+    refuse_session(client, request, alive ? "wrong password" : "unknown or expired session");
     return;
   }
-  if (ClientState* other = clients_.owner(session); other != nullptr && other != &client) {
-    log_info("session ", hex(session), " moves from ", other->connection->remote_text(), " to ",
-             conn.remote_text(), "; closing the old connection");
-    ClientRegistry::close(*other);
-  }
+  claim(client, session);
   sessions_.resumed(session, timeout, steady_clock_ms());
   client.session_id = session;
   client.timeout_ms = timeout;
@@ -208,10 +239,53 @@ void ClientService::handle_connect(ClientState& client, std::string_view payload
   establish(client, session, timeout, request.has_read_only);
 }
 
+void ClientService::connect_read_only(ClientState& client, const zk::wire::ConnectRequest& request,
+                                      int32_t timeout_ms) {
+  SessionId session = request.session_id;
+  if (session == 0) {
+    // This server's alone: the quorum never hears of it.
+    session = sessions_.new_id();
+  } else if (!db_.session_exists(session) || !sessions_.password_matches(session, request.passwd)) {
+    refuse_session(client, request,
+                   db_.session_exists(session) ? "wrong password" : "unknown or expired session");
+    return;
+  } else {
+    claim(client, session);
+  }
+  client.session_id = session;
+  client.timeout_ms = timeout_ms;
+  client.read_only = true;
+  log_info("read-only session ", hex(session),
+           request.session_id == 0 ? " created for " : " resumed by ",
+           client.connection->remote_text(), ", timeout ", timeout_ms, " ms");
+  establish(client, session, timeout_ms, request.has_read_only);
+}
+
+void ClientService::refuse_session(ClientState& client, const zk::wire::ConnectRequest& request,
+                                   std::string_view why) {
+  log_info("refusing to resume session ", hex(request.session_id), " from ",
+           client.connection->remote_text(), ": ", why);
+  zk::wire::ConnectResponse response;
+  response.read_only = false;
+  response.timeout_ms = 0;
+  response.session_id = 0;
+  response.passwd = std::string(SessionPasswords::kPasswordSize, '\0');
+  clients_.send(client, connect_response_frame(response, request.has_read_only));
+  ClientRegistry::close_after_flush(client);
+}
+
+void ClientService::claim(ClientState& client, SessionId session) {
+  ClientState* other = clients_.owner(session);
+  if (other == nullptr || other == &client) return;
+  log_info("session ", hex(session), " moves from ", other->connection->remote_text(), " to ",
+           client.connection->remote_text(), "; closing the old connection");
+  ClientRegistry::close(*other);
+}
+
 void ClientService::establish(ClientState& client, SessionId session, int32_t timeout_ms,
                               bool has_read_only) {
   zk::wire::ConnectResponse response;
-  response.read_only = false;
+  response.read_only = client.read_only;
   response.timeout_ms = timeout_ms;
   response.session_id = session;
   response.passwd = sessions_.password(session);

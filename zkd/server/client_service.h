@@ -19,11 +19,17 @@
 // timeout (a third of the session); held, they are served by the follower as
 // soon as the new leader is elected.
 //
+// In read-only mode (read_only_mode.h) a client that allows a read-only
+// server is taken at once (one held meanwhile is taken when the mode
+// starts); its session, new or resumed, is served read-only until the
+// replica serves again, when its connection is closed.
+//
 // Threading: the state thread, like every part it is given.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -35,6 +41,7 @@
 #include "zkd/server/config.h"
 #include "zkd/server/four_letter_whitelist.h"
 #include "zkd/server/pending_write.h"
+#include "zkd/server/read_only_mode.h"
 #include "zkd/server/server_stats.h"
 #include "zkd/server/sessions.h"
 #include "zkd/server/status_view.h"
@@ -54,6 +61,7 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
     WritePath& writes;
     StatusView& view;
     ServerStats& stats;
+    const ReadOnlyMode& read_only;
   };
   explicit ClientService(Parts parts);
 
@@ -67,8 +75,11 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   void secured(net::ClientConnection& connection) override;
   void closed(net::ClientConnection& connection) override;
 
-  // The replica serves again: the handshakes held meanwhile are taken.
+  // The replica serves again: the read-only sessions' connections close and
+  // the handshakes held meanwhile are taken.
   void serving();
+  // Read-only mode started: the held handshakes that allow it are taken.
+  void read_only_started();
 
   // RequestHandler
   void handle(ClientState& client, std::string_view payload, Arrival arrival,
@@ -83,8 +94,25 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   // A frame of `client`, as its phase wants it handled.
   void take_frame(ClientState& client, std::string_view payload);
   void handle_connect(ClientState& client, std::string_view payload);
+  // In read-only mode: a new session of this server's alone, or a known one
+  // resumed, served read-only.
+  void connect_read_only(ClientState& client, const zk::wire::ConnectRequest& request,
+                         int32_t timeout_ms);
+  // Answers a ConnectRequest for an unknown session or with a wrong
+  // password as Apache does (timeout 0), then closes.
+  void refuse_session(ClientState& client, const zk::wire::ConnectRequest& request,
+                      std::string_view why);
+  // The session moves to `client`: a connection that had it is closed.
+  void claim(ClientState& client, SessionId session);
+  // Takes the held handshakes for which `take` is true.
+  void take_held(const std::function<bool(const ClientState&)>& take);
   // The session is the connection's from now on: its ConnectResponse is sent.
   void establish(ClientState& client, SessionId session, int32_t timeout_ms, bool has_read_only);
+  // A read-only session's request answered as Apache's read-only server
+  // does: writes, sync and reconfig get NOTREADONLY, closeSession closes the
+  // connection alone. False for what is answered as on any session (reads,
+  // ping, auth, setWatches...).
+  bool answer_read_only(ClientState& client, int32_t xid, zk::wire::OpCode op, int64_t started_ms);
   void answer_write(ClientState& client, int32_t xid, zk::wire::OpCode op, std::string_view body,
                     int64_t started_ms);
   void answer_with_error_txn(ClientState& client, int32_t xid, zk::wire::OpCode op,
@@ -112,6 +140,7 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   WritePath& writes_;
   StatusView& view_;
   ServerStats& stats_;
+  const ReadOnlyMode& read_only_;
   FourLetterWhitelist whitelist_;
   // How long a handshake is held while the replica is in election (0:
   // standalone, never held), and the connections holding one (their ids

@@ -29,6 +29,9 @@ struct ClientState {
   int64_t session_id = 0;
   int32_t timeout_ms = 0;              // negotiated on this connection
   bool connect_has_read_only = false;  // the ConnectRequest carried the readOnly byte
+  // The session is served read-only (read_only_mode.h): reads from this
+  // replica's tree, NOTREADONLY for the rest, nothing sent to the quorum.
+  bool read_only = false;
   // The ConnectRequest, kept while the replica is in election
   // (ClientService::serving), and the frames that came behind it; empty
   // otherwise.

@@ -461,6 +461,8 @@ bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, 
     seen.sync_limit = p;
   } else if (k == "zkd.quorumSync") {
     parser.boolean(p, c.quorum_sync);
+  } else if (k == "readonlymode.enabled") {
+    parser.boolean(p, c.read_only_mode);
   } else if (k == "zkd.peerTimeoutMs") {
     if (!parser.number(p, c.peer_timeout_ms)) return false;
     if (c.peer_timeout_ms < 0) return parser.fail(p, "must be 0 or a number of milliseconds");

@@ -183,6 +183,10 @@ struct ServerConfig {
   // zkd's own key, zkd.quorumSync: a sync is answered only once a quorum has
   // confirmed the leader after it arrived (zab::Config::quorum_sync).
   bool quorum_sync = false;
+  // Apache's read-only mode (read_only_mode.h): readonlymode.enabled, in
+  // zoo.cfg (zkd only) or as the JVM property in SERVER_JVMFLAGS or JVMFLAGS
+  // (both; zkd's main() reads it there).
+  bool read_only_mode = false;
   std::map<int64_t, std::string> servers;          // server.N -> its value, verbatim
   std::map<int64_t, QuorumServer> quorum_servers;  // server.N, parsed
   bool standalone_enabled = true;

@@ -351,9 +351,10 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"fips-mode", kNoEffect, kAlways, "",
      "only changes how Apache's Java TLS checks certificates; zkd's is OpenSSL's"},
     // Experimental and unsafe options.
-    {"readonlymode.enabled", kNoEffect, kAlways, "",
-     "Apache reads it only as the JVM property readonlymode.enabled, which zoo.cfg cannot set; zkd "
-     "has no read-only mode"},
+    {"readonlymode.enabled", kHonoured, kAlways, "",
+     "true: without a quorum for max(2 s, tickTime), serve reads to clients that allow a read-only "
+     "server (Apache reads only the JVM property -Dreadonlymode.enabled=true in SERVER_JVMFLAGS, "
+     "which zkd reads too)"},
     {"follower.skipLearnerRequestToNextProcessor", kNoEffect, kAlways, "", kQuorumInternals},
     {"forceSync", kHonoured, kAlways, "", "no: never fsync the txn log (unsafe)"},
     {"jute.maxbuffer", kHonoured, kAlways, "",

@@ -97,6 +97,8 @@ Replication::Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot)
 }
 
 boost::system::error_code Replication::start() {
+  // Not serving until its first election ends: the read-only grace runs.
+  parts_.read_only.quorum_lost(steady_clock_ms());
   std::vector<net::PeerAddress> peers;
   for (const auto& [id, server] : parts_.config.quorum_servers) {
     peers.push_back(net::PeerAddress{id, server.host, server.quorum_port});
@@ -151,6 +153,10 @@ void Replication::tick() {
     touch.kind = WriteRequest::Kind::kTouch;
     touch.touches = parts_.sessions.take_used();
     if (!touch.touches.empty()) host_.write(touch);
+  }
+  if (parts_.read_only.tick(steady_clock_ms())) {
+    log_info("read-only mode: no quorum for the grace; serving reads to read-only clients");
+    parts_.read_only_started();
   }
   host_.tick();
   tick_timer_.expires_after(tick_);
@@ -208,6 +214,8 @@ void Replication::touched(const std::vector<std::pair<int64_t, int32_t>>& touche
 
 void Replication::status_changed(const zab::Status& old, const zab::Status& now) {
   if (old.serving && !(now.serving && now.leader == old.leader)) drop_clients();
+  if (old.serving && !now.serving) parts_.read_only.quorum_lost(steady_clock_ms());
+  if (now.serving && !old.serving) parts_.read_only.quorum_back();
   if (now.serving && now.role == zab::Role::kLeading && !old.serving) {
     // Every session gets its whole timeout from now, as after a restart.
     parts_.sessions.touch_all(steady_clock_ms());

@@ -17,6 +17,7 @@
 #include "zkd/net/peer_transport.h"
 #include "zkd/server/client_registry.h"
 #include "zkd/server/config.h"
+#include "zkd/server/read_only_mode.h"
 #include "zkd/server/recovery.h"
 #include "zkd/server/replica_host.h"
 #include "zkd/server/session_credentials.h"
@@ -78,6 +79,10 @@ class Replication final : ReplicaEvents {
     SnapshotService& snapshots;
     std::function<void(const std::string&)> fail;  // stops the server
     std::function<void()> serving;                 // the replica serves (again)
+    // Driven by the replica's status and timer: on after a grace without a
+    // serving quorum (read_only_started then), off once it serves.
+    ReadOnlyMode& read_only;
+    std::function<void()> read_only_started;
   };
   // The replica over the recovered `db`, whose log after the snapshot at
   // `snapshot_zxid` is `records` (the write path's log is open). A

@@ -59,7 +59,7 @@ void ClientService::handle(ClientState& client, std::string_view payload, Arriva
     return;
   }
   if (arrival == Arrival::kNew) {
-    sessions_.used(client.session_id, client.timeout_ms, started);
+    if (!client.read_only) sessions_.used(client.session_id, client.timeout_ms, started);
     // auth and sasl are answered outside the pipeline, so they may overtake
     // earlier requests (§3.4); everything else waits its turn.
     // A write behind writes only is prepared at once (pipelined, in order).
@@ -70,6 +70,7 @@ void ClientService::handle(ClientState& client, std::string_view payload, Arriva
     }
   }
 
+  if (client.read_only && answer_read_only(client, xid, op, started)) return;
   if (op == OpCode::kPing) {
     clients_.reply(client, zk::wire::kPingXid, db_.last_zxid(), Error::kOk, {}, op_tag(op),
                    started);
@@ -108,6 +109,23 @@ void ClientService::handle(ClientState& client, std::string_view payload, Arriva
     clients_.send(client, reply_frame(xid, -1, Error::kUnimplemented, {}));
     ClientRegistry::close_after_flush(client);
   }
+}
+
+bool ClientService::answer_read_only(ClientState& client, int32_t xid, OpCode op, int64_t started) {
+  if (op == OpCode::kCloseSession) {
+    // The session stays as the quorum knows it (a resumed one expires there).
+    client.close_requested = true;
+    clients_.reply(client, xid, db_.last_zxid(), Error::kOk, {}, op_tag(op), started);
+    ClientRegistry::close_after_flush(client);
+    return true;
+  }
+  // Apache's ReadOnlyRequestProcessor: every change, sync and reconfig.
+  if (is_tree_write(op) || op == OpCode::kSync || op == OpCode::kReconfig ||
+      op == OpCode::kDeleteContainer || op == OpCode::kCheck) {
+    clients_.reply(client, xid, db_.last_zxid(), Error::kNotReadOnly, {}, op_tag(op), started);
+    return true;
+  }
+  return false;
 }
 
 void ClientService::answer_write(ClientState& client, int32_t xid, OpCode op, std::string_view body,

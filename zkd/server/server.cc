@@ -36,6 +36,7 @@ Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
                   const zab::Status& status = replication_->host().status();
                   return status.serving && status.role == zab::Role::kLeading;
                 }),
+      read_only_(config_.read_only_mode && config_.replicated(), config_.tick_time_ms),
       view_(StatusView::Sources{.config = config_,
                                 .db = db_,
                                 .clients = clients_.all(),
@@ -46,14 +47,16 @@ Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
                                 .client_port = [this] { return endpoint().port(); },
                                 .replica = [this]() -> const ReplicaHost* {
                                   return replication_ ? &replication_->host() : nullptr;
-                                }}),
+                                },
+                                .read_only = read_only_}),
       service_(ClientService::Parts{.config = config_,
                                     .db = db_,
                                     .clients = clients_,
                                     .sessions = sessions_,
                                     .writes = writes_,
                                     .view = view_,
-                                    .stats = stats_}) {
+                                    .stats = stats_,
+                                    .read_only = read_only_}) {
   stats_.started_steady_ms = steady_clock_ms();
   listener_ = std::make_shared<net::ClientListener>(io_, service_, config_.max_client_cnxns,
                                                     connection_options(false));
@@ -164,7 +167,9 @@ storage::Status Server::open_storage() {
                 [this](const std::string& why) {
                   fail(why + "; stopping (writes already acknowledged are safe on a quorum)");
                 },
-            .serving = [this] { service_.serving(); }},
+            .serving = [this] { service_.serving(); },
+            .read_only = read_only_,
+            .read_only_started = [this] { service_.read_only_started(); }},
         std::move(records), recovered->snapshot_zxid);
     if (!replica.ok()) return replica.status();
     replication_ = std::move(*replica);

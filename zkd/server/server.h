@@ -46,6 +46,7 @@
 #include "zkd/server/client_registry.h"
 #include "zkd/server/client_service.h"
 #include "zkd/server/config.h"
+#include "zkd/server/read_only_mode.h"
 #include "zkd/server/recovery.h"
 #include "zkd/server/replication.h"
 #include "zkd/server/server_stats.h"
@@ -123,6 +124,7 @@ class Server final {
   WritePath writes_;  // hands what it releases to service_
   Sessions sessions_;
   std::unique_ptr<Replication> replication_;  // set in an ensemble
+  ReadOnlyMode read_only_;                    // replication_ drives it
   StatusView view_;                           // reads the parts above
   ClientService service_;
   std::shared_ptr<net::ClientListener> listener_;

@@ -104,6 +104,8 @@ bool StatusView::serving() const {
   return r == nullptr || r->status().serving;
 }
 
+bool StatusView::read_only() const { return !serving() && sources_.read_only.active(); }
+
 std::vector<ConnectionSnapshot> StatusView::connection_snapshots() const {
   std::vector<ConnectionSnapshot> out;
   for (const auto& [id, c] : sources_.clients) {
@@ -138,7 +140,9 @@ ServerSummary StatusView::summary() const {
   s.connections = sources_.clients.size();
   s.outstanding = sources_.writes_pending();  // writes waiting for the disk
   s.last_zxid = sources_.db.last_zxid();
-  s.mode = replica() != nullptr ? replica_mode(replica()->status().role) : "standalone";
+  s.mode = replica() == nullptr ? "standalone"
+           : read_only()        ? "read-only"
+                                : replica_mode(replica()->status().role);
   s.node_count = sources_.db.counts().znodes;
   s.uptime_ms = steady_clock_ms() - sources_.stats.started_steady_ms;
   s.auth_failures = sources_.stats.auth_failures;
@@ -340,8 +344,9 @@ std::vector<MonitorEntry> StatusView::monitor() const {
 
 std::string StatusView::four_letter_word(std::string_view word, std::string_view argument) {
   if (word == "ruok") return "imok";
-  if (word == "isro") return "rw";
-  if (!serving() && word != "envi" && word != "gtmk" && word != "stmk") {
+  // Apache: "null" while no server runs (in election, outside read-only mode).
+  if (word == "isro") return serving() ? "rw" : read_only() ? "ro" : "null";
+  if (!serving() && !read_only() && word != "envi" && word != "gtmk" && word != "stmk") {
     return "This ZooKeeper instance is not currently serving requests\n";
   }
   if (word == "srvr") return format_srvr(summary());

@@ -23,6 +23,7 @@
 #include "zkd/server/client_state.h"
 #include "zkd/server/config.h"
 #include "zkd/server/four_letter_format.h"
+#include "zkd/server/read_only_mode.h"
 #include "zkd/server/replica_host.h"
 #include "zkd/server/server_stats.h"
 #include "zkd/server/session_tracker.h"
@@ -44,15 +45,18 @@ class StatusView final : public admin::ServerView {
     std::function<size_t()> writes_pending;       // writes waiting for the disk or the leader
     std::function<uint16_t()> client_port;        // the bound client port
     std::function<const ReplicaHost*()> replica;  // null when standalone
+    const ReadOnlyMode& read_only;
   };
   explicit StatusView(Sources sources);
 
   // A four-letter word, already whitelisted, answered. A replica that does
-  // not serve answers only ruok, isro, envi, gtmk and stmk.
+  // not serve (nor reads, in read-only mode) answers only ruok, isro, envi,
+  // gtmk and stmk.
   std::string four_letter_word(std::string_view word, std::string_view argument);
 
   // admin::ServerView
   bool serving() const override;
+  bool read_only() const override;
   ServerSummary summary() const override;
   std::vector<ConnectionSnapshot> connections() const override;
   std::vector<MonitorEntry> monitor() const override;

@@ -374,6 +374,7 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
       {"quorum.auth.server.saslLoginContext", "QuorumServer"},
       {"zkd.peerTimeoutMs", "300"},
       {"zkd.quorumSync", "true"},
+      {"readonlymode.enabled", "true"},
   };
   for (const ConfigKey& entry : config_keys()) {
     if (entry.key_class != KeyClass::kHonoured || entry.key.ends_with(".*")) continue;
