@@ -69,7 +69,8 @@ _zklab() {
             options='--fault --clients --reads --in-flight --value-bytes --duration --kill-at
                 --restart-at --csv --svg'
             ;;
-        roll) options='--kill --settle --clients --reads --in-flight --value-bytes --csv --svg' ;;
+        roll) options='--kill --no-transfer --settle --clients --reads --in-flight --value-bytes --csv --svg' ;;
+        transfer) options='--settle --clients --reads --in-flight --value-bytes --csv --svg' ;;
         check) options='--nemesis --duration --seed --clients --registers --history' ;;
     esac
     if [[ $cur == -* ]]; then
@@ -80,7 +81,7 @@ _zklab() {
     case $sub in
         '')
             COMPREPLY=($(compgen -W 'up status down start stop restart kill pause resume logs
-                partition isolate slow heal failover roll check' -- "$cur"))
+                partition isolate slow heal failover roll transfer check' -- "$cur"))
             ;;
         start | stop | restart | kill | pause | resume | logs | isolate | slow)
             # NODE is the first positional; slow's DELAY comes after it.

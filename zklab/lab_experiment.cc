@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zklab/lab_experiment.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <thread>
 #include <utility>
 
 #include "libzk/wire/protocol.h"
+#include "zklab/four_letter_word.h"
 #include "zklab/lab_status.h"
 #include "zklab/timeline_csv.h"
 
@@ -89,6 +92,55 @@ int current_leader(const std::vector<LabNode>& nodes) {
 }
 
 bool is_leader(std::string_view role) { return role == server_mode_name(ServerMode::kLeader); }
+
+int mark_new_leaders(Timeline& timeline, std::chrono::microseconds from) {
+  using std::chrono::microseconds;
+  int leaders = 0;
+  for (const TimelineEvent* e = timeline.first(EventKind::kRole, from, 0, is_leader); e != nullptr;
+       e = timeline.first(EventKind::kRole, e->at + microseconds(1), 0, is_leader)) {
+    timeline.add({e->at, EventKind::kNewLeader, e->node, ""});
+    ++leaders;
+  }
+  return leaders;
+}
+
+void print_write_outcome(const LabContext& ctx, const Load& load, const Timeline& timeline,
+                         int leaders) {
+  const WriteGap gap = load.longest_write_gap();
+  const auto ended = load.ended();
+  ctx.out << "longest gap between successful writes: " << ms_text(gap.length) << " (ended at "
+          << seconds_text(gap.ended_at) << ")\n"
+          << "sessions lost: " << ended.size() << "\n"
+          << "leaders elected: " << leaders << "\n"
+          << requests_text(timeline.totals()) << "\n";
+  for (const auto& e : ended) ctx.out << "ended: " << e << "\n";
+}
+
+int transfer_leadership(const LabContext& ctx, const std::vector<LabNode>& nodes, int leader) {
+  const auto node = std::find_if(nodes.begin(), nodes.end(),
+                                 [leader](const LabNode& n) { return n.id == leader; });
+  if (node == nodes.end()) {
+    ctx.err << "zklab: no node " << leader << "\n";
+    return 0;
+  }
+  constexpr std::string_view kSent = "Sent yield leadership request to leader.";
+  const auto answer = four_letter_word("127.0.0.1", node->client_port, "ydld",
+                                       std::chrono::seconds(5), node->client.tls_context);
+  if (!answer || !answer->starts_with(kSent)) {
+    ctx.err << "zklab: node " << leader << " did not take the transfer (ydld): "
+            << (answer ? (answer->empty() ? "no answer (not a zkd that knows ydld?)" : *answer)
+                       : "unreachable")
+            << "\n";
+    return 0;
+  }
+  const auto until = std::chrono::steady_clock::now() + ctx.deadline;
+  while (std::chrono::steady_clock::now() < until) {
+    if (const int now = current_leader(nodes); now != 0 && now != leader) return now;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ctx.err << "zklab: no other node led within " << ctx.deadline.count() << " ms of ydld\n";
+  return 0;
+}
 
 std::string QuietContext::last_line() const {
   std::string text = out.str();

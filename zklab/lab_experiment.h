@@ -59,6 +59,12 @@ bool connect_load(const LabContext& ctx, Load& load);
 
 // The id of the node that serves as leader now; 0 when none does.
 int current_leader(const std::vector<LabNode>& nodes);
+
+// Asks node `leader` to hand its leadership to its most up-to-date follower
+// (zkd's ydld four-letter word) and waits (ctx.deadline) until another node
+// serves as leader: its id, or 0 with why on ctx.err (not zkd, not the
+// leader, or no new leader in time).
+int transfer_leadership(const LabContext& ctx, const std::vector<LabNode>& nodes, int leader);
 bool is_leader(std::string_view role);
 
 // A context whose node commands print into the given streams, for an
@@ -82,6 +88,16 @@ std::string seconds_text(std::chrono::milliseconds d);
 std::string rates_text(const Rates& rates);
 // "requests: 23841 writes, 23769 reads; errors: CONNECTIONLOSS 282".
 std::string requests_text(const LoadBucket& totals);
+
+// Adds a kNewLeader event at every leader the watcher saw from `from` on;
+// how many.
+int mark_new_leaders(Timeline& timeline, std::chrono::microseconds from);
+
+// What the load's clients saw, one line each: the longest gap between
+// successful writes, the sessions lost (and which), the leaders elected
+// (`leaders`), the request totals.
+void print_write_outcome(const LabContext& ctx, const Load& load, const Timeline& timeline,
+                         int leaders);
 
 // Writes the timeline's CSV and SVG (`csv`, `svg`; empty: <lab>/<name>.csv
 // and .svg), printing their paths; false (and why on ctx.err) when one could

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zklab/lab_roll.h"
 
+#include <sstream>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "zklab/lab_status.h"
@@ -71,6 +74,21 @@ LabExit lab_roll(const LabContext& ctx, const RollOptions& o) {
     if (i + 1 == order.size() && leader != 0) order[i] = leader;
     const int id = order[i];
     const bool was_leader = leader == id;
+    if (was_leader && o.transfer) {
+      const auto asked = Clock::now();
+      timeline.add({since(origin, asked), EventKind::kTransfer, id, ""});
+      if (const int next = transfer_leadership(quiet.ctx, nodes, id); next != 0) {
+        ctx.out << seconds_text(since(origin, asked)) << ": leadership moved from node " << id
+                << " to node " << next << " in " << ms_text(since(asked, Clock::now())) << "\n";
+      } else {
+        // An older zkd (the one an upgrade replaces) knows no ydld.
+        std::string why = std::exchange(quiet.err, std::ostringstream()).str();
+        while (!why.empty() && why.back() == '\n') why.pop_back();
+        ctx.out << seconds_text(since(origin, asked)) << ": no transfer (" << why
+                << "); restarting the leader as it is\n";
+      }
+      ctx.out << std::flush;
+    }
     const auto stop_time = Clock::now();
     timeline.add(
         {since(origin, stop_time), o.kill ? EventKind::kKill : EventKind::kRestart, id, ""});
@@ -97,20 +115,7 @@ LabExit lab_roll(const LabContext& ctx, const RollOptions& o) {
 
   timeline.buckets = load.buckets(end);
   for (auto& e : watcher->events()) timeline.add(std::move(e));
-  int leader_changes = 0;
-  for (const TimelineEvent* e = timeline.first(EventKind::kRole, first_stop, 0, is_leader);
-       e != nullptr; e = timeline.first(EventKind::kRole, e->at + microseconds(1), 0, is_leader)) {
-    timeline.add({e->at, EventKind::kNewLeader, e->node, ""});
-    ++leader_changes;
-  }
-  const WriteGap gap = load.longest_write_gap();
-  const auto ended = load.ended();
-  ctx.out << "longest gap between successful writes: " << ms_text(gap.length) << " (ended at "
-          << seconds_text(gap.ended_at) << ")\n"
-          << "sessions lost: " << ended.size() << "\n"
-          << "leaders elected: " << leader_changes << "\n"
-          << requests_text(timeline.totals()) << "\n";
-  for (const auto& e : ended) ctx.out << "ended: " << e << "\n";
+  print_write_outcome(ctx, load, timeline, mark_new_leaders(timeline, first_stop));
 
   SvgOptions so;
   so.title = "zklab roll: " + describe_load(o.load, nodes.size()) + "; " + how;

@@ -16,6 +16,7 @@
 #include "zklab/lab_lock.h"
 #include "zklab/lab_network.h"
 #include "zklab/lab_roll.h"
+#include "zklab/lab_transfer.h"
 #include "zklab/zkd_lookup.h"
 
 namespace {
@@ -181,21 +182,42 @@ int run(int argc, char** argv) {
       "restart every node in turn under load, the leader last; record the longest write gap");
   roll->add_flag("--kill", roll_options.kill,
                  "SIGKILL and start each node (a plain restart) instead of SIGTERM and start");
+  bool no_transfer = false;
+  roll->add_flag("--no-transfer", no_transfer,
+                 "restart the leader as it leads, without handing its leadership over first");
   roll->add_option("--settle", settle_s,
                    "seconds of load before the first restart, between two and after (default 1)")
       ->check(CLI::Range(0.0, 3600.0));
-  roll->add_option("--clients", roll_options.load.clients, "sessions (default 8)")
-      ->check(CLI::Range(1, 1000));
-  roll->add_option("--reads", roll_options.load.read_ratio, "share of reads (default 0.5)")
-      ->check(CLI::Range(0.0, 1.0));
-  roll->add_option("--in-flight", roll_options.load.in_flight,
-                   "requests in flight per session (default 1)")
-      ->check(CLI::Range(1, 1000));
-  roll->add_option("--value-bytes", roll_options.load.value_bytes,
-                   "bytes per setData (default 100)")
-      ->check(CLI::Range(0, 1 << 20));
+  // The load options roll and transfer share.
+  const auto add_load_options = [](CLI::App* sub, zk::lab::ExperimentLoad& load) {
+    sub->add_option("--clients", load.clients, "sessions (default 8)")->check(CLI::Range(1, 1000));
+    sub->add_option("--reads", load.read_ratio, "share of reads (default 0.5)")
+        ->check(CLI::Range(0.0, 1.0));
+    sub->add_option("--in-flight", load.in_flight, "requests in flight per session (default 1)")
+        ->check(CLI::Range(1, 1000));
+    sub->add_option("--value-bytes", load.value_bytes, "bytes per setData (default 100)")
+        ->check(CLI::Range(0, 1 << 20));
+  };
+  add_load_options(roll, roll_options.load);
   roll->add_option("--csv", roll_csv, "the timeline (default LAB/roll.csv)")->type_name("FILE");
   roll->add_option("--svg", roll_svg, "the plot (default LAB/roll.svg)")->type_name("FILE");
+
+  zk::lab::TransferOptions transfer_options;
+  double transfer_settle_s = 1;
+  std::string transfer_csv, transfer_svg;
+  auto* transfer = app.add_subcommand(
+      "transfer",
+      "the leader hands leadership to its most up-to-date follower under load (ydld); record the "
+      "longest write gap");
+  transfer
+      ->add_option("--settle", transfer_settle_s,
+                   "seconds of load before the transfer and after (default 1)")
+      ->check(CLI::Range(0.0, 3600.0));
+  add_load_options(transfer, transfer_options.load);
+  transfer->add_option("--csv", transfer_csv, "the timeline (default LAB/transfer.csv)")
+      ->type_name("FILE");
+  transfer->add_option("--svg", transfer_svg, "the plot (default LAB/transfer.svg)")
+      ->type_name("FILE");
 
   zk::lab::CheckOptions check_options;
   std::string nemesis;
@@ -238,6 +260,10 @@ int run(int argc, char** argv) {
   failover_options.kill_at = seconds(kill_at_s);
   failover_options.restart_at = seconds(restart_at_s);
   roll_options.settle = seconds(settle_s);
+  roll_options.transfer = !no_transfer;
+  transfer_options.settle = seconds(transfer_settle_s);
+  transfer_options.csv = transfer_csv;
+  transfer_options.svg = transfer_svg;
   roll_options.csv = roll_csv;
   roll_options.svg = roll_svg;
   failover_options.csv = csv;
@@ -307,6 +333,8 @@ int run(int argc, char** argv) {
     code = zk::lab::lab_failover(ctx, failover_options);
   } else if (roll->parsed()) {
     code = zk::lab::lab_roll(ctx, roll_options);
+  } else if (transfer->parsed()) {
+    code = zk::lab::lab_transfer(ctx, transfer_options);
   } else if (check->parsed()) {
     code = zk::lab::lab_check(ctx, check_options);
   } else if (relay->parsed()) {

@@ -40,6 +40,8 @@ std::string_view event_kind_name(EventKind kind) {
       return "rejoin";
     case EventKind::kRole:
       return "role";
+    case EventKind::kTransfer:
+      return "transfer";
   }
   return "?";
 }

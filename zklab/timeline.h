@@ -38,10 +38,11 @@ enum class EventKind {
   kHeal,       // the cuts were healed (`node`: the node that was isolated)
   kRejoin,     // `node`, back, serves again (`role`: as what)
   kRole,       // a watcher saw `node`'s role become `role`
+  kTransfer,   // leader `node` was asked to hand leadership over (ydld)
 };
 
 // "kill", "pause", "isolate", "new leader", "restart", "resume", "heal",
-// "rejoin", "role".
+// "rejoin", "role", "transfer".
 std::string_view event_kind_name(EventKind kind);
 
 struct TimelineEvent {

@@ -34,6 +34,7 @@ const char* marker_colour(EventKind kind) {
     case EventKind::kRestart:
     case EventKind::kResume:
     case EventKind::kHeal:
+    case EventKind::kTransfer:
       return "#9467bd";
     case EventKind::kRejoin:
       return "#17becf";

@@ -507,6 +507,35 @@ TEST_F(EnsembleTest, ObserverServesButNeverCounts) {
   }
 }
 
+// ydld (zkd's, ClickHouse Keeper's word): a follower refuses it; the leader
+// answers, then hands its leadership to a follower that has every write, with
+// no election timeout: another node leads, the old leader follows it, and
+// every acknowledged write is on every node.
+TEST_F(EnsembleTest, YdldHandsLeadershipToAFollowerWithEveryWrite) {
+  if (env("ZK_ENSEMBLE_FLAVOUR") == "apache") GTEST_SKIP() << "ydld is zkd's, not Apache's";
+  ASSERT_NO_FATAL_FAILURE(start(3));
+  const int lead = leader();
+  {
+    auto c = connect_to(ensemble_->connect_string());
+    ASSERT_TRUE(c);
+    ASSERT_TRUE(create_retrying(*c, "/handed", "").ok());
+    ASSERT_EQ(create_many(*c, "/handed", 0, 200), Error::kOk);
+  }
+  auto ydld = [&](int id) {
+    return four_letter_word(ensemble_->node(id).host(), ensemble_->node(id).port(), "ydld", 5s)
+        .value_or("<no answer>");
+  };
+  const int follower = others(*ensemble_, {lead}).front();
+  EXPECT_EQ(ydld(follower), "Failed to yield leadership: this server is not the serving leader\n");
+  EXPECT_EQ(ydld(lead), "Sent yield leadership request to leader.\n");
+  auto next = ensemble_->wait_for_leader(kElectionDeadline, {lead});
+  ASSERT_TRUE(next) << "no other leader after ydld";
+  EXPECT_NE(*next, lead);
+  EXPECT_EQ(ensemble_->wait_all_serving(kServeDeadline), "");
+  EXPECT_EQ(ensemble_->mode(lead), ServerMode::kFollower);
+  expect_everywhere("/handed", expected_children(0, 200));
+}
+
 // /zookeeper/config holds the membership as Apache writes it from zoo.cfg's
 // static server.N lines (configuration version 0), on every node, observers
 // included, and `conf` ends with the same text after "membership: ".

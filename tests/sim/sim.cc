@@ -204,6 +204,9 @@ class Sim final : public ReplicaObserver {
   void deliver_due();
   void client_write();
   void client_sync();
+  // A leader asked to hand leadership over (ydld), to a random voter or its
+  // own pick.
+  void transfer_leadership();
   void compact(Node& n);
   void mark_committed(Node& n, Zxid upto);
   void check_step();
@@ -571,6 +574,18 @@ void Sim::client_sync() {
   guarded(n, [&] { n.replica->host().sync(id); });
 }
 
+void Sim::transfer_leadership() {
+  Node& n = nodes_[rnd(nodes_.size())];
+  if (!n.up() || !n.status().serving || n.status().role != zkd::zab::Role::kLeading) return;
+  const auto to = static_cast<ServerId>(rnd(nodes_.size() + 1));  // 0: its pick
+  guarded(n, [&] {
+    const auto err = n.replica->host().transfer(to);
+    if (err == zkd::zab::Error::kOk) ++stats_.transfers;
+    event(std::to_string(n.id()) + ": transfer to " + std::to_string(to) + " -> " +
+          zkd::zab::to_string(err));
+  });
+}
+
 // A snapshot of the tree once it is committed and its log durable that far,
 // written as zkd writes one; recovery then starts from it.
 void Sim::compact(Node& n) {
@@ -770,6 +785,7 @@ Result Sim::run() {
       if (faults_) {
         if (chance(300)) client_write();
         if (chance(15)) client_sync();
+        if (chance(10)) transfer_leadership();
         if (chance(4)) {
           const auto a = static_cast<ServerId>(1 + rnd(n_nodes));
           const auto b = static_cast<ServerId>(1 + rnd(n_nodes));

@@ -34,6 +34,7 @@ struct Stats {
   int64_t syncs_done = 0;
   int64_t observers = 0;  // observer replicas in the ensemble
   int64_t informs = 0;    // Inform messages delivered to observers
+  int64_t transfers = 0;  // leadership transfers a leader took (host().transfer ok)
   // Failpoints that fired (a replica crashed there, or an operation failed),
   // by name.
   std::map<std::string, int64_t> failpoints;

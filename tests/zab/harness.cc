@@ -97,6 +97,13 @@ std::string Harness::run(const std::string& line) {
                        (p.ok() ? zxid_str(p.zxid) : std::string(to_string(p.error))));
       }
       settle();
+    } else if (cmd == "transfer") {
+      // transfer N [TO]: node N, leading, hands leadership to TO (0: its pick).
+      Node& n = node(args.at(1));
+      const ServerId to = args.size() > 2 ? std::stoll(args[2]) : 0;
+      out_.push_back(args[1] + ": transfer " + std::to_string(to) + " -> " +
+                     to_string(n.core->transfer(to)));
+      settle();
     } else if (cmd == "forward") {
       const Error e = node(args.at(1)).core->forward(args.at(2));
       out_.push_back(args[1] + ": forward " + args[2] + " -> " + to_string(e));

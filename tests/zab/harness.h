@@ -16,6 +16,7 @@
 //   deliver [ROUNDS]         deliver queued messages until none are left
 //   run K                    K times: tick, deliver
 //   propose ID PAYLOAD...    forward ID PAYLOAD    sync ID REQUEST_ID
+//   transfer ID [TO]         leader ID hands leadership to TO (0 or none: its pick)
 //   persist ID [ZXID]        autopersist ID on|off
 //   linkdown A B             A's host saw its connection to B close
 //   partition A B / C ...    heal

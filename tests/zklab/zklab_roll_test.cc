@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// `zklab roll` as a user runs it: the real zklab binary on a real lab of zkd
-// daemons; what it printed and wrote, and the lab afterwards. No timing is
+// `zklab roll` and `zklab transfer` as a user runs them: the real zklab
+// binary on a real lab of zkd daemons; what it printed and wrote, and the lab
+// afterwards. No timing is
 // asserted: the write gap is a figure (docs/benchmarks.md), not a test.
 #include <gtest/gtest.h>
 
@@ -46,6 +47,10 @@ TEST_P(ZklabRollTest, RestartsEveryNodeTheLeaderLastAndLosesNoSession) {
   }
   ASSERT_EQ(restarted.size(), 3u) << run.output;
   EXPECT_EQ(restarted.back(), leader + "L") << run.output;
+  // Its leadership was handed over first (ydld).
+  EXPECT_TRUE(std::regex_search(
+      run.output, std::regex("leadership moved from node " + leader + " to node \\d in \\d+ ms")))
+      << run.output;
   EXPECT_EQ(restarted[0].size(), 1u) << run.output;  // not the leader
   EXPECT_EQ(restarted[1].size(), 1u) << run.output;
   EXPECT_NE(restarted[0], restarted[1]) << run.output;
@@ -76,6 +81,38 @@ TEST_P(ZklabRollTest, RestartsEveryNodeTheLeaderLastAndLosesNoSession) {
 
 INSTANTIATE_TEST_SUITE_P(Restarts, ZklabRollTest, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "Kill" : "Graceful"; });
+
+class ZklabTransferTest : public zk::lab::testing::ZklabFixture {};
+
+TEST_F(ZklabTransferTest, TheLeaderHandsOverToAFollowerAndNoSessionIsLost) {
+  Outcome up = zklab({"up", "-n", "3"});
+  ASSERT_EQ(up.exit_code, 0) << up.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(up.output, m, std::regex("node (\\d) \\S+ pid \\d+ leader")))
+      << up.output;
+  const std::string leader = m[1].str();
+
+  Outcome run = zklab({"transfer", "--settle", "0.3"}, 120s);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_TRUE(std::regex_search(
+      run.output, m, std::regex("leadership moved from node " + leader + " to node (\\d) in")))
+      << run.output;
+  const std::string next = m[1].str();
+  EXPECT_NE(next, leader);
+  EXPECT_NE(run.output.find("sessions lost: 0\n"), std::string::npos) << run.output;
+  EXPECT_TRUE(std::regex_search(run.output, std::regex("requests: [1-9]\\d* writes")))
+      << run.output;
+
+  // The new leader leads; the old one follows it, nothing was restarted.
+  Status after = status().value_or(Status{});
+  EXPECT_EQ(after[std::stoi(next)].role, "leader") << describe(after);
+  EXPECT_EQ(after[std::stoi(leader)].role, "follower") << describe(after);
+  EXPECT_NE(read_file(lab_ / "transfer.svg").find("transfer node " + leader), std::string::npos);
+
+  // Bad options exit 2.
+  EXPECT_EQ(zklab({"transfer", "--clients", "0"}, 30s).exit_code, 2);
+  EXPECT_EQ(zklab({"transfer", "--settle", "-1"}, 30s).exit_code, 2);
+}
 
 class ZklabRollOptionsTest : public zk::lab::testing::ZklabFixture {};
 

@@ -267,6 +267,15 @@ Outcome observers(ServerView&, const std::map<std::string, std::string>&) {
   return {json::object{{"synced_observers", 0}, {"observers", json::array{}}}, std::nullopt};
 }
 
+// zkd's: ydld through the admin server; `yielded` says whether the leader
+// took it, `message` is the four-letter word's answer.
+Outcome yield_leadership(ServerView& view, const std::map<std::string, std::string>&) {
+  std::string message = view.yield_leadership();
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  const bool yielded = message.starts_with("Sent ");
+  return {json::object{{"yielded", yielded}, {"message", message}}, std::nullopt};
+}
+
 Outcome zab_state(ServerView& view, const std::map<std::string, std::string>&) {
   auto l = view.leader();
   if (!l) return {json::object{{"voting", false}, {"zabstate", ""}}, std::nullopt};
@@ -298,6 +307,7 @@ const std::vector<Command>& commands() {
       {{"stat_reset", "srst"}, true, stat_reset},
       {{"system_properties", "sysp"}, false, nothing},  // zkd has no JVM properties
       {{"voting_view"}, true, voting_view},
+      {{"yield_leadership", "ydld"}, true, yield_leadership},
       {{"watch_summary", "wchs"}, true, watch_summary},
       {{"watches", "wchc"}, true, watches},
       {{"watches_by_path", "wchp"}, true, watches_by_path},

@@ -59,6 +59,9 @@ class ServerView {
 
   virtual int64_t trace_mask() const = 0;
   virtual void set_trace_mask(int64_t mask) = 0;
+  // The leader hands leadership to its most up-to-date follower (ydld);
+  // the four-letter word's answer, whether it did or why not.
+  virtual std::string yield_leadership() = 0;
   virtual void reset_server_stats() = 0;
   virtual void reset_connection_stats() = 0;
 };

@@ -7,9 +7,10 @@
 namespace zkd::net {
 
 bool is_four_letter_word(std::string_view first_four_bytes) {
-  static constexpr std::array<std::string_view, 18> kWords = {
-      "conf", "cons", "crst", "dirs", "dump", "envi", "gtmk", "ruok", "stmk",
-      "srvr", "srst", "stat", "wchc", "wchp", "wchs", "mntr", "isro", "hash"};
+  // Apache 3.8's words, and ydld (ClickHouse Keeper's: yield leadership).
+  static constexpr std::array<std::string_view, 19> kWords = {
+      "conf", "cons", "crst", "dirs", "dump", "envi", "gtmk", "ruok", "stmk", "srvr",
+      "srst", "stat", "wchc", "wchp", "wchs", "mntr", "isro", "hash", "ydld"};
   return std::find(kWords.begin(), kWords.end(), first_four_bytes) != kWords.end();
 }
 

@@ -49,9 +49,11 @@ void append_peer_packet(const PeerPacket& packet, std::string& bytes) {
   out.int64(static_cast<int64_t>(m.attempt));
   out.int64(static_cast<int64_t>(m.request_id));
   out.int64(static_cast<int64_t>(m.digest));
-  // One byte: AckEpoch's fresh or a Ping's busy (older zkd read it as fresh
-  // on every type and ignore it on a Ping).
-  out.boolean(m.type == zab::MsgType::kPing ? m.busy : m.fresh);
+  // One byte: AckEpoch's fresh, a Ping's busy or a Vote's nomination (older
+  // zkd read it as fresh on every type and ignore it but on an AckEpoch).
+  out.boolean(m.type == zab::MsgType::kPing   ? m.busy
+              : m.type == zab::MsgType::kVote ? m.nomination
+                                              : m.fresh);
   out.int64(m.vote.leader);
   out.int64(m.vote.zxid);
   out.int64(m.vote.epoch);
@@ -89,8 +91,9 @@ bool decode_peer_packet(std::string_view bytes, PeerPacket& packet) {
   m.request_id = static_cast<uint64_t>(in.int64());
   m.digest = static_cast<uint64_t>(in.int64());
   const bool flag = in.boolean();
-  m.fresh = m.type != zab::MsgType::kPing && flag;
+  m.fresh = m.type != zab::MsgType::kPing && m.type != zab::MsgType::kVote && flag;
   m.busy = m.type == zab::MsgType::kPing && flag;
+  m.nomination = m.type == zab::MsgType::kVote && flag;
   m.vote.leader = in.int64();
   m.vote.zxid = in.int64();
   m.vote.epoch = in.int64();

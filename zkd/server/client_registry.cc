@@ -94,7 +94,9 @@ void ClientRegistry::close_all() {
   std::vector<std::shared_ptr<net::ClientConnection>> open;
   for (auto& [id, client] : clients_) {
     client.phase = ClientState::Phase::kClosing;
-    open.push_back(client.connection);
+    // One already closing finishes sending what it has (a four-letter
+    // word's answer: ydld's comes just before its leader drops everyone).
+    if (!client.connection->closing()) open.push_back(client.connection);
   }
   for (auto& c : open) c->close();
 }

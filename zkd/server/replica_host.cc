@@ -135,10 +135,23 @@ void ReplicaHost::sync(uint64_t ticket) {
   process();
 }
 
+zab::Error ReplicaHost::transfer(zab::ServerId to) {
+  if (stopped_) return zab::Error::kNotServing;
+  const zab::Error err = core_.transfer(to);
+  process();
+  return err;
+}
+
 void ReplicaHost::process() {
   if (in_process_) return;
   in_process_ = true;
-  while (!stopped_ && core_.has_ready()) {
+  while (!stopped_) {
+    if (!held_writes_.empty() && core_.transferring_to() == 0) {
+      // The transfer ended: abandoned (still leading: propose them) or done
+      // (not leading: propose() drops them; their clients were dropped).
+      for (const WriteRequest& request : std::exchange(held_writes_, {})) propose(request);
+    }
+    if (!core_.has_ready()) break;
     zab::Ready ready = core_.ready();
     carry_out(ready);
     if (stopped_) break;
@@ -326,6 +339,10 @@ void ReplicaHost::propose(const WriteRequest& request) {
   if (status_.role != zab::Role::kLeading || !status_.serving) return;
   if (request.kind == WriteRequest::Kind::kTouch) {
     events_.touched(request.touches);
+    return;
+  }
+  if (core_.transferring_to() != 0) {
+    held_writes_.push_back(request);
     return;
   }
   const zab::Zxid last = core_.last_zxid();

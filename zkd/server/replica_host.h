@@ -130,6 +130,10 @@ class ReplicaHost {
   // Answered with sync_done(ticket) once this replica applied what the
   // leader had when it saw the sync.
   void sync(uint64_t ticket);
+  // Leader, serving: leadership to follower `to` (0: the most up to date),
+  // zab::Zab::transfer. Writes that arrive meanwhile wait here: proposed if
+  // the transfer is abandoned, dropped with the clients if it succeeds.
+  zab::Error transfer(zab::ServerId to);
   // Takes no input any more (the server stops).
   void stop() { stopped_ = true; }
 
@@ -164,7 +168,8 @@ class ReplicaHost {
   ReplicaEvents& events_;
   zab::Status status_;
   bool stopped_ = false;
-  bool in_process_ = false;  // process() is running (it must not nest)
+  bool in_process_ = false;                // process() is running (it must not nest)
+  std::vector<WriteRequest> held_writes_;  // while a transfer is under way
   // The trees Snap messages carried, by zxid, until installed.
   std::map<zab::Zxid, std::string> incoming_snapshots_;
   // Tree digests (docs/replication.md, "Tree digest").

@@ -137,6 +137,17 @@ boost::system::error_code Replication::start() {
   return {};
 }
 
+zab::Error Replication::transfer(zab::ServerId to) {
+  const zab::Error err = host_.transfer(to);
+  if (err == zab::Error::kOk) {
+    log_info("leadership transfer", to != 0 ? " to server " + std::to_string(to) : std::string(),
+             " under way: writes wait until the follower has every proposal");
+  } else {
+    log_warn("cannot transfer leadership: ", zab::to_string(err));
+  }
+  return err;
+}
+
 void Replication::stop() {
   stopped_ = true;
   host_.stop();

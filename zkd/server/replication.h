@@ -97,6 +97,9 @@ class Replication final : ReplicaEvents {
   boost::system::error_code start();
   void stop();
   const ReplicaHost& host() const { return host_; }
+  // Leader: leadership to follower `to` (0: the most up to date one),
+  // ReplicaHost::transfer.
+  zab::Error transfer(zab::ServerId to);
 
  private:
   // ReplicaEvents

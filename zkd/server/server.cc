@@ -48,7 +48,8 @@ Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
                                 .replica = [this]() -> const ReplicaHost* {
                                   return replication_ ? &replication_->host() : nullptr;
                                 },
-                                .read_only = read_only_}),
+                                .read_only = read_only_,
+                                .yield_leadership = [this] { return yield_leadership(); }}),
       service_(ClientService::Parts{.config = config_,
                                     .db = db_,
                                     .clients = clients_,
@@ -60,6 +61,19 @@ Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
   stats_.started_steady_ms = steady_clock_ms();
   listener_ = std::make_shared<net::ClientListener>(io_, service_, config_.max_client_cnxns,
                                                     connection_options(false));
+}
+
+std::string Server::yield_leadership() {
+  if (!replication_) return "Failed to yield leadership: a standalone server has none\n";
+  const zab::Status& status = replication_->host().status();
+  if (status.role != zab::Role::kLeading || !status.serving) {
+    return "Failed to yield leadership: this server is not the serving leader\n";
+  }
+  // After the answer is queued: the hand-over drops every connection.
+  asio::post(io_, [this] {
+    if (replication_ && !stopped_) replication_->transfer(0);
+  });
+  return "Sent yield leadership request to leader.\n";
 }
 
 net::ConnectionOptions Server::connection_options(bool secure_port) const {

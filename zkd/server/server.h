@@ -76,6 +76,9 @@ class Server final {
   // Must succeed before start(); an error (corrupt log, unreadable files)
   // names the file and what to do.
   storage::Status open_storage();
+  // ydld: hands this leader's leadership to its most up-to-date follower;
+  // the four-letter word's answer (ClickHouse Keeper's on success).
+  std::string yield_leadership();
   // Binds the client port and starts serving; a bind error is returned.
   boost::system::error_code start();
   // The address the client port is bound to: the secure client port's when

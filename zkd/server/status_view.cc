@@ -104,6 +104,11 @@ bool StatusView::serving() const {
   return r == nullptr || r->status().serving;
 }
 
+std::string StatusView::yield_leadership() {
+  return sources_.yield_leadership ? sources_.yield_leadership()
+                                   : "Failed to yield leadership: a standalone server has none\n";
+}
+
 bool StatusView::read_only() const { return !serving() && sources_.read_only.active(); }
 
 std::vector<ConnectionSnapshot> StatusView::connection_snapshots() const {
@@ -372,6 +377,7 @@ std::string StatusView::four_letter_word(std::string_view word, std::string_view
     return format_dirs(d.data_dir_size, d.log_dir_size);
   }
   if (word == "conf") return format_conf(conf());
+  if (word == "ydld") return yield_leadership();
   if (word == "envi") return format_envi(environment());
   if (word == "wchs") {
     auto w = watch_counts();

@@ -46,6 +46,9 @@ class StatusView final : public admin::ServerView {
     std::function<uint16_t()> client_port;        // the bound client port
     std::function<const ReplicaHost*()> replica;  // null when standalone
     const ReadOnlyMode& read_only;
+    // ydld: the leader hands leadership to its most up-to-date follower
+    // (ReplicaHost::transfer); the answer to send. Null when standalone.
+    std::function<std::string()> yield_leadership;
   };
   explicit StatusView(Sources sources);
 
@@ -73,6 +76,7 @@ class StatusView final : public admin::ServerView {
   std::string initial_configuration() const override;
   int64_t trace_mask() const override { return sources_.stats.trace_mask; }
   void set_trace_mask(int64_t mask) override { sources_.stats.trace_mask = mask; }
+  std::string yield_leadership() override;
   void reset_server_stats() override;
   void reset_connection_stats() override;
 

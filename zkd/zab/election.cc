@@ -29,9 +29,10 @@ Vote Election::self_vote() const {
   return {s_.observer ? 0 : s_.cfg.id, s_.log.last(), s_.hard.current_epoch};
 }
 
-void Election::start() {
+void Election::start(std::optional<Vote> nominee) {
   ++round_;
-  vote_ = self_vote();
+  vote_ = nominee.value_or(self_vote());
+  nominated_ = nominee.has_value();
   received_.clear();
   received_[s_.cfg.id] = vote_;
   out_of_election_.clear();
@@ -51,6 +52,7 @@ void Election::send_vote(ServerId to) {
   s_.send({.type = MsgType::kVote,
            .to = to,
            .round = round_,
+           .nomination = nominated_ && s_.role == Role::kLooking,
            .vote = vote_,
            .state = peer_state(s_.role)});
 }
@@ -97,11 +99,14 @@ void Election::on_vote(const Message& m) {
   if (s_.role != Role::kLooking) {
     if (m.state != PeerState::kLooking) return;
     // A peer that is LOOKING has left our epoch (Apache: its connection
-    // broke). Tell it whom we follow. Our leader's vote of the round we
-    // decided in, for the leader we chose, is no such sign: it left before
-    // the leader decided (we may decide first) and arrives late.
+    // broke). Tell it whom we follow. Our leader's votes of the round we
+    // decided in are no such sign when they do not beat the vote we decided
+    // on: they left before the leader decided (we may decide first: at once
+    // on a hand-over's nomination) and arrive late. A vote only improves
+    // within a round, and a leader that leaves starts a new one with its own
+    // vote, which is never worse than the one that elected it.
     if (s_.learning() && m.from == s_.leader) {
-      if (m.round == round_ && m.vote == vote_) return;
+      if (m.round == round_ && !vote_beats(m.vote, vote_)) return;
       changes_.look();
       return;
     }
@@ -116,7 +121,9 @@ void Election::on_vote(const Message& m) {
     if (m.round > round_) {
       round_ = m.round;
       received_.clear();
-      vote_ = vote_beats(m.vote, self_vote()) ? m.vote : self_vote();
+      const bool theirs = vote_beats(m.vote, self_vote());
+      vote_ = theirs ? m.vote : self_vote();
+      nominated_ = theirs && m.nomination;
       finalize_left_ = 0;
       broadcast_vote();
     } else if (m.round < round_) {
@@ -124,6 +131,7 @@ void Election::on_vote(const Message& m) {
       return;
     } else if (vote_beats(m.vote, vote_)) {
       vote_ = m.vote;
+      nominated_ = m.nomination;
       finalize_left_ = 0;
       broadcast_vote();
     } else if (m.vote != vote_) {
@@ -163,7 +171,12 @@ void Election::on_vote(const Message& m) {
 // hears, starting from its own, and what it sent us does not beat ours (or we
 // would have taken it). With every voter heard the wait is kept, as before:
 // no link went down, so nothing calls for haste.
+//
+// A hand-over's nomination is decided at once too: its epoch is one above the
+// leader's, so no vote of a replica of that epoch can beat it, and the wait
+// would only stretch the pause the transfer exists to keep short.
 bool Election::decide_now() const {
+  if (nominated_) return true;
   bool closed = false;
   for (ServerId v : s_.cfg.voters) {
     if (v == s_.cfg.id || received_.contains(v)) continue;

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "zkd/zab/message.h"
@@ -28,8 +29,10 @@ class Election {
   // `state` and `changes` outlive the election.
   Election(ReplicaState& state, RoleChanges& changes) : s_(state), changes_(changes) {}
 
-  // The replica is LOOKING from now on: a new round with its own vote.
-  void start();
+  // The replica is LOOKING from now on: a new round with its own vote, or
+  // with `nominee` (a leader's hand-over: docs/zab.md, "Leadership
+  // transfer").
+  void start(std::optional<Vote> nominee = std::nullopt);
   // A vote from a peer, in any role.
   void on_vote(const Message& m);
   // One period of the host's timer while LOOKING.
@@ -56,6 +59,7 @@ class Election {
   ReplicaState& s_;
   RoleChanges& changes_;
   Vote vote_;
+  bool nominated_ = false;  // vote_ is a hand-over's nomination (decided at once)
   uint64_t round_ = 0;
   std::map<ServerId, Vote> received_;  // LOOKING votes of this round, and our own
   struct OutOfElection {

@@ -12,12 +12,14 @@ void LeaderRole::start() {
   phase_ticks_ = 0;
   initial_last_ = s_.log.last();
   peers_.clear();
+  transfer_to_ = 0;
   maybe_choose_epoch();  // a single-voter ensemble needs no one else
 }
 
 void LeaderRole::reset() {
   peers_.clear();
   new_epoch_ = 0;
+  transfer_to_ = 0;
 }
 
 void LeaderRole::persisted() {
@@ -26,7 +28,7 @@ void LeaderRole::persisted() {
 }
 
 Proposed LeaderRole::propose(std::string payload) {
-  if (phase_ != Phase::kBroadcast) return {0, Error::kNotServing};
+  if (phase_ != Phase::kBroadcast || transfer_to_ != 0) return {0, Error::kNotServing};
   if (next_counter_ > s_.cfg.max_counter) {
     // A new epoch is the only way to get new zxids: step down, re-elect.
     changes_.look();
@@ -128,6 +130,7 @@ void LeaderRole::on_message(const Message& m) {
           answer_peer_syncs();
         }
         maybe_commit();
+        maybe_hand_over();
       }
       return;
     case MsgType::kRequest:
@@ -403,6 +406,7 @@ void LeaderRole::tick() {
     changes_.look();  // lost the quorum of responsive, synced followers
     return;
   }
+  if (transfer_to_ != 0 && ++transfer_ticks_ >= s_.cfg.sync_limit) transfer_to_ = 0;
   ping_learners();
   // After the busy pings: they left while the last step's messages did.
   for (auto& [id, p] : peers_) {
@@ -428,6 +432,41 @@ void LeaderRole::ping_learners() {
              .request_id = round_,
              .busy = busy});
   }
+}
+
+Error LeaderRole::transfer(ServerId to) {
+  if (phase_ != Phase::kBroadcast) return Error::kNotServing;
+  if (to == 0) {
+    // The synced follower with the most acked (the lowest id on a tie).
+    Zxid best = 0;
+    for (const auto& [id, p] : peers_) {
+      if (p.stage != Peer::Stage::kSynced || !s_.is_voter(id)) continue;
+      if (to == 0 || p.acked > best) {
+        to = id;
+        best = p.acked;
+      }
+    }
+  }
+  const auto it = peers_.find(to);
+  if (to == s_.cfg.id || it == peers_.end() || it->second.stage != Peer::Stage::kSynced ||
+      !s_.is_voter(to)) {
+    return Error::kNoSuchFollower;
+  }
+  transfer_to_ = to;
+  transfer_ticks_ = 0;
+  maybe_hand_over();
+  return Error::kOk;
+}
+
+void LeaderRole::maybe_hand_over() {
+  if (transfer_to_ == 0) return;
+  const auto it = peers_.find(transfer_to_);
+  if (it == peers_.end() || it->second.stage != Peer::Stage::kSynced) {
+    transfer_to_ = 0;  // it left: abandoned
+    return;
+  }
+  if (it->second.acked < s_.log.last()) return;
+  changes_.hand_over(transfer_to_);  // resets this role: nothing after it
 }
 
 }  // namespace zkd::zab

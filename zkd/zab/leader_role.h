@@ -47,6 +47,14 @@ class LeaderRole {
   void send_digest(Zxid zxid, uint64_t digest);
   // Broadcast: this replica's sync, done once it applied what is proposed now.
   bool sync(uint64_t request_id);
+  // Broadcast: hands leadership to the follower `to` (0: the synced follower
+  // with the most acked, the lowest id on a tie) once it has acked every
+  // proposal, by stepping down with a vote for it (docs/zab.md,
+  // "Leadership transfer"). propose() refuses meanwhile; the transfer is
+  // abandoned when that takes sync_limit ticks.
+  Error transfer(ServerId to);
+  // The follower a transfer is under way to; 0 when none.
+  ServerId transferring_to() const { return transfer_to_; }
 
   // The epoch being established or led; 0 before it is chosen.
   Epoch epoch() const { return new_epoch_; }
@@ -99,6 +107,8 @@ class LeaderRole {
   void maybe_commit();
   void inform_observers();
   void answer_peer_syncs();
+  // Hands over when the transfer's follower has acked every proposal.
+  void maybe_hand_over();
 
   ReplicaState& s_;
   RoleChanges& changes_;
@@ -112,6 +122,8 @@ class LeaderRole {
   Zxid initial_last_ = 0;  // the leader's history for the new epoch ends here
   uint64_t next_counter_ = 1;
   uint64_t round_ = 0;  // the latest confirmation round (quorum_sync)
+  ServerId transfer_to_ = 0;
+  int transfer_ticks_ = 0;
   std::map<ServerId, Peer> peers_;
 };
 

@@ -89,7 +89,7 @@ std::string describe(const Message& m) {
     case MsgType::kVote:
       s += " " + std::string(to_string(m.state)) + " round=" + std::to_string(m.round) +
            " leader=" + std::to_string(m.vote.leader) + " zxid=" + zxid_string(m.vote.zxid) +
-           " epoch=" + std::to_string(m.vote.epoch);
+           " epoch=" + std::to_string(m.vote.epoch) + (m.nomination ? " nomination" : "");
       break;
     case MsgType::kFollowerInfo:
       s += " accepted=" + std::to_string(m.epoch) + " attempt=" + attempt_string(m.attempt);

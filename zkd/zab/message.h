@@ -94,6 +94,9 @@ struct Message {
   uint64_t digest = 0;  // Digest only
   bool fresh = false;   // AckEpoch only
   bool busy = false;    // Ping (leader -> learner) only
+  // Vote only: the vote is a leader's hand-over nomination, or taken from one
+  // (Election; docs/zab.md, "Leadership transfer").
+  bool nomination = false;
   Vote vote{};
   PeerState state = PeerState::kLooking;
   std::vector<Entry> entries{};

@@ -36,6 +36,7 @@ enum class Error : uint8_t {
   kNotLeader,         // propose() on a replica that is not leading
   kNotServing,        // leader not established / learner not up to date yet
   kCounterExhausted,  // the epoch's zxid counter ran out; the leader stepped down
+  kNoSuchFollower,    // transfer(): no follower (voter) in sync to hand leadership to
 };
 const char* to_string(Error error);
 

@@ -87,6 +87,9 @@ class RoleChanges {
   virtual void lead() = 0;                // this replica won the election
   virtual void follow(ServerId) = 0;      // another replica won it
   virtual void left_epoch(ServerId) = 0;  // a peer asks for a leader: the leader drops it
+  // The leader steps down to election, nominating a follower that has every
+  // proposal it made (transfer).
+  virtual void hand_over(ServerId to) = 0;
 
  protected:
   ~RoleChanges() = default;

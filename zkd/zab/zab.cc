@@ -34,6 +34,8 @@ const char* to_string(Error error) {
       return "not serving";
     case Error::kCounterExhausted:
       return "zxid counter exhausted";
+    case Error::kNoSuchFollower:
+      return "no such follower in sync";
   }
   return "?";
 }
@@ -49,15 +51,22 @@ Zab::Zab(Config config, Bootstrap boot)
 
 // --- role changes ---
 
-void Zab::look() {
+void Zab::look() { look_with(std::nullopt); }
+
+void Zab::look_with(std::optional<Vote> nominee) {
   s_.fail_syncs();
   s_.role = Role::kLooking;
   s_.leader = 0;
   s_.serving = false;
   leader_.reset();
   learner_.reset();
-  election_.start();
+  election_.start(nominee);
 }
+
+// The nomination's epoch is one above ours so that it beats every vote of a
+// replica of our epoch, `to`'s own included (same epoch and last zxid, maybe
+// a lower id); docs/zab.md, "Leadership transfer".
+void Zab::hand_over(ServerId to) { look_with(Vote{to, s_.log.last(), s_.hard.current_epoch + 1}); }
 
 void Zab::lead() {
   s_.fail_syncs();
@@ -76,6 +85,15 @@ void Zab::follow(ServerId leader) {
 }
 
 void Zab::left_epoch(ServerId peer) { leader_.forget(peer); }
+
+Error Zab::transfer(ServerId to) {
+  if (s_.role != Role::kLeading) return Error::kNotLeader;
+  return leader_.transfer(to);
+}
+
+ServerId Zab::transferring_to() const {
+  return s_.role == Role::kLeading ? leader_.transferring_to() : 0;
+}
 
 // --- inputs ---
 

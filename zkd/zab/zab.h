@@ -74,6 +74,14 @@ class Zab final : RoleChanges {
   // replica applied everything the leader had proposed when it saw the sync,
   // or in Ready::syncs_failed if the replica loses its leader first.
   Error sync(uint64_t request_id);
+  // Leader, serving: moves leadership to follower `to` (0: the most up to
+  // date one) without an election timeout: proposals stop, and once `to` has
+  // acked every one the leader steps down voting for it (LeaderRole::
+  // transfer). kNoSuchFollower when `to` is not a follower in sync.
+  Error transfer(ServerId to);
+  // Leader: the follower a transfer is under way to (propose() refuses
+  // meanwhile); 0 when none.
+  ServerId transferring_to() const;
   // The host's link to `peer` broke (its connection closed). A follower or
   // observer whose leader that is goes back to election at once, as Apache's
   // learners do when their socket to the leader closes; anything else waits
@@ -114,6 +122,9 @@ class Zab final : RoleChanges {
   void lead() override;
   void follow(ServerId leader) override;
   void left_epoch(ServerId peer) override;
+  void hand_over(ServerId to) override;
+  // look() with a first vote of its own choosing.
+  void look_with(std::optional<Vote> nominee);
 
   ReplicaState s_;
   Election election_;
