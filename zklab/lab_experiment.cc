@@ -142,6 +142,11 @@ int transfer_leadership(const LabContext& ctx, const std::vector<LabNode>& nodes
   return 0;
 }
 
+std::chrono::microseconds since(std::chrono::steady_clock::time_point origin,
+                                std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(t - origin);
+}
+
 std::string QuietContext::last_line() const {
   std::string text = out.str();
   while (!text.empty() && text.back() == '\n') text.pop_back();

@@ -80,6 +80,10 @@ struct QuietContext {
   LabContext ctx;
 };
 
+// The time from `origin` to `t`, as the timelines count it.
+std::chrono::microseconds since(std::chrono::steady_clock::time_point origin,
+                                std::chrono::steady_clock::time_point t);
+
 // "412 ms", "1.234 s", from microseconds.
 std::string ms_text(std::chrono::microseconds d);
 std::string seconds_text(std::chrono::microseconds d);

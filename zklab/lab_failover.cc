@@ -19,10 +19,6 @@ constexpr auto kAfterLateRejoin = std::chrono::seconds(1);
 // The parent of the load's znodes.
 constexpr const char* kLoadRoot = "/zklab-failover";
 
-microseconds since(Clock::time_point origin, Clock::time_point t) {
-  return std::chrono::duration_cast<microseconds>(t - origin);
-}
-
 bool serves_as_learner(std::string_view role) { return role_serves(role) && !is_leader(role); }
 
 // How a fault is named, struck and undone.

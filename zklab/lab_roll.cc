@@ -19,10 +19,6 @@ using std::chrono::microseconds;
 // The parent of the load's znodes.
 constexpr const char* kLoadRoot = "/zklab-roll";
 
-microseconds since(Clock::time_point origin, Clock::time_point t) {
-  return std::chrono::duration_cast<microseconds>(t - origin);
-}
-
 // The order of the restarts: every node but the leader by id, the leader last.
 std::vector<int> restart_order(const std::vector<LabNode>& nodes, int leader) {
   std::vector<int> order;

@@ -14,10 +14,6 @@ using std::chrono::microseconds;
 // The parent of the load's znodes.
 constexpr const char* kLoadRoot = "/zklab-transfer";
 
-microseconds since(Clock::time_point origin, Clock::time_point t) {
-  return std::chrono::duration_cast<microseconds>(t - origin);
-}
-
 }  // namespace
 
 LabExit lab_transfer(const LabContext& ctx, const TransferOptions& o) {

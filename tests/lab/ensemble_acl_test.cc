@@ -13,7 +13,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -36,22 +35,12 @@ constexpr auto kElectionDeadline = 30s;
 constexpr const char* kSuperDigest = "super:lK75jTNcA+U9vtVEw5vB51mj/w4=";  // super:secret
 const zk::wire::Id kAlice{"digest", "alice:V55/p2T0OpjQ+low3NVAH4aLvm0="};  // alice:pw
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr ? v : "";
-}
-
 std::string error_text(Error e) { return std::string(zk::wire::error_name(e)); }
 
 class EnsembleAclTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    EnsembleOptions options;
-    const std::string flavour = env("ZK_ENSEMBLE_FLAVOUR");
-    auto parsed = parse_flavour(flavour.empty() ? "zkd" : flavour);
-    ASSERT_TRUE(parsed) << "ZK_ENSEMBLE_FLAVOUR must be zkd or apache, not '" << flavour << "'";
-    options.flavour = *parsed;
-    options.zkd_binary = env("ZK_ENSEMBLE_ZKD").empty() ? zkd_binary() : env("ZK_ENSEMBLE_ZKD");
+    EnsembleOptions options = flavoured_ensemble_options();
     options.voters = 3;
     options.extra_lines = {std::string("DigestAuthenticationProvider.superDigest=") + kSuperDigest};
     options.temp_dir_prefix = "zk_ensemble_acl_test";

@@ -205,12 +205,7 @@ std::vector<int> others(const Ensemble& e, const std::set<int>& except) {
 class EnsembleTest : public ::testing::Test {
  protected:
   void start(int voters, std::vector<std::string> extra_lines = {}, int observers = 0) {
-    EnsembleOptions options;
-    std::string flavour = env("ZK_ENSEMBLE_FLAVOUR");
-    auto parsed = parse_flavour(flavour.empty() ? "zkd" : flavour);
-    ASSERT_TRUE(parsed) << "ZK_ENSEMBLE_FLAVOUR must be zkd or apache, not '" << flavour << "'";
-    options.flavour = *parsed;
-    options.zkd_binary = env("ZK_ENSEMBLE_ZKD").empty() ? zkd_binary() : env("ZK_ENSEMBLE_ZKD");
+    EnsembleOptions options = flavoured_ensemble_options();
     options.voters = voters;
     options.observers = observers;
     options.extra_lines = std::move(extra_lines);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tests/lab/lab_test_util.h"
 
+#include <cstdlib>
 #include <iostream>
 
 #include <gtest/gtest.h>
@@ -20,6 +21,20 @@ void keep_if_failed(Ensemble* ensemble, bool failed) {
 }
 
 std::string zkd_binary() { return ZKD_BINARY; }
+
+EnsembleOptions flavoured_ensemble_options() {
+  const auto env = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v != nullptr ? v : "";
+  };
+  EnsembleOptions options;
+  const std::string flavour = env("ZK_ENSEMBLE_FLAVOUR");
+  const auto parsed = parse_flavour(flavour.empty() ? "zkd" : flavour);
+  EXPECT_TRUE(parsed) << "ZK_ENSEMBLE_FLAVOUR must be zkd or apache, not '" << flavour << "'";
+  options.flavour = parsed.value_or(Flavour::kZkd);
+  options.zkd_binary = env("ZK_ENSEMBLE_ZKD").empty() ? zkd_binary() : env("ZK_ENSEMBLE_ZKD");
+  return options;
+}
 
 std::string failpoint_test_name(std::string name) {
   for (char& c : name) {

@@ -22,6 +22,11 @@ namespace zk::lab {
 using zk::test::create_body;
 using zk::test::path_body;
 
+// Options for an ensemble of the flavour ZK_ENSEMBLE_FLAVOUR names (zkd when
+// unset, the binary ZK_ENSEMBLE_ZKD names or this tree's; apache: Debian's
+// Apache ZooKeeper). A name that is neither is a test failure (and zkd).
+EnsembleOptions flavoured_ensemble_options();
+
 // Path of the zkd binary this tree built.
 // For a fixture's TearDown: when the test `failed`, keeps the ensemble's
 // directory and prints where it is and every node's log tail.

@@ -15,7 +15,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -40,20 +39,10 @@ constexpr auto kModeDeadline = 30s;  // for read-only mode to start or end
 constexpr auto kServeDeadline = 30s;
 constexpr auto kPoll = 50ms;  // between two looks at a node's isro
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr ? v : "";
-}
-
 class ReadOnlyTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    EnsembleOptions options;
-    const std::string flavour = env("ZK_ENSEMBLE_FLAVOUR");
-    auto parsed = parse_flavour(flavour.empty() ? "zkd" : flavour);
-    ASSERT_TRUE(parsed) << "ZK_ENSEMBLE_FLAVOUR must be zkd or apache, not '" << flavour << "'";
-    options.flavour = *parsed;
-    options.zkd_binary = env("ZK_ENSEMBLE_ZKD").empty() ? zkd_binary() : env("ZK_ENSEMBLE_ZKD");
+    EnsembleOptions options = flavoured_ensemble_options();
     options.java_flags.push_back("-Dreadonlymode.enabled=true");
     options.environment.push_back("SERVER_JVMFLAGS=-Dreadonlymode.enabled=true");
     // Apache 3.8 creates a session in read-only mode only as a local one:

@@ -37,12 +37,9 @@ std::vector<std::string> split(const std::string& text, char sep) {
 class ZklabFailoverTest : public zk::lab::testing::ZklabFixture {};
 
 TEST_F(ZklabFailoverTest, KillsAndRestartsTheLeaderAndWritesTheTimeline) {
-  Outcome up = zklab({"up", "-n", "3"});
-  ASSERT_EQ(up.exit_code, 0) << up.output;
+  const std::string leader = up_and_leader();
+  ASSERT_FALSE(leader.empty());
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(up.output, m, std::regex("node (\\d) \\S+ pid \\d+ leader")))
-      << up.output;
-  const std::string leader = m[1].str();
 
   Outcome run = zklab({"failover", "--duration", "4", "--kill-at", "1", "--restart-at", "2"}, 120s);
   ASSERT_EQ(run.exit_code, 0) << run.output;
@@ -106,12 +103,9 @@ class ZklabSilentLeaderTest : public ZklabFailoverTest,
 
 TEST_P(ZklabSilentLeaderTest, IsReplacedAndRejoinsAsAFollower) {
   const std::string fault = GetParam();
-  Outcome up = zklab({"up", "-n", "3"});
-  ASSERT_EQ(up.exit_code, 0) << up.output;
+  const std::string leader = up_and_leader();
+  ASSERT_FALSE(leader.empty());
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(up.output, m, std::regex("node (\\d) \\S+ pid \\d+ leader")))
-      << up.output;
-  const std::string leader = m[1].str();
 
   Outcome run = zklab(
       {"failover", "--fault", fault, "--duration", "4", "--kill-at", "1", "--restart-at", "2.5"},

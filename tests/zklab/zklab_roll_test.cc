@@ -25,12 +25,8 @@ class ZklabRollTest : public zk::lab::testing::ZklabFixture,
 
 TEST_P(ZklabRollTest, RestartsEveryNodeTheLeaderLastAndLosesNoSession) {
   const bool kill = GetParam();
-  Outcome up = zklab({"up", "-n", "3"});
-  ASSERT_EQ(up.exit_code, 0) << up.output;
-  std::smatch m;
-  ASSERT_TRUE(std::regex_search(up.output, m, std::regex("node (\\d) \\S+ pid \\d+ leader")))
-      << up.output;
-  const std::string leader = m[1].str();
+  const std::string leader = up_and_leader();
+  ASSERT_FALSE(leader.empty());
 
   std::vector<std::string> args = {"roll", "--settle", "0.5"};
   if (kill) args.push_back("--kill");
@@ -85,12 +81,9 @@ INSTANTIATE_TEST_SUITE_P(Restarts, ZklabRollTest, ::testing::Bool(),
 class ZklabTransferTest : public zk::lab::testing::ZklabFixture {};
 
 TEST_F(ZklabTransferTest, TheLeaderHandsOverToAFollowerAndNoSessionIsLost) {
-  Outcome up = zklab({"up", "-n", "3"});
-  ASSERT_EQ(up.exit_code, 0) << up.output;
+  const std::string leader = up_and_leader();
+  ASSERT_FALSE(leader.empty());
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(up.output, m, std::regex("node (\\d) \\S+ pid \\d+ leader")))
-      << up.output;
-  const std::string leader = m[1].str();
 
   Outcome run = zklab({"transfer", "--settle", "0.3"}, 120s);
   ASSERT_EQ(run.exit_code, 0) << run.output;

@@ -75,6 +75,17 @@ Outcome ZklabFixture::zklab(std::vector<std::string> args, bool with_dir,
   return out;
 }
 
+std::string ZklabFixture::up_and_leader(int nodes) {
+  Outcome up = zklab({"up", "-n", std::to_string(nodes)});
+  EXPECT_EQ(up.exit_code, 0) << up.output;
+  std::smatch m;
+  if (!std::regex_search(up.output, m, std::regex("node (\\d+) \\S+ pid \\d+ leader"))) {
+    ADD_FAILURE() << "zklab up named no leader:\n" << up.output;
+    return "";
+  }
+  return m[1].str();
+}
+
 std::optional<Status> ZklabFixture::status() {
   Outcome r = zklab({"status", "--json"});
   if (r.exit_code != 0) return std::nullopt;

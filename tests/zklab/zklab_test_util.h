@@ -67,6 +67,9 @@ class ZklabFixture : public ::testing::Test {
   }
   // `zklab status --json`, parsed; nothing when it fails.
   std::optional<Status> status();
+  // `zklab up -n NODES`; the id of the node it reports leading ("" after a
+  // test failure when up fails or names none).
+  std::string up_and_leader(int nodes = 3);
   // Polls status until `ok` holds; the last status seen, and whether it held.
   std::pair<Status, bool> wait_status(
       const std::function<bool(const Status&)>& ok,
