@@ -76,6 +76,18 @@ std::optional<LedLab> load_led_lab(const LabContext& ctx) {
   return LedLab{std::move(*nodes), leader};
 }
 
+std::optional<LedLab> load_whole_led_lab(const LabContext& ctx) {
+  auto lab = load_led_lab(ctx);
+  if (!lab) return std::nullopt;
+  std::vector<int> ids;
+  for (const LabNode& n : lab->nodes) ids.push_back(n.id);
+  if (const std::string why = wait_serving(ctx, lab->nodes, ids, true); !why.empty()) {
+    ctx.err << "zklab: the lab does not serve whole: " << why << "\n";
+    return std::nullopt;
+  }
+  return lab;
+}
+
 bool connect_load(const LabContext& ctx, Load& load) {
   if (auto error = load.connect(); !error.empty()) {
     ctx.err << "zklab: the load did not start: " << error << "\n";

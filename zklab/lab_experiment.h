@@ -53,6 +53,9 @@ struct LedLab {
   int leader = 0;
 };
 std::optional<LedLab> load_led_lab(const LabContext& ctx);
+// load_led_lab, once every node serves (waited for, ctx.deadline); nothing,
+// with why on ctx.err, when one does not.
+std::optional<LedLab> load_whole_led_lab(const LabContext& ctx);
 
 // Connects `load` (Load::connect); false, with why on ctx.err, when it cannot.
 bool connect_load(const LabContext& ctx, Load& load);

@@ -36,14 +36,9 @@ LabExit lab_roll(const LabContext& ctx, const RollOptions& o) {
     ctx.err << "zklab: roll needs " << bad << "\n";
     return LabExit::kUsage;
   }
-  const auto lab = load_led_lab(ctx);
+  const auto lab = load_whole_led_lab(ctx);
   if (!lab) return LabExit::kError;
   const std::vector<LabNode>& nodes = lab->nodes;
-  if (const std::string why = wait_serving(ctx, nodes, restart_order(nodes, lab->leader), true);
-      !why.empty()) {
-    ctx.err << "zklab: the lab does not serve whole: " << why << "\n";
-    return LabExit::kError;
-  }
 
   const LoadOptions lo = lab_load_options(ctx, nodes, o.load, kLoadRoot);
   Load load(lo);

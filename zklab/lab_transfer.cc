@@ -21,15 +21,9 @@ LabExit lab_transfer(const LabContext& ctx, const TransferOptions& o) {
     ctx.err << "zklab: transfer needs " << bad << "\n";
     return LabExit::kUsage;
   }
-  const auto lab = load_led_lab(ctx);
+  const auto lab = load_whole_led_lab(ctx);
   if (!lab) return LabExit::kError;
   const std::vector<LabNode>& nodes = lab->nodes;
-  std::vector<int> ids;
-  for (const LabNode& n : nodes) ids.push_back(n.id);
-  if (const std::string why = wait_serving(ctx, nodes, ids, true); !why.empty()) {
-    ctx.err << "zklab: the lab does not serve whole: " << why << "\n";
-    return LabExit::kError;
-  }
 
   const LoadOptions lo = lab_load_options(ctx, nodes, o.load, kLoadRoot);
   Load load(lo);
