@@ -36,6 +36,41 @@ std::string zxids(const std::vector<Entry>& entries) {
 
 std::string zxid_str(Zxid z) { return zxid_string(z); }
 
+std::vector<ServerId> ids(const std::string& list) {
+  std::vector<ServerId> out;
+  for (const auto& id : split(list, ',')) out.push_back(std::stoll(id));
+  return out;
+}
+
+std::string id_list(const std::vector<ServerId>& ids) {
+  std::string s;
+  for (ServerId id : ids) s += (s.empty() ? "" : ",") + std::to_string(id);
+  return s;
+}
+
+// "members:1,2,3/5": voters 1, 2, 3 and observer 5.
+std::optional<Membership> membership_of(const Entry& e) {
+  static constexpr std::string_view kPrefix = "members:";
+  if (!e.payload.starts_with(kPrefix)) return std::nullopt;
+  const std::string text = e.payload.substr(kPrefix.size());
+  const auto slash = text.find('/');
+  Membership m{ids(text.substr(0, slash))};
+  if (slash != std::string::npos) m.observers = ids(text.substr(slash + 1));
+  return m;
+}
+
+std::string membership_text(const Membership& m) {
+  return id_list(m.voters) + (m.observers.empty() ? "" : "/" + id_list(m.observers));
+}
+
+// The membership a state machine holds: its last reconfiguration's.
+std::optional<Membership> membership_in(const std::vector<Entry>& state) {
+  for (auto it = state.rbegin(); it != state.rend(); ++it) {
+    if (auto m = membership_of(*it)) return m;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Harness::Node& Harness::node(const std::string& id) {
@@ -103,6 +138,15 @@ std::string Harness::run(const std::string& line) {
       const ServerId to = args.size() > 2 ? std::stoll(args[2]) : 0;
       out_.push_back(args[1] + ": transfer " + std::to_string(to) + " -> " +
                      to_string(n.core->transfer(to)));
+      settle();
+    } else if (cmd == "reconfig") {
+      // reconfig N V,V[/O,O]: leader N proposes that membership.
+      Node& n = node(args.at(1));
+      const std::string payload = "members:" + args.at(2);
+      const Error check = n.core->reconfigurable(*membership_of(Entry{0, payload}));
+      const Proposed p = check == Error::kOk ? n.core->propose(payload) : Proposed{0, check};
+      out_.push_back(args[1] + ": reconfig " + args[2] + " -> " +
+                     (p.ok() ? zxid_str(p.zxid) : std::string(to_string(p.error))));
       settle();
     } else if (cmd == "forward") {
       const Error e = node(args.at(1)).core->forward(args.at(2));
@@ -173,6 +217,8 @@ void Harness::create(const std::vector<std::string>& args) {
   const int n = std::stoi(args.at(1));
   bool down = false;
   base_config_.observers.clear();
+  base_config_.membership_of = membership_of;
+  std::vector<std::pair<ServerId, bool>> spares;  // id, voter
   for (size_t i = 2; i < args.size(); ++i) {
     if (args[i] == "down") {
       down = true;
@@ -181,9 +227,11 @@ void Harness::create(const std::vector<std::string>& args) {
     const auto eq = args[i].find('=');
     const std::string k = args[i].substr(0, eq);
     if (k == "observers") {
-      for (const auto& id : split(args[i].substr(eq + 1), ',')) {
-        base_config_.observers.push_back(std::stoll(id));
-      }
+      base_config_.observers = ids(args[i].substr(eq + 1));
+      continue;
+    }
+    if (k == "spare" || k == "spare-observer") {
+      for (ServerId id : ids(args[i].substr(eq + 1))) spares.emplace_back(id, k == "spare");
       continue;
     }
     const long v = std::stol(args[i].substr(eq + 1));
@@ -198,27 +246,41 @@ void Harness::create(const std::vector<std::string>& args) {
   }
   base_config_.voters.clear();
   for (int i = 1; i <= n; ++i) base_config_.voters.push_back(i);
-  for (int i = 1; i <= n; ++i) nodes_[i] = Node{};
-  for (ServerId o : base_config_.observers) nodes_[o] = Node{};
+  const Membership initial{base_config_.voters, base_config_.observers};
+  for (int i = 1; i <= n; ++i) nodes_[i].own = initial;
+  for (ServerId o : base_config_.observers) nodes_[o].own = initial;
+  Membership with_spares = initial;  // what the operator starting them wrote
+  for (const auto& [s, voter] : spares) {
+    (voter ? with_spares.voters : with_spares.observers).push_back(s);
+  }
+  for (const auto& [s, voter] : spares) nodes_[s].own = with_spares;
   if (!down) {
-    for (auto& [id, node] : nodes_) start(id);
+    for (auto& [id, node] : nodes_) {
+      if (std::none_of(spares.begin(), spares.end(),
+                       [&](const auto& s) { return s.first == id; })) {
+        start(id);
+      }
+    }
     settle();
   }
 }
 
 bool Harness::is_observer(ServerId id) const { return test::is_observer(base_config_, id); }
 
-// A committed entry is durable on a quorum of voters (observers never count).
-bool Harness::durable_on_voter_quorum(const Entry& e) const {
+// A committed entry is durable on a quorum of `voters` (observers never
+// count).
+bool Harness::durable_on_voter_quorum(const Entry& e, const std::vector<ServerId>& voters) const {
   size_t holders = 0;
-  for (ServerId v : base_config_.voters) {
-    const Disk& d = nodes_.at(v).disk;
+  for (ServerId v : voters) {
+    const auto it = nodes_.find(v);
+    if (it == nodes_.end()) continue;
+    const Disk& d = it->second.disk;
     const bool has = e.zxid <= d.base ||
                      (e.zxid <= d.durable && std::any_of(d.log.begin(), d.log.end(),
                                                          [&](const Entry& l) { return l == e; }));
     if (has) ++holders;
   }
-  return holders >= quorum_size(base_config_.voters.size());
+  return holders >= quorum_size(voters.size());
 }
 
 void Harness::start(ServerId id) {
@@ -226,6 +288,10 @@ void Harness::start(ServerId id) {
   if (n.core) throw std::runtime_error("replica " + std::to_string(id) + " is up");
   Config c = base_config_;
   c.id = id;
+  // The membership at its snapshot: a reconfiguration's, else its own.
+  const Membership at_base = membership_in(n.disk.snapshot).value_or(n.own);
+  c.voters = at_base.voters;
+  c.observers = at_base.observers;
   if (const std::string err = validate(c); !err.empty()) throw std::runtime_error(err);
   Bootstrap b{.hard_state = n.disk.hard,
               .base = n.disk.base,
@@ -299,7 +365,7 @@ void Harness::handle_ready(ServerId id) {
       if (!n.applied.empty() && e.zxid <= n.applied.back().zxid) {
         violation(who + "apply " + zxid_str(e.zxid) + " out of order");
       }
-      if (!durable_on_voter_quorum(e)) {
+      if (!durable_on_voter_quorum(e, membership_view(*n.core).voters)) {
         violation(who + "apply " + zxid_str(e.zxid) + " not durable on a quorum of voters");
       }
       n.applied.push_back(e);
@@ -308,7 +374,8 @@ void Harness::handle_ready(ServerId id) {
   }
   for (const Message& m : r.messages) {
     if (m.to == id) violation(who + "message to self");
-    if (const std::string broken = broken_observer_rule(base_config_, id, m); !broken.empty()) {
+    if (const std::string broken = broken_observer_rule(membership_view(*n.core), id, m);
+        !broken.empty()) {
       violation(who + broken);
     }
     if (m.type == MsgType::kPing && !m.busy) {
@@ -335,7 +402,9 @@ void Harness::handle_ready(ServerId id) {
   for (uint64_t s : r.syncs_done) out_.push_back(who + "sync " + std::to_string(s) + " done");
   for (uint64_t s : r.syncs_failed) out_.push_back(who + "sync " + std::to_string(s) + " failed");
   n.core->advance();
-  if (r.install_snapshot) n.core->snapshot_installed(*r.install_snapshot);
+  if (r.install_snapshot) {
+    n.core->snapshot_installed(*r.install_snapshot, membership_in(n.disk.snapshot));
+  }
   if (n.autopersist && !r.entries.empty()) {
     n.disk.durable = n.disk.log.back().zxid;
     n.core->persisted(n.disk.durable);
@@ -441,6 +510,11 @@ std::string Harness::state() const {
          " durable=" + zxid_str(z.durable_zxid()) + " commit=" + zxid_str(z.committed_zxid()) +
          " applied=" + zxid_str(n.applied.empty() ? n.disk.base : n.applied.back().zxid);
     if (st.serving) s += " serving";
+    const Membership committed{z.config().voters, z.config().observers};
+    if (committed != n.own) s += " members=" + membership_text(committed);
+    if (const auto& next = z.next_membership()) {
+      s += " next=" + membership_text(next->members) + "@" + zxid_str(next->zxid);
+    }
     if (st.role == Role::kLooking) {
       s += " vote=" + std::to_string(z.vote().leader) + "@" + zxid_str(z.vote().zxid) +
            " round=" + std::to_string(z.round());

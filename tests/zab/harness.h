@@ -9,7 +9,10 @@
 // Commands (one per line in testdata/*.txt):
 //   create N [down] [observers=ID,ID...] [finalize=T] [resend=T] [init=T] [sync=T]
 //          [busy=T] [quorum-sync=0|1] [window=K] [max-counter=C]
-//          voters 1..N; observers with ids > N
+//          [spare=ID,ID...] [spare-observer=ID,...]
+//          voters 1..N; observers with ids > N; spares are down, outside the
+//          membership, and take themselves (all spares) for voters
+//          (observers) of it (servers an operator starts in order to add)
 //   store ID accepted=E current=E [base=Z] [log=Z,Z,...] [applied=Z]   (down replicas)
 //   start ID... | restart ID... | crash ID...
 //   tick [K]                 tick every live replica K times (messages stay queued)
@@ -17,6 +20,8 @@
 //   run K                    K times: tick, deliver
 //   propose ID PAYLOAD...    forward ID PAYLOAD    sync ID REQUEST_ID
 //   transfer ID [TO]         leader ID hands leadership to TO (0 or none: its pick)
+//   reconfig ID V,V,...[/O,O...]  leader ID proposes the membership: voters V,
+//                            observers O (an entry "members:V,V/O,O")
 //   persist ID [ZXID]        autopersist ID on|off
 //   linkdown A B             A's host saw its connection to B close
 //   partition A B / C ...    heal
@@ -57,6 +62,7 @@ class Harness {
     bool autopersist = true;
     std::vector<Entry> incoming_snapshot;
     uint32_t starts = 0;
+    Membership own;  // the membership its configuration names
   };
   struct InFlight {
     Message m;
@@ -72,7 +78,7 @@ class Harness {
   void tick_all();
   void check_invariants();
   bool is_observer(ServerId id) const;
-  bool durable_on_voter_quorum(const Entry& e) const;
+  bool durable_on_voter_quorum(const Entry& e, const std::vector<ServerId>& voters) const;
   void violation(const std::string& what);
   std::string state() const;
   Node& node(const std::string& id);

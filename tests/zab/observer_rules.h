@@ -11,11 +11,30 @@
 
 #include "zkd/zab/config.h"
 #include "zkd/zab/message.h"
+#include "zkd/zab/zab.h"
 
 namespace zkd::zab::test {
 
 inline bool is_observer(const Config& config, ServerId id) {
   return std::find(config.observers.begin(), config.observers.end(), id) != config.observers.end();
+}
+
+// The membership `core` acts on: its committed one with a pending
+// reconfiguration's (a voter of either is a voter).
+inline Config membership_view(const Zab& core) {
+  Config view = core.config();
+  if (const auto& next = core.next_membership()) {
+    for (ServerId v : next->members.voters) {
+      if (std::find(view.voters.begin(), view.voters.end(), v) == view.voters.end()) {
+        view.voters.push_back(v);
+      }
+    }
+    for (ServerId o : next->members.observers) view.observers.push_back(o);
+  }
+  std::erase_if(view.observers, [&](ServerId o) {
+    return std::find(view.voters.begin(), view.voters.end(), o) != view.voters.end();
+  });
+  return view;
 }
 
 // Empty if `m`, sent by `from`, keeps the rules; otherwise the broken rule.

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,11 @@ struct Config {
   // the leader (Inform) and serve clients, never vote and never count toward
   // any quorum. Disjoint from `voters`; `id` is in exactly one of the two.
   std::vector<ServerId> observers{};
+  // Which log entries change the membership (a reconfiguration): the new
+  // membership such an entry installs, nullopt for any other entry. Pure: the
+  // same entry gives the same answer on every replica. Null: none does.
+  // docs/zab.md, "Reconfiguration".
+  std::function<std::optional<Membership>(const Entry&)> membership_of = nullptr;
 
   // Election: after a quorum agrees with our vote, wait this many ticks for a
   // better vote before deciding (Apache's finalizeWait). >= 1.

@@ -42,7 +42,7 @@ void Election::start(std::optional<Vote> nominee) {
 }
 
 void Election::broadcast_vote() {
-  for (ServerId v : s_.cfg.voters) {
+  for (ServerId v : s_.all_voters()) {
     if (v != s_.cfg.id) send_vote(v);
   }
   resend_left_ = s_.cfg.vote_resend_ticks;
@@ -58,10 +58,10 @@ void Election::send_vote(ServerId to) {
 }
 
 bool Election::quorum_agrees(const std::map<ServerId, Vote>& votes, const Vote& v) const {
-  const auto n = std::count_if(votes.begin(), votes.end(), [&](const auto& kv) {
-    return kv.second == v && s_.is_voter(kv.first);
+  return s_.quorum_of([&](ServerId id) {
+    const auto it = votes.find(id);
+    return it != votes.end() && it->second == v;
   });
-  return static_cast<size_t>(n) >= s_.quorum();
 }
 
 // Apache's termPredicate for peers out of election (Vote.equals skips the
@@ -71,10 +71,10 @@ bool Election::quorum_agrees(const std::map<ServerId, Vote>& votes, const Vote& 
 // could keep a LOOKING replica out forever. Safety does not rest on this:
 // the leader still needs a quorum in discovery and synchronisation.
 bool Election::quorum_names(const std::map<ServerId, Vote>& votes, ServerId leader) const {
-  const auto n = std::count_if(votes.begin(), votes.end(), [&](const auto& kv) {
-    return kv.second.leader == leader && s_.is_voter(kv.first);
+  return s_.quorum_of([&](ServerId id) {
+    const auto it = votes.find(id);
+    return it != votes.end() && it->second.leader == leader;
   });
-  return static_cast<size_t>(n) >= s_.quorum();
 }
 
 // Apache's checkLeader: another replica may be followed only once it says it
@@ -95,7 +95,14 @@ void Election::on_vote(const Message& m) {
     send_vote(m.from);
     return;
   }
-  if (!s_.is_voter(m.from)) return;
+  if (!s_.is_voter(m.from)) {
+    // Our leader, removed from the membership by a reconfiguration, hands
+    // leadership over: take its nomination (it is no voter to answer ours).
+    if (s_.learning() && m.from == s_.leader && m.nomination && m.state == PeerState::kLooking) {
+      changes_.take_nomination(m.vote);
+    }
+    return;
+  }
   if (s_.role != Role::kLooking) {
     if (m.state != PeerState::kLooking) return;
     // A peer that is LOOKING has left our epoch (Apache: its connection
@@ -178,7 +185,7 @@ void Election::on_vote(const Message& m) {
 bool Election::decide_now() const {
   if (nominated_) return true;
   bool closed = false;
-  for (ServerId v : s_.cfg.voters) {
+  for (ServerId v : s_.all_voters()) {
     if (v == s_.cfg.id || received_.contains(v)) continue;
     if (!unreachable_.contains(v)) return false;
     closed = true;

@@ -29,6 +29,9 @@ void LeaderRole::persisted() {
 
 Proposed LeaderRole::propose(std::string payload) {
   if (phase_ != Phase::kBroadcast || transfer_to_ != 0) return {0, Error::kNotServing};
+  if (s_.next && s_.cfg.membership_of && s_.cfg.membership_of(Entry{0, payload})) {
+    return {0, Error::kReconfigInProgress};
+  }
   if (next_counter_ > s_.cfg.max_counter) {
     // A new epoch is the only way to get new zxids: step down, re-elect.
     changes_.look();
@@ -46,6 +49,37 @@ Proposed LeaderRole::propose(std::string payload) {
   }
   maybe_commit();  // a single-voter ensemble commits on its own durability
   return {zxid, Error::kOk};
+}
+
+Error LeaderRole::reconfigurable(const Membership& next) const {
+  if (phase_ != Phase::kBroadcast || transfer_to_ != 0) return Error::kNotServing;
+  if (s_.next) return Error::kReconfigInProgress;
+  const auto synced = std::count_if(next.voters.begin(), next.voters.end(), [&](ServerId id) {
+    if (id == s_.cfg.id) return true;
+    const auto it = peers_.find(id);
+    return it != peers_.end() && it->second.stage == Peer::Stage::kSynced;
+  });
+  if (static_cast<size_t>(synced) < quorum_size(next.voters.size())) {
+    return Error::kNewConfigNoQuorum;
+  }
+  return Error::kOk;
+}
+
+void LeaderRole::on_membership_change() {
+  std::erase_if(
+      peers_, [&](const auto& kv) { return !s_.is_voter(kv.first) && !s_.is_observer(kv.first); });
+  if (!s_.observer) {
+    maybe_commit();  // a smaller quorum may commit more at once
+    return;
+  }
+  // Removed, or made an observer: a voter of the new membership leads. The
+  // host holds writes meanwhile, as for any transfer.
+  if (phase_ != Phase::kBroadcast) {
+    changes_.look();
+    return;
+  }
+  transfer_to_ = 0;
+  if (transfer(0) != Error::kOk) changes_.look();
 }
 
 void LeaderRole::send_digest(Zxid zxid, uint64_t digest) {
@@ -79,11 +113,17 @@ uint64_t LeaderRole::confirmation_round() {
 
 bool LeaderRole::confirmed(uint64_t round) const {
   if (round == 0) return true;
-  size_t n = 1;
-  for (const auto& [id, p] : peers_) {
-    if (p.stage == Peer::Stage::kSynced && s_.is_voter(id) && p.confirmed >= round) ++n;
-  }
-  return n >= s_.quorum();
+  return quorum_where(
+      [&](const Peer& p) { return p.stage == Peer::Stage::kSynced && p.confirmed >= round; }, true);
+}
+
+bool LeaderRole::quorum_where(const std::function<bool(const Peer&)>& peer_counts,
+                              bool self_counts) const {
+  return s_.quorum_of([&](ServerId id) {
+    if (id == s_.cfg.id) return self_counts;
+    const auto it = peers_.find(id);
+    return it != peers_.end() && peer_counts(it->second);
+  });
 }
 
 size_t LeaderRole::synced_observers() const {
@@ -187,7 +227,7 @@ void LeaderRole::send_leader_info(ServerId id, Peer& p) {
 // Only voters' accepted epochs count: observers take no part in establishing
 // epochs. An observer that accepted a later one would refuse ours: left out.
 void LeaderRole::maybe_choose_epoch() {
-  if (new_epoch_ != 0 || count_voters(Peer::Stage::kGotInfo) + 1 < s_.quorum()) return;
+  if (new_epoch_ != 0 || !quorum_where(at_least(Peer::Stage::kGotInfo), true)) return;
   Epoch e = std::max(s_.hard.accepted_epoch, epoch_floor_);
   for (const auto& [id, p] : peers_) {
     if (s_.is_voter(id)) e = std::max(e, p.accepted_epoch);
@@ -236,11 +276,11 @@ void LeaderRole::on_ack_epoch(ServerId id, Peer& p, const Message& m) {
 
 void LeaderRole::maybe_finish_discovery() {
   if (phase_ != Phase::kDiscovery || new_epoch_ == 0) return;
-  size_t fresh = 1;  // we took new_epoch_ ourselves when choosing it
-  for (const auto& [id, p] : peers_) {
-    if (p.stage == Peer::Stage::kAckedEpoch && p.fresh && s_.is_voter(id)) ++fresh;
+  // We took new_epoch_ ourselves when choosing it.
+  if (!quorum_where([](const Peer& p) { return p.stage == Peer::Stage::kAckedEpoch && p.fresh; },
+                    true)) {
+    return;
   }
-  if (fresh < s_.quorum()) return;
   phase_ = Phase::kSync;
   for (auto& [id, p] : peers_) {
     if (p.stage == Peer::Stage::kAckedEpoch) sync_peer(id, p);
@@ -314,8 +354,7 @@ void LeaderRole::maybe_establish() {
   if (s_.durable >= initial_last_ && s_.hard.current_epoch != new_epoch_) {
     s_.set_hard_state({.accepted_epoch = s_.hard.accepted_epoch, .current_epoch = new_epoch_});
   }
-  const size_t self = s_.hard.current_epoch == new_epoch_ ? 1 : 0;
-  if (count_voters(Peer::Stage::kSynced) + self < s_.quorum()) return;
+  if (!quorum_where(at_least(Peer::Stage::kSynced), s_.hard.current_epoch == new_epoch_)) return;
   phase_ = Phase::kBroadcast;
   s_.serving = true;
   next_counter_ = 1;
@@ -331,17 +370,21 @@ void LeaderRole::maybe_establish() {
 
 void LeaderRole::maybe_commit() {
   if (s_.role != Role::kLeading || phase_ != Phase::kBroadcast) return;
-  std::vector<Zxid> acked{s_.durable};
-  for (const auto& [id, p] : peers_) {
-    if (p.stage == Peer::Stage::kSynced && s_.is_voter(id)) acked.push_back(p.acked);
-  }
-  const Zxid z = quorum_zxid(std::move(acked), s_.cfg.voters.size());
+  const Zxid z = s_.quorum_zxid_of([&](ServerId id) -> Zxid {
+    if (id == s_.cfg.id) return s_.durable;
+    const auto it = peers_.find(id);
+    return it != peers_.end() && it->second.stage == Peer::Stage::kSynced ? it->second.acked : 0;
+  });
   if (z <= s_.committed) return;
-  s_.advance_commit(z);
+  // The followers of the membership in force before: a reconfiguration
+  // committed now may leave some out, and they learn it from this Commit.
+  std::vector<ServerId> followers;
   for (const auto& [id, p] : peers_) {
-    if (p.stage >= Peer::Stage::kSyncing && s_.is_voter(id)) {
-      s_.send({.type = MsgType::kCommit, .to = id, .epoch = new_epoch_, .zxid = s_.committed});
-    }
+    if (p.stage >= Peer::Stage::kSyncing && s_.is_voter(id)) followers.push_back(id);
+  }
+  s_.advance_commit(z);
+  for (ServerId id : followers) {
+    s_.send({.type = MsgType::kCommit, .to = id, .epoch = new_epoch_, .zxid = s_.committed});
   }
   inform_observers();
   answer_peer_syncs();
@@ -351,7 +394,9 @@ void LeaderRole::maybe_commit() {
 // what it was sent already (its sync, earlier Informs), in order.
 void LeaderRole::inform_observers() {
   for (auto& [id, p] : peers_) {
-    if (p.stage < Peer::Stage::kSyncing || s_.is_voter(id) || p.informed >= s_.committed) continue;
+    if (p.stage < Peer::Stage::kSyncing || !s_.is_observer(id) || p.informed >= s_.committed) {
+      continue;
+    }
     Message m{.type = MsgType::kInform, .to = id, .epoch = new_epoch_, .zxid = p.informed};
     m.entries = s_.log.range(p.informed, s_.committed);
     p.informed = s_.committed;
@@ -402,7 +447,7 @@ void LeaderRole::tick() {
       changes_.look();
       return;
     }
-  } else if (count_voters(Peer::Stage::kSynced) + 1 < s_.quorum()) {
+  } else if (!quorum_where(at_least(Peer::Stage::kSynced), true)) {
     changes_.look();  // lost the quorum of responsive, synced followers
     return;
   }

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -42,7 +43,16 @@ class LeaderRole {
   void forget(ServerId peer) { peers_.erase(peer); }
 
   // Broadcast: the next txn of the epoch, sent to every synced follower.
+  // A reconfiguration (Config::membership_of) is refused while another is
+  // not committed yet.
   Proposed propose(std::string payload);
+  // Broadcast: whether a reconfiguration to `next` may be proposed now: none
+  // is pending, and a majority of next's voters is in sync with us (we count
+  // when we are one of them), as Apache's leader checks before it proposes.
+  Error reconfigurable(const Membership& next) const;
+  // The committed membership changed: learners no longer members are
+  // dropped; if we are no voter any more, leadership goes to a voter of it.
+  void on_membership_change();
   // Broadcast: the host's tree digest after `zxid`, to every synced learner.
   void send_digest(Zxid zxid, uint64_t digest);
   // Broadcast: this replica's sync, done once it applied what is proposed now.
@@ -86,6 +96,12 @@ class LeaderRole {
   void on_follower_info(const Message& m);
   void send_leader_info(ServerId id, Peer& p);
   size_t count_voters(Peer::Stage at_least) const;
+  // Whether the voters whose peer `peer_counts` (and this leader, if
+  // `self_counts`) are a quorum of every membership in force.
+  bool quorum_where(const std::function<bool(const Peer&)>& peer_counts, bool self_counts) const;
+  static std::function<bool(const Peer&)> at_least(Peer::Stage stage) {
+    return [stage](const Peer& p) { return p.stage >= stage; };
+  }
   void maybe_choose_epoch();
   void on_ack_epoch(ServerId id, Peer& p, const Message& m);
   void maybe_finish_discovery();

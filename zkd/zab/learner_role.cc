@@ -79,7 +79,7 @@ void LearnerRole::on_message(const Message& m) {
     case MsgType::kTrunc: {
       if (stage_ != Stage::kSync) return;
       const Zxid t = m.zxid;
-      s_.log.truncate_after(t);
+      s_.truncate_after(t);
       s_.committed = std::min(s_.committed, t);
       s_.applied = std::min(s_.applied, t);
       s_.durable = std::min(s_.durable, s_.log.last());
@@ -91,7 +91,7 @@ void LearnerRole::on_message(const Message& m) {
     case MsgType::kSnap: {
       if (stage_ != Stage::kSync) return;
       const Zxid s = m.zxid;
-      s_.log.reset(s);
+      s_.reset_to_snapshot(s, std::nullopt);  // its membership: snapshot_installed()
       s_.committed = s_.applied = s;
       s_.durable = std::min(s_.durable, s);
       s_.pending_snapshot = s;

@@ -33,10 +33,12 @@ const char* to_string(Role role);
 // Why the core refused an input.
 enum class Error : uint8_t {
   kOk,
-  kNotLeader,         // propose() on a replica that is not leading
-  kNotServing,        // leader not established / learner not up to date yet
-  kCounterExhausted,  // the epoch's zxid counter ran out; the leader stepped down
-  kNoSuchFollower,    // transfer(): no follower (voter) in sync to hand leadership to
+  kNotLeader,           // propose() on a replica that is not leading
+  kNotServing,          // leader not established / learner not up to date yet
+  kCounterExhausted,    // the epoch's zxid counter ran out; the leader stepped down
+  kNoSuchFollower,      // transfer(): no follower (voter) in sync to hand leadership to
+  kReconfigInProgress,  // reconfigure(): a reconfiguration is not committed yet
+  kNewConfigNoQuorum,   // reconfigure(): too few of the new voters are in sync
 };
 const char* to_string(Error error);
 

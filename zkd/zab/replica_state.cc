@@ -9,7 +9,12 @@ namespace zkd::zab {
 ReplicaState::ReplicaState(Config config, HardState hard_state, Zxid base,
                            std::vector<Entry> entries, Zxid boot_applied)
     : cfg(std::move(config)), hard(hard_state), log(base, std::move(entries)) {
-  observer = is_observer(cfg.id);
+  // Bootstrap: the entries after the snapshot were logged in order; a
+  // reconfiguration followed by another was committed (a leader proposes one
+  // only once the one before is committed), the last one may not be.
+  for (const Entry& e : log.range(log.base(), log.last())) note_membership(e);
+  membership_changed = false;
+  observer = !is_voter(cfg.id);
   durable = log.last();
   reported_durable = durable;
   applied = std::clamp(boot_applied, log.base(), log.last());
@@ -29,20 +34,96 @@ void ReplicaState::set_hard_state(HardState h) {
 
 bool ReplicaState::append(Entry entry) {
   if (!log.append(entry)) return false;
+  note_membership(entry);
   out.entries.push_back(std::move(entry));
   return true;
 }
 
-void ReplicaState::advance_commit(Zxid zxid) {
-  committed = std::max(committed, std::min(zxid, log.last()));
+void ReplicaState::note_membership(const Entry& entry) {
+  if (!cfg.membership_of) return;
+  std::optional<Membership> m = cfg.membership_of(entry);
+  if (!m) return;
+  if (next) take(next->members);
+  next = NextMembership{entry.zxid, std::move(*m)};
 }
 
+void ReplicaState::take(Membership members) {
+  cfg.voters = std::move(members.voters);
+  cfg.observers = std::move(members.observers);
+  membership_changed = true;
+}
+
+void ReplicaState::truncate_after(Zxid zxid) {
+  log.truncate_after(zxid);
+  if (next && next->zxid > zxid) next.reset();
+}
+
+void ReplicaState::reset_to_snapshot(Zxid zxid, std::optional<Membership> members) {
+  log.reset(zxid);
+  if (next && next->zxid <= zxid) {
+    take(std::move(next->members));  // the snapshot is of committed state
+  }
+  next.reset();
+  if (members && (*members != Membership{cfg.voters, cfg.observers})) take(std::move(*members));
+}
+
+void ReplicaState::advance_commit(Zxid zxid) {
+  committed = std::max(committed, std::min(zxid, log.last()));
+  if (next && committed >= next->zxid) {
+    take(std::move(next->members));
+    next.reset();
+  }
+}
+
+namespace {
+
+bool contains(const std::vector<ServerId>& ids, ServerId id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+bool majority_of(const std::vector<ServerId>& voters, const std::function<bool(ServerId)>& has) {
+  const auto n = std::count_if(voters.begin(), voters.end(), has);
+  return static_cast<size_t>(n) >= quorum_size(voters.size());
+}
+
+Zxid quorum_zxid_in(const std::vector<ServerId>& voters,
+                    const std::function<Zxid(ServerId)>& acked) {
+  std::vector<Zxid> values;
+  values.reserve(voters.size());
+  for (ServerId v : voters) values.push_back(acked(v));
+  return quorum_zxid(std::move(values), voters.size());
+}
+
+}  // namespace
+
 bool ReplicaState::is_voter(ServerId id) const {
-  return std::find(cfg.voters.begin(), cfg.voters.end(), id) != cfg.voters.end();
+  return contains(cfg.voters, id) || (next && contains(next->members.voters, id));
 }
 
 bool ReplicaState::is_observer(ServerId id) const {
-  return std::find(cfg.observers.begin(), cfg.observers.end(), id) != cfg.observers.end();
+  if (is_voter(id)) return false;
+  return contains(cfg.observers, id) || (next && contains(next->members.observers, id));
+}
+
+bool ReplicaState::quorum_of(const std::function<bool(ServerId)>& has) const {
+  return majority_of(cfg.voters, has) && (!next || majority_of(next->members.voters, has));
+}
+
+Zxid ReplicaState::quorum_zxid_of(const std::function<Zxid(ServerId)>& acked) const {
+  Zxid z = quorum_zxid_in(cfg.voters, acked);
+  if (next) z = std::min(z, quorum_zxid_in(next->members.voters, acked));
+  return z;
+}
+
+std::vector<ServerId> ReplicaState::all_voters() const {
+  std::vector<ServerId> all = cfg.voters;
+  if (next) {
+    for (ServerId v : next->members.voters) {
+      if (!contains(all, v)) all.push_back(v);
+    }
+  }
+  std::sort(all.begin(), all.end());
+  return all;
 }
 
 void ReplicaState::fail_syncs() {

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -39,6 +40,13 @@ struct LocalSync {
   std::optional<Zxid> zxid;
 };
 
+// A reconfiguration in the log, not yet known committed: until it is, every
+// quorum is a quorum of the committed membership and of this one.
+struct NextMembership {
+  Zxid zxid = 0;
+  Membership members;
+};
+
 struct ReplicaState {
   ReplicaState(Config config, HardState hard_state, Zxid base, std::vector<Entry> entries,
                Zxid boot_applied);
@@ -48,19 +56,49 @@ struct ReplicaState {
   // Takes `h` and puts it in the Ready (for the host to persist) if it changed.
   void set_hard_state(HardState h);
   // Appends to the log and to the Ready's entries; false if it does not follow.
+  // An entry that changes the membership becomes `next`.
   bool append(Entry entry);
-  // committed moves up to zxid (never past the log's end).
+  // Drops the log after zxid, and `next` if it was there.
+  void truncate_after(Zxid zxid);
+  // The log restarts at a snapshot at zxid whose membership is `members`
+  // (nullopt: what this replica knows at zxid).
+  void reset_to_snapshot(Zxid zxid, std::optional<Membership> members);
+  // committed moves up to zxid (never past the log's end); `next` takes
+  // effect once committed reaches it.
   void advance_commit(Zxid zxid);
+  // A voter of the committed membership or of `next`.
   bool is_voter(ServerId id) const;
+  // An observer of either, and a voter of neither.
   bool is_observer(ServerId id) const;
   // Following or observing: a learner of `leader`.
   bool learning() const { return role == Role::kFollowing || role == Role::kObserving; }
-  size_t quorum() const { return quorum_size(cfg.voters.size()); }
+  // Whether the voters `has` holds (this replica's own id included) are a
+  // majority of the committed membership and, while one is pending, of
+  // `next`: what every quorum of the protocol needs (Apache's
+  // SyncedLearnerTracker.hasAllQuorums).
+  bool quorum_of(const std::function<bool(ServerId)>& has) const;
+  // The largest zxid a quorum (quorum_of) acknowledged, `acked` giving each
+  // voter's (this replica's included); 0 when none.
+  Zxid quorum_zxid_of(const std::function<Zxid(ServerId)>& acked) const;
+  // Every voter of either membership, ascending.
+  std::vector<ServerId> all_voters() const;
+  // A logged entry that changes the membership becomes `next` (the one
+  // before it, logged earlier, was committed: it takes effect).
+  void note_membership(const Entry& entry);
+  // `members` is the committed membership from now on.
+  void take(Membership members);
   // Every sync waiting fails (the replica lost its leader or its role).
   void fail_syncs();
 
+  // cfg.voters and cfg.observers are the committed membership.
   Config cfg;
-  bool observer = false;  // cfg.id is an observer: never votes, never leads
+  std::optional<NextMembership> next;
+  // This replica is a voter of neither membership (an observer, or removed):
+  // never votes, never leads.
+  bool observer = false;
+  // The committed membership changed and this replica has not reacted yet
+  // (Zab::after_input).
+  bool membership_changed = false;
   HardState hard;
   MemoryLog log;
   Zxid durable = 0;    // the host's log is durable up to here (<= log.last())
@@ -90,6 +128,8 @@ class RoleChanges {
   // The leader steps down to election, nominating a follower that has every
   // proposal it made (transfer).
   virtual void hand_over(ServerId to) = 0;
+  // A learner whose leader left the membership takes its hand-over vote.
+  virtual void take_nomination(const Vote& nomination) = 0;
 
  protected:
   ~RoleChanges() = default;

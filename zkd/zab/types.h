@@ -62,6 +62,14 @@ constexpr bool vote_beats(const Vote& a, const Vote& b) {
   return a.leader > b.leader;
 }
 
+// Who takes part in the protocol: voters elect and count toward quorums;
+// observers (Apache's) only learn. Disjoint; ids > 0.
+struct Membership {
+  std::vector<ServerId> voters;
+  std::vector<ServerId> observers{};
+  friend bool operator==(const Membership&, const Membership&) = default;
+};
+
 // Majority of `voters`.
 constexpr size_t quorum_size(size_t voters) { return voters / 2 + 1; }
 

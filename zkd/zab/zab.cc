@@ -36,6 +36,10 @@ const char* to_string(Error error) {
       return "zxid counter exhausted";
     case Error::kNoSuchFollower:
       return "no such follower in sync";
+    case Error::kReconfigInProgress:
+      return "a reconfiguration is in progress";
+    case Error::kNewConfigNoQuorum:
+      return "no quorum of the new configuration is in sync";
   }
   return "?";
 }
@@ -67,6 +71,22 @@ void Zab::look_with(std::optional<Vote> nominee) {
 // replica of our epoch, `to`'s own included (same epoch and last zxid, maybe
 // a lower id); docs/zab.md, "Leadership transfer".
 void Zab::hand_over(ServerId to) { look_with(Vote{to, s_.log.last(), s_.hard.current_epoch + 1}); }
+
+void Zab::take_nomination(const Vote& nomination) { look_with(nomination); }
+
+// A learner whose part changed (made a voter, an observer, or removed) joins
+// again in its new part; a removed one stays LOOKING (no voter answers it).
+void Zab::after_membership_change() {
+  if (!s_.membership_changed) return;
+  s_.membership_changed = false;
+  const bool was_observer = s_.observer;
+  s_.observer = !s_.is_voter(s_.cfg.id);
+  if (s_.role == Role::kLeading) {
+    leader_.on_membership_change();
+  } else if (s_.learning() && s_.observer != was_observer) {
+    look();
+  }
+}
 
 void Zab::lead() {
   s_.fail_syncs();
@@ -102,39 +122,35 @@ void Zab::step(const Message& m) {
   election_.heard_from(m.from);
   if (m.type == MsgType::kVote) {
     election_.on_vote(m);
-    return;
+  } else if (s_.role == Role::kLeading) {
+    leader_.on_message(m);
+  } else if (s_.learning()) {
+    learner_.on_message(m);
   }
-  switch (s_.role) {
-    case Role::kLooking:
-      return;
-    case Role::kLeading:
-      leader_.on_message(m);
-      return;
-    case Role::kFollowing:
-    case Role::kObserving:
-      learner_.on_message(m);
-      return;
-  }
+  after_membership_change();
 }
 
 void Zab::tick() {
-  switch (s_.role) {
-    case Role::kLooking:
-      election_.tick();
-      return;
-    case Role::kLeading:
-      leader_.tick();
-      return;
-    case Role::kFollowing:
-    case Role::kObserving:
-      learner_.tick();
-      return;
+  if (s_.role == Role::kLooking) {
+    election_.tick();
+  } else if (s_.role == Role::kLeading) {
+    leader_.tick();
+  } else {
+    learner_.tick();
   }
+  after_membership_change();
 }
 
 Proposed Zab::propose(std::string payload) {
   if (s_.role != Role::kLeading) return {0, Error::kNotLeader};
-  return leader_.propose(std::move(payload));
+  const Proposed p = leader_.propose(std::move(payload));
+  after_membership_change();
+  return p;
+}
+
+Error Zab::reconfigurable(const Membership& next) const {
+  if (s_.role != Role::kLeading) return Error::kNotLeader;
+  return leader_.reconfigurable(next);
 }
 
 void Zab::send_digest(Zxid zxid, uint64_t digest) {
@@ -167,12 +183,17 @@ void Zab::persisted(Zxid zxid) {
   } else if (s_.learning()) {
     learner_.send_acks();
   }
+  after_membership_change();
 }
 
-void Zab::snapshot_installed(Zxid zxid) {
+void Zab::snapshot_installed(Zxid zxid, std::optional<Membership> members) {
   if (s_.pending_snapshot != zxid) return;
   s_.pending_snapshot.reset();
   s_.durable = std::max(zxid, std::min(s_.reported_durable, s_.log.last()));
+  if (members && *members != Membership{s_.cfg.voters, s_.cfg.observers}) {
+    s_.take(std::move(*members));
+  }
+  after_membership_change();
   if (s_.learning()) learner_.send_acks();
 }
 

@@ -61,8 +61,14 @@ class Zab final : RoleChanges {
   void step(const Message& m);
   // One period of the host's timer.
   void tick();
-  // Leader, serving: appends a txn with the next zxid and broadcasts it.
+  // Leader, serving: appends a txn with the next zxid and broadcasts it. A
+  // reconfiguration (Config::membership_of) while another is pending:
+  // kReconfigInProgress.
   Proposed propose(std::string payload);
+  // Leader, serving: kOk if a reconfiguration to `next` may be proposed now
+  // (LeaderRole::reconfigurable): kReconfigInProgress, kNewConfigNoQuorum,
+  // kNotLeader, kNotServing otherwise. docs/zab.md, "Reconfiguration".
+  Error reconfigurable(const Membership& next) const;
   // Leader, serving: sends every synced learner the host's tree digest
   // right after it applied `zxid`; it surfaces in their Ready::digests.
   void send_digest(Zxid zxid, uint64_t digest);
@@ -92,8 +98,10 @@ class Zab final : RoleChanges {
   void link_down(ServerId peer);
   // The host's log is durable up to zxid (every entry <= zxid it was given).
   void persisted(Zxid zxid);
-  // The snapshot of Ready::install_snapshot is installed, durably.
-  void snapshot_installed(Zxid zxid);
+  // The snapshot of Ready::install_snapshot is installed, durably. `members`:
+  // the membership its state holds, when a reconfiguration made it (nullopt:
+  // the one this replica started with still holds).
+  void snapshot_installed(Zxid zxid, std::optional<Membership> members = std::nullopt);
 
   // --- output ---
   bool has_ready() const;
@@ -103,7 +111,10 @@ class Zab final : RoleChanges {
   void advance();
 
   // --- introspection ---
+  // cfg.voters / cfg.observers: the committed membership.
   const Config& config() const { return s_.cfg; }
+  // The reconfiguration logged and not known committed yet, if any.
+  const std::optional<NextMembership>& next_membership() const { return s_.next; }
   Status status() const;
   HardState hard_state() const { return s_.hard; }
   Zxid last_zxid() const { return s_.log.last(); }
@@ -123,6 +134,9 @@ class Zab final : RoleChanges {
   void follow(ServerId leader) override;
   void left_epoch(ServerId peer) override;
   void hand_over(ServerId to) override;
+  void take_nomination(const Vote& nomination) override;
+  // After an input: reacts to a change of the committed membership.
+  void after_membership_change();
   // look() with a first vote of its own choosing.
   void look_with(std::optional<Vote> nominee);
 
