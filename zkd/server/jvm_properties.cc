@@ -10,11 +10,18 @@ namespace zkd::server {
 
 void apply_jvm_properties(ServerConfig& config, std::string_view server_jvmflags,
                           std::string_view jvmflags) {
-  constexpr std::string_view kReadOnly = "readonlymode.enabled";
-  std::string value = zk::java::jvm_system_property(jvmflags, kReadOnly);
-  if (value.empty()) value = zk::java::jvm_system_property(server_jvmflags, kReadOnly);
+  const auto property = [&](std::string_view name) {
+    std::string value = zk::java::jvm_system_property(jvmflags, name);
+    if (value.empty()) value = zk::java::jvm_system_property(server_jvmflags, name);
+    return value;
+  };
   // Java's Boolean.getBoolean: "true" in any case, anything else is false.
-  if (java_true(value)) config.read_only_mode = true;
+  if (java_true(property("readonlymode.enabled"))) config.read_only_mode = true;
+  // Apache reads the superuser's digest from this property only.
+  if (std::string digest = property("zookeeper.DigestAuthenticationProvider.superDigest");
+      !digest.empty()) {
+    config.digest.super_digest = std::move(digest);
+  }
 }
 
 }  // namespace zkd::server

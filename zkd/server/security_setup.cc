@@ -8,6 +8,7 @@
 
 #include "libzk/java/jaas_config.h"
 #include "libzk/java/jvm_flags.h"
+#include "zkd/net/log.h"
 #include "zkd/sasl/sasl_server.h"
 
 namespace zkd::server {
@@ -125,6 +126,13 @@ std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path) 
     }
     // A file for the quorum alone serves clients no SASL.
     if (!config.sasl_provider && !has_section(text, sasl::kServerSection)) return {};
+  }
+  if (!has_section(text, sasl::kServerSection)) {
+    // As Apache's configureSaslLogin: a readable file without the section
+    // leaves client SASL off (kazoo's test harness passes an empty one).
+    net::log_warn("JAAS file ", path.string(), " has no section ", sasl::kServerSection,
+                  ": clients cannot authenticate with SASL (their SASL requests are refused)");
+    return {};
   }
   auto settings = sasl::sasl_settings(text);
   if (auto* error = std::get_if<std::string>(&settings)) {

@@ -25,9 +25,10 @@ std::string jaas_path(std::string_view option, std::string_view server_jvmflags,
 // quorum.auth.enableSasl config.quorum_sasl_server and the quorum's learner
 // credentials from its QuorumServer and QuorumLearner sections (or those
 // the saslLoginContext keys name). "" on success, else what is wrong,
-// naming the file: unreadable, malformed (with its line), no Server section
-// (none needed in a file for the quorum alone), no SASL plugin, Kerberos
-// sections naming two keytabs, or SASL asked for without a JAAS file.
+// naming the file: unreadable, malformed (with its line), no SASL plugin,
+// Kerberos sections naming two keytabs, or SASL asked for without a JAAS
+// file. A file without a Server section leaves client SASL off (logged), as
+// Apache starts then.
 std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path);
 
 // Opens config.client_tls from config.client_tls_settings when a port

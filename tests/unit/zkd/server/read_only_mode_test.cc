@@ -60,5 +60,17 @@ TEST(JvmProperties, ReadonlymodeEnabledFromEitherVariableTheLaterWinning) {
   EXPECT_TRUE(config.read_only_mode);
 }
 
+TEST(JvmProperties, SuperDigestAsApacheOperatorsPassIt) {
+  ServerConfig config;
+  config.digest.super_digest = "from-zoo-cfg";
+  apply_jvm_properties(config, "", "");
+  EXPECT_EQ(config.digest.super_digest, "from-zoo-cfg");
+  apply_jvm_properties(
+      config,
+      "-Dzookeeper.DigestAuthenticationProvider.superDigest=super:D/InIHSb7yEEbrWz8b9l71RjZJU=",
+      "");
+  EXPECT_EQ(config.digest.super_digest, "super:D/InIHSb7yEEbrWz8b9l71RjZJU=");
+}
+
 }  // namespace
 }  // namespace zkd::server

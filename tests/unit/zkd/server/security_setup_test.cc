@@ -70,6 +70,16 @@ TEST_F(SaslSetupFiles, ErrorsNameTheFile) {
   EXPECT_EQ(config.sasl, nullptr);
 }
 
+// Apache starts with client SASL off then (kazoo's harness passes an empty
+// JAAS file beside authProvider.1=...SASLAuthenticationProvider).
+TEST_F(SaslSetupFiles, AFileWithoutAServerSectionLeavesClientSaslOff) {
+  ServerConfig config;
+  config.sasl_provider = true;
+  EXPECT_EQ(setup_sasl(config, write("")), "");
+  EXPECT_EQ(setup_sasl(config, write("Client { m required; };")), "");
+  EXPECT_EQ(config.sasl, nullptr);
+}
+
 TEST_F(SaslSetupFiles, QuorumSaslTakesItsTwoSectionsAndNeedsNoServerSection) {
   ServerConfig config;
   config.quorum_sasl = true;
