@@ -137,6 +137,8 @@ struct PeerTransport::Impl : std::enable_shared_from_this<Impl> {
   }
 
   boost::system::error_code start();
+  void add_peer(PeerAddress address);
+  void start_dialer(const PeerAddress& address);
   void send(PeerPacket packet);
   void stop();
 
@@ -213,12 +215,23 @@ boost::system::error_code PeerTransport::Impl::start() {
   log_info("peer transport of server ", self, " listening on ", endpoint_text(endpoint));
   spawn(accept_loop(), nullptr, "acceptor");
   for (const auto& [id, address] : peers) {
-    if (id >= self) continue;
-    auto dialer = std::make_shared<Dialer>(io, address);
-    dialers[id] = dialer;
-    spawn(dial_loop(dialer), nullptr, "dialer");
+    if (id < self) start_dialer(address);
   }
   return {};
+}
+
+void PeerTransport::Impl::start_dialer(const PeerAddress& address) {
+  auto dialer = std::make_shared<Dialer>(io, address);
+  dialers[address.id] = dialer;
+  spawn(dial_loop(dialer), nullptr, "dialer");
+}
+
+void PeerTransport::Impl::add_peer(PeerAddress address) {
+  if (stopped || address.id == self || peers.contains(address.id)) return;
+  log_info("peer transport of server ", self, ": server ", address.id, " at ", address.host, ":",
+           address.port, " joined the configuration");
+  peers[address.id] = address;
+  if (started && address.id < self) start_dialer(address);
 }
 
 void PeerTransport::Impl::spawn(asio::awaitable<void> coroutine, std::shared_ptr<Link> link,
@@ -743,6 +756,8 @@ PeerTransport::~PeerTransport() { impl_->stop(); }
 boost::system::error_code PeerTransport::start() { return impl_->start(); }
 
 void PeerTransport::send(PeerPacket packet) { impl_->send(std::move(packet)); }
+
+void PeerTransport::add_peer(PeerAddress address) { impl_->add_peer(std::move(address)); }
 
 void PeerTransport::stop() { impl_->stop(); }
 

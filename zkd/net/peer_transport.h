@@ -135,6 +135,10 @@ class PeerTransport {
   void send(PeerPacket packet);
   // Closes every link and stops dialing; receive is not called afterwards.
   void stop();
+  // A server that joined the configuration (a reconfiguration): its links
+  // are accepted (and dialed, when its id is the smaller) from now on. An id
+  // already known keeps its address.
+  void add_peer(PeerAddress address);
 
   // `down` is called (posted to the io_context, never from inside send() or
   // stop()) each time the link to a peer that was up goes down, except by

@@ -61,8 +61,8 @@ std::optional<uint16_t> tcp_port(std::string_view v) {
 constexpr std::string_view kServerLineForm =
     "host:quorumPort:electionPort[:participant|:observer][;[clientAddress:]clientPort]";
 
-// Parses the value of a server.N line into `out` (id excluded). Empty on
-// success, else why not.
+}  // namespace
+
 std::string parse_server_line(std::string_view value, QuorumServer& out) {
   const std::string quoted = "'" + std::string(value) + "'";
   const std::string expected = " (expected " + std::string(kServerLineForm) + ")";
@@ -117,6 +117,8 @@ std::string parse_server_line(std::string_view value, QuorumServer& out) {
   }
   return {};
 }
+
+namespace {
 
 class Parser {
  public:

@@ -46,6 +46,11 @@ struct QuorumServer {
   uint16_t client_port = 0;    // 0 when the line gives none
 };
 
+// Parses the value of a server.N line (Apache's form,
+// host:quorumPort:electionPort[:participant|:observer][;[clientAddress:]clientPort])
+// into `out`, the id excepted. Empty on success, else why not.
+std::string parse_server_line(std::string_view value, QuorumServer& out);
+
 struct ServerConfig {
   std::filesystem::path source;  // the file it was read from ("" when parsed from text)
 

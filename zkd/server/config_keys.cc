@@ -183,9 +183,9 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"quorumCnxnTimeoutMs", kNoEffect, kAlways, "", kQuorumInternals},
     {"standaloneEnabled", kHonoured, kAlways, "",
      "false: one participant still runs as an ensemble"},
-    {"reconfigEnabled", kRefused, kTrue, "",
-     "zkd has no dynamic reconfiguration yet; leave reconfigEnabled false (reconfig requests are "
-     "answered RECONFIGDISABLED)"},
+    {"reconfigEnabled", kHonoured, kAlways, "",
+     "true: a superuser (or any client with skipACL) may change the membership with the reconfig "
+     "request; false: reconfig is answered RECONFIGDISABLED"},
     {"4lw.commands.whitelist", kHonoured, kAlways, "", "the four-letter words answered"},
     {"tcpKeepAlive", kNoEffect, kAlways, "", kQuorumInternals},
     {"clientTcpKeepAlive", kNoEffect, kAlways, "",
@@ -202,8 +202,9 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"peerType", kHonoured, kAlways, "",
      "participant or observer; the server's own server.N line decides"},
     {"dynamicConfigFile", kRefused, kAlways, "",
-     "zkd has no dynamic reconfiguration yet and does not read a dynamic config file; move its "
-     "server.N lines into zoo.cfg and remove dynamicConfigFile"},
+     "zkd does not read or write a dynamic config file yet (a reconfiguration lives in "
+     "/zookeeper/config and the snapshots); move its server.N lines into zoo.cfg and remove "
+     "dynamicConfigFile"},
     {"oraclePath", kRefused, kAlways, "",
      "zkd has no quorum oracle for two-server ensembles; remove the key (and run three servers)"},
     {"portUnification", kHonoured, kAlways, "",

@@ -23,9 +23,9 @@ std::string quorum_server_text(const QuorumServer& server) {
   return out;
 }
 
-std::string membership_text(const ServerConfig& config, int64_t version) {
+std::string membership_text(const std::map<int64_t, QuorumServer>& servers, int64_t version) {
   std::string out;
-  for (const auto& [id, server] : config.quorum_servers) {
+  for (const auto& [id, server] : servers) {
     out += "server." + std::to_string(id) + "=" + quorum_server_text(server) + "\n";
   }
   char hex[17];

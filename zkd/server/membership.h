@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "zkd/server/config.h"
@@ -24,6 +25,9 @@ inline constexpr int64_t kStaticConfigVersion = 0;
 
 // "server.N=<quorum_server_text>\n" for every server by id, then
 // "version=<hex>" without a line end (Apache's QuorumMaj.toString()).
-std::string membership_text(const ServerConfig& config, int64_t version);
+std::string membership_text(const std::map<int64_t, QuorumServer>& servers, int64_t version);
+inline std::string membership_text(const ServerConfig& config, int64_t version) {
+  return membership_text(config.quorum_servers, version);
+}
 
 }  // namespace zkd::server

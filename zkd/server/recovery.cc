@@ -95,6 +95,7 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
     }
     out.from_snapshot = true;
     out.snapshot_name = snapshot.name;
+    if (auto [text, version] = db.config_node(); version != 0) out.snapshot_config = text;
   }
   out.snapshot_ms = ms_since(started);
   const auto log_started = std::chrono::steady_clock::now();

@@ -37,6 +37,9 @@ struct Recovered {
   bool from_snapshot = false;
   int64_t snapshot_zxid = 0;
   std::string snapshot_name;
+  // /zookeeper/config in the snapshot when a reconfiguration wrote it (the
+  // membership the log after the snapshot starts from); empty otherwise.
+  std::string snapshot_config;
   std::vector<std::string> skipped_snapshots;  // "snapshot.x: why", newest first
   size_t replayed = 0;                         // log records applied after the snapshot
   int64_t snapshot_ms = 0;                     // reading, checking and loading the snapshot

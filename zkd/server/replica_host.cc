@@ -8,6 +8,8 @@
 #include "zkd/failpoint/points.h"
 #include "zkd/net/log.h"
 #include "zkd/server/epoch_files.h"
+#include "zkd/server/membership.h"
+#include "zkd/server/reconfig.h"
 #include "zkd/server/recovery.h"
 #include "zkd/server/snapshot_install.h"
 #include "zkd/storage/snapshot_file.h"
@@ -80,9 +82,47 @@ storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std
   return boot;
 }
 
+namespace {
+
+// The Zab core's part of a configuration: who votes, who observes.
+zab::Membership zab_membership(const QuorumServers& servers) {
+  zab::Membership m;
+  for (const auto& [id, server] : servers) (server.observer ? m.observers : m.voters).push_back(id);
+  return m;
+}
+
+// Where a txn's type is in its bytes (tree::write_txn): after the session
+// (8), cxid (4), zxid (8) and time (8).
+constexpr size_t kTxnTypeOffset = 28;
+
+}  // namespace
+
+std::optional<zab::Membership> reconfig_membership(const zab::Entry& entry) {
+  const std::string& bytes = entry.payload;
+  if (bytes.size() < kTxnTypeOffset + 4) return std::nullopt;
+  zk::wire::Reader type(std::string_view(bytes).substr(kTxnTypeOffset, 4));
+  if (type.int32() != static_cast<int32_t>(zk::wire::OpCode::kReconfig)) return std::nullopt;
+  tree::Txn txn;
+  if (!tree::read_txn(bytes, txn)) return std::nullopt;
+  const auto* set = std::get_if<tree::SetDataTxn>(&txn.body);
+  if (set == nullptr || !set->data) return std::nullopt;
+  const auto parsed = parse_membership_text(*set->data);
+  if (!parsed) return std::nullopt;
+  return zab_membership(parsed->first);
+}
+
+namespace {
+
+zab::Config with_reconfiguration(zab::Config config) {
+  config.membership_of = reconfig_membership;
+  return config;
+}
+
+}  // namespace
+
 ReplicaHost::ReplicaHost(zab::Config config, zab::Bootstrap boot, Storage storage,
                          tree::Database& db, ReplicaLog& log, ReplicaEvents& events)
-    : core_(std::move(config), std::move(boot)),
+    : core_(with_reconfiguration(std::move(config)), std::move(boot)),
       storage_(std::move(storage)),
       db_(db),
       log_(log),
@@ -156,7 +196,9 @@ void ReplicaHost::process() {
     carry_out(ready);
     if (stopped_) break;
     core_.advance();
-    if (ready.install_snapshot) core_.snapshot_installed(*ready.install_snapshot);
+    if (ready.install_snapshot) {
+      core_.snapshot_installed(*ready.install_snapshot, tree_membership());
+    }
     // 7. forwarded writes, after advance(): their proposals go in the next Ready.
     for (const zab::Request& q : ready.requests) {
       auto request = decode_write_request(q.payload);
@@ -353,7 +395,10 @@ void ReplicaHost::propose(const WriteRequest& request) {
     log_warn("dropping a write: the new epoch's history is not applied yet");
     return;
   }
-  tree::Txn txn = prepare_write(db_, request, next, events_.wall_clock_ms());
+  tree::Txn txn =
+      request.kind == WriteRequest::Kind::kOp && request.op == zk::wire::OpCode::kReconfig
+          ? prepare_reconfig(request, next)
+          : prepare_write(db_, request, next, events_.wall_clock_ms());
   std::string bytes;
   zk::wire::Writer writer(bytes);
   tree::write_txn(writer, txn);
@@ -362,6 +407,50 @@ void ReplicaHost::propose(const WriteRequest& request) {
     db_.discard_pending();
     log_warn("cannot propose: ", zab::to_string(proposed.error));
   }
+}
+
+tree::Txn ReplicaHost::prepare_reconfig(const WriteRequest& request, zab::Zxid zxid) {
+  const int64_t now = events_.wall_clock_ms();
+  const auto refuse = [&](zk::wire::Error err, const std::string& why) {
+    log_info("reconfig (session ", net::hex(request.session), ") refused: ", why);
+    tree::Txn txn;
+    txn.header = {request.session, request.xid, zxid, now, zk::wire::OpCode::kError};
+    txn.body = tree::ErrorTxn{err};
+    return txn;
+  };
+  const auto req = decode_reconfig_request(request.body);
+  if (!req) return refuse(zk::wire::Error::kMarshallingError, "the request does not decode");
+  if (core_.next_membership()) {
+    return refuse(zk::wire::Error::kReconfigInProgress, "another one is not committed yet");
+  }
+  const auto [text, version] = db_.config_node();
+  const auto current = parse_membership_text(text);
+  if (!current) return refuse(zk::wire::Error::kSystemError, "/zookeeper/config does not parse");
+  ReconfigPlan plan = plan_reconfig(current->first, version, *req);
+  if (plan.error != zk::wire::Error::kOk) return refuse(plan.error, plan.why);
+  switch (core_.reconfigurable(zab_membership(plan.servers))) {
+    case zab::Error::kOk:
+      break;
+    case zab::Error::kReconfigInProgress:
+      return refuse(zk::wire::Error::kReconfigInProgress, "another one is not committed yet");
+    case zab::Error::kNewConfigNoQuorum:
+      return refuse(zk::wire::Error::kNewConfigNoQuorum,
+                    "fewer than a majority of the new participants are in sync with the leader: "
+                    "start the servers being added first");
+    default:
+      return refuse(zk::wire::Error::kConnectionLoss, "the leader is not serving");
+  }
+  log_info("reconfig (session ", net::hex(request.session), ") to version ", net::hex(zxid));
+  return db_.prepare_reconfig(request.session, request.xid, membership_text(plan.servers, zxid),
+                              zxid, now, request.auth);
+}
+
+std::optional<zab::Membership> ReplicaHost::tree_membership() const {
+  const auto [text, version] = db_.config_node();
+  if (version == kStaticConfigVersion) return std::nullopt;
+  const auto parsed = parse_membership_text(text);
+  if (!parsed) return std::nullopt;
+  return zab_membership(parsed->first);
 }
 
 void ReplicaHost::fail(const std::string& why) {

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -95,6 +96,11 @@ storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std
 // is never shown: a looking replica does not serve).
 const char* replica_mode(zab::Role role);
 
+// The membership a log entry installs: Apache's reconfig txn (a SetDataTxn
+// of /zookeeper/config) gives its servers; any other entry nothing. The
+// core's Config::membership_of in zkd.
+std::optional<zab::Membership> reconfig_membership(const zab::Entry& entry);
+
 class ReplicaHost {
  public:
   // A leader sends its tree digest once per this many applied txns.
@@ -159,6 +165,11 @@ class ReplicaHost {
   void mismatch(const DigestCheck::Mismatch& m);
   void set_status(const zab::Status& status);
   void propose(const WriteRequest& request);
+  // The reconfig txn of `request` at `zxid`, or an error txn saying why not
+  // (Apache's leader's checks, in its order: docs/replication.md).
+  tree::Txn prepare_reconfig(const WriteRequest& request, zab::Zxid zxid);
+  // The membership the tree holds, when a reconfiguration made it.
+  std::optional<zab::Membership> tree_membership() const;
   void fail(const std::string& why);
 
   zab::Zab core_;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/replication.h"
+#include "zkd/server/reconfig.h"
 
 #include <algorithm>
 #include <boost/asio/post.hpp>
@@ -66,8 +67,26 @@ SessionPasswords::Key ensemble_session_key(const ServerConfig& config) {
 }
 
 storage::StatusOr<std::unique_ptr<Replication>> Replication::open(
-    Parts parts, std::vector<storage::LogRecord> records, int64_t snapshot_zxid) {
+    Parts parts, std::vector<storage::LogRecord> records, int64_t snapshot_zxid,
+    const std::string& snapshot_config) {
   ReplicaTiming timing = replica_timing(parts.config);
+  if (!snapshot_config.empty()) {
+    auto parsed = parse_membership_text(snapshot_config);
+    if (!parsed) {
+      return storage::Status::corruption("/zookeeper/config in the snapshot does not parse: " +
+                                         snapshot_config);
+    }
+    QuorumServers servers = std::move(parsed->first);
+    const int64_t self = parts.config.my_id;
+    if (!servers.contains(self)) servers[self] = parts.config.quorum_servers.at(self);
+    timing.config.voters.clear();
+    timing.config.observers.clear();
+    for (const auto& [id, server] : servers) {
+      (server.observer ? timing.config.observers : timing.config.voters).push_back(id);
+    }
+    log_info("membership of configuration version ", hex(parsed->second),
+             " (a reconfiguration's, from the snapshot)");
+  }
   if (auto why = zab::validate(timing.config); !why.empty()) {
     return storage::Status::config("ensemble configuration: " + why);
   }
@@ -99,10 +118,7 @@ Replication::Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot)
 boost::system::error_code Replication::start() {
   // Not serving until its first election ends: the read-only grace runs.
   parts_.read_only.quorum_lost(steady_clock_ms());
-  std::vector<net::PeerAddress> peers;
-  for (const auto& [id, server] : parts_.config.quorum_servers) {
-    peers.push_back(net::PeerAddress{id, server.host, server.quorum_port});
-  }
+  std::vector<net::PeerAddress> peers = known_peers();
   net::PeerTransportOptions options;
   const ServerConfig& config = parts_.config;
   if (config.ssl_quorum || config.quorum_port_unification) {
@@ -207,8 +223,25 @@ void Replication::applying(const tree::Txn& txn) {
   parts_.sessions.forget(session);
 }
 
+std::vector<net::PeerAddress> Replication::known_peers() const {
+  QuorumServers servers = parts_.config.quorum_servers;
+  if (auto tree = parse_membership_text(parts_.db.config_node().first)) {
+    for (auto& [id, server] : tree->first) servers.try_emplace(id, std::move(server));
+  }
+  std::vector<net::PeerAddress> peers;
+  for (const auto& [id, server] : servers) {
+    peers.push_back(net::PeerAddress{id, server.host, server.quorum_port});
+  }
+  return peers;
+}
+
 void Replication::applied(tree::Txn txn, tree::ApplyResult result) {
   parts_.clients.deliver(result.notifications, txn.header.zxid);
+  if (txn.header.type == zk::wire::OpCode::kReconfig && transport_) {
+    log_info("configuration version ", hex(txn.header.zxid),
+             " committed: ", parts_.db.config_node().first);
+    for (net::PeerAddress& peer : known_peers()) transport_->add_peer(std::move(peer));
+  }
   if (txn.header.type == zk::wire::OpCode::kCreateSession) {
     const auto& body = std::get<tree::CreateSessionTxn>(txn.body);
     parts_.sessions.track(txn.header.session_id, body.timeout_ms, steady_clock_ms());

@@ -85,10 +85,14 @@ class Replication final : ReplicaEvents {
     std::function<void()> read_only_started;
   };
   // The replica over the recovered `db`, whose log after the snapshot at
-  // `snapshot_zxid` is `records` (the write path's log is open). A
-  // configuration the Zab core refuses is a config error.
+  // `snapshot_zxid` is `records` (the write path's log is open). The
+  // membership is zoo.cfg's, or `snapshot_config`'s when a reconfiguration
+  // wrote it (this server is kept in it, as zoo.cfg names it: one being
+  // added may hold a snapshot from before). A configuration the Zab core
+  // refuses is a config error.
   static storage::StatusOr<std::unique_ptr<Replication>> open(
-      Parts parts, std::vector<storage::LogRecord> records, int64_t snapshot_zxid);
+      Parts parts, std::vector<storage::LogRecord> records, int64_t snapshot_zxid,
+      const std::string& snapshot_config = {});
   Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot);
   Replication(const Replication&) = delete;
   Replication& operator=(const Replication&) = delete;
@@ -122,6 +126,9 @@ class Replication final : ReplicaEvents {
   // Closes every client connection and forgets the writes in flight (the
   // replica stopped serving, or its leader changed).
   void drop_clients();
+  // Every server this one may link with: zoo.cfg's and those the tree's
+  // /zookeeper/config names.
+  std::vector<net::PeerAddress> known_peers() const;
 
   Parts parts_;
   std::chrono::milliseconds tick_;

@@ -12,6 +12,7 @@
 #include "zkd/server/client_service.h"
 #include "zkd/server/clocks.h"
 #include "zkd/server/op_tags.h"
+#include "zkd/server/reconfig.h"
 #include "zkd/server/request_kinds.h"
 #include "zkd/tree/acl_check.h"
 
@@ -25,14 +26,10 @@ using zk::wire::OpCode;
 
 namespace {
 
-// reconfig (16): RECONFIGDISABLED unless enabled; standalone cannot reconfigure.
+// reconfig (16) that goes no further than this server: RECONFIGDISABLED
+// unless enabled; a standalone server cannot reconfigure (UNIMPLEMENTED).
 Error reconfig_error(std::string_view body, bool enabled) {
-  zk::wire::Reader r(body);
-  r.ustring();  // joiningServers
-  r.ustring();  // leavingServers
-  r.ustring();  // newMembers
-  r.int64();    // curConfigId
-  if (!r.ok()) return Error::kMarshallingError;
+  if (!decode_reconfig_request(body)) return Error::kMarshallingError;
   return enabled ? Error::kUnimplemented : Error::kReconfigDisabled;
 }
 
@@ -97,7 +94,13 @@ void ClientService::handle(ClientState& client, std::string_view payload, Arriva
   } else if (op == OpCode::kWhoAmI) {
     answer_who_am_i(client, xid, started);
   } else if (op == OpCode::kReconfig) {
-    answer_with_error_txn(client, xid, op, reconfig_error(body, config_.reconfig_enabled), started);
+    // An ensemble's leader decides (ReplicaHost::prepare_reconfig).
+    if (config_.reconfig_enabled && writes_.host() != nullptr && decode_reconfig_request(body)) {
+      answer_write(client, xid, op, body, started);
+    } else {
+      answer_with_error_txn(client, xid, op, reconfig_error(body, config_.reconfig_enabled),
+                            started);
+    }
   } else if (op == OpCode::kDeleteContainer) {
     // server-internal (§4.1): only the container manager sends it
     answer_with_error_txn(client, xid, op, Error::kBadArguments, started);

@@ -184,7 +184,7 @@ storage::Status Server::open_storage() {
             .serving = [this] { service_.serving(); },
             .read_only = read_only_,
             .read_only_started = [this] { service_.read_only_started(); }},
-        std::move(records), recovered->snapshot_zxid);
+        std::move(records), recovered->snapshot_zxid, recovered->snapshot_config);
     if (!replica.ok()) return replica.status();
     replication_ = std::move(*replica);
   }

@@ -126,7 +126,12 @@ const zk::wire::ACLs& Applier::acl_of(std::string_view path) const {
 ApplyResult Applier::set_data(const TxnHeader& h, const SetDataTxn& t) {
   Error err = tree_.set_data(t.path, t.data, t.version, h.zxid, h.time_ms);
   if (err != Error::kOk) return reply(h, err);
-  ApplyResult result = reply(h, Error::kOk, encode(client_stat(*tree_.find(t.path))));
+  const Node& node = *tree_.find(t.path);
+  // reconfig is answered as a getData of the new configuration.
+  ApplyResult result =
+      h.type == zk::wire::OpCode::kReconfig
+          ? reply(h, Error::kOk, encode(zk::wire::GetDataResponse{t.data, client_stat(node)}))
+          : reply(h, Error::kOk, encode(client_stat(node)));
   watches_.data_changed(t.path, acl_of(t.path), result.notifications);
   return result;
 }

@@ -40,6 +40,8 @@ struct Database::Impl {
 
   void set_config_node() {
     if (!config_node) return;
+    const Node* current = tree.find("/zookeeper/config");
+    if (current != nullptr && current->stat().mzxid > config_node->version) return;
     tree.set_data("/zookeeper/config", config_node->data, -1, config_node->version,
                   config_node->time_ms);
   }
@@ -77,6 +79,19 @@ Txn Database::prepare_create_session(SessionId session, int32_t timeout_ms, int6
 
 Txn Database::prepare_close_session(SessionId session, int64_t zxid, int64_t time_ms) {
   return impl_->pending_txn(impl_->preprocessor.close_session(session, 0, zxid, time_ms));
+}
+
+Txn Database::prepare_reconfig(SessionId session, int32_t xid, std::string config, int64_t zxid,
+                               int64_t time_ms, const AuthIds& caller) {
+  return impl_->pending_txn(
+      impl_->preprocessor.reconfig(session, caller, xid, std::move(config), zxid, time_ms));
+}
+
+std::pair<std::string, int64_t> Database::config_node() const {
+  const Node* node = impl_->tree.find("/zookeeper/config");
+  if (node == nullptr) return {};
+  const DataView data = node->data();
+  return {data ? std::string(*data) : std::string(), node->stat().mzxid};
 }
 
 ApplyResult Database::apply(const Txn& txn) {

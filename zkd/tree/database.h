@@ -56,8 +56,10 @@ struct DatabaseOptions {
   // /zookeeper/config as this server's configuration gives it, set on every
   // tree the Database holds (at construction and by load_snapshot()) the way
   // Apache's initConfigInZKDatabase sets it: data, stored version -1, mzxid
-  // the configuration's version, mtime `time_ms`. Local, never a txn.
-  // Absent: the node keeps what the tree has (empty in a fresh one).
+  // the configuration's version, mtime `time_ms`. Local, never a txn. Not
+  // over a newer one (a reconfig txn's, mzxid above `version`), which a
+  // snapshot carries. Absent: the node keeps what the tree has (empty in a
+  // fresh one).
   struct ConfigNode {
     std::string data;
     int64_t version = 0;
@@ -100,6 +102,14 @@ class Database {
   Txn prepare_create_session(SessionId session, int32_t timeout_ms, int64_t zxid, int64_t time_ms);
   // A closeSession txn (client's closeSession request or expiry).
   Txn prepare_close_session(SessionId session, int64_t zxid, int64_t time_ms);
+  // A reconfig txn making `config` the data of /zookeeper/config
+  // (Preprocessor::reconfig).
+  Txn prepare_reconfig(SessionId session, int32_t xid, std::string config, int64_t zxid,
+                       int64_t time_ms, const AuthIds& caller);
+  // /zookeeper/config as the tree holds it: its data and mzxid (the version
+  // of the configuration: a reconfig txn's zxid, or the one
+  // DatabaseOptions::config_node gave).
+  std::pair<std::string, int64_t> config_node() const;
 
   // Applies a txn (idempotent, as Apache's replay is); must come in zxid order.
   ApplyResult apply(const Txn& txn);

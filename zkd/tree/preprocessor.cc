@@ -96,6 +96,20 @@ std::string sequence_suffix(int32_t counter) {
 
 }  // namespace
 
+Txn Preprocessor::reconfig(SessionId session, const AuthIds& caller_ids, int32_t xid,
+                           std::string config, int64_t zxid, int64_t time_ms) const {
+  Txn txn;
+  txn.header = {session, xid, zxid, time_ms, OpCode::kReconfig};
+  const Node* node = tree_.find("/zookeeper/config");
+  if (node == nullptr || !permitted(node->acl(), zk::wire::perms::kWrite, caller_ids)) {
+    txn.header.type = OpCode::kError;
+    txn.body = fail(Error::kNoAuth);
+    return txn;
+  }
+  txn.body = SetDataTxn{"/zookeeper/config", zk::wire::Buffer(std::move(config)), -1};
+  return txn;
+}
+
 Txn Preprocessor::write(SessionId session, const AuthIds& caller_ids, int32_t xid, OpCode op,
                         std::string_view body, int64_t zxid, int64_t time_ms) const {
   if (op == OpCode::kCloseSession) return close_session(session, xid, zxid, time_ms);

@@ -64,6 +64,11 @@ class Preprocessor {
   Txn create_session(SessionId session, int32_t timeout_ms, int64_t zxid, int64_t time_ms) const;
   // Deletes the session's ephemeral nodes, listed in sorted order.
   Txn close_session(SessionId session, int32_t xid, int64_t zxid, int64_t time_ms) const;
+  // Apache's reconfig txn: `config` becomes the data of /zookeeper/config
+  // (stored version -1), if the caller may write that node (its ACL is
+  // read-only for everyone: a superuser, or skipACL); else NOAUTH.
+  Txn reconfig(SessionId session, const AuthIds& caller_ids, int32_t xid, std::string config,
+               int64_t zxid, int64_t time_ms) const;
 
  private:
   // Who sends the request being prepared.

@@ -134,7 +134,8 @@ bool read_body(Reader& r, const TxnHeader& header, TxnBody& out) {
     case OpCode::kDeleteContainer:
       out = DeleteTxn{r.ustring()};
       return true;
-    case OpCode::kSetData: {
+    case OpCode::kSetData:
+    case OpCode::kReconfig: {  // Apache's reconfig txn is a SetDataTxn of /zookeeper/config
       SetDataTxn t;
       t.path = r.ustring();
       t.data = r.buffer();

@@ -55,7 +55,6 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
            "quorum.auth.someFutureKey=true",
            "kerberos.someFutureKey=true",
            "dynamicConfigFile=/conf/zoo.cfg.dynamic",
-           "reconfigEnabled=true",
            "group.1=1:2:3",
            "weight.1=2",
            "multiAddress.enabled=true",
@@ -82,7 +81,7 @@ TEST(ConfigKeys, RefusalSaysWhyAndWhatToDo) {
   auto tls = with_line("multiAddress.enabled=true");
   EXPECT_THAT(tls.error, HasSubstr("multiAddress.enabled"));
   auto dynamic = with_line("dynamicConfigFile=/conf/zoo.cfg.dynamic");
-  EXPECT_THAT(dynamic.error, HasSubstr("no dynamic reconfiguration"));
+  EXPECT_THAT(dynamic.error, HasSubstr("does not read or write a dynamic config file"));
   EXPECT_THAT(dynamic.error, HasSubstr("move its server.N lines into zoo.cfg"));
 }
 
@@ -99,7 +98,6 @@ TEST(ConfigKeys, DynamicConfigFileIsRefusedEvenBesideServerLines) {
 TEST(ConfigKeys, DefaultValuesOfRefusedKeysAreAccepted) {
   for (const std::string line : {
            "sslQuorum=false",
-           "reconfigEnabled=false",
            "client.portUnification=false",
            "admin.forceHttps=false",
            "admin.portUnification=false",
@@ -375,6 +373,7 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
       {"zkd.peerTimeoutMs", "300"},
       {"zkd.quorumSync", "true"},
       {"readonlymode.enabled", "true"},
+      {"reconfigEnabled", "true"},
   };
   for (const ConfigKey& entry : config_keys()) {
     if (entry.key_class != KeyClass::kHonoured || entry.key.ends_with(".*")) continue;

@@ -112,6 +112,40 @@ TEST_F(SnapshotTest, TheConfigNodeIsTheDatabasesOwnBeforeAndAfterALoad) {
   EXPECT_EQ(restored.digest(), restored.compute_digest());
 }
 
+// A reconfig txn (Apache's: a SetDataTxn of /zookeeper/config) is for a
+// superuser only; applied, it answers as a getData of the new text, and a
+// snapshot carries it over the older configuration a server starts with.
+TEST_F(SnapshotTest, AReconfigTxnWritesTheConfigNodeAndSnapshotsKeepIt) {
+  DatabaseOptions options;
+  options.config_node = DatabaseOptions::ConfigNode{"server.1=a:1:2:participant\nversion=0", 0, 7};
+  Database leader(options);
+  const std::string next = "server.1=a:1:2:participant\nserver.2=b:1:2:observer\nversion=100000001";
+  const Txn refused = leader.prepare_reconfig(TreeTest::kSession, 5, next, 0x100000001, 9, {});
+  EXPECT_EQ(refused.header.type, OpCode::kError);
+  EXPECT_EQ(std::get<ErrorTxn>(refused.body).err, zk::wire::Error::kNoAuth);
+  leader.discard_pending();
+  const AuthIds super{zk::wire::Id{"super", ""}};
+  const Txn txn = leader.prepare_reconfig(TreeTest::kSession, 5, next, 0x100000001, 9, super);
+  ASSERT_EQ(txn.header.type, OpCode::kReconfig);
+  // Through the log's bytes, as a replica reads it.
+  std::string bytes;
+  zk::wire::Writer w(bytes);
+  write_txn(w, txn);
+  Txn read;
+  ASSERT_TRUE(read_txn(bytes, read));
+  const ApplyResult applied = leader.apply(read);
+  const auto reply = decode_as<zk::wire::GetDataResponse>(applied.response.body);
+  EXPECT_EQ(reply.data, next);
+  EXPECT_EQ(reply.stat.mzxid, 0x100000001);
+  EXPECT_EQ(reply.stat.version, -1);
+  EXPECT_EQ(leader.config_node(), std::make_pair(next, int64_t{0x100000001}));
+
+  Database restarted(options);  // zoo.cfg still names the older membership
+  ASSERT_EQ(restarted.load_snapshot(snapshot_of(leader, 0x100000001)), "");
+  EXPECT_EQ(restarted.config_node(), std::make_pair(next, int64_t{0x100000001}));
+  EXPECT_EQ(restarted.digest(), restarted.compute_digest());
+}
+
 TEST_F(SnapshotTest, LoadedStateKeepsWorkingLikeTheOriginal) {
   build();
   Database restored;
