@@ -84,13 +84,15 @@ EnsembleStart Ensemble::start(const EnsembleOptions& options) {
   std::unique_ptr<Ensemble> e(new Ensemble());
   e->flavour_ = options.flavour;
   e->voters_ = options.voters;
+  e->observers_ = options.observers;
   e->dir_ = make_temp_dir(options.temp_dir_prefix);
   if (e->dir_.empty()) {
     result.error = "cannot create a temporary directory";
     return result;
   }
   const int nodes = options.voters + options.observers;
-  const auto ports = pick_node_ports(nodes, e->port_holds_);
+  const int spares = std::max(0, options.spares);
+  const auto ports = pick_node_ports(nodes + spares, e->port_holds_);
   if (ports.empty()) {
     result.error = "cannot find free loopback ports";
     return result;
@@ -104,8 +106,13 @@ EnsembleStart Ensemble::start(const EnsembleOptions& options) {
     common.push_back(server_line(id, p, id > options.voters));
   }
   common.insert(common.end(), options.extra_lines.begin(), options.extra_lines.end());
+  std::vector<std::string> with_spares = common;
+  for (int id = nodes + 1; id <= nodes + spares; ++id) {
+    e->spare_lines_[id] = server_line(id, ports[static_cast<size_t>(id - 1)], false);
+    with_spares.push_back(e->spare_lines_[id]);
+  }
 
-  for (int id = 1; id <= nodes; ++id) {
+  for (int id = 1; id <= nodes + spares; ++id) {
     const std::filesystem::path node_dir = e->dir_ / ("node" + std::to_string(id));
     std::error_code ec;
     std::filesystem::create_directories(node_dir / "data", ec);
@@ -123,10 +130,14 @@ EnsembleStart Ensemble::start(const EnsembleOptions& options) {
     node.port = ports[static_cast<size_t>(id - 1)].client;
     node.tick_time_ms = options.tick_time_ms;
     node.max_session_timeout_ms = options.max_session_timeout_ms;
-    node.extra_lines = common;
+    node.extra_lines = id > nodes ? with_spares : common;
     node.environment = options.environment;
-    if (id > options.voters) node.extra_lines.push_back("peerType=observer");
+    if (id > options.voters && id <= nodes) node.extra_lines.push_back("peerType=observer");
     node.wait_until_ready = false;
+    if (id > nodes) {
+      e->spares_[id] = std::move(node);
+      continue;
+    }
     auto started = ZkdProcess::start(node);
     if (!started.process) {
       result.error = "node " + std::to_string(id) + ": " + started.error;
@@ -156,6 +167,22 @@ std::vector<int> Ensemble::ids() const {
   std::vector<int> out;
   for (int id = 1; id <= size(); ++id) out.push_back(id);
   return out;
+}
+
+std::string Ensemble::start_spare() {
+  const int id = size() + 1;
+  const auto it = spares_.find(id);
+  if (it == spares_.end()) return "no spare server left to start";
+  auto started = ZkdProcess::start(it->second);
+  if (!started.process) return "spare " + std::to_string(id) + ": " + started.error;
+  spares_.erase(it);
+  nodes_.push_back(std::move(started.process));
+  return {};
+}
+
+std::string Ensemble::spare_line(int id) const {
+  const auto it = spare_lines_.find(id);
+  return it == spare_lines_.end() ? std::string() : it->second;
 }
 
 ZkdProcess& Ensemble::node(int id) { return *nodes_.at(static_cast<size_t>(id - 1)); }

@@ -72,6 +72,10 @@ struct EnsembleOptions {
                                          "-Dorg.slf4j.simpleLogger.showDateTime=true"};
   int voters = 3;     // ids 1..voters (3 or 5 make sense)
   int observers = 0;  // ids voters+1..voters+observers
+  // Servers to add later with reconfig: ids after the observers, written
+  // (their zoo.cfg names the members and every spare, as a participant) but
+  // not started, and absent from the members' zoo.cfg. start_spare().
+  int spares = 0;
   int tick_time_ms = 200;
   int init_limit = 10;  // ticks
   int sync_limit = 5;   // ticks
@@ -109,7 +113,12 @@ class Ensemble {
   int size() const { return static_cast<int>(nodes_.size()); }
   std::vector<int> ids() const;
   int voters() const { return voters_; }
-  bool is_observer(int id) const { return id > voters_; }
+  bool is_observer(int id) const { return id > voters_ && id <= voters_ + observers_; }
+  // Starts the next spare (EnsembleOptions::spares), whose id is size() + 1
+  // from then on; returns at once. Empty on success, else why not.
+  std::string start_spare();
+  // "server.<id>=..." naming spare `id` as its zoo.cfg does (for reconfig).
+  std::string spare_line(int id) const;
   // The process of node `id` (1..size()): pid, client port, signal, wait for
   // exit. Prefer kill()/restart() below to its kill()/restart(): the node's
   // restart() waits for a standalone-style readiness that a quorum member
@@ -174,6 +183,9 @@ class Ensemble {
 
   Flavour flavour_ = Flavour::kZkd;
   int voters_ = 0;
+  int observers_ = 0;
+  std::map<int, ZkdOptions> spares_;  // not started yet, by id
+  std::map<int, std::string> spare_lines_;
   std::filesystem::path dir_;
   bool keep_dir_ = false;
   std::vector<std::unique_ptr<ZkdProcess>> nodes_;  // node id i at index i-1

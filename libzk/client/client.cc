@@ -149,6 +149,15 @@ Task<Result<zk::wire::Stat>> Client::set_data(std::string path, zk::wire::Buffer
   co_return stat;
 }
 
+Task<Result<NodeData>> Client::reconfig(zk::wire::ReconfigRequest request) {
+  auto reply = co_await session_->call(OpCode::kReconfig, encode(request));
+  if (!reply) co_return reply.error();
+  if (reply->header.err != Error::kOk) co_return reply->header.err;
+  zk::wire::GetDataResponse response;
+  if (!zk::wire::decode(reply->body, response)) co_return Error::kMarshallingError;
+  co_return NodeData{std::move(response.data), response.stat};
+}
+
 Task<Result<std::vector<std::string>>> Client::get_children(std::string path, WatchCallback watch) {
   if (!valid(path)) co_return Error::kBadArguments;
   std::optional<WatchRegistration> reg;

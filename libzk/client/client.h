@@ -184,6 +184,15 @@ class Client {
   Task<Result<zk::wire::Stat>> set_data(std::string path, zk::wire::Buffer data,
                                         int32_t version = -1);
 
+  // reconfig (opcode 16): Apache 3.5+'s dynamic reconfiguration, servers
+  // joining ("server.N=host:quorumPort:electionPort[:role][;client]",
+  // comma-separated) and leaving (ids), or the whole new membership;
+  // `from_config` the version it applies to (-1: any). Returns the new
+  // configuration as /zookeeper/config holds it. Errors: kReconfigDisabled,
+  // kNoAuth (a superuser's), kBadArguments, kBadVersion,
+  // kReconfigInProgress, kNewConfigNoQuorum, kUnimplemented (standalone).
+  Task<Result<NodeData>> reconfig(zk::wire::ReconfigRequest request);
+
   // getChildren (opcode 8). The child watch is set only on success. Errors: kNoNode.
   Task<Result<std::vector<std::string>>> get_children(std::string path, WatchCallback watch = {});
 

@@ -127,6 +127,11 @@ Result<zk::wire::Stat> SyncClient::set_data(const std::string& path, const zk::w
   return impl_->run(impl_->client->set_data(path, data, version));
 }
 
+Result<NodeData> SyncClient::reconfig(const zk::wire::ReconfigRequest& request) {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->reconfig(request));
+}
+
 Result<std::vector<std::string>> SyncClient::get_children(const std::string& path, bool watch) {
   ZK_SYNC_REQUIRE_CLIENT();
   return impl_->run(impl_->client->get_children(path, watch ? impl_->watch_callback() : nullptr));

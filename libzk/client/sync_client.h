@@ -59,6 +59,8 @@ class SyncClient {
                                   int32_t version = -1);
   Result<std::vector<std::string>> get_children(const std::string& path, bool watch = false);
   Result<Children> get_children2(const std::string& path, bool watch = false);
+  // Client::reconfig.
+  Result<NodeData> reconfig(const zk::wire::ReconfigRequest& request);
   Result<std::optional<zk::wire::Stat>> exists(const std::string& path, WatchCallback watch);
   Result<NodeData> get_data(const std::string& path, WatchCallback watch);
   Result<std::vector<std::string>> get_children(const std::string& path, WatchCallback watch);

@@ -201,6 +201,23 @@ void SetDataRequest::read(Reader& r) {
   version = r.int32();
 }
 
+void ReconfigRequest::write(Writer& w) const {
+  for (const std::string* s : {&joining, &leaving, &new_members}) {
+    if (s->empty()) {
+      w.null_ustring();
+    } else {
+      w.ustring(*s);
+    }
+  }
+  w.int64(from_config);
+}
+void ReconfigRequest::read(Reader& r) {
+  joining = r.ustring();
+  leaving = r.ustring();
+  new_members = r.ustring();
+  from_config = r.int64();
+}
+
 void SetACLRequest::write(Writer& w) const {
   w.ustring(path);
   write_acls(w, acl);

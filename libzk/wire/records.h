@@ -167,6 +167,18 @@ struct SetDataRequest {
   void read(Reader& r);
 };
 
+// reconfig (16): joiningServers, leavingServers, newMembers (an empty one
+// goes as null, as kazoo and zkCli send an absent one), curConfigId (-1:
+// any). Answered with a GetDataResponse of the new configuration.
+struct ReconfigRequest {
+  std::string joining;
+  std::string leaving;
+  std::string new_members;
+  int64_t from_config = -1;
+  void write(Writer& w) const;
+  void read(Reader& r);
+};
+
 struct SetACLRequest {
   std::string path;
   ACLs acl;

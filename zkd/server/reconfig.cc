@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "libzk/wire/jute.h"
+#include "libzk/wire/records.h"
 
 namespace zkd::server {
 namespace {
@@ -63,20 +64,17 @@ ReconfigPlan refused(Error error, std::string why) {
 }  // namespace
 
 std::optional<ReconfigRequest> decode_reconfig_request(std::string_view body) {
+  zk::wire::ReconfigRequest wire;
   zk::wire::Reader r(body);
-  // Null and empty mean the same (kazoo writes None as null).
-  const auto field = [&r]() -> std::optional<std::string> {
-    std::string s = r.ustring();
-    if (s.empty()) return std::nullopt;
-    return s;
-  };
-  ReconfigRequest request;
-  request.joining = field();
-  request.leaving = field();
-  request.new_members = field();
-  request.from_config = r.int64();
+  wire.read(r);
   if (!r.ok() || !r.at_end()) return std::nullopt;
-  return request;
+  // Null and empty mean the same (kazoo writes None as null).
+  const auto given = [](std::string& s) -> std::optional<std::string> {
+    if (s.empty()) return std::nullopt;
+    return std::move(s);
+  };
+  return ReconfigRequest{given(wire.joining), given(wire.leaving), given(wire.new_members),
+                         wire.from_config};
 }
 
 ReconfigPlan plan_reconfig(const QuorumServers& current, int64_t version,

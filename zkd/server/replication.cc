@@ -56,7 +56,12 @@ ReplicaTiming replica_timing(const ServerConfig& config) {
   return t;
 }
 
-SessionPasswords::Key ensemble_session_key(const ServerConfig& config) {
+SessionPasswords::Key ensemble_session_key() {
+  constexpr SessionPasswords::Key kFixed = {0x7a6b2d656e73656dULL, 0x626c652d6b657921ULL};
+  return {siphash24(kFixed, "ensemble-0"), siphash24(kFixed, "ensemble-1")};
+}
+
+SessionPasswords::Key server_list_session_key(const ServerConfig& config) {
   std::string servers;
   for (const auto& [id, server] : config.quorum_servers) {
     servers += std::to_string(id) + "=" + server.host + ":" + std::to_string(server.quorum_port) +

@@ -49,11 +49,15 @@ struct ReplicaTiming {
 };
 ReplicaTiming replica_timing(const ServerConfig& config);
 
-// The session-password key of an ensemble without a session.key file: every
-// replica derives the same one from the server list. Like Apache's fixed
-// secret it keeps no secret from whoever knows the configuration; copy one
-// session.key into every dataDir/version-2 to make passwords secret.
-SessionPasswords::Key ensemble_session_key(const ServerConfig& config);
+// The session-password key of an ensemble without a session.key file: the
+// same on every replica, whatever its configuration says (a server added by
+// reconfig names more servers than the others). Like Apache's fixed secret
+// it keeps no secret; copy one session.key into every dataDir/version-2 to
+// make passwords secret.
+SessionPasswords::Key ensemble_session_key();
+// The key zkd 0.1 derived from zoo.cfg's server list instead: passwords it
+// made are accepted too, so that sessions survive a rolling upgrade.
+SessionPasswords::Key server_list_session_key(const ServerConfig& config);
 
 // A server as one replica of a Zab ensemble: the replica host
 // (replica_host.h) with the peer transport and the core's timer. It hands

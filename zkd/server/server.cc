@@ -137,7 +137,7 @@ storage::Status Server::open_storage() {
   }
   if (config_.replicated() && !env_.file_exists(layout_.snap_dir + "/session.key")) {
     // Every replica must derive the same passwords; see ensemble_session_key().
-    sessions_.set_password_key(ensemble_session_key(config_));
+    sessions_.set_password_key(ensemble_session_key(), server_list_session_key(config_));
   } else {
     auto key = load_or_create_session_key(env_, layout_.snap_dir);
     if (!key.ok()) return key.status();

@@ -91,20 +91,28 @@ std::optional<SessionPasswords::Key> SessionPasswords::decode_key(std::string_vi
 }
 
 std::string SessionPasswords::password(int64_t session_id) const {
+  return password(key_, session_id);
+}
+
+std::string SessionPasswords::password(const Key& key, int64_t session_id) {
   std::string out;
   for (unsigned char half = 0; half < 2; ++half) {
     char message[9];
     auto id = static_cast<uint64_t>(session_id);
     for (int i = 0; i < 8; ++i) message[i] = static_cast<char>(id >> (8 * i));
     message[8] = static_cast<char>(half);  // domain separation of the two halves
-    uint64_t h = siphash24(key_, std::string_view(message, 9));
+    uint64_t h = siphash24(key, std::string_view(message, 9));
     for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>(h >> (8 * i)));
   }
   return out;
 }
 
 bool SessionPasswords::matches(int64_t session_id, std::string_view candidate) const {
-  std::string expected = password(session_id);
+  if (equal(password(key_, session_id), candidate)) return true;
+  return also_accepted_ && equal(password(*also_accepted_, session_id), candidate);
+}
+
+bool SessionPasswords::equal(std::string_view expected, std::string_view candidate) {
   if (candidate.size() != expected.size()) return false;
   unsigned char diff = 0;
   for (size_t i = 0; i < expected.size(); ++i) {

@@ -34,7 +34,10 @@ class SessionPasswords {
   static constexpr size_t kPasswordSize = 16;
   using Key = std::array<uint64_t, 2>;
 
-  explicit SessionPasswords(Key key) : key_(key) {}
+  // Passwords are made with `key`; with `also_accepted`, those made with it
+  // (by an earlier key) match too.
+  explicit SessionPasswords(Key key, std::optional<Key> also_accepted = std::nullopt)
+      : key_(key), also_accepted_(also_accepted) {}
   // A fresh key from the operating system's random source.
   static Key random_key();
   static SessionPasswords with_random_key() { return SessionPasswords(random_key()); }
@@ -44,11 +47,15 @@ class SessionPasswords {
   static std::optional<Key> decode_key(std::string_view bytes);
 
   std::string password(int64_t session_id) const;  // 16 bytes
-  // Constant-time comparison with the session's password.
+  // Constant-time comparison with the session's password (under either key).
   bool matches(int64_t session_id, std::string_view password) const;
 
  private:
+  static std::string password(const Key& key, int64_t session_id);
+  static bool equal(std::string_view expected, std::string_view candidate);
+
   Key key_;
+  std::optional<Key> also_accepted_;
 };
 
 // SipHash-2-4 of an 8-byte message; exposed for tests against the reference vectors' scheme.

@@ -49,7 +49,10 @@ class Sessions {
   Sessions& operator=(const Sessions&) = delete;
 
   // The key the session passwords derive from (session_credentials.h).
-  void set_password_key(const SessionPasswords::Key& key) { passwords_ = SessionPasswords(key); }
+  void set_password_key(const SessionPasswords::Key& key,
+                        std::optional<SessionPasswords::Key> also_accepted = std::nullopt) {
+    passwords_ = SessionPasswords(key, also_accepted);
+  }
   void start();
   void stop();
 

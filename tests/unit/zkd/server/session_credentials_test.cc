@@ -55,5 +55,17 @@ TEST(SessionPasswords, DependOnTheSecret) {
   EXPECT_EQ(random_keys.size(), 2u);
 }
 
+// A replica made passwords with an earlier key (zkd 0.1's, from the server
+// list): they still match, while new ones are made with the current key.
+TEST(SessionPasswords, PasswordsOfTheEarlierKeyStillMatch) {
+  SessionPasswords earlier({1, 2});
+  SessionPasswords now({3, 4}, SessionPasswords::Key{1, 2});
+  EXPECT_EQ(now.password(7), SessionPasswords({3, 4}).password(7));
+  EXPECT_TRUE(now.matches(7, earlier.password(7)));
+  EXPECT_TRUE(now.matches(7, now.password(7)));
+  EXPECT_FALSE(now.matches(8, earlier.password(7)));
+  EXPECT_FALSE(SessionPasswords({3, 4}).matches(7, earlier.password(7)));
+}
+
 }  // namespace
 }  // namespace zkd::server
