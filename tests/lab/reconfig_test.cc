@@ -25,6 +25,7 @@
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
 #include "zklab/ensemble.h"
+#include "zklab/four_letter_word.h"
 
 namespace zk::lab {
 namespace {
@@ -159,6 +160,10 @@ TEST_F(ReconfigTest, AddsAServerRemovesTheLeaderAndKeepsTheMembershipAcrossResta
     ASSERT_TRUE(exists.ok()) << error_text(exists.error());
     EXPECT_TRUE(exists->has_value()) << "node " << id;
     EXPECT_EQ(config_on(id), smaller) << "node " << id;
+    const auto conf =
+        four_letter_word(ensemble_->node(id).host(), ensemble_->node(id).port(), "conf");
+    ASSERT_TRUE(conf) << "node " << id;
+    EXPECT_TRUE(conf->ends_with("membership: \n" + smaller)) << "node " << id << ": " << *conf;
   }
 
   // Restarted, the remaining servers keep the new membership (their zoo.cfg

@@ -110,7 +110,7 @@ TEST_F(ZooCfgTest, DynamicConfigFileIsRefusedNotIgnored) {
                                (dir_ / "zoo.cfg.dynamic").string() + "\n"),
                        exit_code);
   EXPECT_EQ(exit_code, 1);
-  EXPECT_THAT(log_, HasSubstr("zoo.cfg:5: dynamicConfigFile: zkd has no dynamic reconfiguration"));
+  EXPECT_THAT(log_, HasSubstr("zoo.cfg:5: dynamicConfigFile: zkd does not read or write a dynamic"));
   EXPECT_THAT(log_, HasSubstr("move its server.N lines into zoo.cfg"));
 }
 

@@ -14,7 +14,6 @@
 #include "libzk/wire/jute.h"
 #include "zkd/server/clocks.h"
 #include "zkd/server/four_letter_whitelist.h"
-#include "zkd/server/membership.h"
 #include "zkd/server/version.h"
 
 namespace zkd::server {
@@ -170,13 +169,13 @@ ConfSnapshot StatusView::conf() const {
   c.server_id = replica() != nullptr ? sources_.config.my_id : 0;
   const auto self = sources_.config.quorum_servers.find(sources_.config.my_id);
   if (replica() != nullptr && self != sources_.config.quorum_servers.end()) {
-    c.quorum =
-        ConfSnapshot::Quorum{.init_limit = sources_.config.init_limit.value_or(0),
-                             .sync_limit = sources_.config.sync_limit.value_or(0),
-                             .election_port = self->second.election_port,
-                             .quorum_port = self->second.quorum_port,
-                             .observer = self->second.observer,
-                             .membership = membership_text(sources_.config, kStaticConfigVersion)};
+    c.quorum = ConfSnapshot::Quorum{.init_limit = sources_.config.init_limit.value_or(0),
+                                    .sync_limit = sources_.config.sync_limit.value_or(0),
+                                    .election_port = self->second.election_port,
+                                    .quorum_port = self->second.quorum_port,
+                                    .observer = self->second.observer,
+                                    // The tree's: a reconfiguration changes it.
+                                    .membership = sources_.db.config_node().first};
   }
   return c;
 }
