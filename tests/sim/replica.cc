@@ -15,15 +15,36 @@ using zkd::zab::Zxid;
 
 const zkd::server::StorageLayout SimReplica::kLayout{"data/version-2", "data/version-2"};
 
+std::string sim_server_line(zkd::zab::ServerId id, bool observer) {
+  return "server." + std::to_string(id) + "=127.0.0.1:" + std::to_string(20000 + id) + ":" +
+         std::to_string(30000 + id) + (observer ? ":observer" : ":participant");
+}
+
+namespace {
+
+zkd::tree::DatabaseOptions options_of(const zkd::zab::Config& config) {
+  std::string text;
+  std::vector<std::pair<zkd::zab::ServerId, bool>> servers;
+  for (auto v : config.voters) servers.emplace_back(v, false);
+  for (auto o : config.observers) servers.emplace_back(o, true);
+  std::sort(servers.begin(), servers.end());
+  for (const auto& [id, observer] : servers) text += sim_server_line(id, observer) + "\n";
+  zkd::tree::DatabaseOptions options;
+  options.config_node = zkd::tree::DatabaseOptions::ConfigNode{text + "version=0", 0, 0};
+  return options;
+}
+
+}  // namespace
+
 SimReplica::SimReplica(zkd::zab::Config config, ReplicaObserver& observer)
-    : config_(std::move(config)), observer_(observer) {}
+    : config_(std::move(config)), db_options_(options_of(config_)), observer_(observer) {}
 
 void SimReplica::fail(const std::string& why) const {
   throw Violation(std::to_string(config_.id) + ": " + why);
 }
 
 void SimReplica::start(uint32_t incarnation) {
-  db_ = zkd::tree::Database();
+  db_ = zkd::tree::Database(db_options_);
   std::vector<zkd::storage::LogRecord> records;
   auto recovered = zkd::server::recover(env_, kLayout, db_, &records);
   if (!recovered.ok()) fail("recovery failed: " + recovered.status().message());
@@ -52,12 +73,17 @@ void SimReplica::start(uint32_t incarnation) {
   auto writer = zkd::storage::TxnLogWriter::open(env_, options, recovered->tail);
   if (!writer.ok()) fail("log writer: " + writer.status().message());
   writer_ = std::move(*writer);
+  zkd::zab::Config config = config_;  // as zkd's Replication::open
+  if (auto s = zkd::server::take_snapshot_membership(config, recovered->snapshot_config); !s.ok()) {
+    fail(s.message());
+  }
+  zkd::server::take_logged_membership(config, records);
   auto boot = zkd::server::replica_bootstrap(env_, kLayout.snap_dir, std::move(records), base,
                                              db_.last_zxid(), config_.commit_window, incarnation);
   if (!boot.ok()) fail("bootstrap: " + boot.status().message());
   status_ = zkd::zab::Status{};
   host_ = std::make_unique<zkd::server::ReplicaHost>(
-      config_, std::move(*boot), zkd::server::ReplicaHost::Storage{env_, kLayout, {}}, db_,
+      config, std::move(*boot), zkd::server::ReplicaHost::Storage{env_, kLayout, db_options_}, db_,
       static_cast<zkd::server::ReplicaLog&>(*this),
       static_cast<zkd::server::ReplicaEvents&>(*this));
 }
@@ -67,7 +93,7 @@ void SimReplica::crash() {
   writer_.reset();
   env_.drop_unsynced();
   std::erase_if(disk_.log, [&](const Entry& e) { return e.zxid > disk_.durable; });
-  db_ = zkd::tree::Database();
+  db_ = zkd::tree::Database(db_options_);
   status_ = zkd::zab::Status{};
 }
 

@@ -47,6 +47,11 @@ inline uint64_t fnv(std::string_view s, uint64_t h = 1469598103934665603ull) {
   return h;
 }
 
+// "server.<id>=127.0.0.1:<port>:<port>:participant|observer": where server
+// `id` is, as far as /zookeeper/config and reconfig are concerned (the
+// simulated network routes by id).
+std::string sim_server_line(zkd::zab::ServerId id, bool observer);
+
 class SimReplica;
 
 // What a replica reports, on the thread that called into it. Storage events
@@ -80,7 +85,8 @@ class SimReplica final : private zkd::server::ReplicaLog, private zkd::server::R
   // Log segments this small roll often.
   static constexpr uint64_t kSegmentBytes = 4096;
 
-  // `config.id` is this replica's id.
+  // `config.id` is this replica's id; its /zookeeper/config names every
+  // voter and observer of `config` at the address sim_server_line() gives.
   SimReplica(zkd::zab::Config config, ReplicaObserver& observer);
   SimReplica(const SimReplica&) = delete;
   SimReplica& operator=(const SimReplica&) = delete;
@@ -132,6 +138,7 @@ class SimReplica final : private zkd::server::ReplicaLog, private zkd::server::R
   void truncate(zkd::zab::Zxid after, bool whole);
 
   zkd::zab::Config config_;
+  zkd::tree::DatabaseOptions db_options_;  // /zookeeper/config of config_'s membership
   ReplicaObserver& observer_;
   zkd::storage::MemoryEnv env_;  // the disk: it outlives crashes
   Disk disk_;

@@ -21,6 +21,7 @@
 #include "zkd/failpoint/points.h"
 #include "zkd/net/log.h"
 #include "zkd/server/epoch_files.h"
+#include "zkd/server/reconfig.h"
 #include "zkd/server/write_request.h"
 #include "zkd/tree/database.h"
 #include "zkd/tree/txn.h"
@@ -207,10 +208,17 @@ class Sim final : public ReplicaObserver {
   // A leader asked to hand leadership over (ydld), to a random voter or its
   // own pick.
   void transfer_leadership();
+  // A superuser's reconfig on the leader: a member leaves, or a server that
+  // left joins again (as a participant or an observer).
+  void reconfigure();
+  bool member(ServerId id) const;
   void compact(Node& n);
   void mark_committed(Node& n, Zxid upto);
   void check_step();
-  bool is_observer(ServerId id) const { return zkd::zab::test::is_observer(config_, id); }
+  bool is_observer(ServerId id) const {
+    return std::find(members_.observers.begin(), members_.observers.end(), id) !=
+           members_.observers.end();
+  }
   void check_hard_state(Node& n);
   void check_tick();
   bool converged();
@@ -219,6 +227,10 @@ class Sim final : public ReplicaObserver {
   Options opt_;
   std::mt19937_64 rng_;
   Config config_;
+  // The membership in force: the last one a serving leader committed
+  // (config_'s until one), and the zxid of its reconfiguration.
+  zkd::zab::Membership members_;
+  Zxid members_zxid_ = 0;
   std::vector<Node> nodes_;
   std::map<std::pair<ServerId, ServerId>, Link> links_;
   std::vector<int> group_;  // partition group per node (index id-1)
@@ -411,7 +423,8 @@ void Sim::send(SimReplica& r, Message m, std::string attachment) {
       fail(who + describe(m) + " before durable (" + z(n.disk().durable) + ")");
     }
   }
-  if (const std::string broken = zkd::zab::test::broken_observer_rule(config_, n.id(), m);
+  if (const std::string broken = zkd::zab::test::broken_observer_rule(
+          zkd::zab::test::membership_view(r.core()), n.id(), m);
       !broken.empty()) {
     fail(who + broken);
   }
@@ -439,6 +452,12 @@ void Sim::applying(SimReplica& r, const zkd::tree::Txn& txn) {
 
 void Sim::applied(SimReplica& r, const zkd::tree::Txn& txn) {
   Node& n = node(r);
+  if (txn.header.type == zk::wire::OpCode::kReconfig) {
+    const auto& set = std::get<zkd::tree::SetDataTxn>(txn.body);
+    if (!zkd::server::parse_membership_text(set.data.value_or(""))) {
+      fail("a reconfig txn whose text does not parse: " + set.data.value_or(""));
+    }
+  }
   n.applied.emplace_back(txn.header.zxid, fnv(encoded(txn)));
   n.digest_dirty = true;
   mark_committed(n, txn.header.zxid);
@@ -586,6 +605,43 @@ void Sim::transfer_leadership() {
   });
 }
 
+bool Sim::member(ServerId id) const {
+  const auto in = [id](const std::vector<ServerId>& ids) {
+    return std::find(ids.begin(), ids.end(), id) != ids.end();
+  };
+  return in(members_.voters) || in(members_.observers);
+}
+
+void Sim::reconfigure() {
+  Node* leader = nullptr;
+  for (Node& n : nodes_) {
+    if (n.up() && n.status().serving && n.status().role == Role::kLeading) leader = &n;
+  }
+  if (leader == nullptr) return;
+  std::vector<ServerId> outside;
+  for (const Node& n : nodes_) {
+    if (!member(n.id())) outside.push_back(n.id());
+  }
+  zk::wire::ReconfigRequest request;
+  if (!outside.empty() && rnd(2) == 0) {
+    const ServerId id = outside[rnd(outside.size())];
+    request.joining = zk::sim::sim_server_line(id, rnd(3) == 0);
+  } else {
+    const ServerId id = static_cast<ServerId>(1 + rnd(nodes_.size()));
+    if (!member(id)) return;
+    request.leaving = std::to_string(id);
+  }
+  WriteRequest w;
+  w.kind = WriteRequest::Kind::kOp;
+  w.op = zk::wire::OpCode::kReconfig;
+  w.xid = next_xid_++;
+  w.body = zk::wire::encode(request);
+  w.auth.add(zk::wire::Id{"super", ""});
+  event(std::to_string(leader->id()) + ": reconfig joining '" + request.joining + "' leaving '" +
+        request.leaving + "'");
+  guarded(*leader, [&] { leader->replica->host().write(w); });
+}
+
 // A snapshot of the tree once it is committed and its log durable that far,
 // written as zkd writes one; recovery then starts from it.
 void Sim::compact(Node& n) {
@@ -612,13 +668,26 @@ void Sim::check_step() {
   for (Node& n : nodes_) {
     if (!n.up()) continue;
     const Status s = n.core().status();
-    if (is_observer(n.id()) && s.role != Role::kLooking && s.role != Role::kObserving) {
+    // An observer in its own view (the membership may have changed since it
+    // last heard: the leader's view decides what it is sent).
+    if (zkd::zab::test::is_observer(zkd::zab::test::membership_view(n.core()), n.id()) &&
+        s.role != Role::kLooking && s.role != Role::kObserving) {
       fail("observer " + std::to_string(n.id()) + " is " + to_string(s.role));
     }
     // A serving replica's commit point is real (after a restart the core's
     // starts at what the host replayed, which may not be committed).
     if (s.serving) mark_committed(n, std::min(n.core().committed_zxid(), n.db().last_zxid()));
     if (s.role == Role::kLeading && s.serving) {
+      // The membership in force is what a serving leader has committed
+      // (replicas that replayed or were sent a reconfiguration apply it
+      // without telling the simulator).
+      const Config& c = n.core().config();
+      if (c.membership_version > members_zxid_) {
+        members_ = {c.voters, c.observers};
+        members_zxid_ = c.membership_version;
+        ++stats_.reconfigs;
+        event("membership " + z(members_zxid_) + " committed");
+      }
       auto [it, fresh] = leaders_.emplace(s.epoch, n.id());
       if (fresh) ++stats_.leaders;
       if (it->second != n.id()) {
@@ -667,7 +736,10 @@ void Sim::check_tick() {
   if (top != 0) {
     size_t holders = 0;
     for (const Node& n : nodes_) {
-      if (is_observer(n.id())) continue;
+      if (std::find(members_.voters.begin(), members_.voters.end(), n.id()) ==
+          members_.voters.end()) {
+        continue;
+      }
       const Disk& d = n.disk();
       if (d.base >= top) {
         ++holders;
@@ -677,7 +749,7 @@ void Sim::check_tick() {
                                  [](const Entry& e, Zxid x) { return e.zxid < x; });
       if (it != d.log.end() && it->zxid == top && top <= d.durable) ++holders;
     }
-    if (holders < quorum_size(config_.voters.size())) {
+    if (holders < quorum_size(members_.voters.size())) {
       fail("committed " + z(top) + " is durable on " + std::to_string(holders) + " voters only");
     }
   }
@@ -695,9 +767,12 @@ void Sim::check_tick() {
   }
 }
 
+// Every member serves, one leads, all applied the same (a server removed by
+// a reconfiguration stays out, LOOKING).
 bool Sim::converged() {
   const Node* leader = nullptr;
   for (const Node& n : nodes_) {
+    if (!member(n.id())) continue;
     if (!n.up() || !n.status().serving) return false;
     if (n.status().role == Role::kLeading) {
       if (leader != nullptr) return false;
@@ -707,7 +782,7 @@ bool Sim::converged() {
   if (leader == nullptr) return false;
   const Zxid last = leader->core().last_zxid();
   for (const Node& n : nodes_) {
-    if (n.db().last_zxid() != last || n.checked != last) return false;
+    if (member(n.id()) && (n.db().last_zxid() != last || n.checked != last)) return false;
   }
   return true;
 }
@@ -728,6 +803,7 @@ Result Sim::run() {
   for (size_t i = 1; i <= n_nodes; ++i) {
     (i <= n_voters ? config_.voters : config_.observers).push_back(static_cast<ServerId>(i));
   }
+  members_ = {config_.voters, config_.observers};
   nodes_.resize(n_nodes);
   stats_.observers = static_cast<int64_t>(n_observers);
   group_.assign(n_nodes, 0);
@@ -786,6 +862,7 @@ Result Sim::run() {
         if (chance(300)) client_write();
         if (chance(15)) client_sync();
         if (chance(10)) transfer_leadership();
+        if (chance(5)) reconfigure();
         if (chance(4)) {
           const auto a = static_cast<ServerId>(1 + rnd(n_nodes));
           const auto b = static_cast<ServerId>(1 + rnd(n_nodes));
@@ -831,7 +908,19 @@ Result Sim::run() {
       }
       check_tick();
     }
-    if (!done) fail("no convergence " + std::to_string(opt_.heal_ticks) + " ticks after healing");
+    if (!done) {
+      std::string views;
+      for (Node& n : nodes_) {
+        if (!n.up()) continue;
+        const Config v = zkd::zab::test::membership_view(n.core());
+        views += " " + std::to_string(n.id()) + ":" + to_string(n.status().role) + " voters";
+        for (ServerId id : v.voters) views += "," + std::to_string(id);
+        views += " observers";
+        for (ServerId id : v.observers) views += "," + std::to_string(id);
+        views += n.core().next_membership() ? " (pending)" : "";
+      }
+      fail("no convergence " + std::to_string(opt_.heal_ticks) + " ticks after healing;" + views);
+    }
   } catch (const Violation& v) {
     result.ok = false;
     result.failure = "VIOLATION (seed " + std::to_string(opt_.seed) + "): " + v.what() +

@@ -35,6 +35,7 @@ struct Stats {
   int64_t observers = 0;  // observer replicas in the ensemble
   int64_t informs = 0;    // Inform messages delivered to observers
   int64_t transfers = 0;  // leadership transfers a leader took (host().transfer ok)
+  int64_t reconfigs = 0;  // membership changes committed (reconfig txns)
   // Failpoints that fired (a replica crashed there, or an operation failed),
   // by name.
   std::map<std::string, int64_t> failpoints;

@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
     total.observers += r.stats.observers;
     total.informs += r.stats.informs;
     total.transfers += r.stats.transfers;
+    total.reconfigs += r.stats.reconfigs;
     for (const auto& [name, fired] : r.stats.failpoints) total.failpoints[name] += fired;
     if (!r.ok) {
       std::fprintf(stderr, "%s", r.failure.c_str());
@@ -66,13 +67,13 @@ int main(int argc, char** argv) {
   std::printf(
       "zk_sim: seeds %llu..%llu ok in %.1fs: %lld commits, %lld leaders, %lld crashes, "
       "%lld snapshots installed, %lld rebuilds, %lld syncs, %lld observers, %lld informs, "
-      "%lld transfers\n",
+      "%lld transfers, %lld reconfigs\n",
       static_cast<unsigned long long>(first), static_cast<unsigned long long>(first + seeds - 1),
       secs, static_cast<long long>(total.commits), static_cast<long long>(total.leaders),
       static_cast<long long>(total.crashes), static_cast<long long>(total.snaps),
       static_cast<long long>(total.rebuilds), static_cast<long long>(total.syncs_done),
       static_cast<long long>(total.observers), static_cast<long long>(total.informs),
-      static_cast<long long>(total.transfers));
+      static_cast<long long>(total.transfers), static_cast<long long>(total.reconfigs));
   std::printf("zk_sim: failpoints fired:");
   for (const auto& [name, fired] : total.failpoints) {
     std::printf(" %s %lld", name.c_str(), static_cast<long long>(fired));

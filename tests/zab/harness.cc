@@ -63,10 +63,11 @@ std::string membership_text(const Membership& m) {
   return id_list(m.voters) + (m.observers.empty() ? "" : "/" + id_list(m.observers));
 }
 
-// The membership a state machine holds: its last reconfiguration's.
-std::optional<Membership> membership_in(const std::vector<Entry>& state) {
+// The membership a state machine holds: its last reconfiguration's, and
+// that one's zxid.
+std::optional<std::pair<Membership, Zxid>> membership_in(const std::vector<Entry>& state) {
   for (auto it = state.rbegin(); it != state.rend(); ++it) {
-    if (auto m = membership_of(*it)) return m;
+    if (auto m = membership_of(*it)) return std::make_pair(std::move(*m), it->zxid);
   }
   return std::nullopt;
 }
@@ -289,9 +290,10 @@ void Harness::start(ServerId id) {
   Config c = base_config_;
   c.id = id;
   // The membership at its snapshot: a reconfiguration's, else its own.
-  const Membership at_base = membership_in(n.disk.snapshot).value_or(n.own);
-  c.voters = at_base.voters;
-  c.observers = at_base.observers;
+  const auto at_base = membership_in(n.disk.snapshot);
+  c.voters = at_base ? at_base->first.voters : n.own.voters;
+  c.observers = at_base ? at_base->first.observers : n.own.observers;
+  c.membership_version = at_base ? at_base->second : 0;
   if (const std::string err = validate(c); !err.empty()) throw std::runtime_error(err);
   Bootstrap b{.hard_state = n.disk.hard,
               .base = n.disk.base,
@@ -403,7 +405,10 @@ void Harness::handle_ready(ServerId id) {
   for (uint64_t s : r.syncs_failed) out_.push_back(who + "sync " + std::to_string(s) + " failed");
   n.core->advance();
   if (r.install_snapshot) {
-    n.core->snapshot_installed(*r.install_snapshot, membership_in(n.disk.snapshot));
+    auto members = membership_in(n.disk.snapshot);
+    n.core->snapshot_installed(*r.install_snapshot,
+                               members ? std::optional(members->first) : std::nullopt,
+                               members ? members->second : 0);
   }
   if (n.autopersist && !r.entries.empty()) {
     n.disk.durable = n.disk.log.back().zxid;

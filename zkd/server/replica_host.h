@@ -85,8 +85,9 @@ class ReplicaEvents {
 // The core's Bootstrap from what recovery found: the epoch files in
 // `snap_dir`, the log `records` after the snapshot at `snapshot_zxid`, and the
 // tree applied up to `applied`. Keeps up to `commit_window` records before
-// `applied` for DIFFs. A missing currentEpoch is taken from the last zxid and
-// written, as Apache does. An unreadable or unwritable epoch file is an error.
+// `applied` for DIFFs, and every record from the last reconfig txn on. A missing currentEpoch is
+// taken from the last zxid and written, as Apache does. An unreadable or unwritable epoch file is
+// an error.
 storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std::string& snap_dir,
                                                     std::vector<storage::LogRecord> records,
                                                     int64_t snapshot_zxid, int64_t applied,
@@ -100,6 +101,18 @@ const char* replica_mode(zab::Role role);
 // of /zookeeper/config) gives its servers; any other entry nothing. The
 // core's Config::membership_of in zkd.
 std::optional<zab::Membership> reconfig_membership(const zab::Entry& entry);
+
+// At start: `config` takes the membership of `snapshot_config` (the
+// snapshot's /zookeeper/config when a reconfiguration wrote it; empty:
+// config keeps zoo.cfg's), even when that leaves this server out (removed;
+// or being added, with a snapshot from before: it joins once a membership
+// with it is committed). Text that does not parse is corruption.
+storage::Status take_snapshot_membership(zab::Config& config, const std::string& snapshot_config);
+// Then: `config` takes every reconfiguration in the log `records` after the
+// snapshot but the last one (a reconfiguration followed by another was
+// committed). The last one may not be: replica_bootstrap keeps it among the
+// core's entries, and the core holds it as pending until it learns more.
+void take_logged_membership(zab::Config& config, const std::vector<storage::LogRecord>& records);
 
 class ReplicaHost {
  public:
@@ -168,8 +181,9 @@ class ReplicaHost {
   // The reconfig txn of `request` at `zxid`, or an error txn saying why not
   // (Apache's leader's checks, in its order: docs/replication.md).
   tree::Txn prepare_reconfig(const WriteRequest& request, zab::Zxid zxid);
-  // The membership the tree holds, when a reconfiguration made it.
-  std::optional<zab::Membership> tree_membership() const;
+  // The membership the tree holds and its version, when a reconfiguration
+  // made it.
+  std::optional<std::pair<zab::Membership, zab::Zxid>> tree_membership() const;
   void fail(const std::string& why);
 
   zab::Zab core_;

@@ -75,23 +75,10 @@ storage::StatusOr<std::unique_ptr<Replication>> Replication::open(
     Parts parts, std::vector<storage::LogRecord> records, int64_t snapshot_zxid,
     const std::string& snapshot_config) {
   ReplicaTiming timing = replica_timing(parts.config);
-  if (!snapshot_config.empty()) {
-    auto parsed = parse_membership_text(snapshot_config);
-    if (!parsed) {
-      return storage::Status::corruption("/zookeeper/config in the snapshot does not parse: " +
-                                         snapshot_config);
-    }
-    QuorumServers servers = std::move(parsed->first);
-    const int64_t self = parts.config.my_id;
-    if (!servers.contains(self)) servers[self] = parts.config.quorum_servers.at(self);
-    timing.config.voters.clear();
-    timing.config.observers.clear();
-    for (const auto& [id, server] : servers) {
-      (server.observer ? timing.config.observers : timing.config.voters).push_back(id);
-    }
-    log_info("membership of configuration version ", hex(parsed->second),
-             " (a reconfiguration's, from the snapshot)");
+  if (auto status = take_snapshot_membership(timing.config, snapshot_config); !status.ok()) {
+    return status;
   }
+  take_logged_membership(timing.config, records);
   if (auto why = zab::validate(timing.config); !why.empty()) {
     return storage::Status::config("ensemble configuration: " + why);
   }

@@ -19,9 +19,6 @@ std::string validate(const Config& config) {
     if (voters.contains(o)) return "observer " + std::to_string(o) + " is also a voter";
     if (!seen.insert(o).second) return "duplicate observer " + std::to_string(o);
   }
-  if (!seen.contains(config.id)) {
-    return "id " + std::to_string(config.id) + " is neither a voter nor an observer";
-  }
   if (config.finalize_ticks < 1) return "finalize_ticks must be >= 1";
   if (config.vote_resend_ticks < 1) return "vote_resend_ticks must be >= 1";
   if (config.init_limit < 1) return "init_limit must be >= 1";

@@ -21,13 +21,19 @@ struct Config {
   std::vector<ServerId> voters;
   // Non-voting learners (Apache's observers): they take committed txns from
   // the leader (Inform) and serve clients, never vote and never count toward
-  // any quorum. Disjoint from `voters`; `id` is in exactly one of the two.
+  // any quorum. Disjoint from `voters`. `id` is in one of the two, or in
+  // neither: a server a reconfiguration removed, which stays LOOKING (it
+  // joins no one) until one adds it again.
   std::vector<ServerId> observers{};
   // Which log entries change the membership (a reconfiguration): the new
   // membership such an entry installs, nullopt for any other entry. Pure: the
   // same entry gives the same answer on every replica. Null: none does.
   // docs/zab.md, "Reconfiguration".
   std::function<std::optional<Membership>(const Entry&)> membership_of = nullptr;
+  // The zxid of the reconfiguration that made voters/observers the
+  // membership (0: the initial one). Replicas tell one another theirs in
+  // election, and take a later one they hear of (docs/zab.md).
+  Zxid membership_version = 0;
 
   // Election: after a quorum agrees with our vote, wait this many ticks for a
   // better vote before deciding (Apache's finalizeWait). >= 1.

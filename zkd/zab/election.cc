@@ -2,6 +2,12 @@
 #include "zkd/zab/election.h"
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace zkd::zab {
 
@@ -20,6 +26,48 @@ PeerState peer_state(Role role) {
       return PeerState::kFollowing;
   }
   return PeerState::kLooking;
+}
+
+// A vote's payload: the sender's committed membership once a
+// reconfiguration made it, "<version hex>:<voter>,...;<observer>,..."
+// (empty before: older zkd send and ignore nothing else).
+std::string membership_note(const Config& c) {
+  if (c.membership_version == 0) return {};
+  std::ostringstream out;
+  out << std::hex << c.membership_version << std::dec << ':';
+  for (size_t i = 0; i < c.voters.size(); ++i) out << (i ? "," : "") << c.voters[i];
+  out << ';';
+  for (size_t i = 0; i < c.observers.size(); ++i) out << (i ? "," : "") << c.observers[i];
+  return out.str();
+}
+
+std::optional<std::pair<Membership, Zxid>> read_membership_note(const std::string& note) {
+  const size_t colon = note.find(':');
+  const size_t semi = note.find(';');
+  if (colon == std::string::npos || semi == std::string::npos || semi < colon) return std::nullopt;
+  const auto ids = [](std::string_view s, std::vector<ServerId>& out) {
+    while (!s.empty()) {
+      const size_t comma = s.find(',');
+      const std::string_view item = s.substr(0, comma);
+      ServerId id = 0;
+      const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
+      if (ec != std::errc{} || end != item.data() + item.size() || id <= 0) return false;
+      out.push_back(id);
+      if (comma == std::string_view::npos) break;
+      s.remove_prefix(comma + 1);
+    }
+    return true;
+  };
+  Zxid version = 0;
+  const auto [end, ec] = std::from_chars(note.data(), note.data() + colon, version, 16);
+  if (ec != std::errc{} || end != note.data() + colon || version <= 0) return std::nullopt;
+  Membership m;
+  const std::string_view text(note);
+  if (!ids(text.substr(colon + 1, semi - colon - 1), m.voters) || m.voters.empty() ||
+      !ids(text.substr(semi + 1), m.observers)) {
+    return std::nullopt;
+  }
+  return std::make_pair(std::move(m), version);
 }
 
 }  // namespace
@@ -54,7 +102,8 @@ void Election::send_vote(ServerId to) {
            .round = round_,
            .nomination = nominated_ && s_.role == Role::kLooking,
            .vote = vote_,
-           .state = peer_state(s_.role)});
+           .state = peer_state(s_.role),
+           .payload = membership_note(s_.cfg)});
 }
 
 bool Election::quorum_agrees(const std::map<ServerId, Vote>& votes, const Vote& v) const {
@@ -70,8 +119,12 @@ bool Election::quorum_agrees(const std::map<ServerId, Vote>& votes, const Vote& 
 // its leader's (it joined on an older notification), so comparing votes whole
 // could keep a LOOKING replica out forever. Safety does not rest on this:
 // the leader still needs a quorum in discovery and synchronisation.
+//
+// A quorum of the committed membership only: a pending reconfiguration in
+// our log may never have committed (the leader's sync will cut it), and its
+// voters may never name the leader that is.
 bool Election::quorum_names(const std::map<ServerId, Vote>& votes, ServerId leader) const {
-  return s_.quorum_of([&](ServerId id) {
+  return s_.committed_quorum_of([&](ServerId id) {
     const auto it = votes.find(id);
     return it != votes.end() && it->second.leader == leader;
   });
@@ -87,9 +140,22 @@ bool Election::leader_confirmed(ServerId leader, uint64_t round) const {
 }
 
 void Election::on_vote(const Message& m) {
-  if (s_.is_observer(m.from)) {
-    // An observer asks for the leader. Answer it, never count it; a voter
-    // still LOOKING has no leader to name, and observers do not ask observers.
+  // A server that missed reconfigurations (down, or cut off, meanwhile)
+  // learns the membership from any vote, as Apache's servers do from
+  // notifications: a committed one is safe to take (Zab::step reacts).
+  if (!m.payload.empty()) {
+    if (auto note = read_membership_note(m.payload)) {
+      s_.take_later(std::move(note->first), note->second);
+      // Taken: the vote is looked at again once this replica has reacted
+      // (it is resent, or answered again).
+      if (s_.membership_changed) return;
+    }
+  }
+  // A vote naming no one asks for the leader: an observer's, or a server's
+  // that takes itself for one (it was removed, and is being added back).
+  if (s_.is_observer(m.from) || m.vote.leader == 0) {
+    // Answer it, never count it; a voter still LOOKING has no leader to
+    // name, and observers do not ask observers.
     if (s_.observer || s_.role == Role::kLooking || m.state != PeerState::kLooking) return;
     if (s_.role == Role::kLeading) changes_.left_epoch(m.from);  // it left our epoch
     send_vote(m.from);
@@ -153,7 +219,10 @@ void Election::on_vote(const Message& m) {
     return;
   }
 
-  // The sender is FOLLOWING or LEADING.
+  // The sender is FOLLOWING or LEADING. A server removed from the
+  // membership joins no one: it stays LOOKING, asking, until an answer's
+  // membership has it again.
+  if (!s_.is_voter(s_.cfg.id) && !s_.is_observer(s_.cfg.id)) return;
   out_of_election_[m.from] = {m.vote, m.round, m.state};
   if (m.round == round_ && !s_.observer) received_[m.from] = m.vote;
   const ServerId leader = m.vote.leader;

@@ -452,6 +452,14 @@ void LeaderRole::tick() {
     return;
   }
   if (transfer_to_ != 0 && ++transfer_ticks_ >= s_.cfg.sync_limit) transfer_to_ = 0;
+  if (s_.observer && transfer_to_ == 0 && phase_ == Phase::kBroadcast) {
+    // No voter any more (on_membership_change) and the hand-over was
+    // abandoned: try again, or step down when no voter is in sync.
+    if (transfer(0) != Error::kOk) {
+      changes_.look();
+      return;
+    }
+  }
   ping_learners();
   // After the busy pings: they left while the last step's messages did.
   for (auto& [id, p] : peers_) {

@@ -91,7 +91,7 @@ void LearnerRole::on_message(const Message& m) {
     case MsgType::kSnap: {
       if (stage_ != Stage::kSync) return;
       const Zxid s = m.zxid;
-      s_.reset_to_snapshot(s, std::nullopt);  // its membership: snapshot_installed()
+      s_.reset_to_snapshot(s);  // its membership: snapshot_installed()
       s_.committed = s_.applied = s;
       s_.durable = std::min(s_.durable, s);
       s_.pending_snapshot = s;

@@ -43,14 +43,21 @@ void ReplicaState::note_membership(const Entry& entry) {
   if (!cfg.membership_of) return;
   std::optional<Membership> m = cfg.membership_of(entry);
   if (!m) return;
-  if (next) take(next->members);
+  if (next) take(std::move(next->members), next->zxid);
   next = NextMembership{entry.zxid, std::move(*m)};
 }
 
-void ReplicaState::take(Membership members) {
+void ReplicaState::take(Membership members, Zxid version) {
   cfg.voters = std::move(members.voters);
   cfg.observers = std::move(members.observers);
+  cfg.membership_version = version;
   membership_changed = true;
+}
+
+void ReplicaState::take_later(Membership members, Zxid version) {
+  if (version <= cfg.membership_version) return;
+  if (next && next->zxid <= version) next.reset();
+  take(std::move(members), version);
 }
 
 void ReplicaState::truncate_after(Zxid zxid) {
@@ -58,19 +65,21 @@ void ReplicaState::truncate_after(Zxid zxid) {
   if (next && next->zxid > zxid) next.reset();
 }
 
-void ReplicaState::reset_to_snapshot(Zxid zxid, std::optional<Membership> members) {
+void ReplicaState::reset_to_snapshot(Zxid zxid) {
   log.reset(zxid);
-  if (next && next->zxid <= zxid) {
-    take(std::move(next->members));  // the snapshot is of committed state
-  }
+  // Not taken even when at or below zxid: the leader's history may not hold
+  // it (this replica's log diverged); the snapshot's own membership comes
+  // with Zab::snapshot_installed.
   next.reset();
-  if (members && (*members != Membership{cfg.voters, cfg.observers})) take(std::move(*members));
 }
 
 void ReplicaState::advance_commit(Zxid zxid) {
-  committed = std::max(committed, std::min(zxid, log.last()));
-  if (next && committed >= next->zxid) {
-    take(std::move(next->members));
+  const Zxid known = std::min(zxid, log.last());
+  committed = std::max(committed, known);
+  // `known`, not `committed`: after a restart committed starts at what the
+  // host replayed, which is no evidence that a reconfiguration committed.
+  if (next && known >= next->zxid) {
+    take(std::move(next->members), next->zxid);
     next.reset();
   }
 }
@@ -107,6 +116,10 @@ bool ReplicaState::is_observer(ServerId id) const {
 
 bool ReplicaState::quorum_of(const std::function<bool(ServerId)>& has) const {
   return majority_of(cfg.voters, has) && (!next || majority_of(next->members.voters, has));
+}
+
+bool ReplicaState::committed_quorum_of(const std::function<bool(ServerId)>& has) const {
+  return majority_of(cfg.voters, has);
 }
 
 Zxid ReplicaState::quorum_zxid_of(const std::function<Zxid(ServerId)>& acked) const {

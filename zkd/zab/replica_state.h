@@ -60,11 +60,11 @@ struct ReplicaState {
   bool append(Entry entry);
   // Drops the log after zxid, and `next` if it was there.
   void truncate_after(Zxid zxid);
-  // The log restarts at a snapshot at zxid whose membership is `members`
-  // (nullopt: what this replica knows at zxid).
-  void reset_to_snapshot(Zxid zxid, std::optional<Membership> members);
+  // The log restarts at a snapshot at zxid; `next` goes (the snapshot's
+  // membership comes with Zab::snapshot_installed).
+  void reset_to_snapshot(Zxid zxid);
   // committed moves up to zxid (never past the log's end); `next` takes
-  // effect once committed reaches it.
+  // effect once a zxid at or past it is known committed this way.
   void advance_commit(Zxid zxid);
   // A voter of the committed membership or of `next`.
   bool is_voter(ServerId id) const;
@@ -77,6 +77,8 @@ struct ReplicaState {
   // `next`: what every quorum of the protocol needs (Apache's
   // SyncedLearnerTracker.hasAllQuorums).
   bool quorum_of(const std::function<bool(ServerId)>& has) const;
+  // Whether they are a majority of the committed membership (alone).
+  bool committed_quorum_of(const std::function<bool(ServerId)>& has) const;
   // The largest zxid a quorum (quorum_of) acknowledged, `acked` giving each
   // voter's (this replica's included); 0 when none.
   Zxid quorum_zxid_of(const std::function<Zxid(ServerId)>& acked) const;
@@ -85,8 +87,12 @@ struct ReplicaState {
   // A logged entry that changes the membership becomes `next` (the one
   // before it, logged earlier, was committed: it takes effect).
   void note_membership(const Entry& entry);
-  // `members` is the committed membership from now on.
-  void take(Membership members);
+  // `members`, made by the reconfiguration at `version`, is the committed
+  // membership from now on.
+  void take(Membership members, Zxid version);
+  // A committed membership heard of (in election) that is later than ours:
+  // taken, `next` with it if it is not later.
+  void take_later(Membership members, Zxid version);
   // Every sync waiting fails (the replica lost its leader or its role).
   void fail_syncs();
 

@@ -75,7 +75,7 @@ void Zab::hand_over(ServerId to) { look_with(Vote{to, s_.log.last(), s_.hard.cur
 void Zab::take_nomination(const Vote& nomination) { look_with(nomination); }
 
 // A learner whose part changed (made a voter, an observer, or removed) joins
-// again in its new part; a removed one stays LOOKING (no voter answers it).
+// again in its new part; a removed one stays LOOKING (it joins no one).
 void Zab::after_membership_change() {
   if (!s_.membership_changed) return;
   s_.membership_changed = false;
@@ -83,7 +83,9 @@ void Zab::after_membership_change() {
   s_.observer = !s_.is_voter(s_.cfg.id);
   if (s_.role == Role::kLeading) {
     leader_.on_membership_change();
-  } else if (s_.learning() && s_.observer != was_observer) {
+  } else if (s_.observer != was_observer || s_.role == Role::kLooking) {
+    // A learner joins again in its new part; a LOOKING replica votes anew,
+    // counting in the new membership.
     look();
   }
 }
@@ -186,12 +188,13 @@ void Zab::persisted(Zxid zxid) {
   after_membership_change();
 }
 
-void Zab::snapshot_installed(Zxid zxid, std::optional<Membership> members) {
+void Zab::snapshot_installed(Zxid zxid, std::optional<Membership> members, Zxid version) {
   if (s_.pending_snapshot != zxid) return;
   s_.pending_snapshot.reset();
   s_.durable = std::max(zxid, std::min(s_.reported_durable, s_.log.last()));
-  if (members && *members != Membership{s_.cfg.voters, s_.cfg.observers}) {
-    s_.take(std::move(*members));
+  if (members && (*members != Membership{s_.cfg.voters, s_.cfg.observers} ||
+                  version != s_.cfg.membership_version)) {
+    s_.take(std::move(*members), version);
   }
   after_membership_change();
   if (s_.learning()) learner_.send_acks();

@@ -99,9 +99,11 @@ class Zab final : RoleChanges {
   // The host's log is durable up to zxid (every entry <= zxid it was given).
   void persisted(Zxid zxid);
   // The snapshot of Ready::install_snapshot is installed, durably. `members`:
-  // the membership its state holds, when a reconfiguration made it (nullopt:
-  // the one this replica started with still holds).
-  void snapshot_installed(Zxid zxid, std::optional<Membership> members = std::nullopt);
+  // the membership its state holds, made by the reconfiguration at
+  // `version`, when one made it (nullopt: the one this replica started with
+  // still holds).
+  void snapshot_installed(Zxid zxid, std::optional<Membership> members = std::nullopt,
+                          Zxid version = 0);
 
   // --- output ---
   bool has_ready() const;
