@@ -11,6 +11,7 @@
 
 #include "zklab/check_call.h"
 #include "zklab/clock_skew.h"
+#include "zklab/lab_membership.h"
 #include "zklab/lab_network.h"
 #include "zklab/lab_status.h"
 #include "zklab/node_faults.h"
@@ -164,6 +165,23 @@ std::function<void()> CheckNemesis::inject(Nemesis kind) {
            " s off");
       return [this, id, offset] { end_skew(id, offset); };
     }
+    case Nemesis::kReconfig: {
+      // The membership changes under the clients: the node (the leader at
+      // times: it hands leadership over) is removed by reconfig, as an
+      // operator retires a server, and added back when this is undone.
+      const int id = pick_target();
+      zk::wire::ReconfigRequest request;
+      request.leaving = std::to_string(id);
+      const ReconfigOutcome done = reconfigure(ctx_, nodes_, request);
+      // Removing the leader, the answer may be lost with its epoch.
+      if (!done.ok && members().contains(id)) {
+        fail("reconfig removing node " + std::to_string(id) + ": " + done.text);
+        return {};
+      }
+      note("removed node " + std::to_string(id) + " by reconfig" +
+           (done.ok ? "" : " (the answer was lost: " + done.text + ")"));
+      return [this, id] { add_back(id); };
+    }
     case Nemesis::kBridge: {
       // Jepsen's bridge: two halves that each reach one node, the bridge,
       // and not each other; with 3 nodes, the bridge alone sees a majority.
@@ -314,6 +332,12 @@ std::string CheckNemesis::heal() {
     if (s.state == DaemonState::kStopped) node_action(NodeAction::kResume, s.id);
     if (!s.alive()) node_action(NodeAction::kStart, s.id);
   }
+  if (std::find(kinds_.begin(), kinds_.end(), Nemesis::kReconfig) != kinds_.end()) {
+    const std::set<int> now = members();
+    for (const LabNode& n : nodes_) {
+      if (!now.empty() && !now.contains(n.id)) add_back(n.id);
+    }
+  }
   const auto cuts_links = [](Nemesis k) {
     return k == Nemesis::kPartition || k == Nemesis::kBridge;
   };
@@ -321,6 +345,26 @@ std::string CheckNemesis::heal() {
   auto error = wait_serving(ctx_, nodes_, node_ids(nodes_), true);
   note(error.empty() ? "every node serves under one leader" : "the lab did not recover: " + error);
   return error;
+}
+
+std::set<int> CheckNemesis::members() {
+  std::set<int> ids;
+  for (const auto& id : lab_member_ids(ctx_, nodes_)) ids.insert(id);
+  return ids;
+}
+
+bool CheckNemesis::add_back(int id) {
+  zk::wire::ReconfigRequest request;
+  const LabNode& node = nodes_[static_cast<size_t>(id - 1)];
+  request.joining = lab_server_line(node, node.observer);
+  const ReconfigOutcome done =
+      reconfigure_until(ctx_, nodes_, request, [&] { return members().contains(id); });
+  if (!done.ok) {
+    fail("reconfig adding node " + std::to_string(id) + " back: " + done.text);
+    return false;
+  }
+  note("added node " + std::to_string(id) + " back by reconfig");
+  return true;
 }
 
 void CheckNemesis::note(std::string what) { log_.push_back({steady_now_ns(), std::move(what)}); }

@@ -86,6 +86,12 @@ class CheckNemesis {
   // Undo of corrupt: waits until node `id` serves, or has refused to start
   // naming the damage (then wipes it and starts it again).
   void end_corrupt(int id);
+  // Undo of reconfig (and heal): adds node `id` back by reconfig, again
+  // until it is a member or ctx.deadline passes (the removal may still be
+  // moving leadership); true once it is.
+  bool add_back(int id);
+  // The ids /zookeeper/config names now; empty when no node answers.
+  std::set<int> members();
   // set_network with these cuts, logged as `what`; true on success.
   bool cut(const std::set<std::pair<int, int>>& links, const std::string& what);
   void note(std::string what);

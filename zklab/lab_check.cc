@@ -25,7 +25,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::array kNemeses = {Nemesis::kKill,       Nemesis::kPause,   Nemesis::kPartition,
                                  Nemesis::kBridge,     Nemesis::kCorrupt, Nemesis::kWipe,
-                                 Nemesis::kCrashpoint, Nemesis::kSkew};
+                                 Nemesis::kCrashpoint, Nemesis::kSkew,    Nemesis::kReconfig};
 
 std::string nemesis_text(const std::vector<Nemesis>& kinds) {
   std::string out;
@@ -103,6 +103,8 @@ std::string_view nemesis_name(Nemesis nemesis) {
       return "crashpoint";
     case Nemesis::kSkew:
       return "skew";
+    case Nemesis::kReconfig:
+      return "reconfig";
   }
   return "?";
 }

@@ -34,6 +34,7 @@ enum class Nemesis {
   kWipe,
   kCrashpoint,
   kSkew,
+  kReconfig,
 };
 
 struct CheckOptions {

@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "zklab/lab_membership.h"
 #include "zklab/lab_sasl.h"
 #include "zklab/lab_tls.h"
 #include "zklab/node_ports.h"
@@ -150,7 +151,7 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
         // One voter is still an ensemble (of one), not a standalone server.
         << (layout.voters == 1 ? "standaloneEnabled=false\n" : "")
         << (layout.tls ? lab_tls_config(dir, id, ports[static_cast<size_t>(id - 1)].client) : "")
-        << (layout.sasl ? lab_sasl_config() : "")
+        << (layout.sasl ? lab_sasl_config() : "") << lab_reconfig_config()
         << server_lines(id, layout.voters, ports, links, layout.tls);
     for (const auto& line : layout.settings) cfg << line << "\n";
     cfg.close();
@@ -163,7 +164,7 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
 std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
   // server.<id>=host:quorum:election[:observer][;[host:]client]
   static const std::regex kServerLine(
-      R"(^server\.(\d+)=[^:;]+:(\d+):\d+(:observer|:participant)?(?:;(?:[^:]+:)?(\d+))?\s*$)");
+      R"(^server\.(\d+)=[^:;]+:(\d+):(\d+)(:observer|:participant)?(?:;(?:[^:]+:)?(\d+))?\s*$)");
   static const std::regex kSecurePort(R"(^secureClientPort=(\d+)\s*$)");
   std::vector<LabNode> nodes;
   std::error_code ec;
@@ -181,8 +182,9 @@ std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
     while (std::getline(cfg, line)) {
       if (std::regex_match(line, m, kServerLine) && std::stoi(m[1].str()) == id) {
         node.quorum_port = static_cast<uint16_t>(std::stoi(m[2].str()));
-        if (m[4].matched) node.client_port = static_cast<uint16_t>(std::stoi(m[4].str()));
-        node.observer = m[3].str() == ":observer";
+        node.election_port = static_cast<uint16_t>(std::stoi(m[3].str()));
+        if (m[5].matched) node.client_port = static_cast<uint16_t>(std::stoi(m[5].str()));
+        node.observer = m[4].str() == ":observer";
       } else if (std::regex_match(line, m, kSecurePort)) {
         node.client_port = static_cast<uint16_t>(std::stoi(m[1].str()));
         node.secure = true;

@@ -13,7 +13,9 @@
 //   <dir>/jaas.conf       a SASL lab's users (lab_sasl.h)
 // Nothing else is recorded: ports and roles (voter or observer) are read back
 // from the server.<id> lines of the zoo.cfg files (node <id>'s own line),
-// the client port of a TLS lab from its secureClientPort line.
+// the client port of a TLS lab from its secureClientPort line. A node `zklab
+// add` wrote is read the same way; whether a node is a member now is the
+// ensemble's /zookeeper/config (lab_membership.h).
 //
 // Peer links go through relays: of each pair of nodes a < b, b dials a, so
 // node b's zoo.cfg names, as a's quorum port, the port of the relay of link
@@ -45,7 +47,8 @@ struct LabNode {
   int id = 0;
   std::filesystem::path dir;  // <lab>/n<id>
   uint16_t client_port = 0;
-  uint16_t quorum_port = 0;  // its own (real) peer port, as its own server line names it
+  uint16_t quorum_port = 0;    // its own (real) peer port, as its own server line names it
+  uint16_t election_port = 0;  // the (unused) election port its own line names
   bool observer = false;
   // A TLS lab's node (`zklab up --tls`): client_port is its secureClientPort,
   // the only client port it has, and its peers speak TLS too.

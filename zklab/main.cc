@@ -14,6 +14,7 @@
 #include "zklab/lab_commands.h"
 #include "zklab/lab_failover.h"
 #include "zklab/lab_lock.h"
+#include "zklab/lab_membership.h"
 #include "zklab/lab_network.h"
 #include "zklab/lab_roll.h"
 #include "zklab/lab_transfer.h"
@@ -219,6 +220,31 @@ int run(int argc, char** argv) {
   transfer->add_option("--svg", transfer_svg, "the plot (default LAB/transfer.svg)")
       ->type_name("FILE");
 
+  bool add_observer = false;
+  int add_node = 0;
+  auto* add = app.add_subcommand(
+      "add", "a new node (or a removed one) joins the ensemble by reconfig, and serves");
+  add->add_flag("--observer", add_observer, "as an observer (default: a participant)");
+  add->add_option("--node", add_node, "add back node N, removed before (default: a new node)")
+      ->check(CLI::Range(1, 255));
+  std::string remove_node;
+  auto* remove = app.add_subcommand(
+      "remove", "take a node out of the ensemble by reconfig (it keeps running, serving no one)");
+  remove->add_option("NODE", remove_node, "the node")->required();
+  zk::wire::ReconfigRequest reconfig_request;
+  auto* reconfig = app.add_subcommand(
+      "reconfig", "send a reconfig request as the lab's superuser; print the new configuration");
+  reconfig
+      ->add_option("--add", reconfig_request.joining,
+                   "servers joining: server.N=host:quorumPort:electionPort[:observer][;client],...")
+      ->type_name("LINES");
+  reconfig->add_option("--remove", reconfig_request.leaving, "ids leaving: N,...")
+      ->type_name("IDS");
+  reconfig->add_option("--members", reconfig_request.new_members, "the whole new membership")
+      ->type_name("LINES");
+  reconfig->add_option("--from", reconfig_request.from_config,
+                       "the configuration version it applies to (default any)");
+
   zk::lab::CheckOptions check_options;
   std::string nemesis;
   double check_duration_s = 10;
@@ -289,7 +315,8 @@ int run(int argc, char** argv) {
     at = comma + 1;
   }
   // The commands that start zkd processes look for the zkd to start.
-  bool starts_zkd = up->parsed() || failover->parsed() || roll->parsed() || check->parsed();
+  bool starts_zkd =
+      up->parsed() || failover->parsed() || roll->parsed() || check->parsed() || add->parsed();
   for (const auto& [sub, action] : node_commands) {
     starts_zkd |= sub->parsed() && (action == NodeAction::kStart || action == NodeAction::kRestart);
   }
@@ -337,6 +364,17 @@ int run(int argc, char** argv) {
     code = zk::lab::lab_transfer(ctx, transfer_options);
   } else if (check->parsed()) {
     code = zk::lab::lab_check(ctx, check_options);
+  } else if (add->parsed()) {
+    code = zk::lab::lab_add(ctx, add_observer, add_node);
+  } else if (remove->parsed()) {
+    code = zk::lab::lab_remove(ctx, remove_node);
+  } else if (reconfig->parsed()) {
+    if (reconfig_request.joining.empty() && reconfig_request.leaving.empty() &&
+        reconfig_request.new_members.empty()) {
+      std::cerr << "zklab: reconfig needs --add, --remove or --members\n" << reconfig->help();
+      return static_cast<int>(LabExit::kUsage);
+    }
+    code = zk::lab::lab_reconfig(ctx, reconfig_request);
   } else if (relay->parsed()) {
     code = zk::lab::run_relay_daemon(relay_dir);
   } else if (logs->parsed()) {

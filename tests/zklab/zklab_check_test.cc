@@ -95,6 +95,15 @@ TEST_F(ZklabCheckTest, UnderPartitionFindsNoViolation) {
   EXPECT_NE(out.find("healed the network"), std::string::npos) << out;
 }
 
+// The membership changes among the faults: a node removed by reconfig
+// (the leader at times, which hands over) and added back.
+TEST_F(ZklabCheckTest, UnderReconfigFindsNoViolation) {
+  const std::string out = check_passes({"--nemesis", "reconfig"});
+  EXPECT_GE(figure(out, "faults injected: "), 1) << out;
+  EXPECT_NE(out.find("removed node "), std::string::npos) << out;
+  EXPECT_NE(out.find("added node "), std::string::npos) << out;
+}
+
 TEST_F(ZklabCheckTest, UnderBridgeFindsNoViolation) {
   const std::string out = check_passes({"--nemesis", "bridge"});
   EXPECT_GE(figure(out, "faults injected: "), 1) << out;

@@ -107,6 +107,54 @@ TEST_F(ZklabTransferTest, TheLeaderHandsOverToAFollowerAndNoSessionIsLost) {
   EXPECT_EQ(zklab({"transfer", "--settle", "-1"}, 30s).exit_code, 2);
 }
 
+class ZklabMembershipTest : public zk::lab::testing::ZklabFixture {};
+
+// `zklab add`, `remove` and `reconfig` as an operator's reconfig requests:
+// a new node serves, the leader removed serves no one (another leads), it
+// comes back, and an observer is added.
+TEST_F(ZklabMembershipTest, AddsRemovesAndAddsBack) {
+  const std::string leader = up_and_leader();
+  ASSERT_FALSE(leader.empty());
+  Outcome added = zklab({"add"}, 60s);
+  ASSERT_EQ(added.exit_code, 0) << added.output;
+  EXPECT_NE(added.output.find("node 4 added:\nserver.1="), std::string::npos) << added.output;
+  EXPECT_NE(added.output.find("server.4=127.0.0.1:"), std::string::npos) << added.output;
+  Status after = status().value_or(Status{});
+  EXPECT_EQ(after[4].role, "follower") << describe(after);
+
+  Outcome removed = zklab({"remove", leader}, 60s);
+  ASSERT_EQ(removed.exit_code, 0) << removed.output;
+  EXPECT_NE(removed.output.find("node " + leader + " removed"), std::string::npos)
+      << removed.output;
+  EXPECT_EQ(removed.output.find("server." + leader + "="), std::string::npos) << removed.output;
+  after = status().value_or(Status{});
+  EXPECT_EQ(after[std::stoi(leader)].role, "not serving") << describe(after);
+
+  Outcome back = zklab({"add", "--node", leader}, 60s);
+  ASSERT_EQ(back.exit_code, 0) << back.output;
+  Outcome observer = zklab({"add", "--observer"}, 60s);
+  ASSERT_EQ(observer.exit_code, 0) << observer.output;
+  EXPECT_NE(observer.output.find("server.5=127.0.0.1:"), std::string::npos) << observer.output;
+  EXPECT_NE(observer.output.find(":observer;"), std::string::npos) << observer.output;
+  after = status().value_or(Status{});
+  int leaders = 0;
+  for (int id = 1; id <= 5; ++id) {
+    EXPECT_TRUE(after[id].role == "follower" || after[id].role == "leader" ||
+                after[id].role == "observer")
+        << describe(after);
+    if (after[id].role == "leader") ++leaders;
+  }
+  EXPECT_EQ(leaders, 1) << describe(after);
+  EXPECT_EQ(after[5].role, "observer") << describe(after);
+
+  // A member cannot be added again; reconfig without a change is usage.
+  EXPECT_EQ(zklab({"add", "--node", "2"}, 30s).exit_code, 1);
+  EXPECT_EQ(zklab({"reconfig"}, 30s).exit_code, 2);
+  Outcome raw = zklab({"reconfig", "--remove", "5"}, 30s);
+  EXPECT_EQ(raw.exit_code, 0) << raw.output;
+  EXPECT_EQ(raw.output.find("server.5="), std::string::npos) << raw.output;
+}
+
 class ZklabRollOptionsTest : public zk::lab::testing::ZklabFixture {};
 
 TEST_F(ZklabRollOptionsTest, BadOptionsExitTwoAndWithoutALabOne) {
