@@ -40,7 +40,8 @@ _zklab() {
             ;;
         --timeout | -n | --nodes | --observers | --base-port | --tick-ms | --lines | \
             --clients | --reads | --in-flight | --value-bytes | --duration | --kill-at | \
-            --restart-at | --settle | --seed | --registers | --set)
+            --restart-at | --settle | --seed | --registers | --set | --node | --add | --remove | \
+            --members | --from)
             return
             ;;
         --fault)
@@ -50,7 +51,7 @@ _zklab() {
         --nemesis)
             local faults=${cur%,*}
             [[ $faults == "$cur" ]] && faults= || faults+=,
-            COMPREPLY=($(compgen -P "$faults" -W 'kill pause partition bridge corrupt wipe crashpoint skew' -- "${cur##*,}"))
+            COMPREPLY=($(compgen -P "$faults" -W 'kill pause partition bridge corrupt wipe crashpoint skew reconfig' -- "${cur##*,}"))
             compopt -o nospace
             return
             ;;
@@ -72,6 +73,8 @@ _zklab() {
         roll) options='--kill --no-transfer --settle --clients --reads --in-flight --value-bytes --csv --svg' ;;
         transfer) options='--settle --clients --reads --in-flight --value-bytes --csv --svg' ;;
         check) options='--nemesis --duration --seed --clients --registers --history' ;;
+        add) options='--observer --node' ;;
+        reconfig) options='--add --remove --members --from' ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$options $global" -- "$cur"))
@@ -81,9 +84,9 @@ _zklab() {
     case $sub in
         '')
             COMPREPLY=($(compgen -W 'up status down start stop restart kill pause resume logs
-                partition isolate slow heal failover roll transfer check' -- "$cur"))
+                partition isolate slow heal failover roll transfer check add remove reconfig' -- "$cur"))
             ;;
-        start | stop | restart | kill | pause | resume | logs | isolate | slow)
+        start | stop | restart | kill | pause | resume | logs | isolate | slow | remove)
             # NODE is the first positional; slow's DELAY comes after it.
             local positionals=0
             for ((i = 1; i < cword; i++)); do

@@ -131,7 +131,7 @@ class ZklabTest(FilesTestCase):
     def test_nemesis_lists_the_faults(self):
         self.assertEqual(self.complete("zklab", "check", "--nemesis", ""),
                          ["bridge", "corrupt", "crashpoint", "kill", "partition", "pause",
-                          "skew", "wipe"])
+                          "reconfig", "skew", "wipe"])
         self.assertEqual(self.complete("zklab", "check", "--nemesis", "kill,pa"),
                          ["kill,partition", "kill,pause"])
 
