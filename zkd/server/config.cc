@@ -167,6 +167,7 @@ struct Seen {
   std::optional<Property> init_limit;
   std::optional<Property> sync_limit;
   std::map<int64_t, int> server_lines;  // id -> line
+  std::optional<Property> dynamic_config_file;
 };
 
 // One key of a TLS settings group: `key` without its prefix ("ssl." or
@@ -362,6 +363,10 @@ bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, 
   if (k == "tickTime") {
     if (!parser.number(p, c.tick_time_ms)) return false;
     if (c.tick_time_ms <= 0) return parser.fail(p, "must be a positive number of milliseconds");
+  } else if (k == "dynamicConfigFile") {
+    if (p.value.empty()) return parser.fail(p, "is empty");
+    c.dynamic_config_file = p.value;
+    seen.dynamic_config_file = p;
   } else if (k == "dataDir") {
     if (p.value.empty()) return parser.fail(p, "is empty");
     c.data_dir = p.value;
@@ -626,6 +631,55 @@ int64_t ServerConfig::peer_silence_ms() const {
   return peer_timeout_ms > 0 ? std::min<int64_t>(sync, peer_timeout_ms) : sync;
 }
 
+namespace {
+
+// The version a dynamic file's name gives: zoo.cfg.dynamic.<hex>; 0 without.
+int64_t version_in_name(const std::filesystem::path& file) {
+  const std::string name = file.filename().string();
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos) return 0;
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(name.data() + dot + 1, name.data() + name.size(), v, 16);
+  return ec == std::errc{} && end == name.data() + name.size() ? static_cast<int64_t>(v) : 0;
+}
+
+// dynamicConfigFile: its server.N (and Apache's version=) lines, read as
+// zoo.cfg's own would be, errors naming that file and line.
+bool read_dynamic_config(Parser& parser, ServerConfig& c, Seen& seen, ConfigResult& result) {
+  const Property& key = *seen.dynamic_config_file;
+  if (!seen.server_lines.empty()) {
+    return parser.fail(key,
+                       "zoo.cfg has server.N lines too; keep them in one place (Apache "
+                       "reads the dynamic file's)");
+  }
+  std::ifstream in(c.dynamic_config_file, std::ios::binary);
+  if (!in) return parser.fail(key, "cannot read " + c.dynamic_config_file.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string file = c.dynamic_config_file.string();
+  Parser lines(file, result);
+  c.config_version = version_in_name(c.dynamic_config_file);
+  for (const Property& p : parse_properties(text.str())) {
+    if (p.key == "version") {
+      uint64_t v = 0;
+      const auto [end, ec] =
+          std::from_chars(p.value.data(), p.value.data() + p.value.size(), v, 16);
+      if (ec != std::errc{} || end != p.value.data() + p.value.size()) {
+        return lines.fail(p, "'" + p.value + "' is not a version (hex)");
+      }
+      c.config_version = static_cast<int64_t>(v);
+    } else if (p.key.rfind("server.", 0) == 0 || p.key.rfind("group.", 0) == 0 ||
+               p.key.rfind("weight.", 0) == 0) {
+      if (!apply(lines, p, false, c, seen)) return false;
+    } else {
+      return lines.fail(p, "a dynamic configuration file holds server.N lines only");
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 ConfigResult parse_config(std::string_view text, const std::string& file_name) {
   ConfigResult result;
   Parser parser(file_name, result);
@@ -642,6 +696,7 @@ ConfigResult parse_config(std::string_view text, const std::string& file_name) {
     result.error = file_name + ": dataDir is not set";
     return result;
   }
+  if (seen.dynamic_config_file && !read_dynamic_config(parser, c, seen, result)) return result;
   if (!check_ensemble(parser, c, seen, file_name, result)) return result;
   if (!check_tls(c, file_name, result)) return result;
   if (!check_enforced_auth(c, file_name, result)) return result;

@@ -57,6 +57,13 @@ struct ServerConfig {
   int32_t tick_time_ms = 3000;
   std::filesystem::path data_dir;      // required
   std::filesystem::path data_log_dir;  // = data_dir when absent
+  // dynamicConfigFile: the file the server.N lines were read from (Apache
+  // 3.5+ moves them there with reconfigEnabled); empty when zoo.cfg holds
+  // them. config_version: the membership's version, the file's
+  // "version=<hex>" line or else its name's suffix (zoo.cfg.dynamic.<hex>);
+  // 0 for zoo.cfg's own lines.
+  std::filesystem::path dynamic_config_file;
+  int64_t config_version = 0;
   // clientPort (or this server's server.N line); with secureClientPort
   // alone, as Apache allows, there is no plaintext port and
   // plaintext_clients is false.

@@ -201,10 +201,10 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "zkd has no local sessions: every session is global already"},
     {"peerType", kHonoured, kAlways, "",
      "participant or observer; the server's own server.N line decides"},
-    {"dynamicConfigFile", kRefused, kAlways, "",
-     "zkd does not read or write a dynamic config file yet (a reconfiguration lives in "
-     "/zookeeper/config and the snapshots); move its server.N lines into zoo.cfg and remove "
-     "dynamicConfigFile"},
+    {"dynamicConfigFile", kHonoured, kAlways, "",
+     "the server.N lines (and version) are read from that file, as Apache 3.5+ writes it; a "
+     "reconfiguration is kept in /zookeeper/config and the snapshots, and zkd does not rewrite the "
+     "file"},
     {"oraclePath", kRefused, kAlways, "",
      "zkd has no quorum oracle for two-server ensembles; remove the key (and run three servers)"},
     {"portUnification", kHonoured, kAlways, "",

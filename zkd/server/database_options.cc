@@ -17,7 +17,7 @@ tree::DatabaseOptions database_options(const ServerConfig& config) {
     // mtime: when this server read its configuration.
     const auto now = std::chrono::system_clock::now().time_since_epoch();
     options.config_node = tree::DatabaseOptions::ConfigNode{
-        membership_text(config, kStaticConfigVersion), kStaticConfigVersion,
+        membership_text(config, config.config_version), config.config_version,
         std::chrono::duration_cast<std::chrono::milliseconds>(now).count()};
   }
   return options;

@@ -54,7 +54,6 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
            "authProvider.ldap=com.example.LdapAuthenticationProvider",
            "quorum.auth.someFutureKey=true",
            "kerberos.someFutureKey=true",
-           "dynamicConfigFile=/conf/zoo.cfg.dynamic",
            "group.1=1:2:3",
            "weight.1=2",
            "multiAddress.enabled=true",
@@ -80,19 +79,66 @@ TEST(ConfigKeys, QuorumSaslRequirementsNeedQuorumSasl) {
 TEST(ConfigKeys, RefusalSaysWhyAndWhatToDo) {
   auto tls = with_line("multiAddress.enabled=true");
   EXPECT_THAT(tls.error, HasSubstr("multiAddress.enabled"));
-  auto dynamic = with_line("dynamicConfigFile=/conf/zoo.cfg.dynamic");
-  EXPECT_THAT(dynamic.error, HasSubstr("does not read or write a dynamic config file"));
-  EXPECT_THAT(dynamic.error, HasSubstr("move its server.N lines into zoo.cfg"));
+  auto dynamic = with_line("dynamicConfigFile=/nonexistent/zoo.cfg.dynamic");
+  EXPECT_THAT(dynamic.error,
+              HasSubstr("zoo.cfg:3: dynamicConfigFile: cannot read /nonexistent/zoo.cfg.dynamic"));
 }
 
-TEST(ConfigKeys, DynamicConfigFileIsRefusedEvenBesideServerLines) {
-  // Apache would take the ensemble from the dynamic file; without it zkd
-  // would run standalone.
+// Apache 3.5+ with reconfigEnabled moves the server.N lines to
+// zoo.cfg.dynamic.<version>: zkd reads them there, and the version too.
+class DynamicConfigFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir[] = "/tmp/zkd-dynamic-config-XXXXXX";
+    ASSERT_NE(::mkdtemp(dir), nullptr);
+    dir_ = dir;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const auto path = dir_ / name;
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(DynamicConfigFile, ServerLinesAndVersionComeFromTheFile) {
+  const std::string file = write("zoo.cfg.dynamic.100000000",
+                                 "server.1=127.0.0.1:2888:3888:participant;0.0.0.0:2181\n"
+                                 "server.2=127.0.0.1:2889:3889:participant;0.0.0.0:2182\n"
+                                 "server.3=127.0.0.1:2890:3890:observer;0.0.0.0:2183\n");
   auto r = parse_config(
-      "dataDir=/d\nclientPort=2181\nserver.1=a:1:2\ndynamicConfigFile=/conf/zoo.cfg.dynamic\n",
+      "dataDir=/d\ninitLimit=10\nsyncLimit=5\nreconfigEnabled=true\ndynamicConfigFile=" + file +
+          "\n",
       "zoo.cfg");
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_EQ(r.config->quorum_servers.size(), 3u);
+  EXPECT_TRUE(r.config->quorum_servers.at(3).observer);
+  EXPECT_EQ(r.config->config_version, 0x100000000);
+  EXPECT_TRUE(r.config->replicated());
+  // A version line wins over the name.
+  write("zoo.cfg.dynamic.100000000",
+        "server.1=127.0.0.1:2888:3888;2181\nserver.2=127.0.0.1:2889:3889;2182\n"
+        "version=200000005\n");
+  r = parse_config("dataDir=/d\ninitLimit=10\nsyncLimit=5\ndynamicConfigFile=" + file + "\n",
+                   "zoo.cfg");
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_EQ(r.config->config_version, 0x200000005);
+}
+
+TEST_F(DynamicConfigFile, ErrorsNameTheFileAndLine) {
+  const std::string bad = write("zoo.cfg.dynamic.1", "server.1=127.0.0.1:2888:3888\nserver.2=x\n");
+  auto r = parse_config("dataDir=/d\ndynamicConfigFile=" + bad + "\n", "zoo.cfg");
   EXPECT_FALSE(r.config);
-  EXPECT_THAT(r.error, HasSubstr("zoo.cfg:4: dynamicConfigFile"));
+  EXPECT_THAT(r.error, HasSubstr(bad + ":2: server.2: "));
+  const std::string other = write("zoo.cfg.dynamic.2", "tickTime=2000\n");
+  r = parse_config("dataDir=/d\ndynamicConfigFile=" + other + "\n", "zoo.cfg");
+  EXPECT_THAT(r.error, HasSubstr(other + ":1: tickTime: a dynamic configuration file holds"));
+  // Server lines in both places: which would count is not guessed.
+  const std::string good = write("zoo.cfg.dynamic.3", "server.1=a:1:2\nserver.2=b:1:2\n");
+  r = parse_config("dataDir=/d\nserver.1=a:1:2\ndynamicConfigFile=" + good + "\n", "zoo.cfg");
+  EXPECT_FALSE(r.config);
+  EXPECT_THAT(r.error, HasSubstr("zoo.cfg:3: dynamicConfigFile: zoo.cfg has server.N lines too"));
 }
 
 TEST(ConfigKeys, DefaultValuesOfRefusedKeysAreAccepted) {
@@ -377,6 +423,7 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
   };
   for (const ConfigKey& entry : config_keys()) {
     if (entry.key_class != KeyClass::kHonoured || entry.key.ends_with(".*")) continue;
+    if (entry.key == "dynamicConfigFile") continue;  // needs its file: DynamicConfigFile tests
     auto value = values.find(entry.key);
     ASSERT_NE(value, values.end()) << "no sample value for honoured key " << entry.key;
     auto r = with_line(std::string(entry.key) + "=" + value->second);
