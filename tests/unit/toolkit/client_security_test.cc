@@ -7,10 +7,8 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
-#include <filesystem>
-#include <fstream>
+#include "tests/common/temp_dir.h"
 
 namespace zk::toolkit {
 namespace {
@@ -19,17 +17,8 @@ using ::testing::HasSubstr;
 
 class ClientSecurityTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char dir[] = "/tmp/zk-client-security-XXXXXX";
-    ASSERT_NE(::mkdtemp(dir), nullptr);
-    dir_ = dir;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   std::string write(const std::string& name, const std::string& text) {
-    const auto path = dir_ / name;
-    std::ofstream(path) << text;
-    return path.string();
+    return dir_.write(name, text);
   }
   std::string jaas() {
     return write("jaas.conf",
@@ -41,7 +30,7 @@ class ClientSecurityTest : public ::testing::Test {
                  "useTicketCache=true; };\n");
   }
 
-  std::filesystem::path dir_;
+  zk::test::TempDir dir_{"zk-client-security"};
 };
 
 std::optional<zk::client::SaslOptions> chosen(const SaslChoice& choice) {

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "tests/common/temp_dir.h"
 #include "zkd/server/config.h"
 
 namespace zkd::server {
@@ -88,18 +89,10 @@ TEST(ConfigKeys, RefusalSaysWhyAndWhatToDo) {
 // zoo.cfg.dynamic.<version>: zkd reads them there, and the version too.
 class DynamicConfigFile : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char dir[] = "/tmp/zkd-dynamic-config-XXXXXX";
-    ASSERT_NE(::mkdtemp(dir), nullptr);
-    dir_ = dir;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   std::string write(const std::string& name, const std::string& text) {
-    const auto path = dir_ / name;
-    std::ofstream(path) << text;
-    return path.string();
+    return dir_.write(name, text);
   }
-  std::filesystem::path dir_;
+  zk::test::TempDir dir_{"zkd-dynamic-config"};
 };
 
 TEST_F(DynamicConfigFile, ServerLinesAndVersionComeFromTheFile) {
