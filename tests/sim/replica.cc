@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "zkd/server/recovery.h"
+#include "zkd/server/replica_membership.h"
 #include "zkd/server/snapshot_install.h"
 #include "zkd/zab/types.h"
 

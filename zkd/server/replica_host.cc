@@ -11,6 +11,7 @@
 #include "zkd/server/membership.h"
 #include "zkd/server/reconfig.h"
 #include "zkd/server/recovery.h"
+#include "zkd/server/replica_membership.h"
 #include "zkd/server/snapshot_install.h"
 #include "zkd/storage/snapshot_file.h"
 
@@ -49,42 +50,6 @@ const char* replica_mode(zab::Role role) {
   return "looking";
 }
 
-namespace {
-
-// The Zab core's part of a configuration: who votes, who observes.
-zab::Membership zab_membership(const QuorumServers& servers) {
-  zab::Membership m;
-  for (const auto& [id, server] : servers) (server.observer ? m.observers : m.voters).push_back(id);
-  return m;
-}
-
-// Where a txn's type is in its bytes (tree::write_txn): after the session
-// (8), cxid (4), zxid (8) and time (8).
-constexpr size_t kTxnTypeOffset = 28;
-
-std::optional<zab::Membership> membership_in_txn(std::string_view bytes) {
-  if (bytes.size() < kTxnTypeOffset + 4) return std::nullopt;
-  zk::wire::Reader type(std::string_view(bytes).substr(kTxnTypeOffset, 4));
-  if (type.int32() != static_cast<int32_t>(zk::wire::OpCode::kReconfig)) return std::nullopt;
-  tree::Txn txn;
-  if (!tree::read_txn(bytes, txn)) return std::nullopt;
-  const auto* set = std::get_if<tree::SetDataTxn>(&txn.body);
-  if (set == nullptr || !set->data) return std::nullopt;
-  const auto parsed = parse_membership_text(*set->data);
-  if (!parsed) return std::nullopt;
-  return zab_membership(parsed->first);
-}
-
-// The index of the last reconfig txn in `records`, or records.size().
-size_t last_reconfig(const std::vector<storage::LogRecord>& records) {
-  for (size_t i = records.size(); i-- > 0;) {
-    if (membership_in_txn(records[i].txn)) return i;
-  }
-  return records.size();
-}
-
-}  // namespace
-
 storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std::string& snap_dir,
                                                     std::vector<storage::LogRecord> records,
                                                     int64_t snapshot_zxid, int64_t applied,
@@ -111,7 +76,7 @@ storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std
   // as pending; the ones before it are in the configuration, by
   // take_logged_membership).
   const size_t keep = std::min(records.size(), commit_window);
-  const size_t first = std::min(records.size() - keep, last_reconfig(records));
+  const size_t first = std::min(records.size() - keep, last_reconfig_index(records));
   boot.base = first == 0 ? snapshot_zxid : records[first - 1].zxid;
   for (size_t i = first; i < records.size(); ++i) {
     boot.entries.push_back(zab::Entry{records[i].zxid, std::move(records[i].txn)});
@@ -119,37 +84,6 @@ storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std
   boot.applied = applied;
   boot.incarnation = incarnation;
   return boot;
-}
-
-std::optional<zab::Membership> reconfig_membership(const zab::Entry& entry) {
-  return membership_in_txn(entry.payload);
-}
-
-void take_logged_membership(zab::Config& config, const std::vector<storage::LogRecord>& records) {
-  const size_t last = last_reconfig(records);
-  for (size_t i = 0; i < last; ++i) {
-    if (auto m = membership_in_txn(records[i].txn)) {
-      config.voters = std::move(m->voters);
-      config.observers = std::move(m->observers);
-      config.membership_version = records[i].zxid;
-    }
-  }
-}
-
-storage::Status take_snapshot_membership(zab::Config& config, const std::string& snapshot_config) {
-  if (snapshot_config.empty()) return {};
-  auto parsed = parse_membership_text(snapshot_config);
-  if (!parsed) {
-    return storage::Status::corruption("/zookeeper/config in the snapshot does not parse: " +
-                                       snapshot_config);
-  }
-  zab::Membership m = zab_membership(parsed->first);
-  config.voters = std::move(m.voters);
-  config.observers = std::move(m.observers);
-  config.membership_version = parsed->second;
-  log_info("membership of configuration version ", net::hex(parsed->second),
-           " (a reconfiguration's, from the snapshot)");
-  return {};
 }
 
 namespace {

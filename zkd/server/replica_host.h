@@ -97,22 +97,8 @@ storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std
 // is never shown: a looking replica does not serve).
 const char* replica_mode(zab::Role role);
 
-// The membership a log entry installs: Apache's reconfig txn (a SetDataTxn
-// of /zookeeper/config) gives its servers; any other entry nothing. The
-// core's Config::membership_of in zkd.
-std::optional<zab::Membership> reconfig_membership(const zab::Entry& entry);
-
-// At start: `config` takes the membership of `snapshot_config` (the
-// snapshot's /zookeeper/config when a reconfiguration wrote it; empty:
-// config keeps zoo.cfg's), even when that leaves this server out (removed;
-// or being added, with a snapshot from before: it joins once a membership
-// with it is committed). Text that does not parse is corruption.
-storage::Status take_snapshot_membership(zab::Config& config, const std::string& snapshot_config);
-// Then: `config` takes every reconfiguration in the log `records` after the
-// snapshot but the last one (a reconfiguration followed by another was
-// committed). The last one may not be: replica_bootstrap keeps it among the
-// core's entries, and the core holds it as pending until it learns more.
-void take_logged_membership(zab::Config& config, const std::vector<storage::LogRecord>& records);
+// The membership functions (reconfig_membership, take_*_membership) are in
+// replica_membership.h.
 
 class ReplicaHost {
  public:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/replication.h"
 #include "zkd/server/reconfig.h"
+#include "zkd/server/replica_membership.h"
 
 #include <algorithm>
 #include <boost/asio/post.hpp>
