@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -60,16 +61,24 @@ bool copy_into(const std::filesystem::path& from, const std::filesystem::path& t
   return !ec;
 }
 
-// The membership text any node gives now; empty when none answers.
-std::string current_config(const LabContext& ctx, const std::vector<LabNode>& nodes) {
+// A session on any node of the lab, with its clients' security; null when
+// none takes one by ctx.deadline.
+std::unique_ptr<zk::client::SyncClient> lab_session(const LabContext& ctx,
+                                                    const std::vector<LabNode>& nodes) {
   zk::client::ClientOptions options;
   toolkit::apply_client_security(nodes.front().client, options);
-  zk::client::SyncClient client(options);
-  if (!client.connect(connect_string(nodes), std::chrono::milliseconds(10000), ctx.deadline)) {
-    return {};
+  auto client = std::make_unique<zk::client::SyncClient>(options);
+  if (!client->connect(connect_string(nodes), std::chrono::milliseconds(10000), ctx.deadline)) {
+    return nullptr;
   }
-  if (!client.sync("/zookeeper/config").ok()) return {};
-  auto got = client.get_data("/zookeeper/config");
+  return client;
+}
+
+// The membership text any node gives now; empty when none answers.
+std::string current_config(const LabContext& ctx, const std::vector<LabNode>& nodes) {
+  auto client = lab_session(ctx, nodes);
+  if (!client || !client->sync("/zookeeper/config").ok()) return {};
+  auto got = client->get_data("/zookeeper/config");
   return got.ok() ? got->data.value_or("") : std::string();
 }
 
@@ -95,16 +104,12 @@ std::string lab_server_line(const LabNode& node, bool observer) {
 
 ReconfigOutcome reconfigure(const LabContext& ctx, const std::vector<LabNode>& nodes,
                             const zk::wire::ReconfigRequest& request) {
-  zk::client::ClientOptions options;
-  toolkit::apply_client_security(nodes.front().client, options);
-  zk::client::SyncClient client(options);
-  if (!client.connect(connect_string(nodes), std::chrono::milliseconds(10000), ctx.deadline)) {
-    return {false, "no node takes a session"};
-  }
-  if (!client.add_auth("digest", std::string(kLabSuperUser)).ok()) {
+  auto client = lab_session(ctx, nodes);
+  if (!client) return {false, "no node takes a session"};
+  if (!client->add_auth("digest", std::string(kLabSuperUser)).ok()) {
     return {false, "the superuser's digest is refused"};
   }
-  auto done = client.reconfig(request);
+  auto done = client->reconfig(request);
   if (!done.ok()) return {false, std::string(zk::wire::error_name(done.error()))};
   return {true, done->data.value_or("")};
 }

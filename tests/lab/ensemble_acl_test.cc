@@ -19,6 +19,7 @@
 
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
+#include "tests/lab/node_session.h"
 #include "zklab/ensemble.h"
 
 namespace zk::lab {
@@ -29,8 +30,6 @@ using zk::client::Error;
 using zk::client::SyncClient;
 using zk::wire::CreateMode;
 
-constexpr auto kSessionTimeout = 10s;
-constexpr auto kConnectDeadline = 20s;
 constexpr auto kElectionDeadline = 30s;
 constexpr const char* kSuperDigest = "super:lK75jTNcA+U9vtVEw5vB51mj/w4=";  // super:secret
 const zk::wire::Id kAlice{"digest", "alice:V55/p2T0OpjQ+low3NVAH4aLvm0="};  // alice:pw
@@ -58,17 +57,7 @@ class EnsembleAclTest : public ::testing::Test {
   // A session on node `id` alone, authenticated with digest `user_password`
   // unless that is empty.
   std::unique_ptr<SyncClient> connect(int id, const std::string& user_password = "") {
-    auto client = std::make_unique<SyncClient>();
-    auto st = client->connect(ensemble_->address(id), kSessionTimeout, kConnectDeadline);
-    if (!st.ok()) {
-      ADD_FAILURE() << "cannot open a session on node " << id << ": " << error_text(st.error());
-      return nullptr;
-    }
-    if (!user_password.empty()) {
-      auto added = client->add_auth("digest", user_password);
-      EXPECT_TRUE(added.ok()) << "add_auth: " << error_text(added.error());
-    }
-    return client;
+    return connect_node(*ensemble_, id, user_password);
   }
 
   std::unique_ptr<Ensemble> ensemble_;

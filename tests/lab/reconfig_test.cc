@@ -24,6 +24,7 @@
 
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
+#include "tests/lab/node_session.h"
 #include "zklab/ensemble.h"
 #include "zklab/four_letter_word.h"
 
@@ -34,8 +35,6 @@ using namespace std::chrono_literals;
 using zk::client::Error;
 using zk::client::SyncClient;
 
-constexpr auto kSessionTimeout = 10s;
-constexpr auto kConnectDeadline = 20s;
 constexpr auto kDeadline = 30s;
 constexpr const char* kSuperDigest = "super:lK75jTNcA+U9vtVEw5vB51mj/w4=";  // super:secret
 
@@ -68,17 +67,7 @@ class ReconfigTest : public ::testing::Test {
 
   // A session on node `id` alone; a superuser's unless `super` is false.
   std::unique_ptr<SyncClient> connect(int id, bool super = true) {
-    auto client = std::make_unique<SyncClient>();
-    auto st = client->connect(ensemble_->address(id), kSessionTimeout, kConnectDeadline);
-    if (!st.ok()) {
-      ADD_FAILURE() << "cannot open a session on node " << id << ": " << error_text(st.error());
-      return nullptr;
-    }
-    if (super) {
-      auto added = client->add_auth("digest", std::string("super:secret"));
-      EXPECT_TRUE(added.ok()) << "add_auth: " << error_text(added.error());
-    }
-    return client;
+    return connect_node(*ensemble_, id, super ? "super:secret" : "");
   }
 
   // /zookeeper/config on node `id`, after a sync (so that it has applied
