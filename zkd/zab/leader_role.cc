@@ -79,7 +79,13 @@ void LeaderRole::on_membership_change() {
     return;
   }
   transfer_to_ = 0;
-  if (transfer(0) != Error::kOk) changes_.look();
+  hand_over_or_step_down();
+}
+
+bool LeaderRole::hand_over_or_step_down() {
+  if (transfer(0) == Error::kOk) return true;
+  changes_.look();
+  return false;
 }
 
 void LeaderRole::send_digest(Zxid zxid, uint64_t digest) {
@@ -452,13 +458,11 @@ void LeaderRole::tick() {
     return;
   }
   if (transfer_to_ != 0 && ++transfer_ticks_ >= s_.cfg.sync_limit) transfer_to_ = 0;
-  if (s_.observer && transfer_to_ == 0 && phase_ == Phase::kBroadcast) {
-    // No voter any more (on_membership_change) and the hand-over was
-    // abandoned: try again, or step down when no voter is in sync.
-    if (transfer(0) != Error::kOk) {
-      changes_.look();
-      return;
-    }
+  // No voter any more (on_membership_change) and the hand-over was
+  // abandoned: try again.
+  if (s_.observer && transfer_to_ == 0 && phase_ == Phase::kBroadcast &&
+      !hand_over_or_step_down()) {
+    return;
   }
   ping_learners();
   // After the busy pings: they left while the last step's messages did.

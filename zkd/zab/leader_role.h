@@ -125,6 +125,9 @@ class LeaderRole {
   void answer_peer_syncs();
   // Hands over when the transfer's follower has acked every proposal.
   void maybe_hand_over();
+  // No voter any more: a transfer to the best synced voter, or, with none,
+  // back to election. True when the transfer is under way.
+  bool hand_over_or_step_down();
 
   ReplicaState& s_;
   RoleChanges& changes_;
