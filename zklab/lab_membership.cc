@@ -61,17 +61,33 @@ bool copy_into(const std::filesystem::path& from, const std::filesystem::path& t
   return !ec;
 }
 
-// A session on any node of the lab, with its clients' security; null when
-// none takes one by ctx.deadline.
+// A session on any node of the lab but those in `leaving` (a node that
+// leaves closes its clients, answer and all), with the lab clients'
+// security; null when none takes one by ctx.deadline.
 std::unique_ptr<zk::client::SyncClient> lab_session(const LabContext& ctx,
-                                                    const std::vector<LabNode>& nodes) {
+                                                    const std::vector<LabNode>& nodes,
+                                                    const std::set<int>& leaving = {}) {
+  std::vector<LabNode> staying;
+  for (const LabNode& n : nodes) {
+    if (!leaving.contains(n.id)) staying.push_back(n);
+  }
+  if (staying.empty()) staying = nodes;
   zk::client::ClientOptions options;
   toolkit::apply_client_security(nodes.front().client, options);
   auto client = std::make_unique<zk::client::SyncClient>(options);
-  if (!client->connect(connect_string(nodes), std::chrono::milliseconds(10000), ctx.deadline)) {
+  if (!client->connect(connect_string(staying), std::chrono::milliseconds(10000), ctx.deadline)) {
     return nullptr;
   }
   return client;
+}
+
+// The ids a reconfig's leaving list names ("2,3").
+std::set<int> leaving_ids(const std::string& leaving) {
+  std::set<int> ids;
+  std::istringstream in(leaving);
+  std::string id;
+  while (std::getline(in, id, ',')) ids.insert(std::atoi(id.c_str()));
+  return ids;
 }
 
 // The membership text any node gives now; empty when none answers.
@@ -104,7 +120,7 @@ std::string lab_server_line(const LabNode& node, bool observer) {
 
 ReconfigOutcome reconfigure(const LabContext& ctx, const std::vector<LabNode>& nodes,
                             const zk::wire::ReconfigRequest& request) {
-  auto client = lab_session(ctx, nodes);
+  auto client = lab_session(ctx, nodes, leaving_ids(request.leaving));
   if (!client) return {false, "no node takes a session"};
   if (!client->add_auth("digest", std::string(kLabSuperUser)).ok()) {
     return {false, "the superuser's digest is refused"};

@@ -27,8 +27,9 @@ inline constexpr const char* kLabSuperUser = "super:zklab";
 // The zoo.cfg lines that allow reconfiguration by that superuser.
 std::string lab_reconfig_config();
 
-// Sends `request` through a session on any node of `nodes`, as the lab's
-// superuser. The new /zookeeper/config text, or an error ("error: ...").
+// Sends `request` through a session on any node of `nodes` it does not
+// remove (a node that leaves closes its clients before the answer leaves),
+// as the lab's superuser. The new /zookeeper/config text, or an error ("error: ...").
 struct ReconfigOutcome {
   bool ok = false;
   std::string text;  // ok: the new configuration; else why not
