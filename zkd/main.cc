@@ -6,6 +6,10 @@
 //   zkd dump-log FILE [--json]        print the records of one txn log segment
 //   zkd dump-snapshot FILE [--json]   print one snapshot: zxid, sessions, tree
 //   zkd failpoints                    list the failpoints ZKD_FAILPOINTS can arm
+//   zkd import APACHE_DATA_DIR --config zoo.cfg [--log-dir DIR]
+//                                     Apache ZooKeeper's data into zoo.cfg's dataDir
+//   zkd export --config zoo.cfg OUT_DIR
+//                                     zkd's data as an Apache dataDir (docs/migration.md)
 //
 // Exit status of the server: 0 after a clean shutdown (SIGTERM/SIGINT), 1
 // when the configuration or the client port is unusable, 2 for bad
@@ -14,7 +18,7 @@
 // unreadable data dir: the message names the file and offset and what to
 // do), 4 when the txn log failed while serving (disk full, I/O error). The
 // dump commands exit 0, or 1 when the file is unreadable or holds a bad
-// record.
+// record. import and export exit as zkd/migrate/migrate_commands.h says.
 //
 // Under systemd (dist/zkd.service, Type=notify) the server sends READY=1 once
 // its data is recovered and the client port listens, and STOPPING=1 when it
@@ -33,8 +37,10 @@
 #include "CLI/CLI.hpp"
 #include "libzk/version/version.h"
 #include "zkd/failpoint/points.h"
+#include "zkd/migrate/migrate_commands.h"
 #include "zkd/net/log.h"
 #include "zkd/server/config.h"
+#include "zkd/server/data_dir_lock.h"
 #include "zkd/server/jvm_properties.h"
 #include "zkd/server/security_setup.h"
 #include "zkd/server/server.h"
@@ -80,6 +86,11 @@ int serve(const std::string& config_path, const std::string& jaas_option) {
                                     environment("JVMFLAGS"));
   if (auto why = zkd::server::prepare_directories(*loaded.config); !why.empty()) {
     log_error(why);
+    return 1;
+  }
+  auto data_dir_lock = zkd::server::lock_data_dir(loaded.config->data_dir);
+  if (!data_dir_lock.ok()) {
+    log_error(data_dir_lock.status().message());
     return 1;
   }
   const std::string jaas =
@@ -178,11 +189,36 @@ int main(int argc, char** argv) {
   dump_snapshot->add_flag("--json", dump_json, "one JSON object per line");
   auto* failpoints =
       app.add_subcommand("failpoints", "list the failpoints that ZKD_FAILPOINTS can arm");
+  std::string migrate_config;
+  std::string apache_dir;
+  std::string apache_log_dir;
+  std::string export_dir;
+  auto* import =
+      app.add_subcommand("import", "read Apache ZooKeeper's dataDir into zoo.cfg's (zkd stopped)");
+  import->add_option("apache_data_dir", apache_dir, "Apache's dataDir (or its version-2)")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  import->add_option("-c,--config", migrate_config, "zoo.cfg naming the dataDir to fill")
+      ->required()
+      ->check(CLI::ExistingFile);
+  import
+      ->add_option("--log-dir", apache_log_dir,
+                   "Apache's dataLogDir, when it kept its logs apart (default: apache_data_dir)")
+      ->check(CLI::ExistingDirectory);
+  auto* export_ = app.add_subcommand(
+      "export", "write zoo.cfg's data as an Apache ZooKeeper dataDir (zkd stopped)");
+  export_->add_option("-c,--config", migrate_config, "zoo.cfg naming the dataDir to read")
+      ->required()
+      ->check(CLI::ExistingFile);
+  export_->add_option("out_dir", export_dir, "the Apache dataDir to write")->required();
   try {
     app.parse(argc, argv);
-    bool dumping = dump_log->parsed() || dump_snapshot->parsed() || failpoints->parsed();
+    bool dumping = dump_log->parsed() || dump_snapshot->parsed() || failpoints->parsed() ||
+                   import->parsed() || export_->parsed();
     if (dumping && (!config_option.empty() || !config_positional.empty())) {
-      throw CLI::ValidationError("the dump and list commands take no configuration file");
+      throw CLI::ValidationError(
+          "the dump, list, import and export commands take no server configuration file "
+          "(import and export: --config after the command)");
     }
     if (!dumping && config_option.empty() == config_positional.empty()) {
       throw CLI::ValidationError("give the configuration file once: --config FILE or FILE");
@@ -208,6 +244,13 @@ int main(int argc, char** argv) {
     }
     if (dump_snapshot->parsed()) {
       return zkd::server::dump_snapshot(env, dump_file, dump_json, std::cout, std::cerr);
+    }
+    if (import->parsed()) {
+      return zkd::migrate::run_import(migrate_config, apache_dir, apache_log_dir, std::cout,
+                                      std::cerr);
+    }
+    if (export_->parsed()) {
+      return zkd::migrate::run_export(migrate_config, export_dir, std::cout, std::cerr);
     }
     return serve(config_option.empty() ? config_positional : config_option, jaas_option);
   } catch (const std::exception& e) {

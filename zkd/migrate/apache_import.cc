@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "zkd/migrate/apache_import.h"
+
+#include <optional>
+#include <utility>
+
+#include "zkd/migrate/apache_snapshot.h"
+#include "zkd/migrate/apache_txn_log.h"
+#include "zkd/migrate/data_files.h"
+#include "zkd/migrate/snapshot_compression.h"
+#include "zkd/net/log.h"
+#include "zkd/server/database_options.h"
+#include "zkd/server/recovery.h"
+#include "zkd/storage/snapshot_file.h"
+#include "zkd/tree/database.h"
+#include "zkd/tree/snapshot.h"
+#include "zkd/zab/types.h"
+
+namespace zkd::migrate {
+namespace {
+
+using storage::Status;
+using storage::StatusOr;
+
+void tell(const ImportRequest& request, const std::string& what) {
+  if (request.progress) request.progress(what);
+}
+
+// The newest snapshot in `files` that reads, as a zkd payload; the ones that
+// do not read are listed in `skipped`.
+struct ReadSnapshot {
+  std::string name;
+  int64_t zxid = 0;
+  std::string payload;  // zkd's snapshot payload (tree/snapshot.h)
+};
+StatusOr<ReadSnapshot> read_newest_snapshot(storage::Env& env, const std::string& dir,
+                                            const DataFiles& files, bool extended_types,
+                                            const ImportRequest& request,
+                                            std::vector<std::string>& skipped) {
+  for (const DataFile& file : files.snapshots) {
+    const std::string path = dir + "/" + file.name;
+    auto view = env.view_file(path);
+    if (!view.ok()) return view.status();
+    std::string decompressed;
+    std::string_view bytes = (*view)->bytes();
+    if (file.parsed.compression != Compression::kNone) {
+      tell(request, "decompressing " + file.name);
+      auto out = decompress(file.parsed.compression, bytes, path);
+      if (!out.ok()) {
+        skipped.push_back(file.name + ": " + out.status().message());
+        continue;
+      }
+      decompressed = std::move(*out);
+      bytes = decompressed;
+    }
+    auto loaded = read_apache_snapshot(bytes, path, extended_types, [&](int64_t nodes) {
+      tell(request, "reading " + file.name + ": " + std::to_string(nodes) + " znodes");
+    });
+    if (!loaded.ok()) {
+      skipped.push_back(file.name + ": " + loaded.status().message());
+      continue;
+    }
+    ReadSnapshot out{file.name, file.parsed.zxid, {}};
+    auto cursor = tree::start_snapshot(loaded->tree, loaded->sessions, file.parsed.zxid);
+    for (std::string chunk; !(chunk = cursor->next_chunk(4096)).empty();) out.payload += chunk;
+    return out;
+  }
+  std::string why = files.snapshots.empty() ? dir + " holds no snapshot.<zxid> file"
+                                            : "no snapshot in " + dir + " reads";
+  for (const auto& s : skipped) why += "; " + s;
+  return Status::corruption(why + " (is it Apache's dataDir?)");
+}
+
+// The log segments that may hold txns after `zxid`: from the last one that
+// starts at or before zxid + 1 on.
+std::vector<DataFile> logs_after(const DataFiles& files, int64_t zxid) {
+  size_t first = 0;
+  for (size_t i = 0; i + 1 < files.logs.size(); ++i) {
+    if (files.logs[i + 1].parsed.zxid <= zxid + 1) first = i + 1;
+  }
+  return {files.logs.begin() + static_cast<std::ptrdiff_t>(first), files.logs.end()};
+}
+
+}  // namespace
+
+StatusOr<ImportSummary> import_apache(storage::Env& env, const ImportRequest& request,
+                                      const server::ServerConfig& target) {
+  const server::StorageLayout layout = server::storage_layout(target);
+  for (const auto& dir : {layout.snap_dir, layout.log_dir}) {
+    if (Status s = require_no_data_files(env, dir, "zkd import"); !s.ok()) return s;
+  }
+  const std::string snap_dir = version2_dir(env, request.apache_data_dir);
+  const std::string log_dir =
+      request.apache_log_dir.empty() ? snap_dir : version2_dir(env, request.apache_log_dir);
+  auto snap_files = list_data_files(env, snap_dir);
+  if (!snap_files.ok()) return snap_files.status();
+  auto log_files = log_dir == snap_dir ? snap_files : list_data_files(env, log_dir);
+  if (!log_files.ok()) return log_files.status();
+
+  ImportSummary summary;
+  auto snapshot = read_newest_snapshot(env, snap_dir, *snap_files, target.extended_types_enabled,
+                                       request, summary.skipped_snapshots);
+  if (!snapshot.ok()) return snapshot.status();
+  summary.snapshot = snapshot->name;
+  tree::Database db(server::database_options(target));
+  if (std::string why = db.load_snapshot(snapshot->payload); !why.empty()) {
+    return Status::corruption(snap_dir + "/" + snapshot->name + ": " + why);
+  }
+  snapshot->payload = std::string();
+
+  int64_t previous = snapshot->zxid;
+  const std::vector<DataFile> logs = logs_after(*log_files, snapshot->zxid);
+  for (size_t i = 0; i < logs.size(); ++i) {
+    const std::string path = log_dir + "/" + logs[i].name;
+    tell(request, "replaying " + logs[i].name);
+    auto view = env.view_file(path);
+    if (!view.ok()) return view.status();
+    auto read = read_apache_log(
+        (*view)->bytes(), path, i + 1 == logs.size(), [&](const tree::Txn& txn) -> Status {
+          const int64_t zxid = txn.header.zxid;
+          if (zxid <= previous) return Status();  // in the snapshot already
+          if (!zab::follows(previous, zxid)) {
+            return Status::corruption(path + ": the txn log has a hole: after zxid " +
+                                      net::hex(previous) + " comes " + net::hex(zxid) +
+                                      "; the txns between them are missing");
+          }
+          db.apply(txn);
+          previous = zxid;
+          ++summary.txns;
+          return Status();
+        });
+    if (!read.ok()) return read.status();
+    summary.logs.push_back(logs[i].name);
+    summary.torn_tail = read->torn_tail;
+  }
+
+  auto apache_epochs = server::read_epoch_files(env, snap_dir);
+  if (!apache_epochs.ok()) return apache_epochs.status();
+  summary.zxid = db.last_zxid();
+  // A standalone Apache writes no epoch files; a replica's may be older than
+  // the zxids it logged only if they were lost. Never behind the data.
+  const int64_t data_epoch = zab::epoch_of(summary.zxid);
+  summary.epochs.accepted_epoch = std::max(apache_epochs->accepted_epoch, data_epoch);
+  summary.epochs.current_epoch = std::max(apache_epochs->current_epoch, data_epoch);
+  summary.znodes = db.counts().znodes;
+  summary.sessions = db.sessions().size();
+
+  tell(request, "writing " + layout.snap_dir);
+  if (Status s = env.create_dirs(layout.log_dir); !s.ok()) return s;
+  if (Status s = server::write_snapshot_now(env, layout.snap_dir, db); !s.ok()) return s;
+  if (Status s = server::write_epoch_files(env, layout.snap_dir, summary.epochs); !s.ok()) {
+    return s;
+  }
+  summary.written = layout.snap_dir + "/" + storage::snapshot_name(summary.zxid);
+  return summary;
+}
+
+}  // namespace zkd::migrate

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// The compressed forms of Apache's snapshots (snapshot.compression.method):
+// `gz` is one gzip member (java.util.zip.GZIPOutputStream); `snappy` is
+// snappy-java's stream (SnappyOutputStream): an 8-byte magic
+// (0x82 "SNAPPY" 0x00), i32 version, i32 compatible version, then blocks of
+// i32 length + one raw snappy block. Integers big-endian.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "zkd/migrate/apache_format.h"
+#include "zkd/storage/status.h"
+
+namespace zkd::migrate {
+
+// The uncompressed bytes of a snapshot file's content. Errors name `file`
+// and the offset in the compressed bytes where the stream breaks.
+storage::StatusOr<std::string> decompress(Compression compression, std::string_view bytes,
+                                          const std::string& file);
+
+}  // namespace zkd::migrate
