@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # bash completion for zkd(8): its options, the subcommands dump-log,
-# dump-snapshot and failpoints, and file names where a file is expected
-# (--config FILE, --jaas FILE, the zoo.cfg positional, dump-log FILE,
-# dump-snapshot FILE).
+# dump-snapshot, failpoints, import and export, and file names where a file
+# is expected (--config FILE, --jaas FILE, the zoo.cfg positional, dump-log
+# FILE, dump-snapshot FILE) or directories (import's and export's).
 _zkd() {
     local cur prev words cword split
     _init_completion -s || return
@@ -11,7 +11,7 @@ _zkd() {
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
             -c | --config | --jaas) ((i++)) ;;
-            dump-log | dump-snapshot | failpoints)
+            dump-log | dump-snapshot | failpoints | import | export)
                 sub=${words[i]}
                 break
                 ;;
@@ -26,6 +26,22 @@ _zkd() {
     esac
     $split && return
 
+    if [[ $sub == import || $sub == export ]]; then
+        case $prev in
+            --log-dir)
+                _filedir -d
+                return
+                ;;
+        esac
+        if [[ $cur == -* ]]; then
+            local options='-c --config --help'
+            [[ $sub == import ]] && options+=' --log-dir'
+            COMPREPLY=($(compgen -W "$options" -- "$cur"))
+        else
+            _filedir -d
+        fi
+        return
+    fi
     if [[ $sub == failpoints ]]; then
         COMPREPLY=($(compgen -W '--help' -- "$cur"))
         return
@@ -42,6 +58,6 @@ _zkd() {
         COMPREPLY=($(compgen -W '-c --config --jaas --version --help' -- "$cur"))
         return
     fi
-    COMPREPLY=($(compgen -W 'dump-log dump-snapshot failpoints' -- "$cur"))
+    COMPREPLY=($(compgen -W 'dump-log dump-snapshot export failpoints import' -- "$cur"))
     _filedir # zkd zoo.cfg, as zkServer.sh passes it
 } && complete -F _zkd zkd

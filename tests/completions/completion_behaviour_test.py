@@ -61,6 +61,15 @@ class ZkdTest(FilesTestCase):
         self.assertEqual(self.complete("zkd", "dump-snapshot", "--"), ["--help", "--json"])
         self.assertNotIn("--config", self.complete("zkd", "dump-log", "-"))
 
+    def test_import_and_export_take_directories_and_a_config(self):
+        self.assertEqual(self.complete("zkd", "imp"), ["import"])
+        self.assertEqual(self.complete("zkd", "import", "--"), ["--config", "--help", "--log-dir"])
+        self.assertEqual(self.complete("zkd", "export", "--"), ["--config", "--help"])
+        # Directories only, where a directory is wanted; zoo.cfg after --config.
+        self.assertEqual(self.complete("zkd", "import", ""), ["data"])
+        self.assertEqual(self.complete("zkd", "import", "--log-dir", ""), ["data"])
+        self.assertEqual(self.complete("zkd", "export", "--config", "zoo."), ["zoo.cfg"])
+
 
 class ZkctlTest(FilesTestCase):
     def test_command_prefix(self):

@@ -3,7 +3,8 @@
 """Start and stop a ZooKeeper-compatible server for the conformance tests.
 
 Two kinds of server are supported, both configured by the same Apache-format
-zoo.cfg written into a fresh temporary directory:
+zoo.cfg written into a fresh temporary directory (its dataDir is <dir>/data,
+or a directory the caller gives, which outlives the server):
 
   zkd     our server, binary from $ZKD_BIN (or --zkd-bin), run as
           `zkd --config <dir>/zoo.cfg`
@@ -37,6 +38,10 @@ APACHE_JAR = "/usr/share/java/zookeeper.jar"
 NETTY_JARS = ["/usr/share/java/netty-codec.jar", "/usr/share/java/netty-resolver.jar"]
 # Optional slf4j binding so that Apache's log ends up in the temp dir.
 SLF4J_SIMPLE_JAR = "/usr/share/java/slf4j-simple.jar"
+# Optional: lets Apache read and write snappy snapshots
+# (-Dzookeeper.snapshot.compression.method=snappy); Debian's zookeeper.jar
+# does not name it in its class path.
+SNAPPY_JAR = "/usr/share/java/snappy-java.jar"
 JAVA = shutil.which("java") or "/usr/bin/java"
 
 READY_TIMEOUT_S = 20.0
@@ -129,11 +134,12 @@ class Server:
     """One server process in its own temporary directory.
 
     Use as a context manager, or call start()/stop(). stop() is idempotent
-    and also removes the directory (set ZK_CONFORMANCE_KEEP=1 to keep it).
+    and also removes the directory (set ZK_CONFORMANCE_KEEP=1 to keep it),
+    but never a caller's data_dir.
     """
 
     def __init__(self, kind, zkd_bin=None, whitelist="*", extra_config=None, jaas=None,
-                 secure=False, env=None, jvm_flags=None):
+                 secure=False, env=None, jvm_flags=None, data_dir=None):
         if kind not in ("zkd", "apache"):
             raise ValueError(f"unknown server kind {kind!r}")
         self.kind = kind
@@ -153,6 +159,9 @@ class Server:
         # java, e.g. -Djava.security.krb5.conf (Java ignores KRB5_CONFIG).
         self.env = dict(env or {})
         self.jvm_flags = list(jvm_flags or [])
+        # data_dir: zoo.cfg's dataDir (made if missing) instead of <dir>/data;
+        # it is the caller's, so it outlives stop(), e.g. for the next server.
+        self.data_dir = os.path.abspath(data_dir) if data_dir is not None else None
         self.secure_port = None
         self.host = "127.0.0.1"
         self.port = None
@@ -174,13 +183,30 @@ class Server:
     def log_path(self):
         return os.path.join(self.dir, "server.log")
 
+    @property
+    def config_path(self):
+        return os.path.join(self.dir, "zoo.cfg")
+
+    def write_config(self):
+        """Makes the temp dir, the dataDir and zoo.cfg (with a fresh port)
+        unless already made since the last stop(); returns zoo.cfg's path.
+        start() calls it; call it first to use the zoo.cfg before the
+        server runs (e.g. `zkd import ... --config`); stop() cleans up
+        either way."""
+        if self.dir is None:
+            self.dir = tempfile.mkdtemp(prefix=f"zk-conformance-{self.kind}-")
+            if self.data_dir is None:
+                os.mkdir(os.path.join(self.dir, "data"))
+            else:
+                os.makedirs(self.data_dir, exist_ok=True)
+            self.port = free_loopback_port()
+            if self.secure:
+                self.secure_port = free_loopback_port()
+            self._write_config()
+        return self.config_path
+
     def start(self):
-        self.dir = tempfile.mkdtemp(prefix=f"zk-conformance-{self.kind}-")
-        os.mkdir(os.path.join(self.dir, "data"))
-        self.port = free_loopback_port()
-        if self.secure:
-            self.secure_port = free_loopback_port()
-        self._write_config()
+        self.write_config()
         if self.jaas is not None:
             with open(self.jaas_path, "w") as f:
                 f.write(self.jaas)
@@ -225,7 +251,7 @@ class Server:
     def _write_config(self):
         lines = [
             "tickTime=2000",
-            f"dataDir={os.path.join(self.dir, 'data')}",
+            f"dataDir={self.data_dir or os.path.join(self.dir, 'data')}",
             f"clientPort={self.port}",
             "clientPortAddress=127.0.0.1",
         ]
@@ -238,11 +264,11 @@ class Server:
             lines.append("admin.enableServer=false")
         for key, value in self.extra_config.items():
             lines.append(f"{key}={value}")
-        with open(os.path.join(self.dir, "zoo.cfg"), "w") as f:
+        with open(self.config_path, "w") as f:
             f.write("\n".join(lines) + "\n")
 
     def _command(self):
-        cfg = os.path.join(self.dir, "zoo.cfg")
+        cfg = self.config_path
         if self.kind == "zkd":
             if not self.zkd_bin:
                 raise ServerError("no zkd binary: set ZKD_BIN or pass --zkd-bin")
@@ -254,6 +280,8 @@ class Server:
         classpath = APACHE_JAR
         if os.path.exists(SLF4J_SIMPLE_JAR):
             classpath += ":" + SLF4J_SIMPLE_JAR
+        if os.path.exists(SNAPPY_JAR):
+            classpath += ":" + SNAPPY_JAR
         netty = []
         if self.secure or self.extra_config.get("client.portUnification") == "true":
             # Debian's zookeeper.jar names neither jar in its class path; without

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/tree/applier.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -60,11 +61,28 @@ ApplyResult Applier::apply(const Txn& txn) {
 // operation, MultiHeader{type, false, err} and the operation's own reply
 // record (which is what a multi result holds, §7.1), an error as
 // MultiHeader{-1, false, err} + ErrorResponse{err}; then the terminator.
+//
+// A multi holding any error txn failed and changes nothing: every other
+// operation answers as an error too, kOk before the first failure and
+// kRuntimeInconsistency after it (Apache's DataTree.processTxn). zkd's
+// preprocessor logs a failed multi that way already (rolled_back);
+// Apache's logs keep the real txns of the operations before the failure.
 ApplyResult Applier::multi(const TxnHeader& h, const MultiTxn& t) {
+  const auto is_error = [](const Txn& op) { return std::holds_alternative<ErrorTxn>(op.body); };
+  const bool failed = std::any_of(t.ops.begin(), t.ops.end(), is_error);
+  bool after_failure = false;
   std::string body;
   zk::wire::Writer w(body);
   ApplyResult result;
-  for (const Txn& op : t.ops) {
+  for (const Txn& logged : t.ops) {
+    after_failure = after_failure || is_error(logged);
+    Txn rolled_back;
+    if (failed && !is_error(logged)) {
+      rolled_back.header = logged.header;
+      rolled_back.header.type = OpCode::kError;
+      rolled_back.body = ErrorTxn{after_failure ? Error::kRuntimeInconsistency : Error::kOk};
+    }
+    const Txn& op = failed && !is_error(logged) ? rolled_back : logged;
     ApplyResult step = apply(op);
     // Containers and TTL nodes answer as create2 (§7.1).
     OpCode type = op.header.type;

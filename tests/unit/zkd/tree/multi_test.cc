@@ -93,6 +93,32 @@ TEST_F(MultiTest, AFailureRollsBackEveryOperationAndStillUsesAZxid) {
   EXPECT_EQ(next_zxid(), 4);
 }
 
+TEST_F(MultiTest, AFailedMultiAsApacheLogsItChangesNothing) {
+  // Apache logs a failed multi with the real txns of the operations before
+  // the failing one (zkd logs only error txns); replaying it must change
+  // nothing and answer as the rolled-back multi did (zkd import reads such logs).
+  create("/p", std::string("x"));  // 2
+  const int64_t z = next_zxid();
+  const TxnHeader h{kSession, 9, z, time_of(z), OpCode::kMulti};
+  const auto sub = [&h](OpCode type, TxnBody body) {
+    TxnHeader sub_header = h;
+    sub_header.type = type;
+    return Txn{sub_header, std::move(body)};
+  };
+  MultiTxn logged;
+  logged.ops.push_back(sub(
+      OpCode::kCreate, CreateTxn{"/p/a", std::string(), zk::wire::open_acl_unsafe(), false, 1}));
+  logged.ops.push_back(sub(OpCode::kSetData, SetDataTxn{"/p", std::string("y"), 1}));
+  logged.ops.push_back(sub(OpCode::kError, ErrorTxn{Error::kBadVersion}));
+  logged.ops.push_back(sub(OpCode::kError, ErrorTxn{Error::kRuntimeInconsistency}));
+  ApplyResult r = db.apply(Txn{h, logged});
+  EXPECT_EQ(shape(results_of(r.response.body)), (V{"-1:0", "-1:0", "-1:-103", "-1:-2"}));
+  EXPECT_FALSE(exists("/p/a"));
+  EXPECT_EQ(data("/p"), std::optional<std::string>("x"));
+  EXPECT_EQ(stat("/p"), fresh_stat(2, 1));
+  EXPECT_EQ(db.last_zxid(), z);
+}
+
 TEST_F(MultiTest, AFailedMultiLeavesNothingPendingBehind) {
   // Prepared but not applied: a later prepare must not see the rolled-back create.
   int64_t z = next_zxid();
