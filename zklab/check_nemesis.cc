@@ -221,21 +221,16 @@ int CheckNemesis::pick_target() {
 }
 
 void CheckNemesis::wipe(int id) {
-  // What an operator restores on a replaced disk stays: myid (beside
-  // version-2) and the ensemble's session.key, which every replica must share
-  // (without it the node could not check the passwords of resumed sessions).
+  // As an operator resyncs a replica: version-2 goes; myid and the
+  // ensemble's session.key beside it stay (without the key the node could not
+  // check the passwords of resumed sessions).
   const auto data = nodes_[static_cast<size_t>(id - 1)].version2_dir();
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(data, ec)) {
-    if (entry.path().filename() == "session.key") continue;
-    std::filesystem::remove_all(entry.path(), ec);
-    if (ec) break;
-  }
+  std::filesystem::remove_all(data, ec);
   if (ec) {
     fail("wipe node " + std::to_string(id) + ": " + ec.message());
   } else {
-    note("wiped node " + std::to_string(id) + "'s data (" + data.string() +
-         ", all but session.key)");
+    note("wiped node " + std::to_string(id) + "'s data (" + data.string() + ")");
   }
 }
 

@@ -187,8 +187,7 @@ LabExit lab_add(const LabContext& ctx, bool observer, int node) {
     std::ofstream(fresh.dir / "data" / "myid") << id << "\n";
     std::ofstream(fresh.config()) << joining_config(nodes->front().config(), fresh, *nodes, members,
                                                     observer);
-    if (ec || !copy_into(nodes->front().version2_dir() / "session.key",
-                         fresh.version2_dir() / "session.key")) {
+    if (ec || !copy_into(nodes->front().session_key_file(), fresh.session_key_file())) {
       ctx.err << "zklab: cannot write " << fresh.dir.string() << "\n";
       return LabExit::kError;
     }

@@ -133,11 +133,11 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
     std::ofstream myid(data / "myid", std::ios::trunc);
     myid << id << "\n";
     myid.close();
-    std::ofstream key(data / "version-2" / "session.key", std::ios::trunc | std::ios::binary);
+    std::ofstream key(data / "session.key", std::ios::trunc | std::ios::binary);
     key << session_key;
     key.close();
     std::filesystem::permissions(
-        data / "version-2" / "session.key",
+        data / "session.key",
         std::filesystem::perms::owner_read | std::filesystem::perms::owner_write, ec);
     std::ofstream cfg(node / "zoo.cfg", std::ios::trunc);
     cfg << "tickTime=" << layout.tick_time_ms << "\n"

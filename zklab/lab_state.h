@@ -5,8 +5,8 @@
 //   <dir>/n<id>/data/     its dataDir (myid in it)
 //   <dir>/n<id>/zkd.log   stdout and stderr of every run, appended
 //   <dir>/n<id>/zkd.pid   the pid of the current (or last) run
-//   <dir>/n<id>/data/version-2/session.key  the ensemble's session-password
-//                         key (16 random bytes, the same in every node)
+//   <dir>/n<id>/data/session.key  the ensemble's session-password key
+//                         (16 random bytes, the same in every node)
 //   <dir>/relay.links     the relays on the peer links (relay_links.h)
 //   <dir>/relay.pid, relay.port, relay.log   the relay daemon (relay_daemon.h)
 //   <dir>/tls/            a TLS lab's CA and identities (lab_tls.h)
@@ -65,6 +65,7 @@ struct LabNode {
   std::filesystem::path pid_file() const { return dir / "zkd.pid"; }
   // Its data: logs, snapshots, epoch files (dataDir/version-2; myid is beside it).
   std::filesystem::path version2_dir() const { return dir / "data" / "version-2"; }
+  std::filesystem::path session_key_file() const { return dir / "data" / "session.key"; }
   // Zab's currentEpoch file (written by zkd once it follows or leads an epoch).
   std::filesystem::path current_epoch_file() const { return version2_dir() / "currentEpoch"; }
   // "127.0.0.1:<client port>".
@@ -94,7 +95,7 @@ struct LabLayout {
   std::vector<std::string> settings;
 };
 
-// Writes zoo.cfg, data/myid and data/version-2/session.key for every node of
+// Writes zoo.cfg, data/myid and data/session.key for every node of
 // a fresh lab in `dir` (created if missing), and relay.links. Free ports it
 // picks are reserved by entries appended to `held`: keep them until the nodes
 // and relays listen. Empty on success, else why not.

@@ -185,9 +185,9 @@ TEST_F(FailpointProcessTest, ACrashBeforeTheSessionKeyIsWrittenLeavesAStartableD
   zkd_ = std::move(started.process);
   const int status = wait_stopped();
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "wait status " << status;
-  EXPECT_FALSE(fs::exists(dir_ / "data" / "version-2" / "session.key"));
+  EXPECT_FALSE(fs::exists(dir_ / "data" / "session.key"));
   expect_restart_keeps({});
-  EXPECT_TRUE(fs::exists(dir_ / "data" / "version-2" / "session.key"));
+  EXPECT_TRUE(fs::exists(dir_ / "data" / "session.key"));
 }
 
 TEST(FailpointCommandTest, ListsAtLeastTwelvePointsOnePerLine) {

@@ -58,10 +58,10 @@ TEST_F(ZklabNetworkTest, IsolateHealPartitionSlow) {
   ASSERT_TRUE(runs_in_lab(relay_pid()));
 
   // Every node has the same 16-byte session key.
-  const std::string key = read_file(lab_ / "n1/data/version-2/session.key");
+  const std::string key = read_file(lab_ / "n1/data/session.key");
   EXPECT_EQ(key.size(), 16u);
   for (const char* node : {"n2", "n3"}) {
-    EXPECT_EQ(read_file(lab_ / node / "data/version-2/session.key"), key) << node;
+    EXPECT_EQ(read_file(lab_ / node / "data/session.key"), key) << node;
   }
 
   auto [before, ready] =

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -21,6 +22,20 @@ using storage::StatusOr;
 
 namespace {
 constexpr std::string_view kSessionKeyName = "session.key";
+
+StatusOr<SessionPasswords::Key> read_session_key(storage::Env& env, const std::string& path) {
+  auto bytes = env.read_file(path);
+  if (!bytes.ok()) return bytes.status();
+  auto key = SessionPasswords::decode_key(*bytes);
+  if (!key) {
+    return Status::corruption(path + ": the session key must be exactly 16 bytes, found " +
+                              std::to_string(bytes->size()) +
+                              "; restore it from a backup, or remove it (every session "
+                              "password then becomes invalid)");
+  }
+  return *key;
+}
+
 }  // namespace
 
 StorageLayout storage_layout(const ServerConfig& config) {
@@ -28,31 +43,36 @@ StorageLayout storage_layout(const ServerConfig& config) {
   return StorageLayout{(config.data_dir / "version-2").string(), (log_dir / "version-2").string()};
 }
 
+bool session_key_exists(storage::Env& env, const std::string& data_dir,
+                        const std::string& snap_dir) {
+  return env.file_exists(data_dir + "/" + std::string(kSessionKeyName)) ||
+         env.file_exists(snap_dir + "/" + std::string(kSessionKeyName));
+}
+
 StatusOr<SessionPasswords::Key> load_or_create_session_key(storage::Env& env,
+                                                           const std::string& data_dir,
                                                            const std::string& snap_dir) {
-  const std::string path = snap_dir + "/" + std::string(kSessionKeyName);
-  if (env.file_exists(path)) {
-    auto bytes = env.read_file(path);
-    if (!bytes.ok()) return bytes.status();
-    auto key = SessionPasswords::decode_key(*bytes);
-    if (!key) {
-      return Status::corruption(path + ": the session key must be exactly 16 bytes, found " +
-                                std::to_string(bytes->size()) +
-                                "; restore it from a backup, or remove it (every session "
-                                "password then becomes invalid)");
+  const std::string path = data_dir + "/" + std::string(kSessionKeyName);
+  if (env.file_exists(path)) return read_session_key(env, path);
+  const std::string old_path = snap_dir + "/" + std::string(kSessionKeyName);
+  std::optional<SessionPasswords::Key> key;
+  if (env.file_exists(old_path)) {
+    auto old_key = read_session_key(env, old_path);
+    if (!old_key.ok()) return old_key.status();
+    key = *old_key;
+  } else {
+    key = SessionPasswords::random_key();
+    if (failpoint::kSessionKeyBeforeWrite.fail()) {
+      return Status::error(failpoint::kSessionKeyBeforeWrite.error_message());
     }
-    return *key;
   }
-  auto key = SessionPasswords::random_key();
-  if (failpoint::kSessionKeyBeforeWrite.fail()) {
-    return Status::error(failpoint::kSessionKeyBeforeWrite.error_message());
-  }
-  if (Status s = storage::write_file_durably(env, snap_dir, kSessionKeyName,
-                                             SessionPasswords::encode_key(key));
+  if (Status s = env.create_dirs(data_dir); !s.ok()) return s;
+  if (Status s = storage::write_file_durably(env, data_dir, kSessionKeyName,
+                                             SessionPasswords::encode_key(*key));
       !s.ok()) {
     return s;
   }
-  return key;
+  return *key;
 }
 
 StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree::Database& db,

@@ -26,12 +26,21 @@ struct StorageLayout {
 };
 StorageLayout storage_layout(const ServerConfig& config);
 
-// The secret session passwords are derived from, in <snap_dir>/session.key
-// (16 bytes). Created on the first start (temporary file, fsync, rename,
-// directory fsync), read on every later one; a file of the wrong size is an
-// error, never silently replaced (that would invalidate every password).
+// The secret session passwords are derived from: 16 bytes in
+// <data_dir>/session.key, beside myid, so that a replica whose version-2 is
+// wiped for a resync (as Apache's operators do) keeps it. Created on the
+// first start (temporary file, fsync, rename, directory fsync), read on
+// every later one; a file of the wrong size is an error, never silently
+// replaced (that would invalidate every password). zkd up to 0.1 kept it in
+// <snap_dir>/session.key: a key found only there is read and copied beside
+// myid (durably, before it is used).
 storage::StatusOr<SessionPasswords::Key> load_or_create_session_key(storage::Env& env,
+                                                                    const std::string& data_dir,
                                                                     const std::string& snap_dir);
+// Whether either place holds a session.key (an ensemble without one shares a
+// key derived for it: replication.h, ensemble_session_key()).
+bool session_key_exists(storage::Env& env, const std::string& data_dir,
+                        const std::string& snap_dir);
 
 struct Recovered {
   bool from_snapshot = false;

@@ -135,11 +135,12 @@ storage::Status Server::open_storage() {
     // Like Apache's initial snapshot.0: recovery then always starts from one.
     if (auto s = write_snapshot_now(env_, layout_.snap_dir, db_); !s.ok()) return s;
   }
-  if (config_.replicated() && !env_.file_exists(layout_.snap_dir + "/session.key")) {
+  const std::string data_dir = config_.data_dir.string();
+  if (config_.replicated() && !session_key_exists(env_, data_dir, layout_.snap_dir)) {
     // Every replica must derive the same passwords; see ensemble_session_key().
     sessions_.set_password_key(ensemble_session_key(), server_list_session_key(config_));
   } else {
-    auto key = load_or_create_session_key(env_, layout_.snap_dir);
+    auto key = load_or_create_session_key(env_, data_dir, layout_.snap_dir);
     if (!key.ok()) return key.status();
     sessions_.set_password_key(*key);
   }

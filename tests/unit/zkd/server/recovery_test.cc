@@ -228,26 +228,66 @@ TEST(Recovery, SnapshotTheTreeRefusesStopsNamingItAndTheLogRepairMadeMeanwhile) 
   EXPECT_THAT(r.status().message(), HasSubstr("cut torn record"));
 }
 
+// Where myid lives: the session key goes beside it.
+constexpr char kDataDir[] = "data";
+
 TEST(Recovery, SessionKeyIsCreatedOnceAndReadBack) {
   storage::MemoryEnv env;
   ASSERT_TRUE(env.create_dirs(kLayout.snap_dir).ok());
-  auto first = load_or_create_session_key(env, kLayout.snap_dir);
+  EXPECT_FALSE(session_key_exists(env, kDataDir, kLayout.snap_dir));
+  auto first = load_or_create_session_key(env, kDataDir, kLayout.snap_dir);
   ASSERT_TRUE(first.ok()) << first.status().message();
   env.drop_unsynced();  // durable before it is used
-  auto again = load_or_create_session_key(env, kLayout.snap_dir);
+  EXPECT_TRUE(env.file_exists(std::string(kDataDir) + "/session.key"));
+  EXPECT_TRUE(session_key_exists(env, kDataDir, kLayout.snap_dir));
+  auto again = load_or_create_session_key(env, kDataDir, kLayout.snap_dir);
   ASSERT_TRUE(again.ok()) << again.status().message();
   EXPECT_EQ(*first, *again);
   EXPECT_EQ(SessionPasswords(*first).password(42), SessionPasswords(*again).password(42));
 }
 
-TEST(Recovery, DamagedSessionKeyIsAnErrorNotReplaced) {
+TEST(Recovery, SessionKeySurvivesAWipedVersion2) {
+  // An operator resyncs a replica by deleting version-2, as with Apache.
   storage::MemoryEnv env;
   ASSERT_TRUE(env.create_dirs(kLayout.snap_dir).ok());
-  ASSERT_TRUE(env.write_file(kLayout.snap_dir + "/session.key", "short").ok());
-  auto key = load_or_create_session_key(env, kLayout.snap_dir);
-  ASSERT_FALSE(key.ok());
-  EXPECT_THAT(key.status().message(), HasSubstr("session.key"));
-  EXPECT_THAT(key.status().message(), HasSubstr("16 bytes"));
+  auto first = load_or_create_session_key(env, kDataDir, kLayout.snap_dir);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_FALSE(env.file_exists(kLayout.snap_dir + "/session.key"));
+  auto again = load_or_create_session_key(env, kDataDir, kLayout.snap_dir + "-wiped");
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  EXPECT_EQ(*first, *again);
+}
+
+TEST(Recovery, ASessionKeyInVersion2IsReadAndCopiedBesideMyid) {
+  // Where zkd 0.1 kept it: an upgraded server keeps its sessions' passwords.
+  storage::MemoryEnv env;
+  const std::string key(16, '\x2a');
+  ASSERT_TRUE(env.create_dirs(kLayout.snap_dir).ok());
+  ASSERT_TRUE(env.write_file(kLayout.snap_dir + "/session.key", key).ok());
+  EXPECT_TRUE(session_key_exists(env, kDataDir, kLayout.snap_dir));
+  auto loaded = load_or_create_session_key(env, kDataDir, kLayout.snap_dir);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  EXPECT_EQ(SessionPasswords::encode_key(*loaded), key);
+  env.drop_unsynced();
+  auto copied = env.read_file(std::string(kDataDir) + "/session.key");
+  ASSERT_TRUE(copied.ok());
+  EXPECT_EQ(*copied, key);
+}
+
+TEST(Recovery, DamagedSessionKeyIsAnErrorNotReplaced) {
+  for (const std::string& dir : {std::string(kDataDir), kLayout.snap_dir}) {
+    storage::MemoryEnv env;
+    ASSERT_TRUE(env.create_dirs(kLayout.snap_dir).ok());
+    ASSERT_TRUE(env.create_dirs(kDataDir).ok());
+    ASSERT_TRUE(env.write_file(dir + "/session.key", "short").ok());
+    auto key = load_or_create_session_key(env, kDataDir, kLayout.snap_dir);
+    ASSERT_FALSE(key.ok()) << dir;
+    EXPECT_THAT(key.status().message(), HasSubstr(dir + "/session.key"));
+    EXPECT_THAT(key.status().message(), HasSubstr("16 bytes"));
+    auto kept = env.read_file(dir + "/session.key");
+    ASSERT_TRUE(kept.ok());
+    EXPECT_EQ(*kept, "short");
+  }
 }
 
 std::vector<int64_t> zxids_of(const std::vector<storage::LogRecord>& records) {
