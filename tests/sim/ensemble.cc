@@ -139,6 +139,12 @@ void Ensemble::send(SimReplica& r, zkd::zab::Message m, std::string attachment) 
   queues_[{r.id(), m.to}].push_back(InFlight{std::move(m), std::move(attachment)});
 }
 
+uint64_t Ensemble::queued_bytes(SimReplica& r, zkd::zab::ServerId peer) {
+  uint64_t bytes = 0;
+  for (const InFlight& f : queues_[{r.id(), peer}]) bytes += f.attachment.size();
+  return bytes;
+}
+
 void Ensemble::failed(SimReplica& r, const std::string& why) {
   if (failure_.empty()) failure_ = std::to_string(r.id()) + ": " + why;
 }

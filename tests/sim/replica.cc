@@ -84,7 +84,8 @@ void SimReplica::start(uint32_t incarnation) {
   if (!boot.ok()) fail("bootstrap: " + boot.status().message());
   status_ = zkd::zab::Status{};
   host_ = std::make_unique<zkd::server::ReplicaHost>(
-      config, std::move(*boot), zkd::server::ReplicaHost::Storage{env_, kLayout, db_options_}, db_,
+      config, std::move(*boot),
+      zkd::server::ReplicaHost::Storage{env_, kLayout, db_options_, kStreamLimits}, db_,
       static_cast<zkd::server::ReplicaLog&>(*this),
       static_cast<zkd::server::ReplicaEvents&>(*this));
 }
@@ -147,6 +148,10 @@ void SimReplica::truncate(Zxid after, bool whole) {
 
 void SimReplica::send(zkd::zab::Message message, std::string attachment) {
   observer_.send(*this, std::move(message), std::move(attachment));
+}
+
+uint64_t SimReplica::queued_bytes(zkd::zab::ServerId peer) {
+  return observer_.queued_bytes(*this, peer);
 }
 
 void SimReplica::applying(const zkd::tree::Txn& txn) { observer_.applying(*this, txn); }

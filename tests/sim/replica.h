@@ -59,8 +59,10 @@ class SimReplica;
 class ReplicaObserver {
  public:
   virtual ~ReplicaObserver() = default;
-  // A message for message.to (a Snap's tree is `attachment`).
+  // A message for message.to (a SnapChunk's bytes are `attachment`).
   virtual void send(SimReplica& r, zkd::zab::Message message, std::string attachment) = 0;
+  // The attachment bytes sent from `r` to `peer` not delivered yet.
+  virtual uint64_t queued_bytes(SimReplica& r, zkd::zab::ServerId peer) = 0;
   virtual void appended(SimReplica& r, zkd::zab::Zxid zxid, const std::string& txn) = 0;
   // `whole`: the log was cleared for a leader's snapshot.
   virtual void truncated(SimReplica& r, zkd::zab::Zxid after, bool whole) = 0;
@@ -84,6 +86,11 @@ class SimReplica final : private zkd::server::ReplicaLog, private zkd::server::R
   static const zkd::server::StorageLayout kLayout;
   // Log segments this small roll often.
   static constexpr uint64_t kSegmentBytes = 4096;
+  // Snapshots stream in chunks of two nodes, a few in flight at a time, so
+  // that a stream spans several inputs, commits and faults (and still ends
+  // well within initLimit, as an operator sets it for the tree's size).
+  static constexpr zkd::server::SnapshotStreamLimits kStreamLimits{
+      .chunk_nodes = 2, .queued_bytes = 512, .nodes_per_pump = 8};
 
   // `config.id` is this replica's id; its /zookeeper/config names every
   // voter and observer of `config` at the address sim_server_line() gives.
@@ -121,6 +128,7 @@ class SimReplica final : private zkd::server::ReplicaLog, private zkd::server::R
   zkd::storage::Status clear() override;
   // ReplicaEvents
   void send(zkd::zab::Message message, std::string attachment) override;
+  uint64_t queued_bytes(zkd::zab::ServerId peer) override;
   void logged(int64_t) override {}
   void abandon_snapshot() override {}
   void applying(const zkd::tree::Txn& txn) override;

@@ -166,6 +166,7 @@ class Sim final : public ReplicaObserver {
 
   // --- ReplicaObserver: what the replicas report, checked and recorded ---
   void send(SimReplica& r, Message m, std::string attachment) override;
+  uint64_t queued_bytes(SimReplica& r, ServerId peer) override;
   void appended(SimReplica& r, Zxid zxid, const std::string& txn) override;
   void truncated(SimReplica& r, Zxid after, bool whole) override;
   void applying(SimReplica& r, const zkd::tree::Txn& txn) override;
@@ -443,6 +444,12 @@ void Sim::send(SimReplica& r, Message m, std::string attachment) {
   link.queue.push_back(std::move(f));
 }
 
+uint64_t Sim::queued_bytes(SimReplica& r, ServerId peer) {
+  uint64_t bytes = 0;
+  for (const InFlight& f : links_[{r.id(), peer}].queue) bytes += f.snap.size();
+  return bytes;
+}
+
 void Sim::applying(SimReplica& r, const zkd::tree::Txn& txn) {
   if (txn.header.zxid <= r.db().last_zxid()) {
     fail(std::to_string(r.id()) + ": apply " + z(txn.header.zxid) + " at applied " +
@@ -480,6 +487,7 @@ void Sim::replaced(SimReplica& r, bool installed) {
     n.incoming_snaps.clear();
     n.fsync_due.reset();
     ++stats_.snaps;
+    if (r.db().fuzzy_until() > at) ++stats_.fuzzy_snaps;
     event(std::to_string(n.id()) + ": installed snapshot " + z(at));
     return;
   }
@@ -695,8 +703,9 @@ void Sim::check_step() {
              " and " + std::to_string(n.id()));
       }
     }
-    // Equal committed states are equal trees.
-    if (n.digest_dirty && n.db().last_zxid() == n.checked) {
+    // Equal committed states are equal trees (once a tree loaded from a
+    // fuzzy snapshot has applied what the walk caught: fuzzy_until()).
+    if (n.digest_dirty && n.db().last_zxid() == n.checked && n.checked >= n.db().fuzzy_until()) {
       n.digest_dirty = false;
       const uint64_t d = digest(n.db());
       auto [it, fresh] = digest_at_.emplace(n.checked, d);

@@ -28,9 +28,10 @@ struct Options {
 struct Stats {
   int64_t commits = 0;  // entries in the global committed sequence
   int64_t crashes = 0;
-  int64_t snaps = 0;     // snapshots installed from a leader
-  int64_t rebuilds = 0;  // state machine rebuilt after a truncate
-  int64_t leaders = 0;   // established (epoch, leader) pairs
+  int64_t snaps = 0;        // snapshots installed from a leader
+  int64_t fuzzy_snaps = 0;  // of which the leader's walk caught txns after the snapshot's zxid
+  int64_t rebuilds = 0;     // state machine rebuilt after a truncate
+  int64_t leaders = 0;      // established (epoch, leader) pairs
   int64_t syncs_done = 0;
   int64_t observers = 0;  // observer replicas in the ensemble
   int64_t informs = 0;    // Inform messages delivered to observers

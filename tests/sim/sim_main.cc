@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
     total.commits += r.stats.commits;
     total.crashes += r.stats.crashes;
     total.snaps += r.stats.snaps;
+    total.fuzzy_snaps += r.stats.fuzzy_snaps;
     total.rebuilds += r.stats.rebuilds;
     total.leaders += r.stats.leaders;
     total.syncs_done += r.stats.syncs_done;
@@ -66,14 +67,16 @@ int main(int argc, char** argv) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf(
       "zk_sim: seeds %llu..%llu ok in %.1fs: %lld commits, %lld leaders, %lld crashes, "
-      "%lld snapshots installed, %lld rebuilds, %lld syncs, %lld observers, %lld informs, "
+      "%lld snapshots installed (%lld fuzzy), %lld rebuilds, %lld syncs, %lld observers, %lld "
+      "informs, "
       "%lld transfers, %lld reconfigs\n",
       static_cast<unsigned long long>(first), static_cast<unsigned long long>(first + seeds - 1),
       secs, static_cast<long long>(total.commits), static_cast<long long>(total.leaders),
       static_cast<long long>(total.crashes), static_cast<long long>(total.snaps),
-      static_cast<long long>(total.rebuilds), static_cast<long long>(total.syncs_done),
-      static_cast<long long>(total.observers), static_cast<long long>(total.informs),
-      static_cast<long long>(total.transfers), static_cast<long long>(total.reconfigs));
+      static_cast<long long>(total.fuzzy_snaps), static_cast<long long>(total.rebuilds),
+      static_cast<long long>(total.syncs_done), static_cast<long long>(total.observers),
+      static_cast<long long>(total.informs), static_cast<long long>(total.transfers),
+      static_cast<long long>(total.reconfigs));
   std::printf("zk_sim: failpoints fired:");
   for (const auto& [name, fired] : total.failpoints) {
     std::printf(" %s %lld", name.c_str(), static_cast<long long>(fired));

@@ -181,6 +181,7 @@ struct PeerTransport::Impl : std::enable_shared_from_this<Impl> {
   std::map<ServerId, PeerAddress> peers;
   Receive receive;
   std::function<void(ServerId)> link_down;
+  std::function<void(ServerId)> drained;
   const PeerTransportOptions options;
   tcp::acceptor acceptor;
   asio::steady_timer accept_retry_timer;
@@ -434,6 +435,11 @@ asio::awaitable<void> PeerTransport::Impl::write_loop(std::shared_ptr<Link> link
       break;
     }
     if (link->open) link->queued_bytes -= batch_bytes;
+    if (link->open && link->up && link->queue.empty() && drained && !stopped) {
+      asio::post(io, [self = shared_from_this(), peer = link->peer] {
+        if (!self->stopped && self->drained) self->drained(peer);
+      });
+    }
   }
 }
 
@@ -766,5 +772,14 @@ void PeerTransport::on_link_down(std::function<void(ServerId peer)> down) {
 }
 
 bool PeerTransport::connected(ServerId peer) const { return impl_->up_links.contains(peer); }
+
+void PeerTransport::on_drained(std::function<void(ServerId peer)> drained) {
+  impl_->drained = std::move(drained);
+}
+
+uint64_t PeerTransport::queued_bytes(ServerId peer) const {
+  auto it = impl_->up_links.find(peer);
+  return it == impl_->up_links.end() ? 0 : it->second->queued_bytes;
+}
 
 }  // namespace zkd::net

@@ -97,7 +97,7 @@ inline constexpr size_t kMaxPeerAuthFrame = 64 * 1024;
 struct PeerTransportOptions {
   std::chrono::milliseconds min_backoff{50};
   std::chrono::milliseconds max_backoff{1000};
-  uint64_t max_packet_bytes = 1ull << 30;    // a snapshot travels as one packet
+  uint64_t max_packet_bytes = 1ull << 30;    // a whole snapshot from a zkd 0.1 leader
   uint64_t max_queued_bytes = 256ull << 20;  // per link
   // TLS (see above); both null: plaintext.
   std::shared_ptr<TlsServer> tls_server;
@@ -147,6 +147,13 @@ class PeerTransport {
 
   // Whether the link to `peer` is up now (for 4lw and logs).
   bool connected(zab::ServerId peer) const;
+
+  // Flow control for a sender of many packets (a streamed snapshot): the
+  // bytes queued or being written on the link to `peer` (0 when it is
+  // down), and `drained`, called (posted, as `down` is) each time a write
+  // leaves that link's queue empty. Set before start().
+  uint64_t queued_bytes(zab::ServerId peer) const;
+  void on_drained(std::function<void(zab::ServerId peer)> drained);
 
  private:
   struct Impl;

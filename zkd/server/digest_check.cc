@@ -6,6 +6,7 @@
 namespace zkd::server {
 
 std::optional<DigestCheck::Mismatch> DigestCheck::applied(int64_t zxid, uint64_t digest) {
+  if (zxid < fuzzy_until_) return std::nullopt;
   ours_.emplace_back(zxid, digest);
   if (ours_.size() > kKept) ours_.pop_front();
   // The leader's digests at zxids this replica passed without applying them
@@ -28,9 +29,10 @@ std::optional<DigestCheck::Mismatch> DigestCheck::leaders(int64_t zxid, uint64_t
   return compare(zxid, it->second, digest);
 }
 
-void DigestCheck::reset() {
+void DigestCheck::reset(int64_t fuzzy_until) {
   ours_.clear();
   ahead_.clear();
+  fuzzy_until_ = fuzzy_until;
 }
 
 std::optional<DigestCheck::Mismatch> DigestCheck::compare(int64_t zxid, uint64_t ours,

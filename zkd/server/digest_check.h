@@ -34,8 +34,10 @@ class DigestCheck {
   // ahead, dropped when it is older than anything kept.
   std::optional<Mismatch> leaders(int64_t zxid, uint64_t digest);
   // The state was replaced (a snapshot installed, a rebuild after a
-  // truncation): what was kept no longer describes it.
-  void reset();
+  // truncation): what was kept no longer describes it. A fuzzy state (a
+  // streamed snapshot: snapshot_stream.h) may hold txns after its zxid until
+  // it has applied `fuzzy_until`: nothing before that zxid is compared.
+  void reset(int64_t fuzzy_until = 0);
 
   // Comparisons made (equal or not).
   uint64_t compared() const { return compared_; }
@@ -45,6 +47,7 @@ class DigestCheck {
 
   std::deque<std::pair<int64_t, uint64_t>> ours_;  // newest last
   std::map<int64_t, uint64_t> ahead_;              // the leader's, above ours_
+  int64_t fuzzy_until_ = 0;
   uint64_t compared_ = 0;
 };
 

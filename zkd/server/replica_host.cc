@@ -22,20 +22,6 @@ using net::log_error;
 using net::log_info;
 using net::log_warn;
 
-namespace {
-
-std::string whole_snapshot(const tree::Database& db) {
-  auto cursor = db.begin_snapshot();
-  std::string out;
-  for (std::string chunk = cursor->next_chunk(10000); !chunk.empty();
-       chunk = cursor->next_chunk(10000)) {
-    out += chunk;
-  }
-  return out;
-}
-
-}  // namespace
-
 const char* replica_mode(zab::Role role) {
   switch (role) {
     case zab::Role::kLeading:
@@ -101,7 +87,17 @@ ReplicaHost::ReplicaHost(zab::Config config, zab::Bootstrap boot, Storage storag
       storage_(std::move(storage)),
       db_(db),
       log_(log),
-      events_(events) {}
+      events_(events),
+      outgoing_(
+          storage_.stream_limits,
+          [this](zab::Message m, std::string bytes) {
+            events_.send(std::move(m), std::move(bytes));
+          },
+          [this](zab::ServerId peer) { return events_.queued_bytes(peer); }),
+      incoming_(storage_.env, storage_.layout) {
+  // A tree recovered from a fuzzy snapshot may be ahead of its zxid for a while.
+  digests_.reset(db_.fuzzy_until());
+}
 
 void ReplicaHost::start() { process(); }
 
@@ -113,15 +109,33 @@ void ReplicaHost::tick() {
 
 void ReplicaHost::receive(zab::Message message, std::string attachment) {
   if (stopped_) return;
-  if (message.type == zab::MsgType::kSnap) {
+  if (message.type == zab::MsgType::kSnapChunk) {
+    auto snap = incoming_.chunk(message, attachment);
+    if (!snap.ok()) return fail("cannot stage the leader's snapshot: " + snap.status().message());
+    if (!*snap) return;  // more to come
+    // Whole on disk: the core may install it now.
+    message = std::move(**snap);
+  } else if (message.type == zab::MsgType::kSnap && attachment.empty()) {
+    if (auto s = incoming_.begin(message); !s.ok()) {
+      return fail("cannot stage the leader's snapshot: " + s.message());
+    }
+    return;  // the core gets the Snap with its last chunk
+  } else if (message.type == zab::MsgType::kSnap) {
     incoming_snapshots_[message.zxid] = std::move(attachment);
   }
   core_.step(message);
   process();
 }
 
+void ReplicaHost::pump() {
+  if (stopped_) return;
+  process();
+}
+
 void ReplicaHost::link_down(zab::ServerId peer) {
   if (stopped_) return;
+  outgoing_.drop(peer);
+  if (status_.leader == peer) incoming_.abandon();
   core_.link_down(peer);
   process();
 }
@@ -187,6 +201,8 @@ void ReplicaHost::process() {
       propose(*request);
     }
   }
+  // Snapshots streamed to learners go on after what this input sent.
+  if (!stopped_ && outgoing_.streaming()) outgoing_.pump(db_);
   in_process_ = false;
   if (!stopped_) events_.settled();
 }
@@ -228,26 +244,42 @@ void ReplicaHost::carry_out(zab::Ready& ready) {
 }
 
 bool ReplicaHost::install_snapshot(zab::Zxid zxid) {
-  auto it = incoming_snapshots_.find(zxid);
-  if (it == incoming_snapshots_.end()) {
+  outgoing_.drop_all();
+  auto whole = incoming_snapshots_.find(zxid);
+  const bool streamed = whole == incoming_snapshots_.end();
+  if (streamed && !incoming_.received(zxid)) {
     fail("the snapshot to install (" + hex(zxid) + ") never arrived");
     return false;
   }
-  tree::Database db(storage_.db_options);
-  if (auto err = db.load_snapshot(it->second); !err.empty()) {
-    fail("the leader's snapshot " + hex(zxid) + " does not load: " + err);
-    return false;
-  }
-  incoming_snapshots_.clear();
-  events_.abandon_snapshot();
   // The log goes only once the snapshot replacing it is durable: it may hold
-  // committed txns that count toward a quorum (snapshot_install.h).
+  // committed txns that count toward a quorum (snapshot_install.h). A
+  // streamed one is staged already, but for its seal.
   const StorageLayout& layout = storage_.layout;
   storage::Status status;
   if (failpoint::kSnapBeforeWrite.fail()) {
     status = storage::Status::error(failpoint::kSnapBeforeWrite.error_message());
   }
-  if (status.ok()) status = stage_snapshot_install(storage_.env, layout, db);
+  std::string_view payload;
+  if (status.ok() && streamed) {
+    auto sealed = incoming_.seal();
+    if (sealed.ok()) payload = *sealed;
+    status = sealed.status();
+  } else if (!streamed) {
+    payload = whole->second;
+  }
+  if (!status.ok()) {
+    fail("cannot install the snapshot: " + status.message());
+    return false;
+  }
+  tree::Database db(storage_.db_options);
+  if (auto err = db.load_snapshot(payload); !err.empty()) {
+    incoming_.abandon();
+    fail("the leader's snapshot " + hex(zxid) + " does not load: " + err);
+    return false;
+  }
+  events_.abandon_snapshot();
+  if (!streamed) status = stage_snapshot_install(storage_.env, layout, db);
+  incoming_snapshots_.clear();
   if (status.ok()) status = log_.clear();
   if (status.ok()) {
     failpoint::kSnapLogCleared.hit();
@@ -258,14 +290,18 @@ bool ReplicaHost::install_snapshot(zab::Zxid zxid) {
     return false;
   }
   failpoint::kSnapInstalled.hit();
+  incoming_.abandon();  // installed: nothing is left in the staging directory
   db_ = std::move(db);
-  digests_.reset();
-  log_info("installed the leader's snapshot at ", hex(zxid));
+  digests_.reset(db_.fuzzy_until());
+  log_info("installed the leader's snapshot at ", hex(zxid),
+           streamed ? " (streamed; it may hold txns up to " + hex(db_.fuzzy_until()) + ")"
+                    : std::string());
   events_.state_replaced(true);
   return true;
 }
 
 bool ReplicaHost::truncate(zab::Zxid after) {
+  outgoing_.drop_all();
   events_.abandon_snapshot();
   storage::Status status;
   if (failpoint::kTruncBeforeCut.fail()) {
@@ -288,7 +324,7 @@ bool ReplicaHost::truncate(zab::Zxid after) {
       return false;
     }
     db_ = std::move(rebuilt);
-    digests_.reset();
+    digests_.reset(db_.fuzzy_until());
     events_.state_replaced(false);
   }
   log_info("truncated the txn log after ", hex(after), "; state at ", hex(db_.last_zxid()));
@@ -308,15 +344,9 @@ bool ReplicaHost::apply(const zab::Entry& entry) {
 }
 
 void ReplicaHost::send(zab::Message message) {
-  std::string attachment;
-  if (message.type == zab::MsgType::kSnap) {
-    attachment = whole_snapshot(db_);
-    log_info("sending a snapshot at ", hex(db_.last_zxid()), " (", attachment.size(),
-             " bytes) to server ", message.to);
-  }
   const bool ack_newleader = message.type == zab::MsgType::kAckNewLeader;
   if (ack_newleader) failpoint::kAckNewLeaderBeforeSend.hit();
-  events_.send(std::move(message), std::move(attachment));
+  outgoing_.send(std::move(message), db_);
   if (ack_newleader) failpoint::kAckNewLeaderSent.hit();
 }
 
@@ -347,6 +377,8 @@ void ReplicaHost::set_status(const zab::Status& status) {
   const zab::Status old = status_;
   status_ = status;
   if (status.role != zab::Role::kLeading || !status.serving) db_.discard_pending();
+  if (status.role != zab::Role::kLeading) outgoing_.drop_all();
+  if (status.role == zab::Role::kLooking || status.leader != old.leader) incoming_.abandon();
   if (status.role == zab::Role::kLeading && diverged_) {
     return fail(
         "this replica's tree diverged from its leader's (a tree digest mismatch) "

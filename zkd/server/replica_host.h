@@ -34,6 +34,7 @@
 #include "zkd/server/digest_check.h"
 #include "zkd/server/recovery.h"
 #include "zkd/server/replica_log.h"
+#include "zkd/server/snapshot_stream.h"
 #include "zkd/server/write_request.h"
 #include "zkd/storage/env.h"
 #include "zkd/storage/status.h"
@@ -49,8 +50,12 @@ namespace zkd::server {
 class ReplicaEvents {
  public:
   virtual ~ReplicaEvents() = default;
-  // Sends `message` to message.to; a Snap carries the tree as `attachment`.
+  // Sends `message` to message.to with `attachment` (a SnapChunk's bytes of
+  // the state; snapshot_stream.h).
   virtual void send(zab::Message message, std::string attachment) = 0;
+  // The bytes sent to `peer` that have not left yet (0 when its link is
+  // down): a streamed snapshot waits while there are many.
+  virtual uint64_t queued_bytes(zab::ServerId peer) = 0;
   // A txn up to `zxid` was handed to the log (the snapshot schedule counts).
   virtual void logged(int64_t zxid) = 0;
   // The log is about to be cut or replaced: a snapshot in progress must go.
@@ -109,6 +114,7 @@ class ReplicaHost {
     storage::Env& env;
     StorageLayout layout;
     tree::DatabaseOptions db_options;  // for the trees it builds (snapshot, rebuild)
+    SnapshotStreamLimits stream_limits = {};
   };
   // Precondition: zab::validate(config) is empty; `db` is the recovered tree
   // at boot.applied. `db`, `log` and `events` outlive the host.
@@ -122,8 +128,11 @@ class ReplicaHost {
   void start();
   // One period of the core's timer.
   void tick();
-  // A peer's message; a Snap's tree is its `attachment`.
+  // A peer's message; a SnapChunk's bytes (or an unstreamed Snap's tree,
+  // from a zkd 0.1 leader) are its `attachment`.
   void receive(zab::Message message, std::string attachment);
+  // The link to `peer` has room again: a snapshot streamed to it goes on.
+  void pump();
   // The link to `peer` broke.
   void link_down(zab::ServerId peer);
   // The log is durable up to `zxid`.
@@ -181,8 +190,10 @@ class ReplicaHost {
   bool stopped_ = false;
   bool in_process_ = false;                // process() is running (it must not nest)
   std::vector<WriteRequest> held_writes_;  // while a transfer is under way
-  // The trees Snap messages carried, by zxid, until installed.
+  // The trees unstreamed Snap messages carried, by zxid, until installed.
   std::map<zab::Zxid, std::string> incoming_snapshots_;
+  OutgoingSnapshots outgoing_;  // leader: snapshots streamed to learners
+  IncomingSnapshot incoming_;   // learner: the one streamed to it
   // Tree digests (docs/replication.md, "Tree digest").
   uint64_t applied_since_digest_ = 0;  // leader: since it last sent one
   DigestCheck digests_;

@@ -140,6 +140,8 @@ boost::system::error_code Replication::start() {
       },
       options);
   transport_->on_link_down([this](zab::ServerId peer) { host_.link_down(peer); });
+  // A snapshot streamed to a learner goes on as its link drains.
+  transport_->on_drained([this](zab::ServerId) { host_.pump(); });
   if (auto ec = transport_->start()) return ec;
   host_.start();
   tick();
@@ -198,6 +200,8 @@ void Replication::drop_clients() {
 void Replication::send(zab::Message message, std::string attachment) {
   transport_->send(net::PeerPacket{std::move(message), std::move(attachment)});
 }
+
+uint64_t Replication::queued_bytes(zab::ServerId peer) { return transport_->queued_bytes(peer); }
 
 void Replication::logged(int64_t zxid) { parts_.snapshots.logged(zxid); }
 

@@ -112,6 +112,7 @@ class Replication final : ReplicaEvents {
  private:
   // ReplicaEvents
   void send(zab::Message message, std::string attachment) override;
+  uint64_t queued_bytes(zab::ServerId peer) override;
   void logged(int64_t zxid) override;
   void abandon_snapshot() override;
   void applying(const tree::Txn& txn) override;

@@ -13,10 +13,6 @@ using storage::Status;
 
 namespace {
 
-std::string staging_dir(const StorageLayout& layout) {
-  return layout.snap_dir + "/" + kInstallDirName;
-}
-
 Status remove_log_segments(storage::Env& env, const StorageLayout& layout) {
   auto segments = storage::list_segments(env, layout.log_dir);
   if (!segments.ok()) return segments.status();
@@ -28,8 +24,11 @@ Status remove_log_segments(storage::Env& env, const StorageLayout& layout) {
 
 }  // namespace
 
-Status stage_snapshot_install(storage::Env& env, const StorageLayout& layout,
-                              const tree::Database& db) {
+std::string staging_dir(const StorageLayout& layout) {
+  return layout.snap_dir + "/" + kInstallDirName;
+}
+
+Status begin_staging(storage::Env& env, const StorageLayout& layout) {
   const std::string staging = staging_dir(layout);
   // What an earlier, interrupted staging left (a temporary file) goes.
   if (env.file_exists(staging)) {
@@ -40,8 +39,13 @@ Status stage_snapshot_install(storage::Env& env, const StorageLayout& layout,
     }
   }
   if (Status s = env.create_dirs(staging); !s.ok()) return s;
-  if (Status s = env.sync_dir(layout.snap_dir); !s.ok()) return s;
-  return write_snapshot_now(env, staging, db);
+  return env.sync_dir(layout.snap_dir);
+}
+
+Status stage_snapshot_install(storage::Env& env, const StorageLayout& layout,
+                              const tree::Database& db) {
+  if (Status s = begin_staging(env, layout); !s.ok()) return s;
+  return write_snapshot_now(env, staging_dir(layout), db);
 }
 
 Status finish_snapshot_install(storage::Env& env, const StorageLayout& layout, int64_t zxid) {

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "zkd/server/recovery.h"
 #include "zkd/storage/env.h"
@@ -30,7 +31,14 @@ namespace zkd::server {
 
 inline constexpr char kInstallDirName[] = "installingSnapshot";
 
+// <snap_dir>/installingSnapshot.
+std::string staging_dir(const StorageLayout& layout);
+// Step 1 begins: the staging directory made empty (what an interrupted
+// staging left goes), durably.
+storage::Status begin_staging(storage::Env& env, const StorageLayout& layout);
+
 // Step 1: `db` (the leader's state) written whole into the staging directory.
+// (A streamed snapshot is written there as it arrives: snapshot_stream.h.)
 storage::Status stage_snapshot_install(storage::Env& env, const StorageLayout& layout,
                                        const tree::Database& db);
 // Step 3, once the log is emptied.

@@ -32,6 +32,7 @@ struct Database::Impl {
   WatchManager watches;
   PendingChanges pending;
   int64_t last_zxid = 0;
+  int64_t fuzzy_until = 0;  // the last loaded snapshot's `walked`
   QuotaPolicy quota;
   Preprocessor preprocessor{tree, sessions, pending, &quota};
   Applier applier{tree, sessions, watches};
@@ -60,6 +61,8 @@ Database::Database(Database&&) noexcept = default;
 Database& Database::operator=(Database&&) noexcept = default;
 
 int64_t Database::last_zxid() const { return impl_->last_zxid; }
+
+int64_t Database::fuzzy_until() const { return impl_->fuzzy_until; }
 
 Response Database::read(WatcherId watcher, zk::wire::OpCode op, std::string_view body,
                         const AuthIds& caller) {
@@ -104,7 +107,7 @@ ApplyResult Database::apply(const Txn& txn) {
 void Database::discard_pending() { impl_->pending.clear(); }
 
 std::unique_ptr<Database::SnapshotCursor> Database::begin_snapshot() const {
-  return start_snapshot(impl_->tree, impl_->sessions, impl_->last_zxid);
+  return start_snapshot(impl_->tree, impl_->sessions, impl_->last_zxid, &impl_->last_zxid);
 }
 
 std::string Database::load_snapshot(std::string_view payload) {
@@ -116,6 +119,7 @@ std::string Database::load_snapshot(std::string_view payload) {
   impl_->watches = WatchManager();
   impl_->pending.clear();
   impl_->last_zxid = loaded->zxid;
+  impl_->fuzzy_until = loaded->walked;
   impl_->set_config_node();
   return {};
 }

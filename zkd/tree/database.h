@@ -78,6 +78,11 @@ class Database {
 
   // zxid of the last applied txn.
   int64_t last_zxid() const;
+  // The `walked` zxid of the snapshot last loaded (0 if none, snapshot.h):
+  // a fuzzy walk may have caught txns after the snapshot's zxid, so until
+  // last_zxid() reaches this one the tree need not equal the history's at
+  // last_zxid() (replaying the txns in between repairs it).
+  int64_t fuzzy_until() const;
 
   // --- reads: exists, getData, getChildren, getChildren2, getACL, sync,
   // getAllChildrenNumber, multiRead ---

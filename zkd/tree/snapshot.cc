@@ -12,7 +12,9 @@ namespace zkd::tree {
 namespace {
 
 constexpr int32_t kMagic = 0x5a4b5453;  // "ZKTS"
-constexpr int32_t kVersion = 1;
+// 2: the end record says up to which zxid the walk saw the tree (1: it
+// does not, which reads as the header's zxid).
+constexpr int32_t kVersion = 2;
 constexpr int32_t kSameAcl = -2;
 constexpr char kHeader = 'H';
 constexpr char kNode = 'N';
@@ -69,8 +71,9 @@ void put_string(std::string& out, std::string_view s) {
 
 class TreeSnapshotCursor final : public Database::SnapshotCursor {
  public:
-  TreeSnapshotCursor(const DataTree& tree, const SessionTable& sessions, int64_t zxid)
-      : tree_(tree), zxid_(zxid) {
+  TreeSnapshotCursor(const DataTree& tree, const SessionTable& sessions, int64_t zxid,
+                     const int64_t* applied)
+      : tree_(tree), zxid_(zxid), applied_(applied) {
     put_u8(header_, kHeader);
     put_i32(header_, kMagic);
     put_i32(header_, kVersion);
@@ -142,6 +145,7 @@ class TreeSnapshotCursor final : public Database::SnapshotCursor {
     if (stack_.empty()) {
       put_u8(chunk, kEnd);
       put_i64(chunk, nodes_);
+      put_i64(chunk, applied_ != nullptr ? std::max(*applied_, zxid_) : zxid_);
       done_ = true;
     }
     std::string_view body = std::string_view(chunk).substr(kChunkHeaderSize);
@@ -197,6 +201,7 @@ class TreeSnapshotCursor final : public Database::SnapshotCursor {
 
   const DataTree& tree_;
   const int64_t zxid_;
+  const int64_t* applied_;  // the tree's applied zxid, read when the walk ends
   std::string header_;
   std::vector<Level> stack_;
   // The interned list written last, compared by address within one call
@@ -292,7 +297,7 @@ class SnapshotDecoder {
     if (!ended_) return "snapshot: truncated (no end record)";
     std::optional<DataTree> tree = std::move(*loader_).finish();
     if (!tree) return "snapshot: a system node is missing";
-    result_.emplace(LoadedSnapshot{zxid_, std::move(*tree), std::move(sessions_)});
+    result_.emplace(LoadedSnapshot{zxid_, std::move(*tree), std::move(sessions_), walked_});
     return {};
   }
 
@@ -320,6 +325,8 @@ class SnapshotDecoder {
           break;
         case kEnd:
           if (in.i64() != nodes_ || !in.ok()) return "node count mismatch";
+          walked_ = version_ >= 2 ? in.i64() : zxid_;
+          if (!in.ok() || walked_ < zxid_) return "bad end record";
           ended_ = true;
           break;
         default:
@@ -331,7 +338,9 @@ class SnapshotDecoder {
   }
 
   bool read_header(Input& in) {
-    if (in.i32() != kMagic || in.i32() != kVersion) return false;
+    if (in.i32() != kMagic) return false;
+    version_ = in.i32();
+    if (version_ < 1 || version_ > kVersion) return false;
     zxid_ = in.i64();
     int64_t hint = in.i64();
     int32_t count = in.i32();
@@ -386,7 +395,9 @@ class SnapshotDecoder {
   const bool extended_types_;
   bool header_ = false;
   bool ended_ = false;
+  int32_t version_ = 0;
   int64_t zxid_ = 0;
+  int64_t walked_ = 0;
   int64_t nodes_ = 0;
   SessionTable sessions_;
   zk::wire::ACLs previous_acl_;
@@ -397,9 +408,9 @@ class SnapshotDecoder {
 }  // namespace
 
 std::unique_ptr<Database::SnapshotCursor> start_snapshot(const DataTree& tree,
-                                                         const SessionTable& sessions,
-                                                         int64_t zxid) {
-  return std::make_unique<TreeSnapshotCursor>(tree, sessions, zxid);
+                                                         const SessionTable& sessions, int64_t zxid,
+                                                         const int64_t* applied) {
+  return std::make_unique<TreeSnapshotCursor>(tree, sessions, zxid, applied);
 }
 
 std::string read_snapshot(std::string_view payload, std::optional<LoadedSnapshot>& out,

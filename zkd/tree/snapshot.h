@@ -10,7 +10,8 @@
 //   chunk   = u32 body length, u64 checksum of the body (see snapshot.cc), body
 //   body    = record*                     each record = u8 tag + fields
 //   'H' header: the first record of the payload, and only there
-//       i32 magic 0x5a4b5453 ("ZKTS"), i32 format version 1, i64 zxid,
+//       i32 magic 0x5a4b5453 ("ZKTS"), i32 format version 2 (1 is read
+//       too), i64 zxid,
 //       i64 number of nodes when the walk began (a hint for reserving),
 //       i32 session count, then per session: i64 id, i32 timeout ms
 //   'N' node, in depth-first pre-order (children by name), root "/" first
@@ -20,7 +21,9 @@
 //       i64 ephemeralOwner
 //       acl = i32 count, then count x (i32 perms, string scheme, string id);
 //             count -2 means "the same ACL as the previous node"
-//   'E' end: the last record of the payload; i64 number of 'N' records
+//   'E' end: the last record of the payload; i64 number of 'N' records,
+//       i64 walked: the zxid the tree had applied when the walk ended
+//       (version 2; a version 1 payload has none, which reads as zxid)
 //
 // numChildren and dataLength are not stored; the loader rebuilds them, the
 // ephemeral, container and TTL indexes and the sizes mntr reports.
@@ -34,7 +37,8 @@
 // written as it is when reached, and children created meanwhile may or may
 // not be; replaying the log after the header's zxid repairs the rest (see
 // Applier: a replayed create that meets its node raises the parent's
-// counter, a replayed delete takes any descendants the walk caught).
+// counter, a replayed delete takes any descendants the walk caught). The
+// tree so loaded equals the history's at a zxid only from `walked` on.
 #pragma once
 
 #include <cstdint>
@@ -50,15 +54,18 @@
 namespace zkd::tree {
 
 // A cursor over `tree` (which must outlive it) named by `zxid`; the session
-// table is copied now.
+// table is copied now. `applied` (which must outlive it too): the zxid the
+// tree has applied, read when the walk ends for the end record's `walked`;
+// null for a tree that does not change (`walked` is then `zxid`).
 std::unique_ptr<Database::SnapshotCursor> start_snapshot(const DataTree& tree,
-                                                         const SessionTable& sessions,
-                                                         int64_t zxid);
+                                                         const SessionTable& sessions, int64_t zxid,
+                                                         const int64_t* applied = nullptr);
 
 struct LoadedSnapshot {
   int64_t zxid = 0;
   DataTree tree;
   SessionTable sessions;
+  int64_t walked = 0;  // >= zxid: the tree may hold txns up to this one
 };
 
 // Decodes a whole payload. Returns an error message (empty on success); `out`

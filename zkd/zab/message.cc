@@ -49,6 +49,8 @@ const char* to_string(MsgType type) {
       return "Inform";
     case MsgType::kDigest:
       return "Digest";
+    case MsgType::kSnapChunk:
+      return "SnapChunk";
   }
   return "?";
 }
@@ -133,6 +135,9 @@ std::string describe(const Message& m) {
       break;
     case MsgType::kDigest:
       s += e + " " + zxid_string(m.zxid) + " digest=" + std::to_string(m.digest);
+      break;
+    case MsgType::kSnapChunk:
+      s += " " + zxid_string(m.zxid);
       break;
   }
   return s;

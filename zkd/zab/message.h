@@ -73,6 +73,12 @@ enum class MsgType : uint8_t {
   // learner's host compares it with its own at that zxid. New types go last
   // so that the wire numbers of the older ones stay.
   kDigest,
+  // SnapChunk (leader -> learner): the hosts', never stepped into a core. A
+  // Snap whose attachment is empty is streamed: SnapChunk messages follow it
+  // on the link, zxid = the Snap's, each attachment the next bytes of the
+  // state; the last has no attachment (docs/replication.md, "Streamed
+  // snapshots").
+  kSnapChunk,
 };
 
 enum class PeerState : uint8_t { kLooking, kFollowing, kLeading };
