@@ -3,9 +3,8 @@
 // transcript harness (tests/zab) and the simulator (tests/sim): observers
 // never vote for themselves, never ack, propose, commit, inform or lead; the
 // leader sends them Inform and never Proposal or Commit, and sends voters no
-// Inform. A server of neither kind (removed by a reconfiguration while a
-// message to it waited behind a streamed snapshot, which the simulator sees
-// leave only then) may get either.
+// Inform. A server of neither kind (removed by a reconfiguration) may get
+// either.
 #pragma once
 
 #include <algorithm>

@@ -42,9 +42,9 @@ namespace zkd::server {
 
 // How big the pieces are and how far ahead of the link the leader walks.
 struct SnapshotStreamLimits {
-  size_t chunk_nodes = 4096;           // nodes per SnapChunk
-  uint64_t queued_bytes = 8ull << 20;  // no chunk while the link holds this much
-  size_t nodes_per_pump = 16384;       // nodes walked per pump() per learner
+  size_t chunk_nodes = 256;            // nodes per SnapChunk
+  uint64_t queued_bytes = 4ull << 20;  // no chunk while the link holds this much
+  size_t nodes_per_pump = 256;         // nodes walked per pump() per learner
 };
 
 class OutgoingSnapshots {

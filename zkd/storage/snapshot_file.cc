@@ -21,6 +21,8 @@ constexpr size_t kHeaderSize = 24;   // magic, version, reserved, zxid
 constexpr size_t kTrailerSize = 20;  // payload length, masked crc, end magic
 constexpr std::string_view kPrefix = "snapshot.";
 constexpr std::string_view kTempSuffix = ".tmp";
+// A big snapshot is synced as it is written (SnapshotWriter::append).
+constexpr uint64_t kSyncEvery = 8ull << 20;
 
 class Writer final : public SnapshotWriter {
  public:
@@ -46,6 +48,11 @@ class Writer final : public SnapshotWriter {
     if (file_ == nullptr) return Status::error("append to finished snapshot " + temp_path_);
     if (Status s = write(chunk); !s.ok()) return s;
     payload_size_ += chunk.size();
+    unsynced_ += chunk.size();
+    if (unsynced_ >= kSyncEvery) {
+      unsynced_ = 0;
+      return file_->sync();
+    }
     return Status();
   }
 
@@ -92,6 +99,7 @@ class Writer final : public SnapshotWriter {
   std::unique_ptr<WritableFile> file_;  // null once finished or abandoned
   uint32_t crc_ = 0;                    // of every byte written so far
   uint64_t payload_size_ = 0;
+  uint64_t unsynced_ = 0;  // bytes appended since the last sync
   bool finished_ = false;  // renamed, or abandoned
 };
 

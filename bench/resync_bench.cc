@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: Apache-2.0
+// resync_bench: what a follower whose data was wiped costs the leader's
+// clients while it is sent the whole tree again, zkd and Apache ZooKeeper 3.8
+// side by side (docs/replication.md, "Streamed snapshots").
+//
+// Per flavour: one 3-node ensemble (zklab/ensemble.h: tickTime --tick-ms,
+// initLimit --init-limit, syncLimit 5, forceSync on unless --no-fsync),
+// then:
+//   1. --znodes znodes of --value-bytes bytes are created under /resync
+//      (zkbench's populate, on the leader): the populate rate, and each
+//      node's resident memory after it; then --settle seconds pass (the
+//      snapshots the populate started finish);
+//   2. an open-loop setData load of --rate requests per second starts on the
+//      leader, on one session: request k is due at start + k / rate and its
+//      latency is measured from that due time (so a stall counts for every
+//      request it delays, not only the one in flight); 32 threads send;
+//   3. after --baseline seconds, a follower F is SIGKILLed and its version-2
+//      deleted (myid and session.key stay, as an operator resyncs one); it
+//      stays down --down seconds (the "down" window: the leader and one
+//      follower make the quorum, as during the resync) and is started
+//      again; the resync ends when F serves and its mntr zk_znode_count
+//      equals the leader's (polled every 100 ms);
+//   4. the load runs on for 2 s and stops.
+// Printed per flavour: populate rate, memory, the baseline, down and resync
+// (from the restart to the end of the resync) windows' p50, p99 and max
+// latency and error count, the resync time, and whether every node's znode
+// count is the same at the end; then zkd/apache ratios.
+//
+// A benchmark, not a test: it prints figures and asserts nothing about them.
+// See bench/README.md.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "libzk/client/sync_client.h"
+#include "zkbench/histogram.h"
+#include "zkbench/populate.h"
+#include "zklab/ensemble.h"
+#include "zklab/proc_stats.h"
+
+#ifndef ZKD_BINARY
+#error "ZKD_BINARY must name the default zkd executable"
+#endif
+
+namespace zk::bench {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+using zk::lab::Ensemble;
+using zk::lab::EnsembleOptions;
+using zk::lab::Flavour;
+
+constexpr int kSenders = 32;
+constexpr auto kAfterResync = 2s;
+
+struct Options {
+  std::string flavour = "both";
+  std::string zkd = ZKD_BINARY;
+  int64_t znodes = 1000000;
+  int value_bytes = 100;
+  int rate = 1000;
+  double baseline_s = 10;
+  double down_s = 3;
+  double settle_s = 10;
+  int tick_ms = 2000;
+  int init_limit = 10;
+  int deadline_s = 300;
+  std::string java_heap = "8g";
+  bool no_fsync = false;
+  bool keep_dir = false;
+};
+
+// One request of the open-loop load.
+struct Sample {
+  Clock::time_point due;
+  Clock::duration latency;
+  bool ok = false;
+};
+
+// The open-loop setData load on one session (see the top of the file).
+class OpenLoop {
+ public:
+  OpenLoop(zk::client::SyncClient& client, std::string path, int rate, int value_bytes)
+      : client_(client),
+        path_(std::move(path)),
+        period_(std::chrono::nanoseconds(1'000'000'000 / rate)),
+        value_(static_cast<size_t>(value_bytes), 'v') {}
+  ~OpenLoop() { stop(); }
+
+  void start() {
+    origin_ = Clock::now();
+    for (int i = 0; i < kSenders; ++i) senders_.emplace_back([this] { send_loop(); });
+  }
+  void stop() {
+    stopping_ = true;
+    for (auto& t : senders_) t.join();
+    senders_.clear();
+  }
+  // The samples due in [from, to).
+  std::vector<Sample> window(Clock::time_point from, Clock::time_point to) const {
+    std::lock_guard lock(mu_);
+    std::vector<Sample> out;
+    for (const Sample& s : samples_) {
+      if (s.due >= from && s.due < to) out.push_back(s);
+    }
+    return out;
+  }
+
+ private:
+  void send_loop() {
+    while (!stopping_) {
+      const int64_t k = next_.fetch_add(1);
+      const Clock::time_point due = origin_ + k * period_;
+      std::this_thread::sleep_until(due);  // the schedule: request k is due then
+      if (stopping_) return;
+      const auto result = client_.set_data(path_, value_);
+      const Sample s{due, Clock::now() - due, result.ok()};
+      std::lock_guard lock(mu_);
+      samples_.push_back(s);
+    }
+  }
+
+  zk::client::SyncClient& client_;
+  const std::string path_;
+  const Clock::duration period_;
+  const std::string value_;
+  Clock::time_point origin_;
+  std::atomic<int64_t> next_{0};
+  std::atomic<bool> stopping_{false};
+  std::vector<std::thread> senders_;
+  mutable std::mutex mu_;
+  std::vector<Sample> samples_;
+};
+
+struct Latencies {
+  double p50_ms = 0, p99_ms = 0, max_ms = 0;
+  int64_t requests = 0, errors = 0;
+};
+
+Latencies latencies(const std::vector<Sample>& samples) {
+  Histogram h;
+  Latencies out;
+  for (const Sample& s : samples) {
+    ++out.requests;
+    if (!s.ok) ++out.errors;
+    h.record(std::chrono::duration_cast<std::chrono::nanoseconds>(s.latency).count());
+  }
+  out.p50_ms = static_cast<double>(h.percentile(0.50)) / 1e6;
+  out.p99_ms = static_cast<double>(h.percentile(0.99)) / 1e6;
+  out.max_ms = static_cast<double>(h.max()) / 1e6;
+  return out;
+}
+
+struct FlavourResult {
+  std::string error;
+  double populate_per_s = 0;
+  std::vector<int64_t> rss_mib;  // per node, after populate
+  Latencies baseline, down, resync;
+  double resync_s = 0;
+  bool counts_equal = false;
+  std::string counts;
+};
+
+int64_t znode_count(const Ensemble& e, int id) {
+  auto m = e.mntr(id);
+  auto it = m.find("zk_znode_count");
+  return it == m.end() ? -1 : std::stoll(it->second);
+}
+
+FlavourResult bench_flavour(Flavour flavour, const Options& o) {
+  FlavourResult r;
+  EnsembleOptions eo;
+  eo.flavour = flavour;
+  eo.zkd_binary = o.zkd;
+  eo.tick_time_ms = o.tick_ms;
+  eo.init_limit = o.init_limit;
+  eo.temp_dir_prefix = "resync_bench";
+  eo.start_deadline = 120s;
+  eo.force_sync = !o.no_fsync;
+  if (flavour == Flavour::kApache) {
+    eo.java_flags = {"-Xmx" + o.java_heap, "-Dzookeeper.admin.enableServer=false",
+                     "-Dzookeeper.jmx.log4j.disable=true",
+                     "-Dorg.slf4j.simpleLogger.showDateTime=true"};
+  }
+  auto started = Ensemble::start(eo);
+  if (!started.ensemble) {
+    r.error = "the ensemble did not start: " + started.error;
+    return r;
+  }
+  Ensemble& e = *started.ensemble;
+  if (o.keep_dir) e.keep_directory();
+  const auto leader = e.leader(30s);
+  if (!leader) {
+    r.error = "no leader";
+    return r;
+  }
+  PopulateOptions po;
+  po.pool.addresses = {e.address(*leader)};
+  po.pool.sessions = 8;
+  po.znodes = o.znodes;
+  po.value_bytes = o.value_bytes;
+  po.root = "/resync";
+  const auto populate_started = Clock::now();
+  const ScenarioResult populated = populate(po);
+  const double populate_s = std::chrono::duration<double>(Clock::now() - populate_started).count();
+  if (!populated.error.empty() || !populated.problems.empty()) {
+    r.error = "populate: " + populated.error +
+              (populated.problems.empty() ? std::string() : populated.problems.front());
+    return r;
+  }
+  r.populate_per_s = static_cast<double>(o.znodes) / populate_s;
+  for (int id : e.ids()) r.rss_mib.push_back(zk::lab::resident_kib(e.node(id).pid()) / 1024);
+  std::this_thread::sleep_for(std::chrono::duration<double>(o.settle_s));  // settle: time
+
+  int follower = 0;
+  for (int id : e.ids()) {
+    if (id != *leader) follower = id;
+  }
+  zk::client::SyncClient client;
+  if (auto s = client.connect(e.address(*leader), 30s, 20s); !s.ok()) {
+    r.error = "cannot connect to the leader";
+    return r;
+  }
+  const std::string path = "/resync-load";
+  (void)client.create(path, std::string());
+  OpenLoop load(client, path, o.rate, o.value_bytes);
+  load.start();
+  const auto load_started = Clock::now();
+  std::this_thread::sleep_for(std::chrono::duration<double>(o.baseline_s));  // baseline: time
+  const auto killed_at = Clock::now();
+  std::string resync_error;
+  if (!e.kill(follower)) resync_error = "the follower did not die";
+  if (resync_error.empty()) resync_error = e.wipe_data(follower);
+  std::this_thread::sleep_for(std::chrono::duration<double>(o.down_s));  // down: time
+  const auto restarted_at = Clock::now();
+  const auto deadline = restarted_at + std::chrono::seconds(o.deadline_s);
+  if (resync_error.empty()) {
+    resync_error = e.restart(
+        follower, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
+  }
+  std::optional<Clock::time_point> caught_up;
+  while (resync_error.empty() && Clock::now() < deadline) {
+    const int64_t theirs = znode_count(e, follower);
+    if (theirs > 0 && theirs == znode_count(e, *leader)) {
+      caught_up = Clock::now();
+      break;
+    }
+    std::this_thread::sleep_for(100ms);  // a poll interval; the deadline bounds the wait
+  }
+  if (resync_error.empty() && !caught_up) resync_error = "the follower never caught up";
+  std::this_thread::sleep_for(kAfterResync);
+  load.stop();
+  r.baseline = latencies(load.window(load_started, killed_at));
+  r.down = latencies(load.window(killed_at, restarted_at));
+  r.resync = latencies(load.window(restarted_at, caught_up.value_or(Clock::now())));
+  r.resync_s =
+      std::chrono::duration<double>(caught_up.value_or(Clock::now()) - restarted_at).count();
+  std::vector<int64_t> counts;
+  for (int id : e.ids()) {
+    counts.push_back(znode_count(e, id));
+    r.counts += (r.counts.empty() ? "" : "/") + std::to_string(counts.back());
+  }
+  r.counts_equal =
+      std::adjacent_find(counts.begin(), counts.end(), std::not_equal_to<>()) == counts.end();
+  r.error = resync_error;
+  return r;
+}
+
+void print(const std::string& name, const FlavourResult& r) {
+  if (!r.error.empty()) std::printf("%s: %s\n", name.c_str(), r.error.c_str());
+  std::string rss;
+  for (int64_t m : r.rss_mib) rss += (rss.empty() ? "" : "/") + std::to_string(m);
+  std::printf(
+      "%-6s populate %8.0f znodes/s  rss MiB %s\n"
+      "       baseline  p50 %7.1f  p99 %7.1f  max %7.1f ms  requests %lld errors %lld\n"
+      "       down      p50 %7.1f  p99 %7.1f  max %7.1f ms  requests %lld errors %lld\n"
+      "       resync    p50 %7.1f  p99 %7.1f  max %7.1f ms  requests %lld errors %lld\n"
+      "       resync time %.1f s; znode counts %s (%s)\n",
+      name.c_str(), r.populate_per_s, rss.c_str(), r.baseline.p50_ms, r.baseline.p99_ms,
+      r.baseline.max_ms, static_cast<long long>(r.baseline.requests),
+      static_cast<long long>(r.baseline.errors), r.down.p50_ms, r.down.p99_ms, r.down.max_ms,
+      static_cast<long long>(r.down.requests), static_cast<long long>(r.down.errors),
+      r.resync.p50_ms, r.resync.p99_ms, r.resync.max_ms, static_cast<long long>(r.resync.requests),
+      static_cast<long long>(r.resync.errors), r.resync_s, r.counts.c_str(),
+      r.counts_equal ? "equal" : "DIFFERENT");
+  std::fflush(stdout);
+}
+
+int main_(int argc, char** argv) {
+  CLI::App app{"resync_bench: a wiped follower's resync under load, zkd and Apache"};
+  Options o;
+  app.add_option("--flavour", o.flavour, "zkd, apache or both")
+      ->check(CLI::IsMember({"zkd", "apache", "both"}));
+  app.add_option("--zkd", o.zkd, "the zkd binary");
+  app.add_option("--znodes", o.znodes, "znodes to populate")->check(CLI::PositiveNumber);
+  app.add_option("--value-bytes", o.value_bytes, "bytes per znode and per setData")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--rate", o.rate, "setData requests per second on the leader")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--baseline", o.baseline_s, "seconds of load before the follower is wiped")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--down", o.down_s, "seconds the wiped follower stays down")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--settle", o.settle_s, "seconds between the populate and the load")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--tick-ms", o.tick_ms, "tickTime")->check(CLI::PositiveNumber);
+  app.add_option("--init-limit", o.init_limit, "initLimit (ticks): must cover the transfer")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--deadline", o.deadline_s, "seconds for the resync before giving up")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--java-heap", o.java_heap, "Apache's -Xmx");
+  app.add_flag("--keep-dir", o.keep_dir, "keep the ensembles' directories");
+  app.add_flag("--no-fsync", o.no_fsync,
+               "forceSync=no: the nodes share this machine's disk, so a resyncing node's "
+               "syncs delay the others'; this shows the resync's cost without that");
+  CLI11_PARSE(app, argc, argv);
+
+  std::optional<FlavourResult> zkd, apache;
+  if (o.flavour != "apache") {
+    zkd = bench_flavour(Flavour::kZkd, o);
+    print("zkd", *zkd);
+  }
+  if (o.flavour != "zkd") {
+    apache = bench_flavour(Flavour::kApache, o);
+    print("apache", *apache);
+  }
+  if (zkd && apache && zkd->error.empty() && apache->error.empty()) {
+    std::printf(
+        "zkd/apache: populate rate %.2f, resync p99 %.2f, resync max %.2f, resync time %.2f\n",
+        zkd->populate_per_s / apache->populate_per_s, zkd->resync.p99_ms / apache->resync.p99_ms,
+        zkd->resync.max_ms / apache->resync.max_ms, zkd->resync_s / apache->resync_s);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace zk::bench
+
+int main(int argc, char** argv) { return zk::bench::main_(argc, argv); }
