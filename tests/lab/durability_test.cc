@@ -55,6 +55,8 @@ void write_all(const fs::path& p, const std::string& bytes) {
 
 class DurabilityTest : public ::testing::Test {
  protected:
+  void snapshots_and_replay(const std::string& compression);
+
   void start(std::vector<std::string> extra = {}) {
     ZkdOptions options = zkd_options();
     options.extra_lines = {"preAllocSize=256"};
@@ -283,8 +285,13 @@ TEST_F(DurabilityTest, FlippedByteInTheMiddleOfTheLogStopsStartUpNamingFileAndOf
   EXPECT_THAT(zkd_->log(), HasSubstr("offset 16"));
 }
 
-TEST_F(DurabilityTest, SnapshotsPlusLogReplayGiveTheSameTree) {
-  start({"snapCount=100"});
+// Writes, deletes and setData across several snapshots (written with
+// `compression`, zoo.cfg's snapshot.compression.method), then SIGKILL: the
+// tree after the restart is the one before.
+void DurabilityTest::snapshots_and_replay(const std::string& compression) {
+  std::vector<std::string> extra = {"snapCount=100"};
+  if (!compression.empty()) extra.push_back("snapshot.compression.method=" + compression);
+  start(extra);
   std::map<std::string, std::string> before;
   {
     auto s = connect();
@@ -313,7 +320,18 @@ TEST_F(DurabilityTest, SnapshotsPlusLogReplayGiveTheSameTree) {
   EXPECT_LE(snapshots.size(), 4u) << "autopurge keeps 3 (plus one being purged)";
   auto s = connect();
   EXPECT_EQ(tree(s.connection, "/s"), before);
+  // The file says how it is compressed: format version 2 (1 when not).
+  std::ifstream snapshot(version2() / snapshots.back(), std::ios::binary);
+  char header[12] = {};
+  snapshot.read(header, sizeof header);
+  EXPECT_EQ(header[8], compression.empty() ? 1 : 2) << snapshots.back();
 }
+
+TEST_F(DurabilityTest, SnapshotsPlusLogReplayGiveTheSameTree) { snapshots_and_replay(""); }
+TEST_F(DurabilityTest, SnappySnapshotsPlusLogReplayGiveTheSameTree) {
+  snapshots_and_replay("snappy");
+}
+TEST_F(DurabilityTest, GzSnapshotsPlusLogReplayGiveTheSameTree) { snapshots_and_replay("gz"); }
 
 TEST_F(DurabilityTest, PipelinedRequestsAreAnsweredInOrderAndReadsSeeEarlierWrites) {
   start();

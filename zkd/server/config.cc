@@ -507,6 +507,20 @@ bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, 
     if (c.autopurge_snap_retain_count < 3) c.autopurge_snap_retain_count = 3;  // Apache's floor
   } else if (k == "autopurge.purgeInterval") {
     if (!parser.number(p, c.autopurge_purge_interval_hours)) return false;
+  } else if (k == "snapshot.compression.method") {
+    // Apache's names; "checked" (its default) and empty mean none.
+    std::string method = p.value;
+    std::transform(method.begin(), method.end(), method.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    if (method == "gz") {
+      c.snapshot_compression = storage::SnapshotCompression::kGzip;
+    } else if (method == "snappy") {
+      c.snapshot_compression = storage::SnapshotCompression::kSnappy;
+    } else if (method == "checked" || method.empty()) {
+      c.snapshot_compression = storage::SnapshotCompression::kNone;
+    } else {
+      return parser.fail(p, "must be gz, snappy or checked (none)");
+    }
   } else if (k == "snapCount") {
     if (!parser.number(p, c.snap_count)) return false;
     if (c.snap_count < 2) c.snap_count = 2;  // Apache's floor

@@ -18,6 +18,7 @@
 #include "libzk/client/sasl.h"
 #include "zkd/net/tls_context.h"
 #include "zkd/server/authentication.h"
+#include "zkd/storage/snapshot_compression.h"
 
 namespace zkd::sasl {
 class SaslServer;
@@ -180,8 +181,11 @@ struct ServerConfig {
   int32_t autopurge_snap_retain_count = 3;     // >= 3, as Apache forces
   int32_t autopurge_purge_interval_hours = 0;  // 0: only after snapshots
   int32_t snap_count = 100000;                 // >= 2, as Apache forces
-  int64_t pre_alloc_size_kb = 65536;           // txn log preallocation step, KiB (> 0)
-  bool force_sync = true;                      // forceSync=no: never fsync the log (UNSAFE)
+  // snapshot.compression.method: gz or snappy compress the snapshots this
+  // server writes (not those it installs from a leader).
+  storage::SnapshotCompression snapshot_compression = storage::SnapshotCompression::kNone;
+  int64_t pre_alloc_size_kb = 65536;  // txn log preallocation step, KiB (> 0)
+  bool force_sync = true;             // forceSync=no: never fsync the log (UNSAFE)
 
   // Ensemble. initLimit and syncLimit (in ticks, >= 1) are required when
   // replicated().

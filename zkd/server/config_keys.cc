@@ -138,7 +138,9 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"digest.enabled", kNoEffect, kAlways, "",
      "switches Apache's tree digest in txns and snapshots; zkd's files are its own "
      "(docs/storage-format.md)"},
-    {"snapshot.compression.method", kWarned, kIsNot, "", "zkd writes its snapshots uncompressed"},
+    {"snapshot.compression.method", kHonoured, kAlways, "",
+     "gz or snappy compress the snapshots this server writes (a leader's snapshot it installs "
+     "stays as sent)"},
     {"snapshot.trust.empty", kNoEffect, kAlways, "",
      "zkd's recovery does not read this key; docs/durability.md says what it trusts"},
     {"audit.enable", kWarned, kTrue, "", "zkd writes no audit log"},

@@ -37,6 +37,7 @@ SnapshotOptions snapshot_options(const ServerConfig& config, uint64_t seed) {
   options.seed = seed;
   options.retain_count = config.autopurge_snap_retain_count;
   options.purge_interval_hours = config.autopurge_purge_interval_hours;
+  options.compression = config.snapshot_compression;
   return options;
 }
 
@@ -81,7 +82,8 @@ void SnapshotService::start_snapshot(int64_t last_prepared_zxid) {
   job_ = job;
   log_info("taking snapshot ", hex(job->zxid), " (last prepared ", hex(last_prepared_zxid), ")");
   asio::post(*thread_, [this, job] {
-    auto writer = storage::SnapshotWriter::create(env_, options_.layout.snap_dir, job->zxid);
+    auto writer = storage::SnapshotWriter::create(env_, options_.layout.snap_dir, job->zxid,
+                                                  options_.compression);
     storage::Status status = writer.status();
     if (writer.ok()) job->writer = std::move(*writer);
     asio::post(io_, [this, job, status] {

@@ -57,6 +57,7 @@ struct SnapshotOptions {
   uint64_t seed = 0;                 // the schedule's random source
   int32_t retain_count = 3;          // autopurge.snapRetainCount
   int32_t purge_interval_hours = 0;  // autopurge.purgeInterval; 0: only after snapshots
+  storage::SnapshotCompression compression = storage::SnapshotCompression::kNone;
 };
 // The options zoo.cfg gives, with a schedule seeded by `seed`.
 SnapshotOptions snapshot_options(const ServerConfig& config, uint64_t seed);

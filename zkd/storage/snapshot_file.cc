@@ -9,6 +9,7 @@
 #include "zkd/storage/coding.h"
 #include "zkd/storage/crc32c.h"
 #include "zkd/storage/file_names.h"
+#include "zkd/storage/snapshot_compression.h"
 #include "zkd/storage/txn_log.h"
 
 namespace zkd::storage {
@@ -16,7 +17,10 @@ namespace {
 
 constexpr std::string_view kMagic = "zkdsnap1";
 constexpr std::string_view kEndMagic = "zkdsnend";
+// 1: the payload as written; 2: compressed blocks (the header's reserved
+// word says how). Uncompressed files stay version 1, which zkd 0.1 reads.
 constexpr uint32_t kVersion = 1;
+constexpr uint32_t kCompressedVersion = 2;
 constexpr size_t kHeaderSize = 24;   // magic, version, reserved, zxid
 constexpr size_t kTrailerSize = 20;  // payload length, masked crc, end magic
 constexpr std::string_view kPrefix = "snapshot.";
@@ -26,8 +30,10 @@ constexpr uint64_t kSyncEvery = 8ull << 20;
 
 class Writer final : public SnapshotWriter {
  public:
-  Writer(Env& env, std::string dir, int64_t zxid, std::unique_ptr<WritableFile> file)
-      : env_(env),
+  Writer(Env& env, std::string dir, int64_t zxid, std::unique_ptr<WritableFile> file,
+         SnapshotCompression compression)
+      : compression_(compression),
+        env_(env),
         dir_(std::move(dir)),
         temp_path_(file_names::join(dir_, file_names::with_zxid(kPrefix, zxid, kTempSuffix))),
         final_path_(file_names::join(dir_, snapshot_name(zxid))),
@@ -38,14 +44,20 @@ class Writer final : public SnapshotWriter {
 
   Status write_header(int64_t zxid) {
     std::string header(kMagic);
-    coding::put_u32(header, kVersion);
-    coding::put_u32(header, 0);
+    const bool compressed = compression_ != SnapshotCompression::kNone;
+    coding::put_u32(header, compressed ? kCompressedVersion : kVersion);
+    coding::put_u32(header, static_cast<uint32_t>(compression_));
     coding::put_i64(header, zxid);
     return write(header);
   }
 
   Status append(std::string_view chunk) override {
     if (file_ == nullptr) return Status::error("append to finished snapshot " + temp_path_);
+    std::string block;
+    if (compression_ != SnapshotCompression::kNone) {
+      block = compress_block(compression_, chunk);
+      chunk = block;
+    }
     if (Status s = write(chunk); !s.ok()) return s;
     payload_size_ += chunk.size();
     unsynced_ += chunk.size();
@@ -92,6 +104,7 @@ class Writer final : public SnapshotWriter {
     return Status();
   }
 
+  const SnapshotCompression compression_;
   Env& env_;
   const std::string dir_;
   const std::string temp_path_;
@@ -127,9 +140,15 @@ StatusOr<std::string> invalid_reason(uint64_t size, const ReadRange& read,
   if (head.substr(0, kMagic.size()) != kMagic)
     return std::string("not a snapshot file (bad magic)");
   const uint32_t version = coding::get_u32(head.data() + kMagic.size());
-  if (version != kVersion) {
-    return "unsupported format version " + std::to_string(version) + " (this zkd reads " +
-           std::to_string(kVersion) + ")";
+  const uint32_t compression = coding::get_u32(head.data() + kMagic.size() + 4);
+  const bool known = version == kVersion ? compression == 0
+                     : version == kCompressedVersion
+                         ? compression == static_cast<uint32_t>(SnapshotCompression::kSnappy) ||
+                               compression == static_cast<uint32_t>(SnapshotCompression::kGzip)
+                         : false;
+  if (!known) {
+    return "unsupported format version " + std::to_string(version) + " with compression " +
+           std::to_string(compression) + " (this zkd reads 1, and 2 with snappy or gz)";
   }
   auto trailer_view = read(size - kTrailerSize, kTrailerSize);
   if (!trailer_view.ok()) return trailer_view.status();
@@ -177,8 +196,16 @@ StatusOr<Snapshot> read_snapshot(Env& env, const std::string& path, bool with_pa
   Snapshot snapshot;
   snapshot.zxid = coding::get_i64(bytes.data() + 16);
   snapshot.name = name;
-  // A view: a snapshot can be hundreds of MB, so no copy.
+  // A view: a snapshot can be hundreds of MB, so no copy unless compressed.
   snapshot.payload = bytes.substr(kHeaderSize, bytes.size() - kHeaderSize - kTrailerSize);
+  const auto compression =
+      static_cast<SnapshotCompression>(coding::get_u32(bytes.data() + kMagic.size() + 4));
+  if (compression != SnapshotCompression::kNone) {
+    auto raw = decompress_blocks(compression, snapshot.payload, with_path ? path : name);
+    if (!raw.ok()) return raw.status();
+    snapshot.decompressed = std::make_unique<std::string>(std::move(*raw));
+    snapshot.payload = *snapshot.decompressed;
+  }
   snapshot.file = std::move(*view);
   return snapshot;
 }
@@ -206,12 +233,13 @@ StatusOr<std::string> check_snapshot(ReadableFile& file, const std::string& path
 }  // namespace
 
 StatusOr<std::unique_ptr<SnapshotWriter>> SnapshotWriter::create(Env& env, const std::string& dir,
-                                                                 int64_t zxid) {
+                                                                 int64_t zxid,
+                                                                 SnapshotCompression compression) {
   if (Status s = env.create_dirs(dir); !s.ok()) return s;
   const std::string temp = file_names::join(dir, file_names::with_zxid(kPrefix, zxid, kTempSuffix));
   auto file = env.new_writable_file(temp, 0);
   if (!file.ok()) return file.status();
-  auto writer = std::make_unique<Writer>(env, dir, zxid, std::move(*file));
+  auto writer = std::make_unique<Writer>(env, dir, zxid, std::move(*file), compression);
   if (Status s = writer->write_header(zxid); !s.ok()) return s;  // ~Writer removes the file
   return std::unique_ptr<SnapshotWriter>(std::move(writer));
 }

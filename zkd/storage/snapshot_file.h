@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "zkd/storage/env.h"
+#include "zkd/storage/snapshot_compression.h"
 #include "zkd/storage/status.h"
 
 namespace zkd::storage {
@@ -25,8 +26,11 @@ namespace zkd::storage {
 // Used by one thread (the snapshot thread).
 class SnapshotWriter {
  public:
-  static StatusOr<std::unique_ptr<SnapshotWriter>> create(Env& env, const std::string& dir,
-                                                          int64_t zxid);
+  // `compression`: each append() becomes one compressed block
+  // (snapshot_compression.h); the file is then of format version 2.
+  static StatusOr<std::unique_ptr<SnapshotWriter>> create(
+      Env& env, const std::string& dir, int64_t zxid,
+      SnapshotCompression compression = SnapshotCompression::kNone);
   virtual ~SnapshotWriter() = default;
   // Creates `dir` if missing and writes the header to `snapshot.<zxid>.tmp`.
   // Destroying an unfinished writer abandons it. Syncs the file after every
@@ -44,7 +48,10 @@ struct Snapshot {
   int64_t zxid = 0;
   std::string name;                // file name
   std::unique_ptr<FileView> file;  // the whole file, which `payload` views
-  std::string_view payload;        // the chunks, concatenated
+  // A compressed file's chunks, which `payload` views (a pointer, so that
+  // the view survives moving the Snapshot).
+  std::unique_ptr<std::string> decompressed;
+  std::string_view payload;  // the chunks, concatenated
 };
 
 // The newest snapshot whose checksum and framing are intact; skips (and

@@ -325,6 +325,7 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
       {"globalOutstandingLimit", "10"},
       {"preAllocSize", "1024"},
       {"snapCount", "1000"},
+      {"snapshot.compression.method", "snappy"},
       {"maxClientCnxns", "10"},
       {"clientPortAddress", "127.0.0.1"},
       {"minSessionTimeout", "4000"},

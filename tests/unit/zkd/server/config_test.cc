@@ -93,6 +93,22 @@ TEST(Config, StorageDefaultsAreApaches) {
   EXPECT_TRUE(r.config->force_sync);
 }
 
+TEST(Config, SnapshotCompressionTakesApachesNames) {
+  const auto method = [](const std::string& value) {
+    return parse_config("dataDir=/d\nclientPort=1\nsnapshot.compression.method=" + value + "\n",
+                        "zoo.cfg");
+  };
+  EXPECT_EQ(method("gz").config->snapshot_compression, storage::SnapshotCompression::kGzip);
+  EXPECT_EQ(method("SNAPPY").config->snapshot_compression, storage::SnapshotCompression::kSnappy);
+  EXPECT_EQ(method("checked").config->snapshot_compression, storage::SnapshotCompression::kNone);
+  EXPECT_EQ(parse_config("dataDir=/d\nclientPort=1\n", "zoo.cfg").config->snapshot_compression,
+            storage::SnapshotCompression::kNone);
+  auto bad = method("lz4");
+  EXPECT_FALSE(bad.config);
+  EXPECT_THAT(bad.error, HasSubstr("zoo.cfg:3: snapshot.compression.method"));
+  EXPECT_THAT(bad.error, HasSubstr("must be gz, snappy or checked"));
+}
+
 TEST(Config, ForceSyncIsOffOnlyForNo) {
   auto off = parse_config("dataDir=/d\nclientPort=1\nforceSync=no\n", "zoo.cfg");
   ASSERT_TRUE(off.config) << off.error;
