@@ -76,6 +76,7 @@ struct Options {
   int deadline_s = 300;
   std::string java_heap = "8g";
   bool no_fsync = false;
+  int64_t snap_count = 0;  // 0: the servers' default
   bool keep_dir = false;
 };
 
@@ -186,6 +187,7 @@ FlavourResult bench_flavour(Flavour flavour, const Options& o) {
   eo.temp_dir_prefix = "resync_bench";
   eo.start_deadline = 120s;
   eo.force_sync = !o.no_fsync;
+  if (o.snap_count > 0) eo.extra_lines.push_back("snapCount=" + std::to_string(o.snap_count));
   if (flavour == Flavour::kApache) {
     eo.java_flags = {"-Xmx" + o.java_heap, "-Dzookeeper.admin.enableServer=false",
                      "-Dzookeeper.jmx.log4j.disable=true",
@@ -318,6 +320,9 @@ int main_(int argc, char** argv) {
   app.add_option("--deadline", o.deadline_s, "seconds for the resync before giving up")
       ->check(CLI::PositiveNumber);
   app.add_option("--java-heap", o.java_heap, "Apache's -Xmx");
+  app.add_option("--snap-count", o.snap_count,
+                 "snapCount (a big tree: fewer snapshots while it is populated)")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--keep-dir", o.keep_dir, "keep the ensembles' directories");
   app.add_flag("--no-fsync", o.no_fsync,
                "forceSync=no: the nodes share this machine's disk, so a resyncing node's "
