@@ -19,7 +19,9 @@ The same assertions hold for zkd and for Apache ZooKeeper 3.8.0 (run with
   * watches set before a transaction fire once per touched node after it
     commits (data, exists and child watches), and none fire when it fails;
   * check() passes with the current version and fails the transaction with
-    BadVersionError / NoNodeError otherwise.
+    BadVersionError / NoNodeError otherwise;
+  * a transaction of 1,000 operations commits whole at one zxid, and one
+    whose last of 1,000 operations fails changes nothing.
 
 Exits 77 (skip) when kazoo is not installed.
 """
@@ -138,6 +140,27 @@ class TransactionTest(servers.ClassServerTest):
         self.assert_results(results, [RolledBackError, RolledBackError, BadVersionError,
                                       RuntimeInconsistency])
         self.assertEqual(self.snapshot(zk, "/tx-fail"), before)
+
+    def test_a_thousand_operations(self):
+        zk = self.client()
+        zk.create("/tx-big", b"")
+        t = zk.transaction()
+        for i in range(1000):
+            t.create(f"/tx-big/n{i:04d}", b"v" * 20)
+        results = commit(t)
+        self.assertEqual(results, [f"/tx-big/n{i:04d}" for i in range(1000)])
+        self.assertEqual(zk.exists("/tx-big").numChildren, 1000)
+        zxids = {zk.exists(f"/tx-big/n{i:04d}").czxid for i in (0, 499, 999)}
+        self.assertEqual(len(zxids), 1, "one transaction, one zxid")
+
+        before = self.snapshot(zk, "/tx-big")
+        t = zk.transaction()
+        for i in range(999):
+            t.set_data(f"/tx-big/n{i:04d}", b"changed")
+        t.check("/tx-big/n0000", 7)  # fails: every other operation rolls back
+        results = commit(t)
+        self.assert_results(results, [RolledBackError] * 999 + [BadVersionError])
+        self.assertEqual(self.snapshot(zk, "/tx-big"), before)
 
     def test_failing_first_operation(self):
         zk = self.client()
