@@ -23,8 +23,10 @@
 //   4. the load runs on for 2 s and stops.
 // Printed per flavour: populate rate, memory, the baseline, down and resync
 // (from the restart to the end of the resync) windows' p50, p99 and max
-// latency and error count, the resync time, and whether every node's znode
-// count is the same at the end; then zkd/apache ratios.
+// latency and error count; for zkd also the baseline's requests due while
+// the leader wrote one of its periodic snapshots (from "taking snapshot" to
+// "written in" in its log) against the others, p99 each; the resync time, and whether every node's
+// znode count is the same at the end; then zkd/apache ratios.
 //
 // A benchmark, not a test: it prints figures and asserts nothing about them.
 // See bench/README.md.
@@ -32,6 +34,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
+#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -161,11 +165,48 @@ Latencies latencies(const std::vector<Sample>& samples) {
   return out;
 }
 
+// zkd's log lines start with their UTC time, "2026-11-28T01:26:08.829Z".
+std::optional<std::chrono::system_clock::time_point> log_time(const std::string& line) {
+  std::tm tm{};
+  int ms = 0;
+  if (line.size() < 24 ||
+      std::sscanf(line.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &tm.tm_year, &tm.tm_mon,
+                  &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms) != 7) {
+    return std::nullopt;
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return std::chrono::system_clock::from_time_t(timegm(&tm)) + std::chrono::milliseconds(ms);
+}
+
+// The periods in which the server whose log is `log` wrote a snapshot, in
+// steady time (`offset` = steady - system at one instant).
+std::vector<std::pair<Clock::time_point, Clock::time_point>> snapshot_periods(
+    const std::string& log, Clock::duration offset) {
+  std::vector<std::pair<Clock::time_point, Clock::time_point>> out;
+  std::ifstream in(log);
+  std::optional<Clock::time_point> began;
+  for (std::string line; std::getline(in, line);) {
+    auto t = log_time(line);
+    if (!t) continue;
+    const Clock::time_point steady(t->time_since_epoch() + offset);
+    if (line.find("taking snapshot") != std::string::npos) began = steady;
+    if (line.find(" written in ") != std::string::npos && began) {
+      out.emplace_back(*began, steady);
+      began.reset();
+    }
+  }
+  return out;
+}
+
 struct FlavourResult {
   std::string error;
   double populate_per_s = 0;
   std::vector<int64_t> rss_mib;  // per node, after populate
   Latencies baseline, down, resync;
+  // zkd: the baseline's requests due while the leader wrote a snapshot, and the rest.
+  size_t snapshots = 0;
+  Latencies while_snapshotting, otherwise;
   double resync_s = 0;
   bool counts_equal = false;
   std::string counts;
@@ -262,6 +303,22 @@ FlavourResult bench_flavour(Flavour flavour, const Options& o) {
   std::this_thread::sleep_for(kAfterResync);
   load.stop();
   r.baseline = latencies(load.window(load_started, killed_at));
+  if (flavour == Flavour::kZkd) {
+    const auto offset =
+        Clock::now().time_since_epoch() - std::chrono::duration_cast<Clock::duration>(
+                                              std::chrono::system_clock::now().time_since_epoch());
+    const auto periods = snapshot_periods(e.node(*leader).log_path().string(), offset);
+    std::vector<Sample> during, outside;
+    for (const Sample& s : load.window(load_started, killed_at)) {
+      const bool in = std::any_of(periods.begin(), periods.end(), [&](const auto& p) {
+        return s.due >= p.first && s.due <= p.second;
+      });
+      (in ? during : outside).push_back(s);
+    }
+    for (const auto& p : periods) r.snapshots += p.second > load_started && p.first < killed_at;
+    r.while_snapshotting = latencies(during);
+    r.otherwise = latencies(outside);
+  }
   r.down = latencies(load.window(killed_at, restarted_at));
   r.resync = latencies(load.window(restarted_at, caught_up.value_or(Clock::now())));
   r.resync_s =
@@ -286,14 +343,18 @@ void print(const std::string& name, const FlavourResult& r) {
       "       baseline  p50 %7.1f  p99 %7.1f  max %7.1f ms  requests %lld errors %lld\n"
       "       down      p50 %7.1f  p99 %7.1f  max %7.1f ms  requests %lld errors %lld\n"
       "       resync    p50 %7.1f  p99 %7.1f  max %7.1f ms  requests %lld errors %lld\n"
-      "       resync time %.1f s; znode counts %s (%s)\n",
+      "       resync time %.1f s; znode counts %s (%s)\n"
+      "       baseline while the leader wrote a snapshot (%zu of them): p99 %.1f ms (%lld "
+      "requests); otherwise p99 %.1f ms (%lld)\n",
       name.c_str(), r.populate_per_s, rss.c_str(), r.baseline.p50_ms, r.baseline.p99_ms,
       r.baseline.max_ms, static_cast<long long>(r.baseline.requests),
       static_cast<long long>(r.baseline.errors), r.down.p50_ms, r.down.p99_ms, r.down.max_ms,
       static_cast<long long>(r.down.requests), static_cast<long long>(r.down.errors),
       r.resync.p50_ms, r.resync.p99_ms, r.resync.max_ms, static_cast<long long>(r.resync.requests),
       static_cast<long long>(r.resync.errors), r.resync_s, r.counts.c_str(),
-      r.counts_equal ? "equal" : "DIFFERENT");
+      r.counts_equal ? "equal" : "DIFFERENT", r.snapshots, r.while_snapshotting.p99_ms,
+      static_cast<long long>(r.while_snapshotting.requests), r.otherwise.p99_ms,
+      static_cast<long long>(r.otherwise.requests));
   std::fflush(stdout);
 }
 
