@@ -176,7 +176,7 @@ TEST_F(ResyncTest, ALeaderKilledMidStreamLeavesTheFollowerToTheNextLeader) {
   if (flavoured_ensemble_options().flavour == Flavour::kApache)
     GTEST_SKIP() << "zkd's streamed snapshots";
   ASSERT_NO_FATAL_FAILURE(start(3, 200, 50));
-  ASSERT_NO_FATAL_FAILURE(populate(100000, 100));
+  ASSERT_NO_FATAL_FAILURE(populate(300000, 100));  // a ~45 MB stream: ~0.4 s to stop it in
   const int leader = *ensemble_->leader(30s);
   const int wiped = followers(leader)[0];
   const int next = followers(leader)[1];
@@ -185,7 +185,7 @@ TEST_F(ResyncTest, ALeaderKilledMidStreamLeavesTheFollowerToTheNextLeader) {
   ASSERT_EQ(ensemble_->respawn(wiped), "");
   ASSERT_TRUE(wait_for_log(leader, "streaming a snapshot at", kServeDeadline));
   // The wiped follower stops reading: the stream cannot end (its link holds
-  // at most a few MiB of the ~15 MB), and the leader dies in the middle.
+  // at most a few MiB of the ~45 MB), and the leader dies in the middle.
   ensemble_->node(wiped).signal(SIGSTOP);
   ASSERT_TRUE(ensemble_->kill(leader));
   ensemble_->node(wiped).signal(SIGCONT);
