@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/migrate/apache_export.h"
 
-#include <optional>
-
 #include "zkd/migrate/apache_format.h"
 #include "zkd/migrate/apache_snapshot.h"
 #include "zkd/migrate/data_files.h"
@@ -10,29 +8,11 @@
 #include "zkd/server/recovery.h"
 #include "zkd/storage/durable_file.h"
 #include "zkd/tree/database.h"
-#include "zkd/tree/snapshot.h"
-#include "zkd/zab/types.h"
 
 namespace zkd::migrate {
-namespace {
 
 using storage::Status;
 using storage::StatusOr;
-
-// The recovered state as a tree and a session table (from a whole snapshot
-// payload: the Database does not lend its tree out).
-StatusOr<tree::LoadedSnapshot> recovered_state(const tree::Database& db, bool extended_types) {
-  std::string payload;
-  auto cursor = db.begin_snapshot();
-  for (std::string chunk; !(chunk = cursor->next_chunk(4096)).empty();) payload += chunk;
-  std::optional<tree::LoadedSnapshot> loaded;
-  if (std::string why = tree::read_snapshot(payload, loaded, extended_types); !why.empty()) {
-    return Status::error("the recovered state does not encode: " + why);
-  }
-  return std::move(*loaded);
-}
-
-}  // namespace
 
 StatusOr<ExportSummary> export_apache(storage::Env& env, const server::ServerConfig& source,
                                       const std::string& out_dir,
@@ -53,13 +33,11 @@ StatusOr<ExportSummary> export_apache(storage::Env& env, const server::ServerCon
   tree::Database db(server::database_options(source));
   auto recovered = server::recover(env, layout, db);
   if (!recovered.ok()) return recovered.status();
-  auto state = recovered_state(db, source.extended_types_enabled);
-  if (!state.ok()) return state.status();
 
   ExportSummary summary;
   summary.zxid = db.last_zxid();
   summary.znodes = db.counts().znodes;
-  summary.sessions = state->sessions.size();
+  summary.sessions = db.session_table().size();
   const std::string name = snapshot_file_name(summary.zxid);
   const std::string temporary = apache_dir + "/" + name + ".tmp";
   summary.written = apache_dir + "/" + name;
@@ -67,7 +45,7 @@ StatusOr<ExportSummary> export_apache(storage::Env& env, const server::ServerCon
   auto file = env.new_writable_file(temporary, 0);
   if (!file.ok()) return file.status();
   Status s = write_apache_snapshot(
-      state->tree, state->sessions, [&](std::string_view bytes) { return (*file)->append(bytes); },
+      db.tree(), db.session_table(), [&](std::string_view bytes) { return (*file)->append(bytes); },
       [&](int64_t nodes) { tell("writing " + name + ": " + std::to_string(nodes) + " znodes"); });
   if (s.ok()) s = (*file)->sync();
   if (s.ok()) s = (*file)->close();
@@ -80,9 +58,7 @@ StatusOr<ExportSummary> export_apache(storage::Env& env, const server::ServerCon
 
   auto epochs = server::read_epoch_files(env, layout.snap_dir);
   if (!epochs.ok()) return epochs.status();
-  const int64_t data_epoch = zab::epoch_of(summary.zxid);
-  summary.epochs.accepted_epoch = std::max(epochs->accepted_epoch, data_epoch);
-  summary.epochs.current_epoch = std::max(epochs->current_epoch, data_epoch);
+  summary.epochs = server::covering(*epochs, summary.zxid);
   if (s = server::write_epoch_files(env, apache_dir, summary.epochs); !s.ok()) return s;
   if (source.replicated()) {
     const std::string my_id = std::to_string(source.my_id) + "\n";

@@ -4,10 +4,10 @@
 #include <optional>
 #include <utility>
 
+#include "zkd/migrate/apache_compression.h"
 #include "zkd/migrate/apache_snapshot.h"
 #include "zkd/migrate/apache_txn_log.h"
 #include "zkd/migrate/data_files.h"
-#include "zkd/migrate/snapshot_compression.h"
 #include "zkd/net/log.h"
 #include "zkd/server/database_options.h"
 #include "zkd/server/recovery.h"
@@ -26,12 +26,11 @@ void tell(const ImportRequest& request, const std::string& what) {
   if (request.progress) request.progress(what);
 }
 
-// The newest snapshot in `files` that reads, as a zkd payload; the ones that
-// do not read are listed in `skipped`.
+// The newest snapshot in `files` that reads, and its file name; the ones
+// that do not read are listed in `skipped`.
 struct ReadSnapshot {
   std::string name;
-  int64_t zxid = 0;
-  std::string payload;  // zkd's snapshot payload (tree/snapshot.h)
+  tree::LoadedSnapshot state;
 };
 StatusOr<ReadSnapshot> read_newest_snapshot(storage::Env& env, const std::string& dir,
                                             const DataFiles& files, bool extended_types,
@@ -60,10 +59,8 @@ StatusOr<ReadSnapshot> read_newest_snapshot(storage::Env& env, const std::string
       skipped.push_back(file.name + ": " + loaded.status().message());
       continue;
     }
-    ReadSnapshot out{file.name, file.parsed.zxid, {}};
-    auto cursor = tree::start_snapshot(loaded->tree, loaded->sessions, file.parsed.zxid);
-    for (std::string chunk; !(chunk = cursor->next_chunk(4096)).empty();) out.payload += chunk;
-    return out;
+    loaded->zxid = file.parsed.zxid;  // Apache names a snapshot by its zxid
+    return ReadSnapshot{file.name, std::move(*loaded)};
   }
   std::string why = files.snapshots.empty() ? dir + " holds no snapshot.<zxid> file"
                                             : "no snapshot in " + dir + " reads";
@@ -102,14 +99,12 @@ StatusOr<ImportSummary> import_apache(storage::Env& env, const ImportRequest& re
                                        request, summary.skipped_snapshots);
   if (!snapshot.ok()) return snapshot.status();
   summary.snapshot = snapshot->name;
+  const int64_t snapshot_zxid = snapshot->state.zxid;
   tree::Database db(server::database_options(target));
-  if (std::string why = db.load_snapshot(snapshot->payload); !why.empty()) {
-    return Status::corruption(snap_dir + "/" + snapshot->name + ": " + why);
-  }
-  snapshot->payload = std::string();
+  db.load(std::move(snapshot->state));
 
-  int64_t previous = snapshot->zxid;
-  const std::vector<DataFile> logs = logs_after(*log_files, snapshot->zxid);
+  int64_t previous = snapshot_zxid;
+  const std::vector<DataFile> logs = logs_after(*log_files, snapshot_zxid);
   for (size_t i = 0; i < logs.size(); ++i) {
     const std::string path = log_dir + "/" + logs[i].name;
     tell(request, "replaying " + logs[i].name);
@@ -137,11 +132,8 @@ StatusOr<ImportSummary> import_apache(storage::Env& env, const ImportRequest& re
   auto apache_epochs = server::read_epoch_files(env, snap_dir);
   if (!apache_epochs.ok()) return apache_epochs.status();
   summary.zxid = db.last_zxid();
-  // A standalone Apache writes no epoch files; a replica's may be older than
-  // the zxids it logged only if they were lost. Never behind the data.
-  const int64_t data_epoch = zab::epoch_of(summary.zxid);
-  summary.epochs.accepted_epoch = std::max(apache_epochs->accepted_epoch, data_epoch);
-  summary.epochs.current_epoch = std::max(apache_epochs->current_epoch, data_epoch);
+  // A standalone Apache writes no epoch files.
+  summary.epochs = server::covering(*apache_epochs, summary.zxid);
   summary.znodes = db.counts().znodes;
   summary.sessions = db.sessions().size();
 

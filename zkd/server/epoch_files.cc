@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/epoch_files.h"
 
+#include <algorithm>
 #include <optional>
 #include <string_view>
 
 #include "zkd/failpoint/points.h"
 #include "zkd/server/config.h"
 #include "zkd/storage/durable_file.h"
+#include "zkd/zab/types.h"
 
 namespace zkd::server {
 namespace {
@@ -45,6 +47,13 @@ bool holds(storage::Env& env, const std::string& dir, std::string_view name, int
 }
 
 }  // namespace
+
+EpochFiles covering(EpochFiles epochs, int64_t zxid) {
+  const int64_t epoch = zab::epoch_of(zxid);
+  epochs.accepted_epoch = std::max(epochs.accepted_epoch, epoch);
+  epochs.current_epoch = std::max(epochs.current_epoch, epoch);
+  return epochs;
+}
 
 StatusOr<EpochFiles> read_epoch_files(storage::Env& env, const std::string& snap_dir) {
   EpochFiles epochs;

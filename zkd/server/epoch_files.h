@@ -21,6 +21,11 @@ struct EpochFiles {
   bool operator==(const EpochFiles&) const = default;
 };
 
+// `epochs` raised, where behind, to the epoch of `zxid`: what a data dir
+// whose last txn is `zxid` must hold (files missing, as a standalone
+// Apache leaves them, or lost).
+EpochFiles covering(EpochFiles epochs, int64_t zxid);
+
 inline constexpr char kAcceptedEpochFile[] = "acceptedEpoch";
 inline constexpr char kCurrentEpochFile[] = "currentEpoch";
 

@@ -114,15 +114,22 @@ std::string Database::load_snapshot(std::string_view payload) {
   std::optional<LoadedSnapshot> loaded;
   if (std::string err = read_snapshot(payload, loaded, impl_->tree.extended_types()); !err.empty())
     return err;
-  impl_->tree = std::move(loaded->tree);
-  impl_->sessions = std::move(loaded->sessions);
-  impl_->watches = WatchManager();
-  impl_->pending.clear();
-  impl_->last_zxid = loaded->zxid;
-  impl_->fuzzy_until = loaded->walked;
-  impl_->set_config_node();
+  load(std::move(*loaded));
   return {};
 }
+
+void Database::load(LoadedSnapshot&& state) {
+  impl_->tree = std::move(state.tree);
+  impl_->sessions = std::move(state.sessions);
+  impl_->watches = WatchManager();
+  impl_->pending.clear();
+  impl_->last_zxid = state.zxid;
+  impl_->fuzzy_until = std::max(state.walked, state.zxid);
+  impl_->set_config_node();
+}
+
+const DataTree& Database::tree() const { return impl_->tree; }
+const SessionTable& Database::session_table() const { return impl_->sessions; }
 
 std::string Database::visit_snapshot(std::string_view payload, SnapshotVisitor& visitor) {
   std::optional<LoadedSnapshot> loaded;

@@ -30,6 +30,10 @@
 
 namespace zkd::tree {
 
+class DataTree;
+class SessionTable;
+struct LoadedSnapshot;  // snapshot.h
+
 // SessionId and WatcherId are in ids.h; Response, Notification and
 // ApplyResult in results.h (shared with the parts this facade is built from).
 
@@ -189,6 +193,13 @@ class Database {
   // with a snapshot's payload: the concatenated chunks of one walk. Returns
   // an error message, empty on success; on error the state is unchanged.
   std::string load_snapshot(std::string_view payload);
+  // The same with a state already decoded (zkd import builds one from
+  // Apache's snapshot). Its tree must have this Database's extended_types.
+  void load(LoadedSnapshot&& state);
+  // The tree and the session table, read-only, for walking every node and
+  // session at once (zkd export); valid until the next apply or load.
+  const DataTree& tree() const;
+  const SessionTable& session_table() const;
 
   // Calls `visit` for each node in a snapshot payload, for `zkd dump-snapshot`
   // (path, data, ACL, Stat as clients see it) and each session (id, timeout).
