@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/migrate/snapshot_compression.h"
+#include "zkd/migrate/apache_compression.h"
 
 #include <snappy.h>
 #include <zlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/migrate/snapshot_compression.h"
+#include "zkd/migrate/apache_compression.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -50,21 +50,21 @@ std::string snappy_java(std::string_view bytes) {
   return out;
 }
 
-TEST(SnapshotCompressionTest, GzipAsJavaWritesIt) {
+TEST(ApacheCompressionTest, GzipAsJavaWritesIt) {
   const std::string bytes = sample();
   auto out = decompress(Compression::kGzip, gzip(bytes), "snapshot.5.gz");
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(*out, bytes);
 }
 
-TEST(SnapshotCompressionTest, SnappyAsSnappyJavaWritesIt) {
+TEST(ApacheCompressionTest, SnappyAsSnappyJavaWritesIt) {
   const std::string bytes = sample();
   auto out = decompress(Compression::kSnappy, snappy_java(bytes), "snapshot.5.snappy");
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(*out, bytes);
 }
 
-TEST(SnapshotCompressionTest, ACutShortGzipStreamNamesTheFile) {
+TEST(ApacheCompressionTest, ACutShortGzipStreamNamesTheFile) {
   const std::string packed = gzip(sample());
   auto out = decompress(Compression::kGzip, std::string_view(packed).substr(0, packed.size() / 2),
                         "snapshot.5.gz");
@@ -72,7 +72,7 @@ TEST(SnapshotCompressionTest, ACutShortGzipStreamNamesTheFile) {
   EXPECT_THAT(out.status().message(), HasSubstr("snapshot.5.gz: compressed stream damaged at"));
 }
 
-TEST(SnapshotCompressionTest, DamagedSnappyStreamsNameTheFileAndOffset) {
+TEST(ApacheCompressionTest, DamagedSnappyStreamsNameTheFileAndOffset) {
   const std::string packed = snappy_java(sample());
   auto cut = decompress(Compression::kSnappy, std::string_view(packed).substr(0, 100),
                         "snapshot.5.snappy");
@@ -83,7 +83,7 @@ TEST(SnapshotCompressionTest, DamagedSnappyStreamsNameTheFileAndOffset) {
   EXPECT_THAT(headless.status().message(), HasSubstr("no snappy-java stream header"));
 }
 
-TEST(SnapshotCompressionTest, FileNamesTellTheCompression) {
+TEST(ApacheCompressionTest, FileNamesTellTheCompression) {
   EXPECT_EQ(parse_file_name("snapshot.1a2b.gz")->compression, Compression::kGzip);
   EXPECT_EQ(parse_file_name("snapshot.1a2b.snappy")->compression, Compression::kSnappy);
   EXPECT_EQ(parse_file_name("snapshot.1a2b")->compression, Compression::kNone);
