@@ -212,12 +212,6 @@ struct FlavourResult {
   std::string counts;
 };
 
-int64_t znode_count(const Ensemble& e, int id) {
-  auto m = e.mntr(id);
-  auto it = m.find("zk_znode_count");
-  return it == m.end() ? -1 : std::stoll(it->second);
-}
-
 FlavourResult bench_flavour(Flavour flavour, const Options& o) {
   FlavourResult r;
   EnsembleOptions eo;
@@ -292,8 +286,8 @@ FlavourResult bench_flavour(Flavour flavour, const Options& o) {
   }
   std::optional<Clock::time_point> caught_up;
   while (resync_error.empty() && Clock::now() < deadline) {
-    const int64_t theirs = znode_count(e, follower);
-    if (theirs > 0 && theirs == znode_count(e, *leader)) {
+    const int64_t theirs = e.znode_count(follower);
+    if (theirs > 0 && theirs == e.znode_count(*leader)) {
       caught_up = Clock::now();
       break;
     }
@@ -325,7 +319,7 @@ FlavourResult bench_flavour(Flavour flavour, const Options& o) {
       std::chrono::duration<double>(caught_up.value_or(Clock::now()) - restarted_at).count();
   std::vector<int64_t> counts;
   for (int id : e.ids()) {
-    counts.push_back(znode_count(e, id));
+    counts.push_back(e.znode_count(id));
     r.counts += (r.counts.empty() ? "" : "/") + std::to_string(counts.back());
   }
   r.counts_equal =

@@ -206,6 +206,12 @@ std::map<std::string, std::string> Ensemble::mntr(int id) const {
   return zk::lab::mntr(node(id).host(), node(id).port(), kSrvrDeadline);
 }
 
+int64_t Ensemble::znode_count(int id) const {
+  const auto figures = mntr(id);
+  const auto it = figures.find("zk_znode_count");
+  return it == figures.end() ? -1 : std::stoll(it->second);
+}
+
 std::map<int, ServerMode> Ensemble::modes() const {
   std::map<int, ServerMode> out;
   for (int id : ids()) out[id] = mode(id, kSrvrDeadline);

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -142,6 +143,8 @@ class Ensemble {
   ServerMode mode(int id, std::chrono::milliseconds deadline = std::chrono::seconds(2)) const;
   // Node `id`'s mntr figures now; empty when it does not answer.
   std::map<std::string, std::string> mntr(int id) const;
+  // Its zk_znode_count now; -1 when it does not answer.
+  int64_t znode_count(int id) const;
 
   // Waits until exactly one node says Mode: leader and that node is not in
   // `exclude`; its id, or nothing at the deadline.

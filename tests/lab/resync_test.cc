@@ -65,12 +65,6 @@ class ResyncTest : public ::testing::Test {
     ASSERT_TRUE(r.problems.empty()) << r.problems.front();
   }
 
-  int64_t znode_count(int id) const {
-    auto m = ensemble_->mntr(id);
-    auto it = m.find("zk_znode_count");
-    return it == m.end() ? -1 : std::stoll(it->second);
-  }
-
   // Waits until every running node reports the same znode count as the
   // leader; empty on success, else every node's count.
   std::string wait_counts_equal(std::chrono::milliseconds deadline) {
@@ -79,12 +73,12 @@ class ResyncTest : public ::testing::Test {
     while (Clock::now() < until) {
       auto leader = ensemble_->leader(5s);
       if (leader) {
-        const int64_t want = znode_count(*leader);
+        const int64_t want = ensemble_->znode_count(*leader);
         bool equal = want > 0;
         last.clear();
         for (int id : ensemble_->ids()) {
           if (!ensemble_->node(id).running()) continue;
-          const int64_t count = znode_count(id);
+          const int64_t count = ensemble_->znode_count(id);
           last += " " + std::to_string(id) + ":" + std::to_string(count);
           equal = equal && count == want;
         }
