@@ -53,23 +53,34 @@ Task<Status> Client::connect(std::string connect_string, std::chrono::millisecon
 namespace {
 
 // create / create2 / createContainer share the request and (for 15, 19) the reply.
+bool is_ttl(CreateMode mode) {
+  return mode == CreateMode::kPersistentWithTTL || mode == CreateMode::kPersistentSequentialWithTTL;
+}
+
+// create / create2 / createContainer / createTTL share the request's first
+// fields and (for 15, 19, 21) the reply. `ttl` is set exactly for the TTL modes.
 Task<Result<Created>> create_any(ClientSession& session, std::string path, zk::wire::Buffer data,
-                                 CreateMode mode, zk::wire::ACLs acl, bool want_stat) {
-  if (mode == CreateMode::kPersistentWithTTL || mode == CreateMode::kPersistentSequentialWithTTL) {
-    co_return Error::kBadArguments;  // TTL nodes need createTTL, which this client does not offer
-  }
+                                 CreateMode mode, zk::wire::ACLs acl, bool want_stat,
+                                 std::optional<int64_t> ttl = std::nullopt) {
+  if (is_ttl(mode) != ttl.has_value()) co_return Error::kBadArguments;
   if (!zk::wire::path_error(path, zk::wire::is_sequential(mode)).empty()) {
     co_return Error::kBadArguments;
   }
-  OpCode op = mode == CreateMode::kContainer ? OpCode::kCreateContainer
-              : want_stat                    ? OpCode::kCreate2
-                                             : OpCode::kCreate;
-  zk::wire::CreateRequest request;
-  request.path = session.chroot().prefix(path);
-  request.data = std::move(data);
-  request.acl = std::move(acl);
-  request.flags = static_cast<int32_t>(mode);
-  auto reply = co_await session.call(op, encode(request));
+  OpCode op = ttl                              ? OpCode::kCreateTTL
+              : mode == CreateMode::kContainer ? OpCode::kCreateContainer
+              : want_stat                      ? OpCode::kCreate2
+                                               : OpCode::kCreate;
+  std::string body;
+  if (ttl) {
+    zk::wire::CreateTTLRequest request{session.chroot().prefix(path), std::move(data),
+                                       std::move(acl), static_cast<int32_t>(mode), *ttl};
+    body = encode(request);
+  } else {
+    zk::wire::CreateRequest request{session.chroot().prefix(path), std::move(data), std::move(acl),
+                                    static_cast<int32_t>(mode)};
+    body = encode(request);
+  }
+  auto reply = co_await session.call(op, std::move(body));
   if (!reply) co_return reply.error();
   if (reply->header.err != Error::kOk) co_return reply->header.err;
   Created created;
@@ -100,6 +111,13 @@ Task<Result<Created>> Client::create2(std::string path, zk::wire::Buffer data, C
                                       zk::wire::ACLs acl) {
   co_return co_await create_any(*session_, std::move(path), std::move(data), mode, std::move(acl),
                                 /*want_stat=*/true);
+}
+
+Task<Result<Created>> Client::create_ttl(std::string path, zk::wire::Buffer data, CreateMode mode,
+                                         int64_t ttl_ms, zk::wire::ACLs acl) {
+  if (!is_ttl(mode)) co_return Error::kBadArguments;
+  co_return co_await create_any(*session_, std::move(path), std::move(data), mode, std::move(acl),
+                                /*want_stat=*/true, ttl_ms);
 }
 
 Task<Status> Client::remove(std::string path, int32_t version) {
@@ -301,6 +319,38 @@ Task<Status> Client::sync(std::string path) {
   auto reply = co_await session_->call(OpCode::kSync, encode(request));
   if (!reply) co_return reply.error();
   co_return reply->header.err;
+}
+
+Task<Result<std::vector<std::string>>> Client::get_ephemerals(std::string prefix) {
+  zk::wire::PathRecord request{session_->chroot().prefix(prefix)};
+  auto reply = co_await session_->call(OpCode::kGetEphemerals, encode(request));
+  if (!reply) co_return reply.error();
+  if (reply->header.err != Error::kOk) co_return reply->header.err;
+  zk::wire::GetChildrenResponse response;  // the same shape: a vector of strings
+  if (!zk::wire::decode(reply->body, response)) co_return Error::kMarshallingError;
+  for (std::string& path : response.children) path = session_->chroot().strip(path);
+  co_return std::move(response.children);
+}
+
+Task<Result<int32_t>> Client::get_all_children_number(std::string path) {
+  if (!valid(path)) co_return Error::kBadArguments;
+  zk::wire::PathRecord request{session_->chroot().prefix(path)};
+  auto reply = co_await session_->call(OpCode::kGetAllChildrenNumber, encode(request));
+  if (!reply) co_return reply.error();
+  if (reply->header.err != Error::kOk) co_return reply->header.err;
+  zk::wire::Reader reader(reply->body);
+  const int32_t total = reader.int32();
+  if (!reader.ok()) co_return Error::kMarshallingError;
+  co_return total;
+}
+
+Task<Result<std::vector<zk::wire::ClientInfo>>> Client::who_am_i() {
+  auto reply = co_await session_->call(OpCode::kWhoAmI, std::string());
+  if (!reply) co_return reply.error();
+  if (reply->header.err != Error::kOk) co_return reply->header.err;
+  zk::wire::WhoAmIResponse response;
+  if (!zk::wire::decode(reply->body, response)) co_return Error::kMarshallingError;
+  co_return std::move(response.client_info);
 }
 
 Task<Status> Client::add_auth(std::string scheme, zk::wire::Buffer auth) {

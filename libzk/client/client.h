@@ -168,6 +168,15 @@ class Client {
                                 zk::wire::CreateMode mode = zk::wire::CreateMode::kPersistent,
                                 zk::wire::ACLs acl = zk::wire::open_acl_unsafe());
 
+  // createTTL (opcode 21): a kPersistentWithTTL or kPersistentSequentialWithTTL
+  // node that the server deletes once it has had no children for `ttl_ms`
+  // after its last change. Errors: as create2, and kBadArguments for another
+  // mode; kUnimplemented when the server has TTL nodes disabled
+  // (extendedTypesEnabled=false on Apache).
+  Task<Result<Created>> create_ttl(std::string path, zk::wire::Buffer data,
+                                   zk::wire::CreateMode mode, int64_t ttl_ms,
+                                   zk::wire::ACLs acl = zk::wire::open_acl_unsafe());
+
   // delete (opcode 2); version -1 matches any. Errors: kNoNode, kBadVersion, kNotEmpty.
   Task<Status> remove(std::string path, int32_t version = -1);
 
@@ -249,6 +258,17 @@ class Client {
   // on its own (a failed one is a kError entry, the others still answer).
   // No watches are set.
   Task<Result<std::vector<zk::wire::MultiResult>>> multi_read(std::vector<zk::wire::MultiOp> ops);
+
+  // getEphemerals (opcode 103): the paths of this session's ephemeral nodes
+  // whose path starts with `prefix` ("" or "/" for all), chroot stripped.
+  Task<Result<std::vector<std::string>>> get_ephemerals(std::string prefix);
+
+  // getAllChildrenNumber (opcode 104): how many descendants `path` has, at
+  // every depth. Errors: kNoNode.
+  Task<Result<int32_t>> get_all_children_number(std::string path);
+
+  // whoAmI (opcode 107): the ids this connection is authenticated as.
+  Task<Result<std::vector<zk::wire::ClientInfo>>> who_am_i();
 
   // sync (opcode 9): completes once the server is up to date with the leader.
   Task<Status> sync(std::string path);

@@ -106,6 +106,13 @@ Result<Created> SyncClient::create2(const std::string& path, const zk::wire::Buf
   return impl_->run(impl_->client->create2(path, data, mode, acl));
 }
 
+Result<Created> SyncClient::create_ttl(const std::string& path, const zk::wire::Buffer& data,
+                                       zk::wire::CreateMode mode, int64_t ttl_ms,
+                                       const zk::wire::ACLs& acl) {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->create_ttl(path, data, mode, ttl_ms, acl));
+}
+
 Status SyncClient::remove(const std::string& path, int32_t version) {
   ZK_SYNC_REQUIRE_CLIENT();
   return impl_->run(impl_->client->remove(path, version));
@@ -198,6 +205,21 @@ Result<zk::wire::Stat> SyncClient::set_acl(const std::string& path, const zk::wi
 Status SyncClient::sync(const std::string& path) {
   ZK_SYNC_REQUIRE_CLIENT();
   return impl_->run(impl_->client->sync(path));
+}
+
+Result<std::vector<std::string>> SyncClient::get_ephemerals(const std::string& prefix) {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->get_ephemerals(prefix));
+}
+
+Result<int32_t> SyncClient::get_all_children_number(const std::string& path) {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->get_all_children_number(path));
+}
+
+Result<std::vector<zk::wire::ClientInfo>> SyncClient::who_am_i() {
+  ZK_SYNC_REQUIRE_CLIENT();
+  return impl_->run(impl_->client->who_am_i());
 }
 
 Result<std::vector<zk::wire::MultiResult>> SyncClient::multi(

@@ -52,6 +52,9 @@ class SyncClient {
   Result<Created> create2(const std::string& path, const zk::wire::Buffer& data,
                           zk::wire::CreateMode mode = zk::wire::CreateMode::kPersistent,
                           const zk::wire::ACLs& acl = zk::wire::open_acl_unsafe());
+  Result<Created> create_ttl(const std::string& path, const zk::wire::Buffer& data,
+                             zk::wire::CreateMode mode, int64_t ttl_ms,
+                             const zk::wire::ACLs& acl = zk::wire::open_acl_unsafe());
   Status remove(const std::string& path, int32_t version = -1);
   Result<std::optional<zk::wire::Stat>> exists(const std::string& path, bool watch = false);
   Result<NodeData> get_data(const std::string& path, bool watch = false);
@@ -75,6 +78,9 @@ class SyncClient {
   Result<zk::wire::Stat> set_acl(const std::string& path, const zk::wire::ACLs& acl,
                                  int32_t version = -1);
   Status sync(const std::string& path);
+  Result<std::vector<std::string>> get_ephemerals(const std::string& prefix);
+  Result<int32_t> get_all_children_number(const std::string& path);
+  Result<std::vector<zk::wire::ClientInfo>> who_am_i();
   Result<std::vector<zk::wire::MultiResult>> multi(const std::vector<zk::wire::MultiOp>& ops);
   Result<std::vector<zk::wire::MultiResult>> multi_read(const std::vector<zk::wire::MultiOp>& ops);
   Status add_auth(const std::string& scheme, const zk::wire::Buffer& auth);

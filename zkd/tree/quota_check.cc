@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "zkd/tree/quota_stats.h"
+#include "zkd/tree/quota_paths.h"
 
 namespace zkd::tree {
 namespace {

@@ -37,14 +37,6 @@ std::string normalised(std::string_view path) {
 
 }  // namespace
 
-std::string quota_limit_path(std::string_view path) {
-  return std::string(kQuotaRoot) + std::string(path) + "/" + std::string(kQuotaLimitNode);
-}
-
-std::string quota_stat_path(std::string_view path) {
-  return std::string(kQuotaRoot) + std::string(path) + "/" + std::string(kQuotaStatNode);
-}
-
 void QuotaPaths::add(std::string_view path) {
   if (!path.empty()) paths_.insert(normalised(path));
 }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Which paths have a quota (Apache's PathTrie of quota paths in DataTree), and
-// the node layout under /zookeeper/quota (Apache's Quotas): a quota on /a/b is
-// the node /zookeeper/quota/a/b/zookeeper_limits (its limits, quota_stats.h
-// text) next to /zookeeper/quota/a/b/zookeeper_stats (its usage).
+// Which paths have a quota (Apache's PathTrie of quota paths in DataTree). The
+// node layout under /zookeeper/quota and its StatsTrack text are the
+// protocol's (libzk/wire/quota_nodes.h); they are named here for the tree.
 //
 // Paths are kept as Apache's trie keeps them: split at '/', components that
 // are empty or all whitespace (Java's trim) dropped, so "/a//b" and "a/b" name
@@ -15,16 +14,16 @@
 #include <string>
 #include <string_view>
 
+#include "libzk/wire/quota_nodes.h"
+
 namespace zkd::tree {
 
-inline constexpr std::string_view kQuotaRoot = "/zookeeper/quota";
-inline constexpr std::string_view kQuotaLimitNode = "zookeeper_limits";
-inline constexpr std::string_view kQuotaStatNode = "zookeeper_stats";
-
-// "/zookeeper/quota" + path + "/zookeeper_limits" (Quotas.limitPath).
-std::string quota_limit_path(std::string_view path);
-// "/zookeeper/quota" + path + "/zookeeper_stats" (Quotas.statPath).
-std::string quota_stat_path(std::string_view path);
+using zk::wire::kQuotaLimitNode;
+using zk::wire::kQuotaRoot;
+using zk::wire::kQuotaStatNode;
+using zk::wire::quota_limit_path;
+using zk::wire::quota_stat_path;
+using zk::wire::StatsTrack;
 
 class QuotaPaths {
  public:

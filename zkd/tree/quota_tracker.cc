@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "zkd/tree/data_tree.h"
-#include "zkd/tree/quota_stats.h"
+#include "zkd/tree/quota_paths.h"
 
 namespace zkd::tree {
 namespace {

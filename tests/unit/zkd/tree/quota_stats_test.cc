@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include "zkd/tree/quota_paths.h"
-#include "zkd/tree/quota_stats.h"
 
 namespace zkd::tree {
 namespace {

@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/tree/quota_stats.h"
+#include "libzk/wire/quota_nodes.h"
 
 #include <charconv>
 #include <vector>
 
-namespace zkd::tree {
+namespace zk::wire {
+
+std::string quota_limit_path(std::string_view path) {
+  return std::string(kQuotaRoot) + std::string(path) + "/" + std::string(kQuotaLimitNode);
+}
+
+std::string quota_stat_path(std::string_view path) {
+  return std::string(kQuotaRoot) + std::string(path) + "/" + std::string(kQuotaStatNode);
+}
+
 namespace {
 
 // Java's String.split: pieces between separators (a separator is a run of
@@ -84,4 +93,4 @@ std::string StatsTrack::to_string() const {
   return out;
 }
 
-}  // namespace zkd::tree
+}  // namespace zk::wire

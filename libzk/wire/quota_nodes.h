@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+// Quotas as nodes (Apache's Quotas and StatsTrack): a quota on /a/b is the
+// node /zookeeper/quota/a/b/zookeeper_limits (its limits) next to
+// /zookeeper/quota/a/b/zookeeper_stats (its usage, kept by the server). Both
+// hold StatsTrack text. zkCli's setquota/listquota/delquota write and read
+// these nodes with ordinary requests, so the layout is part of the protocol.
+//
 // The text a quota's zookeeper_limits and zookeeper_stats nodes hold (Apache's
 // StatsTrack): "key=long" pairs separated by runs of ',' or ';', written as
 //   count=<n>,bytes=<n>[=;<key>=<n>;<key>=<n>...]
@@ -13,7 +19,16 @@
 #include <string>
 #include <string_view>
 
-namespace zkd::tree {
+namespace zk::wire {
+
+inline constexpr std::string_view kQuotaRoot = "/zookeeper/quota";
+inline constexpr std::string_view kQuotaLimitNode = "zookeeper_limits";
+inline constexpr std::string_view kQuotaStatNode = "zookeeper_stats";
+
+// "/zookeeper/quota" + path + "/zookeeper_limits" (Quotas.limitPath).
+std::string quota_limit_path(std::string_view path);
+// "/zookeeper/quota" + path + "/zookeeper_stats" (Quotas.statPath).
+std::string quota_stat_path(std::string_view path);
 
 class StatsTrack {
  public:
@@ -45,4 +60,4 @@ class StatsTrack {
   std::map<std::string, int64_t, std::less<>> values_;
 };
 
-}  // namespace zkd::tree
+}  // namespace zk::wire
