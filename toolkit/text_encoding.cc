@@ -93,4 +93,78 @@ std::string base64_encode(std::string_view bytes) {
   return out;
 }
 
+namespace {
+
+int base64_value(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+std::optional<std::string> base64_decode(std::string_view text) {
+  std::string out;
+  uint32_t bits = 0;
+  int held = 0;     // bits held in `bits`
+  int digits = 0;   // base64 digits read
+  int padding = 0;  // '=' read; nothing but more '=' or whitespace may follow
+  for (char c : text) {
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    if (c == '=') {
+      ++padding;
+      continue;
+    }
+    const int v = base64_value(c);
+    if (v < 0 || padding > 0) return std::nullopt;
+    ++digits;
+    bits = (bits << 6) | static_cast<uint32_t>(v);
+    held += 6;
+    if (held >= 8) {
+      held -= 8;
+      out += static_cast<char>((bits >> held) & 0xFF);
+    }
+  }
+  if (digits % 4 == 1 || padding > 2 || (padding > 0 && (digits + padding) % 4 != 0)) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::string hex_encode(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (char c : bytes) {
+    const auto b = static_cast<uint8_t>(c);
+    out += kDigits[b >> 4];
+    out += kDigits[b & 0x0F];
+  }
+  return out;
+}
+
+std::optional<std::string> hex_decode(std::string_view text) {
+  if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2);
+  if (text.size() % 2 != 0) return std::nullopt;
+  std::string out;
+  out.reserve(text.size() / 2);
+  for (size_t i = 0; i < text.size(); i += 2) {
+    const int high = hex_value(text[i]);
+    const int low = hex_value(text[i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    out += static_cast<char>(high << 4 | low);
+  }
+  return out;
+}
+
 }  // namespace zk::toolkit

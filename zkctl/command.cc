@@ -24,8 +24,19 @@ struct NameOf {
   const char* operator()(const RemoveWatchesCommand&) const { return "removewatches"; }
   const char* operator()(const SyncCommand&) const { return "sync"; }
   const char* operator()(const AddAuthCommand&) const { return "addauth"; }
-  const char* operator()(const GetAclCommand&) const { return "getacl"; }
-  const char* operator()(const SetAclCommand&) const { return "setacl"; }
+  const char* operator()(const GetAclCommand&) const { return "getAcl"; }
+  const char* operator()(const SetAclCommand&) const { return "setAcl"; }
+  const char* operator()(const AddWatchCommand&) const { return "addWatch"; }
+  const char* operator()(const WhoAmICommand&) const { return "whoami"; }
+  const char* operator()(const GetEphemeralsCommand&) const { return "getEphemerals"; }
+  const char* operator()(const GetAllChildrenNumberCommand&) const {
+    return "getAllChildrenNumber";
+  }
+  const char* operator()(const SetQuotaCommand&) const { return "setquota"; }
+  const char* operator()(const ListQuotaCommand&) const { return "listquota"; }
+  const char* operator()(const DelQuotaCommand&) const { return "delquota"; }
+  const char* operator()(const ConfigCommand&) const { return "config"; }
+  const char* operator()(const ReconfigCommand&) const { return "reconfig"; }
 };
 }  // namespace
 

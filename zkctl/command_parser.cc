@@ -2,6 +2,9 @@
 #include "zkctl/command_parser.h"
 
 #include <CLI/CLI.hpp>
+#include <array>
+#include <charconv>
+#include <fstream>
 #include <optional>
 
 #include "zkctl/acl_text.h"
@@ -20,16 +23,26 @@ class CommandGrammar {
     add_get();
     add_set();
     add_ls();
-    add_path_only<StatCommand>("stat", "print the node's Stat");
+    add_stat();
     add_path_only<ExistsCommand>("exists", "exit 0 if the node exists, 3 if not");
     add_delete();
-    add_path_only<DeleteAllCommand>("deleteall", "delete the node and all its descendants");
+    add_deleteall();
     add_watch();
+    add_addwatch();
     add_removewatches();
     add_path_only<SyncCommand>("sync", "sync the server with the leader for PATH");
     add_addauth();
     add_getacl();
     add_setacl();
+    add_whoami();
+    add_getephemerals();
+    add_path_only<GetAllChildrenNumberCommand>("getAllChildrenNumber",
+                                               "count the node's descendants");
+    add_setquota();
+    add_path_only<ListQuotaCommand>("listquota", "print the quota's limits and usage");
+    add_delquota();
+    add_config();
+    add_reconfig();
   }
 
   std::vector<CommandWords> words() const {
@@ -51,7 +64,8 @@ class CommandGrammar {
 
   ParseResult parse(const std::vector<std::string>& words) {
     if (words.empty()) return UsageError{"no command given"};
-    std::vector<std::string> reversed(words.rbegin(), words.rend());
+    std::vector<std::string> reversed;
+    for (auto it = words.rbegin(); it != words.rend(); ++it) reversed.push_back(java_style(*it));
     try {
       app_.parse(reversed);
     } catch (const CLI::ParseError& e) {
@@ -63,6 +77,15 @@ class CommandGrammar {
   }
 
  private:
+  // zkCli's reconfig takes long options with one dash (-file, -members, -add,
+  // -remove); CLI11 wants two.
+  static std::string java_style(const std::string& word) {
+    for (const char* name : {"-file", "-members", "-add", "-remove"}) {
+      if (word == name) return "-" + word;
+    }
+    return word;
+  }
+
   static std::string describe(const std::string& name, const CLI::ParseError& e) {
     std::string what = e.what();
     if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr &&
@@ -72,62 +95,129 @@ class CommandGrammar {
     return name + ": " + what;
   }
 
+  // zkCli's names are camelCase (getAcl); any case is accepted.
   CLI::App* sub(const char* name, const char* description) {
-    CLI::App* s = app_.add_subcommand(name, description);
+    CLI::App* s = app_.add_subcommand(name, description)->ignore_case();
     s->set_help_flag();
     return s;
   }
 
+  void add_path(CLI::App* s) { s->add_option("PATH", path_, "node path")->required(); }
+
   template <typename T>
   void add_path_only(const char* name, const char* description) {
     CLI::App* s = sub(name, description);
-    s->add_option("PATH", path_, "node path")->required();
+    add_path(s);
     s->callback([this] { out_ = T{path_}; });
   }
 
+  // --base64 / --hex: DATA (or the file it names) is encoded text.
+  void add_data_encoding(CLI::App* s, const char* what) {
+    CLI::Option* base64 = s->add_flag("--base64", flag_f_, std::string(what) + " is base64");
+    CLI::Option* hex = s->add_flag("--hex", flag_g_, std::string(what) + " is hex");
+    base64->excludes(hex);
+  }
+
+  DataEncoding data_encoding() const {
+    return flag_f_ ? DataEncoding::kBase64 : flag_g_ ? DataEncoding::kHex : DataEncoding::kRaw;
+  }
+
+  DataArgument data_word(const std::string& word) const {
+    DataArgument data = data_argument_from_word(word);
+    data.encoding = data_encoding();
+    return data;
+  }
+
+  // ACL text as zkCli writes it; a bad one sets error_.
+  std::optional<zk::wire::ACLs> acl_word(const std::string& text) {
+    auto acl = parse_acl_text(text);
+    if (auto* why = std::get_if<std::string>(&acl)) {
+      error_ = *why;
+      return std::nullopt;
+    }
+    return std::get<zk::wire::ACLs>(std::move(acl));
+  }
+
   void add_create() {
+    CLI::Option* e;
+    CLI::Option* sq;
     CLI::App* s = sub("create", "create a node and print its path");
-    s->add_flag("-e,--ephemeral", flag_a_, "ephemeral: removed when the session ends");
-    s->add_flag("-s,--sequential", flag_b_, "append a sequence number to the name");
-    s->add_option("PATH", path_, "node path")->required();
+    e = s->add_flag("-e,--ephemeral", flag_a_, "ephemeral: removed when the session ends");
+    sq = s->add_flag("-s,--sequential", flag_b_, "append a sequence number to the name");
+    CLI::Option* c = s->add_flag("-c,--container", flag_c_, "container: removed once emptied");
+    CLI::Option* t = s->add_option("-t,--ttl", ttl_, "TTL node: removed MS after going unused")
+                         ->check(CLI::Range(int64_t{1}, int64_t{0x00FFFFFFFFFF}).description(""));
+    c->excludes(e)->excludes(sq)->excludes(t);
+    t->excludes(e);
+    add_data_encoding(s, "DATA");
+    add_path(s);
     CLI::Option* data = s->add_option("DATA", data_, "data (literal, or @FILE)");
-    s->callback([this, data] {
-      std::optional<DataArgument> argument;
-      if (data->count() > 0) argument = data_argument_from_word(data_);
-      out_ = CreateCommand{path_, argument, flag_a_, flag_b_};
+    CLI::Option* acl = s->add_option("ACL", acl_, "scheme:id:perms[,...]");
+    s->callback([this, data, acl, t] {
+      CreateCommand c;
+      c.path = path_;
+      c.ephemeral = flag_a_;
+      c.sequential = flag_b_;
+      c.container = flag_c_;
+      if (data->count() > 0) c.data = data_word(data_);
+      if (t->count() > 0) c.ttl_ms = ttl_;
+      if (acl->count() > 0) {
+        c.acl = acl_word(acl_);
+        if (!c.acl) return;
+      }
+      out_ = c;
     });
   }
 
   void add_get() {
     CLI::App* s = sub("get", "print the node's data");
-    s->add_flag("-S,--stat", flag_a_, "also print the Stat");
-    s->add_option("PATH", path_, "node path")->required();
-    s->callback([this] { out_ = GetCommand{path_, flag_a_}; });
+    s->add_flag("-s,-S,--stat", flag_a_, "also print the Stat");
+    s->add_flag("-w,--watch", flag_b_, "leave a data watch; its event is printed when it fires");
+    CLI::Option* base64 = s->add_flag("--base64", flag_f_, "print the data as base64");
+    s->add_flag("--hex", flag_g_, "print the data as hex")->excludes(base64);
+    add_path(s);
+    s->callback([this] { out_ = GetCommand{path_, flag_a_, flag_b_, data_encoding()}; });
   }
 
   void add_set() {
     CLI::App* s = sub("set", "replace the node's data");
     s->add_option("-v,--version", version_, "expected data version");
-    s->add_flag("-S,--stat", flag_a_, "print the new Stat");
-    s->add_option("PATH", path_, "node path")->required();
+    s->add_flag("-s,-S,--stat", flag_a_, "print the new Stat");
+    add_data_encoding(s, "DATA");
+    add_path(s);
     s->add_option("DATA", data_, "data (literal, or @FILE)")->required();
-    s->callback([this] {
-      out_ = SetCommand{path_, data_argument_from_word(data_), version_, flag_a_};
-    });
+    s->callback([this] { out_ = SetCommand{path_, data_word(data_), version_, flag_a_}; });
   }
 
   void add_ls() {
     CLI::App* s = sub("ls", "list the children, sorted");
-    s->add_flag("-S,--stat", flag_a_, "also print the node's Stat");
-    s->add_option("PATH", path_, "node path")->required();
-    s->callback([this] { out_ = LsCommand{path_, flag_a_}; });
+    s->add_flag("-s,-S,--stat", flag_a_, "also print the node's Stat");
+    s->add_flag("-w,--watch", flag_b_, "leave a child watch; its event is printed when it fires");
+    s->add_flag("-R,--recursive", flag_c_, "every path of the subtree, breadth first");
+    add_path(s);
+    s->callback([this] { out_ = LsCommand{path_, flag_a_, flag_b_, flag_c_}; });
+  }
+
+  void add_stat() {
+    CLI::App* s = sub("stat", "print the node's Stat");
+    s->add_flag("-w,--watch", flag_a_, "leave a watch; its event is printed when it fires");
+    add_path(s);
+    s->callback([this] { out_ = StatCommand{path_, flag_a_}; });
   }
 
   void add_delete() {
     CLI::App* s = sub("delete", "delete a node without children");
     s->add_option("-v,--version", version_, "expected data version");
-    s->add_option("PATH", path_, "node path")->required();
+    add_path(s);
     s->callback([this] { out_ = DeleteCommand{path_, version_}; });
+  }
+
+  void add_deleteall() {
+    CLI::App* s = sub("deleteall", "delete the node and all its descendants");
+    s->add_option("-b,--batch", batch_, "delete in multis of up to N nodes")
+        ->check(CLI::Range(1, 100000).description(""));
+    add_path(s);
+    s->callback([this] { out_ = DeleteAllCommand{path_, batch_}; });
   }
 
   void add_watch() {
@@ -147,7 +237,7 @@ class CommandGrammar {
                              ->check(CLI::Range(1, 1000000000).description(""));
     s->add_option("--timeout-watch", timeout_ms_, "give up after MS without an event")
         ->check(CLI::Range(int64_t{0}, int64_t{86400000}).description(""));
-    s->add_option("PATH", path_, "node path")->required();
+    add_path(s);
     s->callback([this, count] {
       WatchCommand w;
       w.path = path_;
@@ -163,6 +253,18 @@ class CommandGrammar {
     });
   }
 
+  void add_addwatch() {
+    CLI::App* s = sub("addWatch", "leave a persistent watch; its events are printed");
+    s->add_option("-m,--mode", scheme_, "PERSISTENT or PERSISTENT_RECURSIVE (default)")
+        ->check(CLI::IsMember({"PERSISTENT", "PERSISTENT_RECURSIVE"}).description(""));
+    add_path(s);
+    s->callback([this] {
+      out_ = AddWatchCommand{path_, scheme_ == "PERSISTENT"
+                                        ? zk::wire::AddWatchMode::kPersistent
+                                        : zk::wire::AddWatchMode::kPersistentRecursive};
+    });
+  }
+
   void add_removewatches() {
     CLI::App* s = sub("removewatches", "remove this session's watches on a node");
     CLI::Option* children = s->add_flag("-c,--children", flag_a_, "children watches only");
@@ -171,7 +273,7 @@ class CommandGrammar {
     children->excludes(data)->excludes(any);
     data->excludes(any);
     s->add_flag("-l,--local", flag_d_, "remove locally even if the server is unreachable");
-    s->add_option("PATH", path_, "node path")->required();
+    add_path(s);
     s->callback([this] {
       RemoveWatchesCommand r;
       r.path = path_;
@@ -191,26 +293,158 @@ class CommandGrammar {
   }
 
   void add_getacl() {
-    CLI::App* s = sub("getacl", "print the node's ACL");
-    s->add_flag("-S,--stat", flag_a_, "also print the Stat");
-    s->add_option("PATH", path_, "node path")->required();
+    CLI::App* s = sub("getAcl", "print the node's ACL");
+    s->add_flag("-s,-S,--stat", flag_a_, "also print the Stat");
+    add_path(s);
     s->callback([this] { out_ = GetAclCommand{path_, flag_a_}; });
   }
 
   void add_setacl() {
-    CLI::App* s = sub("setacl", "replace the node's ACL");
+    CLI::App* s = sub("setAcl", "replace the node's ACL");
     s->add_option("-v,--version", version_, "expected ACL version (aversion)");
-    s->add_flag("-S,--stat", flag_a_, "print the new Stat");
-    s->add_option("PATH", path_, "node path")->required();
-    s->add_option("ACL", data_, "scheme:id:perms[,...]")->required();
+    s->add_flag("-s,-S,--stat", flag_a_, "print the new Stat");
+    s->add_flag("-R,--recursive", flag_b_, "also every descendant");
+    add_path(s);
+    s->add_option("ACL", acl_, "scheme:id:perms[,...]")->required();
     s->callback([this] {
-      auto acl = parse_acl_text(data_);
-      if (auto* why = std::get_if<std::string>(&acl)) {
-        error_ = *why;
+      auto acl = acl_word(acl_);
+      if (acl) out_ = SetAclCommand{path_, *std::move(acl), version_, flag_a_, flag_b_};
+    });
+  }
+
+  void add_whoami() {
+    CLI::App* s = sub("whoami", "print the ids the session is authenticated as");
+    s->callback([this] { out_ = WhoAmICommand{}; });
+  }
+
+  void add_getephemerals() {
+    CLI::App* s = sub("getEphemerals", "list this session's ephemeral nodes");
+    s->add_option("PATH", path_, "only those under PATH");
+    s->callback([this] { out_ = GetEphemeralsCommand{path_}; });
+  }
+
+  void add_setquota() {
+    CLI::App* s = sub("setquota", "set a quota limit on a node");
+    CLI::Option* n = s->add_option("-n", quota_[0], "soft limit on the number of nodes");
+    CLI::Option* b = s->add_option("-b", quota_[1], "soft limit on the bytes of data");
+    CLI::Option* hn = s->add_option("-N", quota_[2], "hard limit on the number of nodes");
+    CLI::Option* hb = s->add_option("-B", quota_[3], "hard limit on the bytes of data");
+    const std::array<CLI::Option*, 4> limits{n, b, hn, hb};
+    for (CLI::Option* o : limits) o->type_name("N");
+    n->excludes(b)->excludes(hn)->excludes(hb);
+    b->excludes(hn)->excludes(hb);
+    hn->excludes(hb);
+    add_path(s);
+    s->callback([this, limits] {
+      for (size_t i = 0; i < limits.size(); ++i) {
+        if (limits[i]->count() == 0) continue;
+        const int64_t minimum = i % 2 == 0 ? 1 : 0;  // counts above zero, bytes at least zero
+        if (quota_[i] < minimum) {
+          error_ = "the limit must be at least " + std::to_string(minimum);
+          return;
+        }
+        out_ = SetQuotaCommand{path_, static_cast<QuotaLimit>(i), quota_[i]};
         return;
       }
-      out_ = SetAclCommand{path_, std::get<zk::wire::ACLs>(std::move(acl)), version_, flag_a_};
+      error_ = "give one of -n, -b, -N, -B";
     });
+  }
+
+  void add_delquota() {
+    CLI::App* s = sub("delquota", "remove a node's quota, or one of its limits");
+    CLI::Option* n = s->add_flag("-n", flag_a_, "only the node count soft limit");
+    CLI::Option* b = s->add_flag("-b", flag_b_, "only the bytes soft limit");
+    CLI::Option* hn = s->add_flag("-N", flag_c_, "only the node count hard limit");
+    CLI::Option* hb = s->add_flag("-B", flag_d_, "only the bytes hard limit");
+    n->excludes(b)->excludes(hn)->excludes(hb);
+    b->excludes(hn)->excludes(hb);
+    hn->excludes(hb);
+    add_path(s);
+    s->callback([this] {
+      DelQuotaCommand d{path_, std::nullopt};
+      if (flag_a_) d.limit = QuotaLimit::kCount;
+      if (flag_b_) d.limit = QuotaLimit::kBytes;
+      if (flag_c_) d.limit = QuotaLimit::kCountHardLimit;
+      if (flag_d_) d.limit = QuotaLimit::kByteHardLimit;
+      out_ = d;
+    });
+  }
+
+  void add_config() {
+    CLI::App* s = sub("config", "print the ensemble's membership (/zookeeper/config)");
+    s->add_flag("-c,--client", flag_a_, "only the version and the client addresses");
+    s->add_flag("-w,--watch", flag_b_, "leave a watch; its event is printed when it fires");
+    s->add_flag("-s,-S,--stat", flag_c_, "also print the Stat");
+    s->callback([this] { out_ = ConfigCommand{flag_a_, flag_b_, flag_c_}; });
+  }
+
+  void add_reconfig() {
+    CLI::App* s = sub("reconfig", "change the ensemble's membership");
+    s->add_flag("-s,-S,--stat", flag_a_, "also print the Stat");
+    s->add_option("-v,--version", text_, "the config version (hex) the change applies to");
+    CLI::Option* file = s->add_option("--file", file_, "new membership: FILE's server.N lines");
+    CLI::Option* members =
+        s->add_option("--members", members_, "new membership: server.N=...[,server.M=...]");
+    CLI::Option* add = s->add_option("--add", data_, "joining: server.N=...[,server.M=...]");
+    CLI::Option* remove = s->add_option("--remove", scheme_, "leaving: N[,M...]");
+    file->excludes(members)->excludes(add)->excludes(remove);
+    members->excludes(add)->excludes(remove);
+    s->callback([this, file, add, remove] {
+      ReconfigCommand r;
+      r.with_stat = flag_a_;
+      if (!text_.empty()) {
+        auto version = parse_hex(text_);
+        if (!version) {
+          error_ = "-v wants the config version in hex, e.g. 100000000";
+          return;
+        }
+        r.from_config = *version;
+      }
+      r.joining = add->count() > 0 ? data_ : "";
+      r.leaving = remove->count() > 0 ? scheme_ : "";
+      r.members = members_;
+      if (file->count() > 0) {
+        auto lines = read_server_lines(file_);
+        if (!lines) return;
+        r.members = *lines;
+      }
+      if (r.joining.empty() && r.leaving.empty() && r.members.empty()) {
+        error_ = "give -members, -file, or -add and/or -remove";
+        return;
+      }
+      out_ = r;
+    });
+  }
+
+  static std::optional<int64_t> parse_hex(std::string text) {
+    if (text.starts_with("0x") || text.starts_with("0X")) text.erase(0, 2);
+    int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+    return value;
+  }
+
+  // The server.N=... lines of a dynamic configuration file, comma-joined; a
+  // file that cannot be read, or holds none, sets error_.
+  std::optional<std::string> read_server_lines(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) {
+      error_ = "cannot read '" + path + "'";
+      return std::nullopt;
+    }
+    std::string joined, line;
+    while (std::getline(in, line)) {
+      const size_t start = line.find_first_not_of(" \t");
+      if (start == std::string::npos || line.compare(start, 7, "server.") != 0) continue;
+      const size_t end = line.find_last_not_of(" \t\r");
+      if (!joined.empty()) joined += ',';
+      joined += line.substr(start, end - start + 1);
+    }
+    if (joined.empty()) {
+      error_ = "'" + path + "' holds no server.N= line";
+      return std::nullopt;
+    }
+    return joined;
   }
 
   CLI::App app_{"zkctl command", "zkctl"};
@@ -219,13 +453,22 @@ class CommandGrammar {
   std::string scheme_;
   std::string path_;
   std::string data_;
+  std::string acl_;
+  std::string text_;
+  std::string file_;
+  std::string members_;
   bool flag_a_ = false;
   bool flag_b_ = false;
   bool flag_c_ = false;
   bool flag_d_ = false;
   bool flag_e_ = false;
+  bool flag_f_ = false;
+  bool flag_g_ = false;
   int32_t version_ = kAnyVersion;
   int count_ = 1;
+  int batch_ = 0;
+  int64_t ttl_ = 0;
+  std::array<int64_t, 4> quota_{};
   std::optional<int64_t> timeout_ms_;
 };
 
@@ -239,25 +482,35 @@ ParseResult parse_command(const std::vector<std::string>& words) {
 std::vector<CommandWords> command_words() { return CommandGrammar().words(); }
 
 std::string command_help_text() {
-  return "Commands:\n"
-         "  create [-e] [-s] PATH [DATA]   create a node, print the created path\n"
-         "                                 (-e ephemeral, -s sequential; no DATA:\n"
-         "                                 null data; a one-shot ephemeral vanishes\n"
-         "                                 when zkctl exits)\n"
-         "  get [-S] PATH                  print the data (-S/--stat: and the Stat)\n"
-         "  set [-v VERSION] [-S] PATH DATA\n"
-         "                                 replace the data (-S: print the new Stat)\n"
-         "  ls [-S] PATH                   list the children, sorted (-S: and the Stat)\n"
-         "  stat PATH                      print the Stat\n"
+  return "Commands (zkCli's, as zkCli spells them; -S/--stat and other long\n"
+         "options are zkctl's own spellings beside them):\n"
+         "  create [-e] [-s] [-c] [-t TTL] PATH [DATA] [ACL]\n"
+         "                                 create a node, print the created path\n"
+         "                                 (-e ephemeral, -s sequential, -c container,\n"
+         "                                 -t TTL node of TTL ms; no DATA: null data;\n"
+         "                                 a one-shot ephemeral vanishes when zkctl\n"
+         "                                 exits)\n"
+         "  get [-s] [-w] [--base64|--hex] PATH\n"
+         "                                 print the data (-s: and the Stat; -w: leave\n"
+         "                                 a watch; --base64/--hex: encoded)\n"
+         "  set [-s] [-v VERSION] PATH DATA\n"
+         "                                 replace the data (-s: print the new Stat)\n"
+         "  ls [-s] [-w] [-R] PATH         list the children, sorted (-s: and the\n"
+         "                                 Stat; -R: every path of the subtree)\n"
+         "  stat [-w] PATH                 print the Stat\n"
          "  exists PATH                    exit 0 if the node exists, 3 if not\n"
          "  delete [-v VERSION] PATH       delete a node that has no children\n"
-         "  deleteall PATH                 delete the node and its subtree, depth-first\n"
+         "  deleteall [-b N] PATH          delete the node and its subtree, depth-first\n"
+         "                                 (-b: in multis of up to N deletes)\n"
          "  watch [--data|--children|--exists] [--count N] [--timeout-watch MS] PATH\n"
          "                                 set a watch, print each event as\n"
          "                                 'NodeDataChanged /path'; re-arm until N\n"
          "  watch --persistent [--recursive] [--count N] [--timeout-watch MS] PATH\n"
          "                                 addWatch: print every event (--recursive:\n"
          "                                 of the subtree too) until N or interrupted\n"
+         "  addWatch [-m PERSISTENT|PERSISTENT_RECURSIVE] PATH\n"
+         "                                 leave a persistent watch (default\n"
+         "                                 recursive); its events print as they fire\n"
          "  removewatches [-c|-d|-a] [-l] PATH\n"
          "                                 remove this session's watches on PATH\n"
          "                                 (-c children, -d data, -a all, default;\n"
@@ -265,13 +518,30 @@ std::string command_help_text() {
          "  sync PATH                      sync the connected server with the leader\n"
          "  addauth SCHEME AUTH            add a credential to the session (digest\n"
          "                                 user:password); counts for later commands\n"
-         "  getacl [-S] PATH               print the ACL, one scheme:id:perms per line\n"
-         "  setacl [-v VERSION] [-S] PATH ACL\n"
-         "                                 replace the ACL; ACL as zkCli writes it:\n"
+         "  getAcl [-s] PATH               print the ACL, one scheme:id:perms per line\n"
+         "  setAcl [-s] [-v VERSION] [-R] PATH ACL\n"
+         "                                 replace the ACL (-R: of the subtree too);\n"
+         "                                 ACL as zkCli writes it:\n"
          "                                 scheme:id:perms[,...], perms from cdrwa,\n"
          "                                 e.g. digest:alice:HASH:cdrwa,world:anyone:r\n"
-         "DATA is a literal; @FILE reads FILE, @@x is the literal @x. Use -- before\n"
-         "data that starts with '-'.\n";
+         "  whoami                         the ids the session is authenticated as\n"
+         "  getEphemerals [PATH]           this session's ephemerals (under PATH)\n"
+         "  getAllChildrenNumber PATH      how many descendants PATH has\n"
+         "  setquota -n|-b|-N|-B N PATH    set a quota limit: -n nodes, -b bytes\n"
+         "                                 (soft, logged), -N, -B (hard, enforced\n"
+         "                                 with enforceQuota)\n"
+         "  listquota PATH                 print the quota's limits and usage\n"
+         "  delquota [-n|-b|-N|-B] PATH    remove the quota, or one of its limits\n"
+         "  config [-c] [-w] [-s]          print the ensemble's membership (-c: the\n"
+         "                                 version and client addresses only)\n"
+         "  reconfig [-s] [-v VERSION] -members SERVERS | -file FILE |\n"
+         "           [-add SERVERS] [-remove IDS]\n"
+         "                                 change the membership; SERVERS as\n"
+         "                                 server.N=host:port:port[:role];[host:]port\n"
+         "                                 comma-separated, VERSION in hex\n"
+         "Names are matched in any case (getacl works too). DATA is a literal;\n"
+         "@FILE reads FILE, @@x is the literal @x; with --base64 or --hex it is\n"
+         "decoded first. Use -- before data that starts with '-'.\n";
 }
 
 }  // namespace zkctl

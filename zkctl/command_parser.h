@@ -1,20 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Grammar of one zkctl command, shared by the one-shot command line
-// (`zkctl [global options] CMD ARGS...`) and by script / interactive lines.
-//
-//   create [-e] [-s] PATH [DATA]
-//   get [-S|--stat] PATH
-//   set [-v VERSION] [-S|--stat] PATH DATA
-//   ls [-S|--stat] PATH
-//   stat PATH
-//   exists PATH
-//   delete [-v VERSION] PATH
-//   deleteall PATH
-//   watch [--data|--children|--exists] [--count N] [--timeout-watch MS] PATH
-//   sync PATH
-//   addauth SCHEME AUTH
-//   getacl [-S|--stat] PATH
-//   setacl [-v VERSION] [-S|--stat] PATH ACL      (ACL: zkctl/acl_text.h)
+// (`zkctl [global options] CMD ARGS...`) and by script / interactive lines:
+// zkCli 3.8/3.9's commands as zkCli spells them, plus zkctl's `exists` and
+// `watch`; command_help_text() lists them. Names match in any case
+// ("getacl" is getAcl); -S and --stat are zkctl's spellings of zkCli's -s
+// where -s means the Stat; reconfig's -file, -members, -add and -remove may
+// have one dash, as in zkCli.
 //
 // Options may come before or after the positionals; `--` ends the options (for
 // data that starts with '-'). DATA "@FILE" reads FILE when the command runs;

@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
+#include "zkctl/command.h"
 #include "zkctl/exit_code.h"
 
 namespace zkctl {
@@ -23,7 +25,8 @@ struct DataResult {
   std::string path;
   std::string data;  // raw bytes
   std::optional<zk::wire::Stat> stat;
-  bool null_data = false;  // the server holds null, not empty, data
+  bool null_data = false;                    // the server holds null, not empty, data
+  DataEncoding output = DataEncoding::kRaw;  // how human output shows `data`
 };
 
 struct SetResult {
@@ -76,9 +79,64 @@ struct WatchesRemovedResult {
   std::string path;
 };
 
-using CommandResult = std::variant<CreatedResult, DataResult, SetResult, ChildrenResult, StatResult,
-                                   ExistsResult, DeletedResult, SyncedResult, WatchEventResult,
-                                   AclResult, AuthAddedResult, WatchesRemovedResult>;
+// ls -R: PATH and every descendant, breadth first.
+struct TreeResult {
+  std::string path;
+  std::vector<std::string> paths;
+};
+
+struct WhoAmIResult {
+  std::vector<zk::wire::ClientInfo> ids;
+};
+
+struct EphemeralsResult {
+  std::string path;                // the prefix asked for; "" for all
+  std::vector<std::string> paths;  // sorted
+};
+
+struct ChildCountResult {
+  std::string path;
+  int64_t count = 0;
+};
+
+// listquota: the quota's zookeeper_limits and zookeeper_stats values by
+// StatsTrack key ("count", "bytes", "countHardLimit", "byteHardLimit").
+struct QuotaResult {
+  std::string path;
+  std::vector<std::pair<std::string, int64_t>> limits;
+  std::vector<std::pair<std::string, int64_t>> usage;
+};
+
+// setquota, delquota, addWatch: done, nothing to show.
+struct DoneResult {
+  std::string command;
+  std::string path;
+};
+
+// config, reconfig: /zookeeper/config's text (or, for config -c, the
+// version and the client addresses).
+struct ConfigResult {
+  std::string text;
+  std::optional<zk::wire::Stat> stat;
+};
+
+// version: the tool's version line.
+struct VersionResult {
+  std::string version;
+};
+
+// A watch an earlier command left set (get -w, addWatch, ...) fired.
+struct FiredWatchResult {
+  zk::wire::EventType type = zk::wire::EventType::kNone;
+  zk::wire::KeeperState state = zk::wire::KeeperState::kSyncConnected;
+  std::string path;
+};
+
+using CommandResult =
+    std::variant<CreatedResult, DataResult, SetResult, ChildrenResult, StatResult, ExistsResult,
+                 DeletedResult, SyncedResult, WatchEventResult, AclResult, AuthAddedResult,
+                 WatchesRemovedResult, TreeResult, WhoAmIResult, EphemeralsResult, ChildCountResult,
+                 QuotaResult, DoneResult, ConfigResult, VersionResult, FiredWatchResult>;
 
 // A failed command. `zk_error` is set when the server or client library
 // reported a ZooKeeper error; otherwise `name` says what happened

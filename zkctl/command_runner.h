@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "zkctl/command.h"
 #include "zkctl/command_result.h"
@@ -22,6 +23,10 @@ class CommandRunner {
   // ended it, or nullopt on success. Results already passed stay valid output
   // even when a failure follows (e.g. a watch that re-arms on a deleted node).
   virtual std::optional<CommandFailure> run(const Command& command, const ResultSink& sink) = 0;
+  // The events of watches earlier commands left set (get -w, addWatch, ...)
+  // that fired since the last call, in order; the shell prints them between
+  // commands.
+  virtual std::vector<FiredWatchResult> take_fired_watches() { return {}; }
 };
 
 }  // namespace zkctl

@@ -46,7 +46,7 @@ std::string default_member_id() {
 std::variant<std::map<std::string, std::string>, UsageError> read_config_file(
     const std::string& file) {
   std::ifstream in(file);
-  if (!in) return UsageError{"config apply: cannot read '" + file + "'"};
+  if (!in) return UsageError{"settings apply: cannot read '" + file + "'"};
   std::map<std::string, std::string> values;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
@@ -57,7 +57,7 @@ std::variant<std::map<std::string, std::string>, UsageError> read_config_file(
     std::string key = eq == std::string::npos ? "" : line.substr(start, eq - start);
     while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) key.pop_back();
     if (!zk::recipes::valid_config_key(key)) {
-      return UsageError{"config apply: " + file + ":" + std::to_string(number) +
+      return UsageError{"settings apply: " + file + ":" + std::to_string(number) +
                         ": expected key=value with a key that is a node name other than 'ready'"};
     }
     values[key] = line.substr(eq + 1);
@@ -92,7 +92,7 @@ std::variant<CoordinationVerb, UsageError> parse_words(const std::vector<std::st
     out.kind = action == "put" ? Kind::kQueuePut : Kind::kQueueTake;
     if (action == "put") positionals = 2;
     if (action == "take") with_value = {"--timeout"};
-  } else if (verb == "config" && (action == "apply" || action == "wait")) {
+  } else if (verb == "settings" && (action == "apply" || action == "wait")) {
     out.kind = action == "apply" ? Kind::kConfigApply : Kind::kConfigWait;
     if (action == "apply") positionals = 2;
     if (action == "wait") with_value = {"--timeout"};
@@ -166,7 +166,7 @@ const char* verb_name(Kind kind) {
       return "queue";
     case Kind::kConfigApply:
     case Kind::kConfigWait:
-      return "config";
+      return "settings";
   }
   return "";
 }
@@ -346,7 +346,7 @@ int run_config(const CoordinationVerb& verb, zk::client::SyncClient& zk, Printer
 bool is_coordination_verb(const std::vector<std::string>& words) {
   if (words.empty()) return false;
   const std::string& w = words.front();
-  return w == "barrier" || w == "counter" || w == "members" || w == "queue" || w == "config";
+  return w == "barrier" || w == "counter" || w == "members" || w == "queue" || w == "settings";
 }
 
 std::variant<CoordinationVerb, UsageError> parse_coordination_verb(
@@ -391,9 +391,10 @@ std::string coordination_verbs_help_text() {
          "                                 list after each change\n"
          "  queue put PATH DATA            append an item, print its node\n"
          "  queue take PATH [--timeout MS] take the head item, waiting while empty\n"
-         "  config apply PATH FILE         write FILE's key=value lines behind the\n"
-         "                                 ready znode\n"
-         "  config wait PATH [--timeout MS]\n"
+         "  settings apply PATH FILE       write FILE's key=value lines behind the\n"
+         "                                 ready znode (zkCli's `config` is the\n"
+         "                                 ensemble's membership)\n"
+         "  settings wait PATH [--timeout MS]\n"
          "                                 wait for a complete configuration, print\n"
          "                                 it as key=value lines\n";
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// zkctl's coordination verbs: counter, barrier, members, queue, config, each
+// zkctl's coordination verbs: counter, barrier, members, queue, settings, each
 // a zk::recipes recipe. One-shot only (like lock and elect, they may block or
 // own the session): not available in scripts or the interactive shell.
 //
@@ -23,9 +23,9 @@
 //       lists in human mode) until SIGINT/SIGTERM.
 //   queue put PATH DATA            append DATA (@FILE reads FILE), print the node
 //   queue take PATH [--timeout MS] take the head item (waiting while empty), print it
-//   config apply PATH FILE         FILE: key=value lines ('#' comments, blank lines
+//   settings apply PATH FILE       FILE: key=value lines ('#' comments, blank lines
 //                                  ignored); the paper's ready-znode update
-//   config wait PATH [--timeout MS]
+//   settings wait PATH [--timeout MS]
 //                                  wait for a complete configuration, print
 //                                  key=value lines
 // Waits without --timeout are unbounded; running out exits 10 (TIMEOUT).
@@ -71,7 +71,7 @@ struct CoordinationVerb {
 // True when `words` starts with one of the verbs above.
 bool is_coordination_verb(const std::vector<std::string>& words);
 
-// Parses `words` (the verb first); config apply reads FILE here. Never throws.
+// Parses `words` (the verb first); settings apply reads FILE here. Never throws.
 std::variant<CoordinationVerb, UsageError> parse_coordination_verb(
     const std::vector<std::string>& words);
 

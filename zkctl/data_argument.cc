@@ -6,9 +6,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "toolkit/text_encoding.h"
+
 namespace zkctl {
 
-std::variant<std::string, CommandFailure> resolve_data(const DataArgument& data) {
+namespace {
+
+std::variant<std::string, CommandFailure> read_source(const DataArgument& data) {
   if (data.source == DataArgument::Source::kLiteral) return data.value;
   std::ifstream in(data.value, std::ios::binary);
   if (!in) {
@@ -21,6 +25,26 @@ std::variant<std::string, CommandFailure> resolve_data(const DataArgument& data)
   std::ostringstream content;
   content << in.rdbuf();
   return content.str();
+}
+
+}  // namespace
+
+std::variant<std::string, CommandFailure> resolve_data(const DataArgument& data) {
+  auto text = read_source(data);
+  if (data.encoding == DataEncoding::kRaw || std::holds_alternative<CommandFailure>(text)) {
+    return text;
+  }
+  const std::string& encoded = std::get<std::string>(text);
+  std::optional<std::string> bytes = data.encoding == DataEncoding::kBase64
+                                         ? zk::toolkit::base64_decode(encoded)
+                                         : zk::toolkit::hex_decode(encoded);
+  if (bytes) return *std::move(bytes);
+  CommandFailure f;
+  f.exit_code = ExitCode::kUsage;
+  f.name = "BAD_DATA";
+  f.message = std::string("data is not ") +
+              (data.encoding == DataEncoding::kBase64 ? "base64" : "hex") + " text";
+  return f;
 }
 
 }  // namespace zkctl

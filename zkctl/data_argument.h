@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Turns a DataArgument (literal or @FILE) into the bytes to store.
+// Turns a DataArgument (literal or @FILE, maybe base64 or hex) into the bytes to store.
 #pragma once
 
 #include <string>
@@ -10,8 +10,10 @@
 
 namespace zkctl {
 
-// The literal, or the whole content of the file (binary-safe). A file that
-// cannot be read gives a DATA_FILE failure (exit code 1) naming the file.
+// The literal, or the whole content of the file (binary-safe), decoded from
+// base64 or hex when so marked. A file that cannot be read gives a DATA_FILE
+// failure (exit code 1) naming the file; text that does not decode, BAD_DATA
+// (exit code 2).
 std::variant<std::string, CommandFailure> resolve_data(const DataArgument& data);
 
 }  // namespace zkctl

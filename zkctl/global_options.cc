@@ -48,10 +48,10 @@ struct Parser {
     app.add_option("-s,--server", options.server,
                    "connect string HOST:PORT[,HOST:PORT...][/chroot]\n(default: $ZKCTL_SERVER, "
                    "else " +
-                       std::string(kDefaultServer) + ")")
+                       std::string(kDefaultServer) + "); zkCli's -server too")
         ->type_name("HOSTS");
     app.add_option("--timeout", options.session_timeout_ms,
-                   "requested session timeout in ms (default 30000)")
+                   "requested session timeout in ms (default 30000); zkCli's\n-timeout too")
         ->type_name("MS")
         ->check(CLI::Range(int64_t{1}, int64_t{86400000}).description(""));
     app.add_option("--connect-timeout", options.connect_timeout_ms,
@@ -70,6 +70,20 @@ struct Parser {
   }
 };
 
+// zkCli's spellings of the global options (Java style, one dash) in the
+// words before the command, turned into zkctl's.
+std::vector<std::string> with_zkcli_spellings(const CLI::App& app, std::vector<std::string> args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string& word = args[i];
+    if (word == "-server" || word == "-timeout") word = "-" + word;
+    if (!word.starts_with("-") || word == "-" || word == "--") break;  // the command
+    const std::string name = word.substr(0, word.find('='));
+    const CLI::Option* option = app.get_option_no_throw(name);
+    if (option != nullptr && option->get_expected_min() > 0 && name == word) ++i;  // its value
+  }
+  return args;
+}
+
 }  // namespace
 
 std::string full_help_text() {
@@ -80,7 +94,8 @@ std::string full_help_text() {
 std::variant<GlobalOptions, EarlyExit> parse_global_options(const std::vector<std::string>& args,
                                                             const char* env_server) {
   Parser parser(env_server);
-  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  const std::vector<std::string> words = with_zkcli_spellings(parser.app, args);
+  std::vector<std::string> reversed(words.rbegin(), words.rend());
   try {
     parser.app.parse(reversed);
   } catch (const CLI::CallForHelp&) {

@@ -57,7 +57,7 @@ char** complete_word(const char* text, int /*start*/, int end) {
 
 }  // namespace
 
-ExitCode run_interactive(LineInterpreter& interpreter, const std::string& prompt) {
+ExitCode run_interactive(LineInterpreter& interpreter) {
   using_history();
   stifle_history(kHistoryLines);
   const std::string history = history_file();
@@ -68,7 +68,8 @@ ExitCode run_interactive(LineInterpreter& interpreter, const std::string& prompt
 
   ExitCode last = ExitCode::kOk;
   for (;;) {
-    std::unique_ptr<char, FreeDeleter> line(readline(prompt.c_str()));
+    interpreter.print_fired_watches();
+    std::unique_ptr<char, FreeDeleter> line(readline(interpreter.prompt().c_str()));
     if (!line) break;  // end of input
     const std::string text(line.get());
     if (text.find_first_not_of(" \t") != std::string::npos) add_history(text.c_str());

@@ -5,10 +5,10 @@
 // History is kept in ~/.zkctl_history (last 1000 lines) when HOME is set.
 // TAB completes commands, options and znode paths (line_completion.h); the
 // children of a path are listed through the interpreter's session. One shell
-// at a time per process (libedit's completion hooks are global).
+// at a time per process (libedit's completion hooks are global). The prompt
+// is the interpreter's (zkCli's: server, state and session id, line number);
+// watches that fired while the shell waited are printed before it.
 #pragma once
-
-#include <string>
 
 #include "zkctl/exit_code.h"
 #include "zkctl/line_interpreter.h"
@@ -16,6 +16,6 @@
 namespace zkctl {
 
 // Returns the exit code of the last command run (0 when none failed last).
-ExitCode run_interactive(LineInterpreter& interpreter, const std::string& prompt);
+ExitCode run_interactive(LineInterpreter& interpreter);
 
 }  // namespace zkctl

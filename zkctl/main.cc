@@ -11,6 +11,7 @@
 
 #include "libzk/client/sync_client.h"
 #include "libzk/java/jvm_flags.h"
+#include "libzk/version/version.h"
 #include "toolkit/client_security_flags.h"
 #include "zkctl/command_parser.h"
 #include "zkctl/coordination_verbs.h"
@@ -20,36 +21,11 @@
 #include "zkctl/lock_verbs.h"
 #include "zkctl/printer.h"
 #include "zkctl/script_runner.h"
+#include "zkctl/shell_session.h"
 #include "zkctl/zk_command_runner.h"
 
 namespace zkctl {
 namespace {
-
-CommandFailure connect_failure(const GlobalOptions& options, zk::wire::Error error,
-                               const std::string& auth_failure) {
-  CommandFailure f;
-  if (error == zk::wire::Error::kAuthFailed) {
-    f.exit_code = ExitCode::kNoAuth;
-    f.name = "AUTHFAILED";
-    f.zk_error = error;
-    f.message = "authentication failed at " + options.server + ": " + auth_failure;
-  } else if (error == zk::wire::Error::kBadArguments) {
-    f.exit_code = ExitCode::kUsage;
-    f.name = "BAD_SERVER";
-    f.message = "bad server address '" + options.server + "'";
-  } else if (error == zk::wire::Error::kSessionExpired) {
-    f.exit_code = ExitCode::kSessionExpired;
-    f.name = "SESSIONEXPIRED";
-    f.zk_error = error;
-    f.message = "session expired while connecting to " + options.server;
-  } else {
-    f.exit_code = ExitCode::kConnectionFailed;
-    f.name = "CONNECT_FAILED";
-    f.message = "cannot connect to " + options.server + " within " +
-                std::to_string(options.connect_timeout_ms) + " ms";
-  }
-  return f;
-}
 
 int run(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
@@ -70,6 +46,10 @@ int run(int argc, char** argv) {
   if (mode == RunMode::kOneShot) {
     if (options.command.size() == 1 && options.command[0] == "help") {
       std::cout << full_help_text();
+      return to_int(ExitCode::kOk);
+    }
+    if (options.command.size() == 1 && options.command[0] == "version") {
+      printer.print(VersionResult{zk::version_line("zkctl")});
       return to_int(ExitCode::kOk);
     }
     if (is_lock_verb(options.command)) {
@@ -114,29 +94,19 @@ int run(int argc, char** argv) {
   }
   zk::toolkit::apply_client_security(std::get<zk::toolkit::ClientSecurity>(security),
                                      client_options);
-  zk::client::SyncClient client(client_options);
-  const zk::client::Status connected =
-      client.connect(options.server, std::chrono::milliseconds(options.session_timeout_ms),
-                     std::chrono::milliseconds(options.connect_timeout_ms));
-  if (!connected) {
-    const CommandFailure failure =
-        connect_failure(options, connected.error(), client.auth_failure());
-    printer.print(failure, "zkctl");
-    return to_int(failure.exit_code);
+  // Closed when it goes, so that its ephemeral nodes go at once, not at expiry.
+  ShellSession session(client_options, std::chrono::milliseconds(options.session_timeout_ms),
+                       std::chrono::milliseconds(options.connect_timeout_ms));
+  if (auto failure = session.connect(options.server)) {
+    printer.print(*failure, "zkctl");
+    // zkCli's shell starts without a server too; `connect` opens one later.
+    if (mode != RunMode::kInteractive) return to_int(failure->exit_code);
   }
 
-  if (coordination) {
-    const int verb_code = run_coordination_verb(*coordination, client, printer);
-    (void)client.close();
-    return verb_code;
-  }
-  if (lock_verb) {
-    const int verb_code = run_lock_verb(*lock_verb, client, printer);
-    (void)client.close();
-    return verb_code;
-  }
-  ZkCommandRunner runner(client);
-  LineInterpreter interpreter(runner, printer);
+  if (coordination) return run_coordination_verb(*coordination, *session.client(), printer);
+  if (lock_verb) return run_lock_verb(*lock_verb, *session.client(), printer);
+  ZkCommandRunner runner(session);
+  LineInterpreter interpreter(runner, printer, &session);
   ExitCode code = ExitCode::kOk;
   switch (mode) {
     case RunMode::kOneShot:
@@ -149,13 +119,11 @@ int run(int argc, char** argv) {
       code = run_script(std::cin, interpreter, {"-", options.keep_going});
       break;
     case RunMode::kInteractive:
-      std::cerr << "Connected to " << options.server
-                << ". Type 'help' for commands, 'quit' to leave.\n";
-      code = run_interactive(interpreter, "zk " + options.server + "> ");
+      if (session.client() != nullptr) std::cerr << "Connected to " << options.server << ". ";
+      std::cerr << "Type 'help' for commands, 'quit' to leave.\n";
+      code = run_interactive(interpreter);
       break;
   }
-  // Close the session so that its ephemeral nodes go at once, not at expiry.
-  (void)client.close();
   return to_int(code);
 }
 

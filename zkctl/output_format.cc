@@ -60,17 +60,19 @@ std::string format_stat_lines(const Stat& s) {
 
 namespace {
 
+// zxids and the ephemeral owner (a session id) are 64-bit: as JSON numbers
+// they would lose digits in any reader that holds numbers as doubles (jq).
 void write_stat(JsonWriter& w, const Stat& s) {
   w.begin_object();
-  w.key("cZxid").number(s.czxid);
+  w.key("cZxid").string(format_zxid(s.czxid));
   w.key("ctime").number(s.ctime);
-  w.key("mZxid").number(s.mzxid);
+  w.key("mZxid").string(format_zxid(s.mzxid));
   w.key("mtime").number(s.mtime);
-  w.key("pZxid").number(s.pzxid);
+  w.key("pZxid").string(format_zxid(s.pzxid));
   w.key("cversion").number(s.cversion);
   w.key("dataVersion").number(s.version);
   w.key("aclVersion").number(s.aversion);
-  w.key("ephemeralOwner").number(s.ephemeral_owner);
+  w.key("ephemeralOwner").string(format_zxid(s.ephemeral_owner));
   w.key("dataLength").number(s.data_length);
   w.key("numChildren").number(s.num_children);
   w.end_object();
@@ -86,10 +88,43 @@ void write_data(JsonWriter& w, const std::string& data, bool null_data) {
   }
 }
 
+std::string encoded(const std::string& data, DataEncoding encoding) {
+  switch (encoding) {
+    case DataEncoding::kBase64:
+      return base64_encode(data);
+    case DataEncoding::kHex:
+      return zk::toolkit::hex_encode(data);
+    case DataEncoding::kRaw:
+      break;
+  }
+  return data;
+}
+
+std::string lines(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += item + "\n";
+  return out;
+}
+
+std::string track_text(const std::vector<std::pair<std::string, int64_t>>& values) {
+  std::string out;
+  for (const auto& [key, value] : values) {
+    if (!out.empty()) out += ',';
+    out += key + "=" + std::to_string(value);
+  }
+  return out;
+}
+
+void write_track(JsonWriter& w, const std::vector<std::pair<std::string, int64_t>>& values) {
+  w.begin_object();
+  for (const auto& [key, value] : values) w.key(key).number(value);
+  w.end_object();
+}
+
 struct HumanRenderer {
   std::string operator()(const CreatedResult& r) const { return r.path + "\n"; }
   std::string operator()(const DataResult& r) const {
-    std::string out = r.data + "\n";
+    std::string out = encoded(r.data, r.output) + "\n";
     if (r.stat) out += format_stat_lines(*r.stat);
     return out;
   }
@@ -117,6 +152,29 @@ struct HumanRenderer {
   }
   std::string operator()(const AuthAddedResult&) const { return {}; }
   std::string operator()(const WatchesRemovedResult&) const { return {}; }
+  std::string operator()(const TreeResult& r) const { return lines(r.paths); }
+  std::string operator()(const WhoAmIResult& r) const {
+    std::string out;
+    for (const auto& id : r.ids) out += id.auth_scheme + ": " + id.user + "\n";
+    return out;
+  }
+  std::string operator()(const EphemeralsResult& r) const { return lines(r.paths); }
+  std::string operator()(const ChildCountResult& r) const { return std::to_string(r.count) + "\n"; }
+  std::string operator()(const QuotaResult& r) const {
+    return "limits " + track_text(r.limits) + "\nusage " + track_text(r.usage) + "\n";
+  }
+  std::string operator()(const DoneResult&) const { return {}; }
+  std::string operator()(const ConfigResult& r) const {
+    std::string out = r.text;
+    if (out.empty() || out.back() != '\n') out += '\n';
+    if (r.stat) out += format_stat_lines(*r.stat);
+    return out;
+  }
+  std::string operator()(const VersionResult& r) const { return r.version + "\n"; }
+  std::string operator()(const FiredWatchResult& r) const {
+    return "WATCHER:: WatchedEvent state:" + std::string(zk::wire::keeper_state_name(r.state)) +
+           " type:" + std::string(zk::wire::event_type_name(r.type)) + " path:" + r.path + "\n";
+  }
 };
 
 struct JsonRenderer {
@@ -179,6 +237,53 @@ struct JsonRenderer {
     w.key("scheme").string(r.scheme);
     w.key("added").boolean(true);
   }
+  void operator()(const TreeResult& r) const {
+    w.key("path").string(r.path);
+    write_strings(w.key("paths"), r.paths);
+  }
+  void operator()(const WhoAmIResult& r) const {
+    w.key("ids").begin_array();
+    for (const auto& id : r.ids) {
+      w.begin_object().key("scheme").string(id.auth_scheme).key("id").string(id.user).end_object();
+    }
+    w.end_array();
+  }
+  void operator()(const EphemeralsResult& r) const {
+    w.key("path").string(r.path);
+    write_strings(w.key("paths"), r.paths);
+  }
+  void operator()(const ChildCountResult& r) const {
+    w.key("path").string(r.path);
+    w.key("count").number(r.count);
+  }
+  void operator()(const QuotaResult& r) const {
+    w.key("path").string(r.path);
+    write_track(w.key("limits"), r.limits);
+    write_track(w.key("usage"), r.usage);
+  }
+  void operator()(const DoneResult& r) const {
+    w.key("command").string(r.command);
+    w.key("path").string(r.path);
+    w.key("done").boolean(true);
+  }
+  void operator()(const ConfigResult& r) const {
+    w.key("config").string(r.text);
+    if (r.stat) write_stat(w.key("stat"), *r.stat);
+  }
+  void operator()(const VersionResult& r) const { w.key("version").string(r.version); }
+  void operator()(const FiredWatchResult& r) const {
+    w.key("watcher").begin_object();
+    w.key("event").string(zk::wire::event_type_name(r.type));
+    w.key("state").string(zk::wire::keeper_state_name(r.state));
+    w.key("path").string(r.path);
+    w.end_object();
+  }
+
+  static void write_strings(JsonWriter& w, const std::vector<std::string>& items) {
+    w.begin_array();
+    for (const auto& item : items) w.string(item);
+    w.end_array();
+  }
 };
 
 }  // namespace
@@ -187,6 +292,7 @@ std::string render_result(const CommandResult& result, OutputMode mode) {
   if (mode == OutputMode::kHuman) return std::visit(HumanRenderer{}, result);
   JsonWriter w;
   w.begin_object();
+  w.key("format").number(kJsonFormat);
   std::visit(JsonRenderer{w}, result);
   w.end_object();
   return w.str() + "\n";
@@ -197,6 +303,7 @@ RenderedFailure render_failure(const CommandFailure& f, OutputMode mode,
   if (mode == OutputMode::kJson) {
     JsonWriter w;
     w.begin_object();
+    w.key("format").number(kJsonFormat);
     w.key("error").string(f.name);
     if (f.zk_error) w.key("code").number(static_cast<int32_t>(*f.zk_error));
     if (!f.command.empty()) w.key("command").string(f.command);

@@ -15,8 +15,10 @@
 // "data_base64":"..." instead (standard base64, padded) and "data" is absent;
 // null data (as opposed to empty) is "data":null. Human mode prints null data
 // as an empty line.
-// Stat fields use zkCli's names with integer values (times in ms since the
-// epoch, zxids and ephemeralOwner as plain integers).
+// Every object starts with "format":kJsonFormat, the version of this layout.
+// Stat fields use zkCli's names; zxids and ephemeralOwner are strings in
+// zkCli's hex ("0x1a"), so that 64-bit values survive readers that keep
+// numbers as doubles (jq); times are integers, ms since the epoch.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +30,10 @@
 namespace zkctl {
 
 enum class OutputMode { kHuman, kJson };
+
+// The version of the JSON layout. 1 (no "format" field) had zxids and
+// ephemeralOwner as numbers; 2 has them as hex strings.
+inline constexpr int kJsonFormat = 2;
 
 // zkCli's zxid notation: "0x" + lower-case hex, no padding ("0x0", "0x1a").
 std::string format_zxid(int64_t zxid);

@@ -200,6 +200,24 @@ std::string_view error_message(Error e) {
   }
 }
 
+std::string_view keeper_state_name(KeeperState s) {
+  switch (s) {
+    case KeeperState::kDisconnected:
+      return "Disconnected";
+    case KeeperState::kSyncConnected:
+      return "SyncConnected";
+    case KeeperState::kAuthFailed:
+      return "AuthFailed";
+    case KeeperState::kConnectedReadOnly:
+      return "ConnectedReadOnly";
+    case KeeperState::kClosed:
+      return "Closed";
+    case KeeperState::kExpired:
+      return "Expired";
+  }
+  return "Unknown";
+}
+
 std::string_view event_type_name(EventType t) {
   switch (t) {
     case EventType::kNone:

@@ -131,6 +131,7 @@ enum class KeeperState : int32_t {
   kClosed = 7,
   kExpired = -112,
 };
+std::string_view keeper_state_name(KeeperState s);  // "SyncConnected", ...
 
 // Create flags (§6.1).
 enum class CreateMode : int32_t {

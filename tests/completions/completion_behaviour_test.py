@@ -99,7 +99,7 @@ class ZkctlTest(FilesTestCase):
         self.assertEqual(self.complete("zkctl", "barrier", "enter", "/b", "-"),
                          ["--id", "--timeout", "-n"])
         self.assertEqual(self.complete("zkctl", "counter", "incr", "/c", "--"), ["--by"])
-        self.assertEqual(self.complete("zkctl", "config", "apply", "/cfg", "zoo."), ["zoo.cfg"])
+        self.assertEqual(self.complete("zkctl", "settings", "apply", "/cfg", "zoo."), ["zoo.cfg"])
         self.assertEqual(self.complete("zkctl", "addauth", "d"), ["digest"])
 
     def test_lock_completes_a_command_after_the_separator(self):

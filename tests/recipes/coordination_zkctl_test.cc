@@ -136,19 +136,19 @@ TEST(ZkctlConfig, WaitPrintsWhatApplyWrote) {
   auto ensemble = start_ensemble();
   ASSERT_TRUE(ensemble);
   const std::string servers = ensemble->connect_string();
-  auto waiter = ZkctlProcess::zkctl(servers, {"config", "wait", "/cfg", "--timeout", "30000"});
+  auto waiter = ZkctlProcess::zkctl(servers, {"settings", "wait", "/cfg", "--timeout", "30000"});
   const auto file = std::filesystem::temp_directory_path() /
                     ("zkctl_config_" + std::to_string(getpid()) + ".txt");
   {
     std::ofstream out(file);
     out << "# service settings\nport=8080\n\nhost = db.example=1\n";
   }
-  auto apply = ZkctlProcess::zkctl(servers, {"config", "apply", "/cfg", file.string()});
+  auto apply = ZkctlProcess::zkctl(servers, {"settings", "apply", "/cfg", file.string()});
   ASSERT_EQ(apply->wait(), 0) << apply->output();
   ASSERT_EQ(waiter->wait(), 0) << waiter->output();
   EXPECT_EQ(waiter->output(), "host= db.example=1\nport=8080\n");
   std::filesystem::remove(file);
-  auto bad = ZkctlProcess::zkctl(servers, {"config", "apply", "/cfg", "/nonexistent/file"});
+  auto bad = ZkctlProcess::zkctl(servers, {"settings", "apply", "/cfg", "/nonexistent/file"});
   EXPECT_EQ(bad->wait(), 2);
   auto usage = ZkctlProcess::zkctl(servers, {"barrier", "enter", "/b"});
   EXPECT_EQ(usage->wait(), 2);  // -n is required

@@ -38,7 +38,7 @@ class AclCommands(unittest.TestCase):
         self.assertEqual(out[0], "world:anyone:cdrwa")
         self.assertEqual(out[1].split(" = ")[0], "cZxid")
         self.assertEqual(json.loads(self.run_ok("--json", "getacl", "/acl-open").stdout),
-                         {"path": "/acl-open",
+                         {"format": 2, "path": "/acl-open",
                           "acl": [{"scheme": "world", "id": "anyone", "perms": "cdrwa"}]})
 
     def test_setacl_then_only_the_owner_gets_in(self):

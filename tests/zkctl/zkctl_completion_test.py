@@ -45,7 +45,7 @@ class Completion(unittest.TestCase):
         env = dict(os.environ, HOME=home, TERM="dumb")
         env.pop("ZKCTL_SERVER", None)
         self.shell = PtySession(self, [ZKCTL, "-s", SERVER.address], env)
-        self.prompt = f"zk {SERVER.address}> ".encode()
+        self.prompt = f"[zk: {SERVER.address}(CONNECTED ".encode()
         self.shell.read_until(self.prompt)
 
     def tearDown(self):
@@ -73,7 +73,7 @@ class Completion(unittest.TestCase):
         self.shell.read_until(self.prompt)
 
     def test_command_and_option(self):
-        self.shell.type("getac\t/hello\n")  # -> getacl /hello
+        self.shell.type("getAc\t/hello\n")  # -> getAcl /hello
         self.shell.read_until(b"world:anyone:cdrwa\r\n")
         self.shell.type("get --st\t/help\n")  # -> get --stat /help
         self.shell.read_until(b"dataLength = 6\r\n")

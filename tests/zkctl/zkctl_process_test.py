@@ -149,7 +149,7 @@ class BasicCommands(ZkctlTestCase):
         for p in ["/tree", "/tree/a", "/tree/a/x", "/tree/a/y", "/tree/b"]:
             self.ok("create", p)
         doc = json.loads(self.ok("--json", "deleteall", "/tree").stdout)
-        self.assertEqual(doc, {"path": "/tree", "deleted": 5})
+        self.assertEqual(doc, {"format": 2, "path": "/tree", "deleted": 5})
         self.fails(NO_NODE, "exists", "/tree")
 
     def test_sync(self):
@@ -223,9 +223,64 @@ class ExitCodes(ZkctlTestCase):
             self.assertIn(line, r.stdout)
 
 
+class ZkCliCommands(ZkctlTestCase):
+    """zkCli's command lines and global options, as typed (the transcript
+    test compares them with zkCli.sh itself; these check what zkctl adds)."""
+
+    def test_dash_server_is_zkclis_spelling(self):
+        r = zkctl("-server", SERVER.address, "-timeout", "5000", "ls", "/", server=False)
+        self.assertEqual(r.returncode, OK, r.stderr)
+        self.assertIn("zookeeper\n", r.stdout)
+
+    def test_version_needs_no_server(self):
+        r = zkctl("version", server=f"127.0.0.1:{free_port()}")
+        self.assertEqual(r.returncode, OK, r.stderr)
+        self.assertTrue(r.stdout.startswith("zkctl "), r.stdout)
+
+    def test_watch_left_by_get_w_prints_its_event_later_in_the_script(self):
+        script = ("create /zw x\n"
+                  "get -w /zw\n"
+                  "addWatch -m PERSISTENT /zw\n"
+                  "set /zw y\n"
+                  "sync /zw\n"
+                  "printwatches off\n"
+                  "set /zw z\n"
+                  "sync /zw\n")
+        r = self.ok("-", stdin=script)
+        events = [line for line in r.stdout.splitlines() if line.startswith("WATCHER::")]
+        # The data watch and the persistent one fire for the first set; the
+        # persistent one again for the second, not printed.
+        self.assertEqual(events, ["WATCHER:: WatchedEvent state:SyncConnected "
+                                  "type:NodeDataChanged path:/zw"] * 2, r.stdout)
+
+    def test_ls_r_deleteall_b_and_setacl_r_walk_the_subtree(self):
+        for path in ["/zr", "/zr/a", "/zr/a/x", "/zr/b"]:
+            self.ok("create", path)
+        self.assertEqual(self.ok("ls", "-R", "/zr").stdout, "/zr\n/zr/a\n/zr/b\n/zr/a/x\n")
+        self.ok("setAcl", "-R", "/zr", "world:anyone:cdra")
+        self.assertEqual(self.ok("getAcl", "/zr/a/x").stdout, "world:anyone:cdra\n")
+        doc = json.loads(self.ok("--json", "deleteall", "-b", "2", "/zr").stdout)
+        self.assertEqual(doc["deleted"], 4)
+        self.fails(NO_NODE, "exists", "/zr")
+
+    def test_quota_commands(self):
+        self.ok("create", "/zq", "ab")
+        self.ok("setquota", "-n", "5", "/zq")
+        self.ok("create", "/zq/c", "xyz")
+        doc = json.loads(self.ok("--json", "listquota", "/zq").stdout)
+        self.assertEqual(doc["limits"]["count"], 5)
+        self.assertEqual(doc["limits"]["countHardLimit"], -1)
+        self.assertEqual(doc["usage"], {"count": 2, "bytes": 5})
+        r = self.fails(ERROR, "setquota", "-n", "3", "/zq/c")
+        self.assertIn("has a parent /zq which has a quota", r.stderr)
+        self.ok("delquota", "/zq")
+        self.fails(NO_NODE, "listquota", "/zq")
+
+
 class JsonOutput(ZkctlTestCase):
     def test_results_are_json_objects(self):
-        self.assertEqual(json.loads(self.ok("--json", "create", "/j", "x").stdout), {"path": "/j"})
+        self.assertEqual(json.loads(self.ok("--json", "create", "/j", "x").stdout),
+                         {"format": 2, "path": "/j"})
         doc = json.loads(self.ok("--json", "get", "-S", "/j").stdout)
         self.assertEqual(doc["path"], "/j")
         self.assertEqual(doc["data"], "x")
@@ -235,14 +290,37 @@ class JsonOutput(ZkctlTestCase):
         self.ok("create", "/j/c2")
         self.ok("create", "/j/c1")
         doc = json.loads(self.ok("--json", "ls", "/j").stdout)
-        self.assertEqual(doc, {"path": "/j", "children": ["c1", "c2"]})
+        self.assertEqual(doc, {"format": 2, "path": "/j", "children": ["c1", "c2"]})
         doc = json.loads(self.ok("--json", "stat", "/j").stdout)
         self.assertEqual(doc["stat"]["numChildren"], 2)
         doc = json.loads(self.ok("--json", "set", "/j", "y\"\n\\").stdout)
         self.assertEqual(doc["stat"]["dataVersion"], 1)
         self.assertEqual(json.loads(self.ok("--json", "get", "/j").stdout)["data"], "y\"\n\\")
         self.assertEqual(json.loads(self.ok("--json", "exists", "/j").stdout),
-                         {"path": "/j", "exists": True})
+                         {"format": 2, "path": "/j", "exists": True})
+
+    def test_ids_are_hex_strings_that_survive_jq(self):
+        # jq keeps numbers as doubles: a session id above 2^53 would come
+        # out rounded. zkctl prints ids and zxids as zkCli's hex strings.
+        script = "create -e /jq-owner x\nstat /jq-owner\n"
+        r = self.ok("--json", "-", stdin=script)
+        stat = json_lines(r.stdout)[1]["stat"]
+        owner = stat["ephemeralOwner"]
+        self.assertRegex(owner, r"^0x[0-9a-f]+$")
+        self.assertGreater(int(owner, 16), 2**53)  # zkd and Apache ids carry the server id up top
+        jq = subprocess.run(["jq", "-r", ".stat.ephemeralOwner, .stat.cZxid"],
+                            input=r.stdout.splitlines()[1], capture_output=True, text=True)
+        self.assertEqual(jq.stdout.split(), [owner, stat["cZxid"]])
+
+    def test_binary_data_in_and_out_as_base64_or_hex(self):
+        blob = bytes([0, 255, 254, 10, 128])
+        self.ok("create", "--base64", "/jb64", base64.b64encode(blob).decode())
+        self.assertEqual(self.ok("get", "--hex", "/jb64").stdout, blob.hex() + "\n")
+        self.ok("set", "--hex", "/jb64", "00ff")
+        self.assertEqual(self.ok("get", "--base64", "/jb64").stdout, "AP8=\n")
+        r = self.fails(USAGE, "set", "--hex", "/jb64", "xyz")
+        self.assertIn("BAD_DATA", r.stderr)
+        self.assertEqual(self.ok("get", "--base64", "/jb64").stdout, "AP8=\n")  # unchanged
 
     def test_binary_data_is_base64(self):
         blob = bytes([0, 255, 254, 10, 128])
@@ -258,7 +336,8 @@ class JsonOutput(ZkctlTestCase):
 
     def test_errors_are_json_on_stdout(self):
         r = self.fails(NO_NODE, "--json", "get", "/jmissing")
-        self.assertEqual(json.loads(r.stdout), {"error": "NONODE", "code": -101, "command": "get",
+        self.assertEqual(json.loads(r.stdout), {"format": 2, "error": "NONODE", "code": -101,
+                                                "command": "get",
                                                 "path": "/jmissing",
                                                 "message": "node does not exist"})
         self.ok("create", "/jexists")
@@ -311,7 +390,8 @@ class Scripts(ZkctlTestCase):
 
     def test_stdin_that_is_not_a_terminal_is_a_script(self):
         r = self.ok("--json", stdin="create /s5 x\nls /s5\n")
-        self.assertEqual(json_lines(r.stdout), [{"path": "/s5"}, {"path": "/s5", "children": []}])
+        self.assertEqual(json_lines(r.stdout), [{"format": 2, "path": "/s5"},
+                                                {"format": 2, "path": "/s5", "children": []}])
 
     def test_missing_script_file(self):
         self.fails(USAGE, "-f", "/nonexistent/zkctl/script.zk")
@@ -381,23 +461,52 @@ class Watches(ZkctlTestCase):
 
 
 class Interactive(ZkctlTestCase):
-    def test_prompt_commands_history_and_quit(self):
+    def shell(self, *args):
         home = tempfile.mkdtemp(prefix="zkctl-home-")
         env = dict(os.environ, HOME=home, TERM="dumb")
         env.pop("ZKCTL_SERVER", None)
-        shell = PtySession(self, [ZKCTL, "-s", SERVER.address], env)
-        shell.read_until(f"zk {SERVER.address}> ".encode())
+        return home, PtySession(self, [ZKCTL, *args], env)
+
+    def test_prompt_commands_history_and_quit(self):
+        home, shell = self.shell("-s", SERVER.address)
+        # zkCli's prompt: the server, the state with the session id, the line number.
+        shell.read_until(f"[zk: {SERVER.address}(CONNECTED 0x".encode())
+        shell.read_until(b") 0] ")
         shell.send("create -e /ieph 'interactive data'")
         shell.read_until(b"/ieph\r\n")
         shell.send("get /ieph")
         shell.read_until(b"interactive data\r\n")
         shell.send("get /no-such-node")
         shell.read_until(b"(NONODE)")
+        shell.read_until(b") 3] ")
+        shell.send("history")
+        shell.read_until(b"1 - get /ieph\r\n")
+        shell.send("redo 1")
+        shell.read_until(b"interactive data\r\n")
         shell.send("quit")
         self.assertEqual(shell.wait(), OK)
         with open(os.path.join(home, ".zkctl_history")) as f:
             self.assertIn("get /ieph", f.read().replace("\\040", " "))
         self.fails(NO_NODE, "exists", "/ieph")  # the shell's session ended
+
+    def test_starts_without_a_server_then_connects_and_closes(self):
+        # As zkCli, the shell starts when no server answers; `connect` opens
+        # a session later and `close` ends it (its ephemerals go at once).
+        _, shell = self.shell("-s", f"127.0.0.1:{free_port()}", "--connect-timeout", "200")
+        shell.read_until(b"(CONNECT_FAILED)")
+        shell.read_until(b"(CLOSED) 0] ")
+        shell.send("get /")
+        shell.read_until(b"(NOT_CONNECTED)")
+        shell.send(f"connect {SERVER.address}")
+        shell.read_until(f"[zk: {SERVER.address}(CONNECTED 0x".encode())
+        shell.send("create -e /iclose x")
+        shell.read_until(b"/iclose\r\n")
+        self.ok("exists", "/iclose")
+        shell.send("close")
+        shell.read_until(b"(CLOSED) ")
+        self.fails(NO_NODE, "exists", "/iclose")
+        shell.send("quit")
+        self.assertEqual(shell.wait(), OK)
 
 
 if __name__ == "__main__":

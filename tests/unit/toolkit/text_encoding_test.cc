@@ -43,5 +43,31 @@ TEST(Base64, MatchesRfc4648Vectors) {
   EXPECT_EQ(base64_encode(std::string_view("\xFF\x00\xFE", 3)), "/wD+");
 }
 
+TEST(Base64, DecodesWhatItEncodesPaddedOrNot) {
+  for (const char* text : {"", "f", "fo", "foo", "foob", "fooba", "foobar"}) {
+    EXPECT_EQ(base64_decode(base64_encode(text)), std::string(text)) << text;
+  }
+  EXPECT_EQ(base64_decode("Zm8"), "fo");
+  EXPECT_EQ(base64_decode("Zm9v\nYmFy\n"), "foobar");
+  EXPECT_EQ(base64_decode("/wD+"), std::string("\xFF\x00\xFE", 3));
+}
+
+TEST(Base64, RefusesWhatNoEncodingProduces) {
+  EXPECT_EQ(base64_decode("Z"), std::nullopt);      // one digit holds no byte
+  EXPECT_EQ(base64_decode("Zm9v!"), std::nullopt);  // not in the alphabet
+  EXPECT_EQ(base64_decode("Zg=a"), std::nullopt);   // a digit after padding
+  EXPECT_EQ(base64_decode("Zg==="), std::nullopt);  // too much padding
+  EXPECT_EQ(base64_decode("Zm8=="), std::nullopt);  // padding past the quantum
+}
+
+TEST(Hex, RoundTripsAndRefusesOddOrForeignDigits) {
+  EXPECT_EQ(hex_encode(std::string_view("\x00\x7f\xff", 3)), "007fff");
+  EXPECT_EQ(hex_decode("007FfF"), std::string("\x00\x7f\xff", 3));
+  EXPECT_EQ(hex_decode("0x41"), "A");
+  EXPECT_EQ(hex_decode(""), "");
+  EXPECT_EQ(hex_decode("abc"), std::nullopt);
+  EXPECT_EQ(hex_decode("zz"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace zk::toolkit

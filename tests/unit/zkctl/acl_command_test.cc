@@ -79,9 +79,9 @@ TEST(AclCommands, Parse) {
   EXPECT_EQ(parse_as<GetAclCommand>({"getacl", "/a"}), (GetAclCommand{"/a", false}));
   EXPECT_EQ(parse_as<GetAclCommand>({"getacl", "-S", "/a"}), (GetAclCommand{"/a", true}));
   EXPECT_EQ(parse_as<SetAclCommand>({"setacl", "/a", "world:anyone:r"}),
-            (SetAclCommand{"/a", {{perms::kRead, {"world", "anyone"}}}, -1, false}));
+            (SetAclCommand{"/a", {{perms::kRead, {"world", "anyone"}}}, -1, false, false}));
   EXPECT_EQ(parse_as<SetAclCommand>({"setacl", "-v", "3", "-S", "/a", "auth::cdrwa"}),
-            (SetAclCommand{"/a", {{perms::kAll, {"auth", ""}}}, 3, true}));
+            (SetAclCommand{"/a", {{perms::kAll, {"auth", ""}}}, 3, true, false}));
   Command c = AddAuthCommand{"digest", "x"};
   EXPECT_STREQ(command_name(c), "addauth");
   EXPECT_EQ(command_path(c), "");
@@ -92,7 +92,7 @@ TEST(AclCommands, UsageErrors) {
   EXPECT_NE(usage({"setacl", "/a"}).find("setacl: "), std::string::npos);
   EXPECT_EQ(usage({"setacl", "/a", "world:anyone:q"}),
             "setacl: 'world:anyone:q': unknown permission 'q' (use c, d, r, w, a)");
-  EXPECT_NE(command_help_text().find("setacl [-v VERSION] [-S] PATH ACL"), std::string::npos);
+  EXPECT_NE(command_help_text().find("setAcl [-s] [-v VERSION] [-R] PATH ACL"), std::string::npos);
 }
 
 TEST(AclCommands, GetAclPrintsOneEntryPerLineOrJson) {
@@ -100,12 +100,13 @@ TEST(AclCommands, GetAclPrintsOneEntryPerLineOrJson) {
               {{perms::kAll, {"digest", "alice:x"}}, {perms::kRead, {"world", "anyone"}}},
               std::nullopt};
   EXPECT_EQ(render_result(r, OutputMode::kHuman), "digest:alice:x:cdrwa\nworld:anyone:r\n");
-  EXPECT_EQ(render_result(r, OutputMode::kJson),
-            "{\"path\":\"/a\",\"acl\":[{\"scheme\":\"digest\",\"id\":\"alice:x\",\"perms\":"
-            "\"cdrwa\"},{\"scheme\":\"world\",\"id\":\"anyone\",\"perms\":\"r\"}]}\n");
+  EXPECT_EQ(
+      render_result(r, OutputMode::kJson),
+      "{\"format\":2,\"path\":\"/a\",\"acl\":[{\"scheme\":\"digest\",\"id\":\"alice:x\",\"perms\":"
+      "\"cdrwa\"},{\"scheme\":\"world\",\"id\":\"anyone\",\"perms\":\"r\"}]}\n");
   EXPECT_EQ(render_result(AuthAddedResult{"digest"}, OutputMode::kHuman), "");
   EXPECT_EQ(render_result(AuthAddedResult{"digest"}, OutputMode::kJson),
-            "{\"scheme\":\"digest\",\"added\":true}\n");
+            "{\"format\":2,\"scheme\":\"digest\",\"added\":true}\n");
 }
 
 }  // namespace

@@ -28,19 +28,131 @@ std::string usage(std::vector<std::string> words) {
   return {};
 }
 
-DataArgument literal(std::string s) { return {DataArgument::Source::kLiteral, std::move(s)}; }
+DataArgument literal(std::string s) {
+  DataArgument data;
+  data.value = std::move(s);
+  return data;
+}
+
+CreateCommand create(std::string path, std::optional<DataArgument> data, bool ephemeral,
+                     bool sequential) {
+  CreateCommand c;
+  c.path = std::move(path);
+  c.data = std::move(data);
+  c.ephemeral = ephemeral;
+  c.sequential = sequential;
+  return c;
+}
+
+GetCommand get(std::string path, bool with_stat) {
+  GetCommand g;
+  g.path = std::move(path);
+  g.with_stat = with_stat;
+  return g;
+}
+
+LsCommand ls(std::string path, bool with_stat) {
+  LsCommand l;
+  l.path = std::move(path);
+  l.with_stat = with_stat;
+  return l;
+}
 
 TEST(CommandParser, CreatePlainEphemeralAndSequential) {
-  EXPECT_EQ(parse_as<CreateCommand>({"create", "/a"}),
-            (CreateCommand{"/a", std::nullopt, false, false}));
+  EXPECT_EQ(parse_as<CreateCommand>({"create", "/a"}), create("/a", std::nullopt, false, false));
   EXPECT_EQ(parse_as<CreateCommand>({"create", "/a", "x"}),
-            (CreateCommand{"/a", literal("x"), false, false}));
+            create("/a", literal("x"), false, false));
   EXPECT_EQ(parse_as<CreateCommand>({"create", "-e", "-s", "/a", "x"}),
-            (CreateCommand{"/a", literal("x"), true, true}));
+            create("/a", literal("x"), true, true));
   EXPECT_EQ(parse_as<CreateCommand>({"create", "-es", "/a"}),
-            (CreateCommand{"/a", std::nullopt, true, true}));
+            create("/a", std::nullopt, true, true));
   EXPECT_EQ(parse_as<CreateCommand>({"create", "/a", "x", "--ephemeral"}),
-            (CreateCommand{"/a", literal("x"), true, false}));
+            create("/a", literal("x"), true, false));
+}
+
+// Every command line of zkCli 3.8's help, as an operator types it.
+TEST(CommandParser, ZkCliCommandLinesParseAsTyped) {
+  const std::vector<std::vector<std::string>> lines = {
+      {"ls", "-s", "/"},
+      {"ls", "-R", "/"},
+      {"ls", "-w", "/a"},
+      {"get", "-s", "/a"},
+      {"get", "-w", "/a"},
+      {"stat", "-w", "/a"},
+      {"set", "-s", "/a", "x"},
+      {"set", "-v", "1", "/a", "x"},
+      {"create", "-c", "/c"},
+      {"create", "-t", "1000", "/t", "x"},
+      {"create", "/a", "x", "world:anyone:r"},
+      {"create", "-s", "-e", "/a/b", "x"},
+      {"delete", "-v", "0", "/a"},
+      {"deleteall", "/a", "-b", "100"},
+      {"getAcl", "-s", "/a"},
+      {"setAcl", "-s", "-v", "0", "-R", "/a", "world:anyone:cdrwa"},
+      {"addauth", "digest", "u:p"},
+      {"sync", "/a"},
+      {"addWatch", "-m", "PERSISTENT", "/a"},
+      {"addWatch", "/a"},
+      {"removewatches", "/a", "-c", "-l"},
+      {"whoami"},
+      {"getEphemerals"},
+      {"getEphemerals", "/a"},
+      {"getAllChildrenNumber", "/a"},
+      {"setquota", "-n", "10", "/a"},
+      {"setquota", "-B", "1000", "/a"},
+      {"listquota", "/a"},
+      {"delquota", "/a"},
+      {"delquota", "-n", "/a"},
+      {"config", "-c", "-w", "-s"},
+      {"reconfig", "-add", "server.4=127.0.0.1:1:2;3"},
+      {"reconfig", "-remove", "3", "-v", "100000000"},
+      {"reconfig", "-s", "-members", "server.1=127.0.0.1:1:2;3"},
+  };
+  for (const auto& words : lines) {
+    ParseResult r = parse_command(words);
+    const auto* usage = std::get_if<UsageError>(&r);
+    EXPECT_EQ(usage, nullptr) << words[0] << ": " << (usage ? usage->message : "");
+  }
+}
+
+TEST(CommandParser, ZkCliOptionsMeanWhatTheyMeanInZkCli) {
+  const auto c = parse_as<CreateCommand>({"create", "-t", "5000", "-s", "/t", "x", "auth::cdrwa"});
+  EXPECT_EQ(c.ttl_ms, 5000);
+  EXPECT_TRUE(c.sequential);
+  ASSERT_TRUE(c.acl.has_value());
+  EXPECT_EQ(c.acl->size(), 1U);
+  EXPECT_TRUE(parse_as<CreateCommand>({"create", "-c", "/c"}).container);
+  EXPECT_TRUE(parse_as<GetCommand>({"get", "-s", "-w", "/a"}).watch);
+  EXPECT_TRUE(parse_as<GetCommand>({"get", "-s", "/a"}).with_stat);
+  EXPECT_TRUE(parse_as<LsCommand>({"ls", "-R", "/"}).recursive);
+  EXPECT_EQ(parse_as<DeleteAllCommand>({"deleteall", "/a", "-b", "50"}).batch, 50);
+  EXPECT_EQ(parse_as<AddWatchCommand>({"addWatch", "/a"}).mode,
+            zk::wire::AddWatchMode::kPersistentRecursive);
+  EXPECT_EQ(parse_as<SetQuotaCommand>({"setquota", "-N", "7", "/q"}),
+            (SetQuotaCommand{"/q", QuotaLimit::kCountHardLimit, 7}));
+  EXPECT_EQ(parse_as<DelQuotaCommand>({"delquota", "-b", "/q"}).limit, QuotaLimit::kBytes);
+  EXPECT_EQ(parse_as<DelQuotaCommand>({"delquota", "/q"}).limit, std::nullopt);
+  const auto r = parse_as<ReconfigCommand>({"reconfig", "-remove", "3", "-v", "1a"});
+  EXPECT_EQ(r.leaving, "3");
+  EXPECT_EQ(r.from_config, 0x1a);                                   // hex, as zkCli reads it
+  EXPECT_EQ(parse_as<GetAclCommand>({"getacl", "/a"}).path, "/a");  // any case
+  EXPECT_EQ(parse_as<GetCommand>({"get", "--hex", "/a"}).output, DataEncoding::kHex);
+  EXPECT_EQ(parse_as<SetCommand>({"set", "--base64", "/a", "eA=="}).data.encoding,
+            DataEncoding::kBase64);
+}
+
+TEST(CommandParser, ZkCliCombinationsItRefusesAreRefused) {
+  EXPECT_FALSE(usage({"create", "-c", "-e", "/c"}).empty());
+  EXPECT_FALSE(usage({"create", "-t", "100", "-e", "/t"}).empty());
+  EXPECT_FALSE(usage({"create", "-t", "0", "/t"}).empty());
+  EXPECT_FALSE(usage({"create", "/a", "x", "world:anyone:q"}).empty());
+  EXPECT_FALSE(usage({"setquota", "/q"}).empty());
+  EXPECT_FALSE(usage({"setquota", "-n", "0", "/q"}).empty());
+  EXPECT_FALSE(usage({"setquota", "-n", "1", "-b", "2", "/q"}).empty());
+  EXPECT_FALSE(usage({"addWatch", "-m", "ONCE", "/a"}).empty());
+  EXPECT_FALSE(usage({"reconfig"}).empty());
+  EXPECT_FALSE(usage({"reconfig", "-remove", "3", "-v", "xyz"}).empty());
+  EXPECT_FALSE(usage({"reconfig", "-file", "/nonexistent/dyn.cfg"}).empty());
 }
 
 TEST(CommandParser, DataThatLooksLikeACommandOrAnOptionStaysData) {
@@ -52,17 +164,17 @@ TEST(CommandParser, DataThatLooksLikeACommandOrAnOptionStaysData) {
 
 TEST(CommandParser, DataFromFile) {
   EXPECT_EQ(parse_as<SetCommand>({"set", "/a", "@/tmp/f"}).data,
-            (DataArgument{DataArgument::Source::kFile, "/tmp/f"}));
+            (DataArgument{DataArgument::Source::kFile, "/tmp/f", DataEncoding::kRaw}));
   EXPECT_EQ(parse_as<SetCommand>({"set", "/a", "@@x"}).data, literal("@x"));
   EXPECT_EQ(parse_as<SetCommand>({"set", "/a", "@"}).data, literal("@"));
 }
 
 TEST(CommandParser, GetAndLsWithStat) {
-  EXPECT_EQ(parse_as<GetCommand>({"get", "/a"}), (GetCommand{"/a", false}));
-  EXPECT_EQ(parse_as<GetCommand>({"get", "-S", "/a"}), (GetCommand{"/a", true}));
-  EXPECT_EQ(parse_as<GetCommand>({"get", "/a", "--stat"}), (GetCommand{"/a", true}));
-  EXPECT_EQ(parse_as<LsCommand>({"ls", "/"}), (LsCommand{"/", false}));
-  EXPECT_EQ(parse_as<LsCommand>({"ls", "-S", "/"}), (LsCommand{"/", true}));
+  EXPECT_EQ(parse_as<GetCommand>({"get", "/a"}), get("/a", false));
+  EXPECT_EQ(parse_as<GetCommand>({"get", "-S", "/a"}), get("/a", true));
+  EXPECT_EQ(parse_as<GetCommand>({"get", "/a", "--stat"}), get("/a", true));
+  EXPECT_EQ(parse_as<LsCommand>({"ls", "/"}), ls("/", false));
+  EXPECT_EQ(parse_as<LsCommand>({"ls", "-S", "/"}), ls("/", true));
 }
 
 TEST(CommandParser, VersionedSetAndDelete) {
@@ -112,8 +224,12 @@ TEST(CommandParser, UsageErrorsNameTheProblem) {
 
 TEST(CommandParser, HelpListsEveryCommand) {
   const std::string help = command_help_text();
-  for (const char* name :
-       {"create", "get", "set", "ls", "stat", "exists", "delete", "deleteall", "watch", "sync"}) {
+  for (const char* name : {"create",   "get",       "set",           "ls",
+                           "stat",     "exists",    "delete",        "deleteall",
+                           "watch",    "sync",      "addWatch",      "getAcl",
+                           "setAcl",   "whoami",    "getEphemerals", "getAllChildrenNumber",
+                           "setquota", "listquota", "delquota",      "config",
+                           "reconfig"}) {
     EXPECT_NE(help.find(std::string("\n  ") + name + " "), std::string::npos) << name;
   }
 }

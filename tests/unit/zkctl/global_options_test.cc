@@ -81,7 +81,8 @@ TEST(GlobalOptions, HelpShowsOptionsCommandsAndExitCodes) {
   const EarlyExit e = parse_exit({"--help"});
   EXPECT_EQ(e.code, ExitCode::kOk);
   EXPECT_THAT(e.out, HasSubstr("--connect-timeout"));
-  EXPECT_THAT(e.out, HasSubstr("deleteall PATH"));
+  EXPECT_THAT(e.out, HasSubstr("deleteall [-b N] PATH"));
+  EXPECT_THAT(e.out, HasSubstr("getAllChildrenNumber PATH"));
   EXPECT_THAT(e.out, HasSubstr("Exit codes:"));
   EXPECT_THAT(e.out, HasSubstr("10  watch"));
   EXPECT_THAT(e.out, HasSubstr("data_base64"));

@@ -53,8 +53,9 @@ TEST_F(LineCompletionTest, FirstWordCompletesCommandNames) {
   EXPECT_EQ(c.kind, CompletionKind::kCommand);
   EXPECT_EQ(c.word_start, 0u);
   EXPECT_THAT(c.candidates, ElementsAre("create"));
-  EXPECT_THAT(complete("  de").candidates, ElementsAre("delete", "deleteall"));
+  EXPECT_THAT(complete("  de").candidates, ElementsAre("delete", "deleteall", "delquota"));
   EXPECT_THAT(complete("e").candidates, ElementsAre("exists", "exit"));
+  EXPECT_THAT(complete("getA").candidates, ElementsAre("getAcl", "getAllChildrenNumber"));
   EXPECT_THAT(complete("q").candidates, ElementsAre("quit"));
   EXPECT_THAT(tree_.listed, IsEmpty());
 }
@@ -62,7 +63,8 @@ TEST_F(LineCompletionTest, FirstWordCompletesCommandNames) {
 TEST_F(LineCompletionTest, EmptyLineOffersEveryCommand) {
   const LineCompletion c = complete("");
   EXPECT_THAT(c.candidates, Contains("ls"));
-  EXPECT_THAT(c.candidates, Contains("setacl"));
+  EXPECT_THAT(c.candidates, Contains("setAcl"));
+  EXPECT_THAT(c.candidates, Contains("connect"));
   EXPECT_THAT(c.candidates, Contains("help"));
   EXPECT_EQ(c.candidates.size(), commands_.size());
 }
@@ -71,8 +73,9 @@ TEST_F(LineCompletionTest, OptionsOfTheCommand) {
   LineCompletion c = complete("get --");
   EXPECT_EQ(c.kind, CompletionKind::kOption);
   EXPECT_EQ(c.word_start, 4u);
-  EXPECT_THAT(c.candidates, ElementsAre("--stat"));
-  EXPECT_THAT(complete("get -").candidates, ElementsAre("--stat", "-S"));
+  EXPECT_THAT(c.candidates, ElementsAre("--base64", "--hex", "--stat", "--watch"));
+  EXPECT_THAT(complete("get -").candidates,
+              ElementsAre("--base64", "--hex", "--stat", "--watch", "-S", "-s", "-w"));
   EXPECT_THAT(complete("watch --c").candidates, ElementsAre("--children", "--count"));
   EXPECT_THAT(complete("watch --per").candidates, ElementsAre("--persistent"));
   EXPECT_THAT(complete("set /a --v").candidates, ElementsAre("--version"));
@@ -81,7 +84,7 @@ TEST_F(LineCompletionTest, OptionsOfTheCommand) {
 TEST_F(LineCompletionTest, NoOptionsAfterTheSeparatorOrForUnknownCommands) {
   EXPECT_THAT(complete("set /a -- -").candidates, IsEmpty());
   EXPECT_THAT(complete("frobnicate --").candidates, IsEmpty());
-  EXPECT_THAT(complete("stat --").candidates, IsEmpty());
+  EXPECT_THAT(complete("sync --").candidates, IsEmpty());
 }
 
 TEST_F(LineCompletionTest, PathUnderTheRoot) {
@@ -157,7 +160,9 @@ TEST(CommandWordsTest, ReadFromTheGrammar) {
   const std::vector<CommandWords> words = command_words();
   ASSERT_FALSE(words.empty());
   EXPECT_EQ(words.front().name, "create");
-  EXPECT_THAT(words.front().options, ElementsAre("-e", "--ephemeral", "-s", "--sequential"));
+  EXPECT_THAT(words.front().options,
+              ElementsAre("-e", "--ephemeral", "-s", "--sequential", "-c", "--container", "-t",
+                          "--ttl", "--base64", "--hex"));
   EXPECT_TRUE(words.front().takes_path);
   for (const CommandWords& w : words) {
     EXPECT_THAT(w.options, Not(Contains("--help"))) << w.name;

@@ -97,42 +97,50 @@ TEST_F(OutputFormat, HumanGetWithStatPrintsDataThenStat) {
 }
 
 TEST_F(OutputFormat, JsonResults) {
-  EXPECT_EQ(render_result(CreatedResult{"/a"}, OutputMode::kJson), "{\"path\":\"/a\"}\n");
+  EXPECT_EQ(render_result(CreatedResult{"/a"}, OutputMode::kJson),
+            "{\"format\":2,\"path\":\"/a\"}\n");
   EXPECT_EQ(render_result(DataResult{"/a", "x\"y", std::nullopt}, OutputMode::kJson),
-            "{\"path\":\"/a\",\"data\":\"x\\\"y\"}\n");
+            "{\"format\":2,\"path\":\"/a\",\"data\":\"x\\\"y\"}\n");
   EXPECT_EQ(render_result(ChildrenResult{"/", {"a", "b"}, std::nullopt}, OutputMode::kJson),
-            "{\"path\":\"/\",\"children\":[\"a\",\"b\"]}\n");
+            "{\"format\":2,\"path\":\"/\",\"children\":[\"a\",\"b\"]}\n");
   EXPECT_EQ(render_result(ExistsResult{"/a", false}, OutputMode::kJson),
-            "{\"path\":\"/a\",\"exists\":false}\n");
+            "{\"format\":2,\"path\":\"/a\",\"exists\":false}\n");
   EXPECT_EQ(render_result(DeletedResult{"/a", 4}, OutputMode::kJson),
-            "{\"path\":\"/a\",\"deleted\":4}\n");
+            "{\"format\":2,\"path\":\"/a\",\"deleted\":4}\n");
   EXPECT_EQ(render_result(SyncedResult{"/"}, OutputMode::kJson),
-            "{\"path\":\"/\",\"synced\":true}\n");
+            "{\"format\":2,\"path\":\"/\",\"synced\":true}\n");
   EXPECT_EQ(
       render_result(WatchEventResult{zk::wire::EventType::kNodeDeleted, "/a"}, OutputMode::kJson),
-      "{\"event\":\"NodeDeleted\",\"path\":\"/a\"}\n");
+      "{\"format\":2,\"event\":\"NodeDeleted\",\"path\":\"/a\"}\n");
 }
 
-TEST_F(OutputFormat, JsonStatUsesZkCliNamesWithIntegers) {
+// zxids and the owner's session id as zkCli's hex strings: as JSON numbers,
+// a reader that keeps doubles (jq) would round ids above 2^53.
+TEST_F(OutputFormat, JsonStatUsesZkCliNamesWithHexIds) {
   EXPECT_EQ(render_result(StatResult{"/a", sample_stat()}, OutputMode::kJson),
-            "{\"path\":\"/a\",\"stat\":{\"cZxid\":26,\"ctime\":1700000000123,"
-            "\"mZxid\":4294967298,\"mtime\":1700000001000,\"pZxid\":27,\"cversion\":2,"
-            "\"dataVersion\":4,\"aclVersion\":1,\"ephemeralOwner\":281477859049473,"
+            "{\"format\":2,\"path\":\"/a\",\"stat\":{\"cZxid\":\"0x1a\",\"ctime\":1700000000123,"
+            "\"mZxid\":\"0x100000002\",\"mtime\":1700000001000,\"pZxid\":\"0x1b\",\"cversion\":2,"
+            "\"dataVersion\":4,\"aclVersion\":1,\"ephemeralOwner\":\"0x10000abcd0001\","
             "\"dataLength\":5,\"numChildren\":3}}\n");
+  zk::wire::Stat big;
+  big.ephemeral_owner = 72059594037927937;  // above 2^53: a double would round it
+  EXPECT_NE(render_result(StatResult{"/e", big}, OutputMode::kJson)
+                .find("\"ephemeralOwner\":\"0x10001d1a94a2001\""),
+            std::string::npos);
 }
 
 TEST_F(OutputFormat, JsonBinaryDataIsBase64UnderItsOwnKey) {
   EXPECT_EQ(render_result(DataResult{"/b", std::string("\xFF\x00\xFE", 3), std::nullopt},
                           OutputMode::kJson),
-            "{\"path\":\"/b\",\"data_base64\":\"/wD+\"}\n");
+            "{\"format\":2,\"path\":\"/b\",\"data_base64\":\"/wD+\"}\n");
 }
 
 TEST_F(OutputFormat, NullDataIsJsonNullAndAnEmptyLineForPeople) {
   DataResult r{"/n", "", std::nullopt, true};
-  EXPECT_EQ(render_result(r, OutputMode::kJson), "{\"path\":\"/n\",\"data\":null}\n");
+  EXPECT_EQ(render_result(r, OutputMode::kJson), "{\"format\":2,\"path\":\"/n\",\"data\":null}\n");
   EXPECT_EQ(render_result(r, OutputMode::kHuman), "\n");
   r.null_data = false;
-  EXPECT_EQ(render_result(r, OutputMode::kJson), "{\"path\":\"/n\",\"data\":\"\"}\n");
+  EXPECT_EQ(render_result(r, OutputMode::kJson), "{\"format\":2,\"path\":\"/n\",\"data\":\"\"}\n");
 }
 
 CommandFailure no_node() {
@@ -153,7 +161,7 @@ TEST_F(OutputFormat, JsonFailureGoesToStdoutWithCodeAndName) {
   const RenderedFailure r = render_failure(no_node(), OutputMode::kJson, "zkctl");
   EXPECT_TRUE(r.to_stdout);
   EXPECT_EQ(r.text,
-            "{\"error\":\"NONODE\",\"code\":-101,\"command\":\"get\",\"path\":\"/x\","
+            "{\"format\":2,\"error\":\"NONODE\",\"code\":-101,\"command\":\"get\",\"path\":\"/x\","
             "\"message\":\"node does not exist\"}\n");
 }
 
@@ -163,7 +171,8 @@ TEST_F(OutputFormat, NonZooKeeperFailureHasNoCode) {
   f.name = "CONNECT_FAILED";
   f.message = "cannot connect to 127.0.0.1:1 within 100 ms";
   EXPECT_EQ(render_failure(f, OutputMode::kJson, "zkctl").text,
-            "{\"error\":\"CONNECT_FAILED\",\"message\":\"cannot connect to 127.0.0.1:1 within 100 "
+            "{\"format\":2,\"error\":\"CONNECT_FAILED\",\"message\":\"cannot connect to "
+            "127.0.0.1:1 within 100 "
             "ms\"}\n");
   EXPECT_EQ(render_failure(f, OutputMode::kHuman, "zkctl").text,
             "zkctl: cannot connect to 127.0.0.1:1 within 100 ms (CONNECT_FAILED)\n");

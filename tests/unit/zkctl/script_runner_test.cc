@@ -95,16 +95,17 @@ TEST_F(ScriptRunner, QuitEndsTheScript) {
 TEST_F(ScriptRunner, JsonModePrintsResultsAndErrorsAsJsonLinesOnStdout) {
   runner_.missing = {"/gone"};
   EXPECT_EQ(run("create /a\nget /gone\n", false, OutputMode::kJson), ExitCode::kNoNode);
-  EXPECT_EQ(out_.str(),
-            "{\"path\":\"/a\"}\n"
-            "{\"error\":\"NONODE\",\"code\":-101,\"command\":\"get\",\"path\":\"/gone\","
-            "\"message\":\"node does not exist\"}\n");
+  EXPECT_EQ(
+      out_.str(),
+      "{\"format\":2,\"path\":\"/a\"}\n"
+      "{\"format\":2,\"error\":\"NONODE\",\"code\":-101,\"command\":\"get\",\"path\":\"/gone\","
+      "\"message\":\"node does not exist\"}\n");
   EXPECT_EQ(err_.str(), "");
 }
 
 TEST_F(ScriptRunner, HelpPrintsCommandsAndExitCodes) {
   EXPECT_EQ(run("help\n"), ExitCode::kOk);
-  EXPECT_THAT(out_.str(), HasSubstr("deleteall PATH"));
+  EXPECT_THAT(out_.str(), HasSubstr("deleteall [-b N] PATH"));
   EXPECT_THAT(out_.str(), HasSubstr("Exit codes:"));
   EXPECT_THAT(runner_.ran, ::testing::IsEmpty());
 }
