@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// Apache's Java zkCli (Debian `zookeeper`, unmodified) reconfigures a
-// 3-node ensemble: `reconfig -add` a started spare, `config`, `reconfig
-// -remove` it, `config` again; the same commands against a zkd ensemble and
-// an Apache 3.8 one (skipACL=yes, so zkCli needs no superuser). Skipped when
-// zkCli is not installed; the Apache half when Apache is not.
+// Apache's Java zkCli (Debian `zookeeper`, unmodified) and zkctl, each with
+// zkCli's command lines, reconfigure a 3-node ensemble: `reconfig -add` a
+// started spare, `config`, `reconfig -remove` it, `config` again; the same
+// commands against a zkd ensemble and an Apache 3.8 one (skipACL=yes, so the
+// shell needs no superuser). zkCli's runs are skipped when it is not
+// installed; the Apache ensembles when Apache is not.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tests/lab/lab_test_util.h"
@@ -22,11 +24,14 @@ using namespace std::chrono_literals;
 constexpr const char* kZkCli = "/usr/share/zookeeper/bin/zkCli.sh";
 constexpr auto kZkCliDeadline = 120s;
 
-// zkCli's output of one command against `server`, without its log lines.
-std::string zkcli(const std::string& server, const std::vector<std::string>& command) {
+enum class Shell { kZkCli, kZkctl };
+
+// The shell's output of one command line against `server` (given with
+// zkCli's -server), without zkCli's log lines.
+std::string zkcli(Shell shell, const std::string& server, const std::vector<std::string>& command) {
   std::vector<std::string> args{"-server", server};
   args.insert(args.end(), command.begin(), command.end());
-  const RunResult r = run_zkd(kZkCli, args, kZkCliDeadline);
+  const RunResult r = run_zkd(shell == Shell::kZkCli ? kZkCli : ZKCTL_BINARY, args, kZkCliDeadline);
   EXPECT_EQ(r.status, 0) << r.output;
   std::string kept;
   size_t start = 0;
@@ -43,7 +48,7 @@ std::string zkcli(const std::string& server, const std::vector<std::string>& com
   return kept;
 }
 
-void reconfigure_with_zkcli(Flavour flavour) {
+void reconfigure_with(Shell shell, Flavour flavour) {
   EnsembleOptions options = flavoured_ensemble_options();
   options.flavour = flavour;
   options.voters = 3;
@@ -58,38 +63,44 @@ void reconfigure_with_zkcli(Flavour flavour) {
   const std::string spare_ports =
       spare.substr(spare.find('=') + 1, spare.find(';') - spare.find('=') - 1);
 
-  const std::string added = zkcli(ensemble.address(1), {"reconfig", "-add", spare});
-  EXPECT_NE(added.find("Committed new configuration:"), std::string::npos) << added;
+  // zkCli prints "Committed new configuration:" before it; zkctl only the configuration.
+  const std::string added = zkcli(shell, ensemble.address(1), {"reconfig", "-add", spare});
   EXPECT_NE(added.find("server.4=" + spare_ports + ":participant;"), std::string::npos) << added;
   ASSERT_EQ(ensemble.wait_serving(4, 30s), "") << ensemble.logs();
-  const std::string config = zkcli(ensemble.address(4), {"config"});
+  const std::string config = zkcli(shell, ensemble.address(4), {"config"});
   EXPECT_NE(config.find("server.4=" + spare_ports), std::string::npos) << config;
   EXPECT_NE(config.find("version="), std::string::npos) << config;
 
-  const std::string removed = zkcli(ensemble.address(1), {"reconfig", "-remove", "4"});
-  EXPECT_NE(removed.find("Committed new configuration:"), std::string::npos) << removed;
+  const std::string removed = zkcli(shell, ensemble.address(1), {"reconfig", "-remove", "4"});
+  EXPECT_NE(removed.find("server.1="), std::string::npos) << removed;
   EXPECT_EQ(removed.find("server.4="), std::string::npos) << removed;
-  const std::string after = zkcli(ensemble.address(2), {"config"});
+  const std::string after = zkcli(shell, ensemble.address(2), {"config"});
   EXPECT_EQ(after.find("server.4="), std::string::npos) << after;
   EXPECT_NE(after.find("server.1="), std::string::npos) << after;
   keep_if_failed(&ensemble, ::testing::Test::HasFailure());
 }
 
-class ZkCliReconfigTest : public ::testing::TestWithParam<Flavour> {};
+class ZkCliReconfigTest : public ::testing::TestWithParam<std::tuple<Shell, Flavour>> {};
 
 TEST_P(ZkCliReconfigTest, AddsConfigsAndRemovesAServer) {
-  if (!std::filesystem::exists(kZkCli)) GTEST_SKIP() << kZkCli << " is not installed";
-  if (GetParam() == Flavour::kApache && !std::filesystem::exists("/usr/share/java/zookeeper.jar")) {
+  const auto [shell, flavour] = GetParam();
+  if (shell == Shell::kZkCli && !std::filesystem::exists(kZkCli)) {
+    GTEST_SKIP() << kZkCli << " is not installed";
+  }
+  if (flavour == Flavour::kApache && !std::filesystem::exists("/usr/share/java/zookeeper.jar")) {
     GTEST_SKIP() << "Apache ZooKeeper is not installed";
   }
-  reconfigure_with_zkcli(GetParam());
+  reconfigure_with(shell, flavour);
 }
 
-INSTANTIATE_TEST_SUITE_P(Flavours, ZkCliReconfigTest,
-                         ::testing::Values(Flavour::kZkd, Flavour::kApache),
+INSTANTIATE_TEST_SUITE_P(ShellsAndFlavours, ZkCliReconfigTest,
+                         ::testing::Combine(::testing::Values(Shell::kZkCli, Shell::kZkctl),
+                                            ::testing::Values(Flavour::kZkd, Flavour::kApache)),
                          // "..._apache": left out of the sanitized run, as Apache's tests are.
                          [](const auto& info) {
-                           return "with_" + std::string(flavour_name(info.param));
+                           return std::string(std::get<0>(info.param) == Shell::kZkCli ? "zkcli"
+                                                                                       : "zkctl") +
+                                  "_with_" + std::string(flavour_name(std::get<1>(info.param)));
                          });
 
 }  // namespace
