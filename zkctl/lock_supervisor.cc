@@ -7,7 +7,7 @@
 #include <optional>
 #include <thread>
 
-#include "zkctl/child_process.h"
+#include "toolkit/child_process.h"
 #include "zkctl/command_result.h"
 
 namespace zkctl {
@@ -15,6 +15,7 @@ namespace zkctl {
 using zk::client::SessionState;
 using zk::recipes::LockHold;
 using zk::recipes::LossReason;
+using zk::toolkit::ChildProcess;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -113,8 +114,11 @@ int supervise(zk::client::SyncClient& zk, SignalPipe& pipe, LockHold& hold,
               const SupervisedVerb& verb, Printer& printer) {
   std::optional<ChildProcess> child;
   if (!argv.empty()) {
+    std::vector<std::string> settings;
+    for (const auto& [name, value] : env) settings.push_back(name + "=" + value);
     std::string error;
-    child = ChildProcess::start(argv, env, error);
+    child =
+        ChildProcess::start({.argv = argv, .search_path = true, .environment = settings}, error);
     if (!child) {
       (void)hold.release();
       CommandFailure f;

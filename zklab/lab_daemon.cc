@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zklab/lab_daemon.h"
 
-#include "zklab/spawn.h"
-
-#include <fcntl.h>
 #include <poll.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <sstream>
 #include <thread>
 #include <vector>
+
+#include "toolkit/child_process.h"
 
 namespace zk::lab {
 
@@ -38,17 +36,18 @@ std::string read_proc(pid_t pid, const char* what) {
 pid_t spawn_detached(const std::vector<std::string>& args, const std::filesystem::path& marker,
                      const std::filesystem::path& log,
                      const std::vector<std::string>& environment) {
-  const pid_t pid = spawn_logged(args, log, true, environment);
-  if (pid < 0) return -1;
+  std::string error;
+  auto child = toolkit::ChildProcess::start(
+      {.argv = args, .environment = environment, .log = log, .new_session = true}, error);
+  if (!child) return -1;
   // Return once /proc shows the new program (so that daemon_state() finds it),
   // or once it has exited already (then its log says why).
   const auto until = Clock::now() + kExecDeadline;
-  while (daemon_state(pid, marker) == DaemonState::kGone && Clock::now() < until) {
-    int status = 0;
-    if (::waitpid(pid, &status, WNOHANG) == pid) break;
+  while (daemon_state(child->pid(), marker) == DaemonState::kGone && Clock::now() < until) {
+    if (child->poll_exit()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  return pid;
+  return child->detach();  // it outlives this process; init reaps it
 }
 
 pid_t spawn_daemon(const std::string& binary, const std::filesystem::path& config,

@@ -1,15 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zklab/zkd_process.h"
 
-#include "zklab/spawn.h"
-
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
@@ -28,10 +21,6 @@ std::filesystem::path make_temp_dir(const std::string& prefix) {
 }
 
 namespace {
-
-// A descriptor that becomes readable when `pid` exits (-1 if unsupported).
-// Called through syscall(2): glibc 2.36's <sys/pidfd.h> lacks C++ linkage.
-int open_pidfd(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
   for (size_t pos = 0; (pos = text.find(from, pos)) != std::string::npos; pos += to.size()) {
@@ -130,14 +119,14 @@ StartResult ZkdProcess::start(const ZkdOptions& options) {
 std::string ZkdProcess::respawn() {
   if (running()) return "zkd still runs: stop or kill it first";
   exit_status_.reset();
-  if (pidfd_ >= 0) ::close(pidfd_);
-  pidfd_ = -1;
   std::error_code ec;
   auto size = std::filesystem::file_size(log_path(), ec);
   log_start_ = ec ? 0 : size;
-  pid_ = spawn_logged(command_, log_path(), false, environment_);
-  if (pid_ < 0) return "cannot start " + command_.front();
-  pidfd_ = open_pidfd(pid_);
+  std::string error;
+  child_ = toolkit::ChildProcess::start(
+      {.argv = command_, .environment = environment_, .log = log_path()}, error);
+  pid_ = child_ ? child_->pid() : -1;
+  if (!child_) return "cannot start " + command_.front() + ": " + error;
   return {};
 }
 
@@ -164,17 +153,12 @@ std::string ZkdProcess::restart() {
 
 bool ZkdProcess::kill(std::chrono::milliseconds deadline) {
   if (!running()) return true;
-  ::kill(pid_, SIGKILL);
+  child_->signal(SIGKILL);
   return wait_for_exit(deadline).has_value();
 }
 
 ZkdProcess::~ZkdProcess() {
-  if (pid_ > 0 && !exit_status_) {
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-  }
-  if (pidfd_ >= 0) ::close(pidfd_);
+  child_.reset();  // SIGKILLed and reaped if it still runs, before its directory goes
   if (owns_dir_ && !keep_dir_ && !dir_.empty()) {
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
@@ -182,31 +166,18 @@ ZkdProcess::~ZkdProcess() {
 }
 
 bool ZkdProcess::signal(int signal_number) {
-  if (pid_ <= 0 || !running()) return false;
-  return ::kill(pid_, signal_number) == 0;
+  if (!running()) return false;
+  return child_->signal(signal_number);
 }
 
 bool ZkdProcess::running() {
-  if (pid_ <= 0 || exit_status_) return false;
-  int status = 0;
-  pid_t r = ::waitpid(pid_, &status, WNOHANG);
-  if (r == pid_) {
-    exit_status_ = status;
-    return false;
-  }
-  return true;
+  if (!child_ || exit_status_) return false;
+  exit_status_ = child_->poll_exit();
+  return !exit_status_;
 }
 
 std::optional<int> ZkdProcess::wait_for_exit(std::chrono::milliseconds deadline) {
-  auto until = Clock::now() + deadline;
-  while (running()) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
-    if (left.count() <= 0) return std::nullopt;
-    if (pidfd_ < 0) return std::nullopt;  // cannot wait for the event
-    // The pidfd becomes readable when the process exits.
-    pollfd p{pidfd_, POLLIN, 0};
-    ::poll(&p, 1, static_cast<int>(left.count()));
-  }
+  if (running()) exit_status_ = child_->wait_for_exit(deadline);
   return exit_status_;
 }
 
@@ -224,24 +195,10 @@ RunResult run_zkd(const std::string& binary, const std::vector<std::string>& arg
   if (dir.empty()) return result;
   std::vector<std::string> argv{binary};
   argv.insert(argv.end(), args.begin(), args.end());
-  pid_t pid = spawn_logged(argv, dir / "out.log");
-  if (pid > 0) {
-    auto until = Clock::now() + deadline;
-    int status = 0;
-    int pidfd = open_pidfd(pid);
-    pid_t r = 0;
-    while ((r = ::waitpid(pid, &status, WNOHANG)) == 0 && Clock::now() < until && pidfd >= 0) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
-      pollfd p{pidfd, POLLIN, 0};
-      ::poll(&p, 1, static_cast<int>(std::max<int64_t>(left.count(), 0)));
-    }
-    if (pidfd >= 0) ::close(pidfd);
-    if (r == pid) {
-      result.status = status;
-    } else {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-    }
+  std::string error;
+  if (auto child = toolkit::ChildProcess::start({.argv = argv, .log = dir / "out.log"}, error)) {
+    if (auto status = child->wait_for_exit(deadline)) result.status = *status;
+    child.reset();  // SIGKILLed and reaped if it outlived the deadline
     result.output = read_file(dir / "out.log");
   }
   std::error_code ec;

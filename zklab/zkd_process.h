@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "toolkit/child_process.h"
 #include "zklab/port_reservation.h"
 
 namespace zk::lab {
@@ -137,8 +138,9 @@ class ZkdProcess {
   std::string host_ = "127.0.0.1";
   uint16_t port_ = 0;
   PortReservation port_hold_;  // holds a picked port between runs
+  // The current (or last) run; its destructor SIGKILLs and reaps a running one.
+  std::optional<zk::toolkit::ChildProcess> child_;
   pid_t pid_ = -1;
-  int pidfd_ = -1;           // readable once the process has exited
   uintmax_t log_start_ = 0;  // where the current run's output begins in zkd.log
   std::optional<int> exit_status_;
 };

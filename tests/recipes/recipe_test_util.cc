@@ -14,7 +14,7 @@
 #include <sstream>
 #include <thread>
 
-#include "zklab/spawn.h"
+#include "toolkit/child_process.h"
 
 namespace zk::recipes::testing {
 
@@ -62,9 +62,10 @@ bool wait_for_node(zk::client::SyncClient& zk, const std::string& path,
 }
 
 pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& log) {
-  const pid_t pid = zk::lab::spawn_logged(args, log);
-  EXPECT_GT(pid, 0) << args.front();
-  return pid;
+  std::string error;
+  auto child = zk::toolkit::ChildProcess::start({.argv = args, .log = log}, error);
+  EXPECT_TRUE(child) << args.front() << ": " << error;
+  return child ? child->detach() : -1;  // reaped by wait_exit() or ZkctlProcess
 }
 
 std::optional<int> wait_exit(pid_t pid, std::chrono::milliseconds deadline) {
