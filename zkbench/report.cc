@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <map>
 
-#include "toolkit/json_writer.h"
+#include "libzk/json/json_writer.h"
 
 namespace zk::bench {
 
@@ -89,13 +89,13 @@ std::string errors_line(
   return out;
 }
 
-void json_errors_by_code(toolkit::JsonWriter& j, const std::map<Error, int64_t>& errors) {
+void json_errors_by_code(json::JsonWriter& j, const std::map<Error, int64_t>& errors) {
   j.key("errors_by_code").begin_object();
   for (const auto& [code, count] : errors) j.key(code_name(code)).number(count);
   j.end_object();
 }
 
-void json_latency(toolkit::JsonWriter& j, const Histogram& h) {
+void json_latency(json::JsonWriter& j, const Histogram& h) {
   j.key("latency_us").begin_object();
   j.key("p50").number(micros(h.percentile(0.5))).key("p90").number(micros(h.percentile(0.9)));
   j.key("p99").number(micros(h.percentile(0.99)));
@@ -119,7 +119,7 @@ std::optional<std::string> cpu_warning(const CpuUsage& c, int threads) {
          " thread(s) busy: the client may be the bottleneck (try more --threads)";
 }
 
-void json_cpu(toolkit::JsonWriter& j, const CpuUsage& c, int threads) {
+void json_cpu(json::JsonWriter& j, const CpuUsage& c, int threads) {
   j.key("cpu").begin_object();
   j.key("user_us").number(c.user.count()).key("system_us").number(c.system.count());
   j.key("wall_us").number(c.wall.count()).key("cores").number(c.cores);
@@ -145,7 +145,7 @@ std::string server_cpu_line(const RunResult& r) {
   return out + "; " + (per_op ? format_double("%.1f", *per_op) + " us per request" : "no request");
 }
 
-void json_server_cpu(toolkit::JsonWriter& j, const RunResult& r) {
+void json_server_cpu(json::JsonWriter& j, const RunResult& r) {
   const ServerCpuUsage& s = r.server_cpu;
   j.key("server_cpu").begin_object().key("pids").begin_array();
   for (pid_t pid : s.pids) j.number(pid);
@@ -159,7 +159,7 @@ void json_server_cpu(toolkit::JsonWriter& j, const RunResult& r) {
   j.end_object();
 }
 
-void json_workload_fields(toolkit::JsonWriter& j, const EngineOptions& o) {
+void json_workload_fields(json::JsonWriter& j, const EngineOptions& o) {
   const Workload& w = o.workload;
   j.key("sessions").number(o.pool.sessions).key("in_flight").number(o.in_flight);
   j.key("threads").number(o.pool.threads).key("znodes").number(w.keys.znodes);
@@ -227,8 +227,9 @@ std::string text_report(const EngineOptions& o, const RunResult& r) {
 std::string json_report(const EngineOptions& o, const RunResult& r) {
   const OpFigures total = r.figures.total();
   const Workload& w = o.workload;
-  toolkit::JsonWriter j;
-  j.begin_object().key("config").begin_object();
+  json::JsonWriter j;
+  j.begin_object().key("format").number(kJsonFormat);
+  j.key("config").begin_object();
   j.key("servers").begin_array();
   for (const std::string& a : o.pool.addresses) j.string(a);
   j.end_array();

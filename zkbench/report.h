@@ -45,11 +45,15 @@
 #include "zkbench/figures.h"
 #include "zkbench/histogram.h"
 
-namespace zk::toolkit {
+namespace zk::json {
 class JsonWriter;
 }
 
 namespace zk::bench {
+
+// The version of the layout of zkbench's JSON documents, the "format" that
+// every one of them starts with.
+inline constexpr int kJsonFormat = 1;
 
 // `value` as printf's `fmt` (one double conversion) writes it.
 std::string format_double(const char* fmt, double value);
@@ -75,10 +79,10 @@ std::string errors_line(
     const std::vector<std::pair<std::string, const std::map<zk::wire::Error, int64_t>*>>& parts);
 
 // "errors_by_code": {CODE: n}.
-void json_errors_by_code(toolkit::JsonWriter& j, const std::map<zk::wire::Error, int64_t>& errors);
+void json_errors_by_code(json::JsonWriter& j, const std::map<zk::wire::Error, int64_t>& errors);
 
 // "latency_us": {p50, p90, p99, p999, max, mean} of `h` (ns), in whole µs.
-void json_latency(toolkit::JsonWriter& j, const Histogram& h);
+void json_latency(json::JsonWriter& j, const Histogram& h);
 
 // zkbench's own CPU use: "zkbench cpu: 0.50 s user + 0.12 s system over 1.30
 // s = 48% of one core (8 cores)"; no newline.
@@ -91,12 +95,12 @@ std::string cpu_line(const CpuUsage& c);
 std::optional<std::string> cpu_warning(const CpuUsage& c, int threads);
 
 // "cpu": {user_us, system_us, wall_us, cores, threads}.
-void json_cpu(toolkit::JsonWriter& j, const CpuUsage& c, int threads);
+void json_cpu(json::JsonWriter& j, const CpuUsage& c, int threads);
 
 // The workload's settings every JSON report carries in its config object
 // (servers and mix apart): sessions, in_flight, threads, znodes, keys,
 // value_bytes, seed, warmup_ms, duration_ms, ops, rate.
-void json_workload_fields(toolkit::JsonWriter& j, const EngineOptions& o);
+void json_workload_fields(json::JsonWriter& j, const EngineOptions& o);
 
 // The servers' CPU time per request answered in the measured phase, in µs;
 // nothing when unknown (RunResult::server_cpu) or without a request.
@@ -108,7 +112,7 @@ std::optional<double> server_us_per_op(const RunResult& r);
 std::string server_cpu_line(const RunResult& r);
 
 // "server_cpu": {pids, cpu_us, ns_per_op, unknown}, as in the run's JSON.
-void json_server_cpu(toolkit::JsonWriter& j, const RunResult& r);
+void json_server_cpu(json::JsonWriter& j, const RunResult& r);
 
 // The op types a report lists (see above), in the order of kAllOpTypes.
 std::vector<OpType> listed_op_types(const Workload& workload, const Figures& figures);

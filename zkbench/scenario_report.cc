@@ -5,7 +5,7 @@
 #include <cmath>
 #include <map>
 
-#include "toolkit/json_writer.h"
+#include "libzk/json/json_writer.h"
 #include "zkbench/report.h"
 
 namespace zk::bench {
@@ -63,8 +63,9 @@ std::string scenario_text(const ScenarioConfig& c, const ScenarioResult& r) {
 }
 
 std::string scenario_json(const ScenarioConfig& c, const ScenarioResult& r) {
-  toolkit::JsonWriter j;
-  j.begin_object().key("command").string(c.command);
+  json::JsonWriter j;
+  j.begin_object().key("format").number(kJsonFormat);
+  j.key("command").string(c.command);
   j.key("config").begin_object().key("servers").begin_array();
   for (const std::string& s : c.servers) j.string(s);
   j.end_array().key("threads").number(c.threads);

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <optional>
 
-#include "toolkit/json_writer.h"
+#include "libzk/json/json_writer.h"
 #include "zkbench/report.h"
 
 namespace zk::bench {
@@ -144,25 +144,25 @@ std::string latency_titles(OpType op, int width) {
   return out;
 }
 
-void json_us(toolkit::JsonWriter& j, const std::string& key, Latency ns) {
+void json_us(json::JsonWriter& j, const std::string& key, Latency ns) {
   j.key(key);
   ns ? j.number(std::llround(*ns / 1000)) : j.null();
 }
 
-void json_x1000(toolkit::JsonWriter& j, const std::string& key, std::optional<double> r) {
+void json_x1000(json::JsonWriter& j, const std::string& key, std::optional<double> r) {
   j.key(key);
   r ? j.number(std::llround(*r * 1000)) : j.null();
 }
 
 // "p50_us", "p90_us", ... of `op` (null without a successful request).
-void json_latencies_us(toolkit::JsonWriter& j, const Summary& s, OpType op) {
+void json_latencies_us(json::JsonWriter& j, const Summary& s, OpType op) {
   for (size_t k = 0; k < kShown; ++k) {
     json_us(j, std::string(kPercentiles[k].name) + "_us", s.latency[static_cast<size_t>(op)][k]);
   }
 }
 
 // server_cpu_us and server_cpu_ns_per_op (null when unknown).
-void json_server_cpu(toolkit::JsonWriter& j, const Summary& s) {
+void json_server_cpu(json::JsonWriter& j, const Summary& s) {
   j.key("server_cpu_us");
   s.server_cpu_us ? j.number(std::llround(*s.server_cpu_us)) : j.null();
   json_x1000(j, "server_cpu_ns_per_op", s.server_us_per_op);
@@ -179,7 +179,7 @@ std::string first_unknown(const Runs& runs, Get get) {
   return "";
 }
 
-void json_servers(toolkit::JsonWriter& j, const EngineOptions& o) {
+void json_servers(json::JsonWriter& j, const EngineOptions& o) {
   j.key("servers").begin_array();
   for (const std::string& a : o.pool.addresses) j.string(a);
   j.end_array();
@@ -262,8 +262,9 @@ std::string sweep_text(const EngineOptions& o, const std::vector<SweepStep>& ste
 }
 
 std::string sweep_json(const EngineOptions& o, const std::vector<SweepStep>& steps) {
-  toolkit::JsonWriter j;
-  j.begin_object().key("config").begin_object();
+  json::JsonWriter j;
+  j.begin_object().key("format").number(kJsonFormat);
+  j.key("config").begin_object();
   json_servers(j, o);
   json_workload_fields(j, o);
   j.end_object().key("steps").begin_array();
@@ -383,8 +384,9 @@ std::string compare_json(const CompareSide& a, const CompareSide& b,
                          const std::vector<CompareRound>& rounds) {
   const EngineOptions& o = a.options;
   const auto types = compare_op_types(o.workload, rounds);
-  toolkit::JsonWriter j;
-  j.begin_object().key("config").begin_object();
+  json::JsonWriter j;
+  j.begin_object().key("format").number(kJsonFormat);
+  j.key("config").begin_object();
   json_workload_fields(j, o);
   j.key("mix").string(o.workload.mix.describe());
   j.end_object();

@@ -13,8 +13,8 @@
 #include "recipes/double_barrier.h"
 #include "recipes/group.h"
 #include "recipes/queue.h"
-#include "toolkit/json_writer.h"
-#include "toolkit/text_encoding.h"
+#include "libzk/json/json_writer.h"
+#include "libzk/json/text_encoding.h"
 #include "zkctl/command_result.h"
 #include "zkctl/data_argument.h"
 #include "zkctl/signal_pipe.h"
@@ -22,9 +22,9 @@
 
 namespace zkctl {
 
-using zk::toolkit::base64_encode;
-using zk::toolkit::is_valid_utf8;
-using zk::toolkit::JsonWriter;
+using zk::json::base64_encode;
+using zk::json::is_valid_utf8;
+using zk::json::JsonWriter;
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "toolkit/text_encoding.h"
+#include "libzk/json/text_encoding.h"
 
 namespace zkctl {
 
@@ -36,8 +36,8 @@ std::variant<std::string, CommandFailure> resolve_data(const DataArgument& data)
   }
   const std::string& encoded = std::get<std::string>(text);
   std::optional<std::string> bytes = data.encoding == DataEncoding::kBase64
-                                         ? zk::toolkit::base64_decode(encoded)
-                                         : zk::toolkit::hex_decode(encoded);
+                                         ? zk::json::base64_decode(encoded)
+                                         : zk::json::hex_decode(encoded);
   if (bytes) return *std::move(bytes);
   CommandFailure f;
   f.exit_code = ExitCode::kUsage;

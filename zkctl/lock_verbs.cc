@@ -3,7 +3,7 @@
 
 #include "recipes/leader_election.h"
 #include "recipes/lock.h"
-#include "toolkit/json_writer.h"
+#include "libzk/json/json_writer.h"
 #include "zkctl/command_result.h"
 #include "zkctl/lock_supervisor.h"
 #include "zkctl/signal_pipe.h"
@@ -11,7 +11,7 @@
 
 namespace zkctl {
 
-using zk::toolkit::JsonWriter;
+using zk::json::JsonWriter;
 
 using zk::client::Result;
 using zk::recipes::LockHold;

@@ -4,15 +4,15 @@
 #include <cstdio>
 #include <ctime>
 
-#include "toolkit/json_writer.h"
-#include "toolkit/text_encoding.h"
+#include "libzk/json/json_writer.h"
+#include "libzk/json/text_encoding.h"
 #include "zkctl/acl_text.h"
 
 namespace zkctl {
 
-using zk::toolkit::base64_encode;
-using zk::toolkit::is_valid_utf8;
-using zk::toolkit::JsonWriter;
+using zk::json::base64_encode;
+using zk::json::is_valid_utf8;
+using zk::json::JsonWriter;
 
 using zk::wire::Stat;
 
@@ -93,7 +93,7 @@ std::string encoded(const std::string& data, DataEncoding encoding) {
     case DataEncoding::kBase64:
       return base64_encode(data);
     case DataEncoding::kHex:
-      return zk::toolkit::hex_encode(data);
+      return zk::json::hex_encode(data);
     case DataEncoding::kRaw:
       break;
   }

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "toolkit/client_sasl.h"
-#include "toolkit/json_writer.h"
+#include "libzk/json/json_writer.h"
 #include "zklab/lab_daemon.h"
 #include "zklab/lab_status.h"
 #include "zklab/lab_tls.h"
@@ -83,7 +83,7 @@ LabExit print_status(const LabContext& ctx, bool json) {
   const auto status = lab_status(*nodes);
   const auto network = network_status(ctx.dir, kRelayDeadline);
   if (json) {
-    toolkit::JsonWriter w;
+    json::JsonWriter w;
     w.begin_object()
         .key("dir")
         .string(std::filesystem::absolute(ctx.dir).string())

@@ -25,7 +25,7 @@ NetworkStatus network_status(const std::filesystem::path& lab_dir,
   return n;
 }
 
-void write_network_json(toolkit::JsonWriter& w, const NetworkStatus& n) {
+void write_network_json(json::JsonWriter& w, const NetworkStatus& n) {
   w.begin_object().key("relay").string(n.relay).key("relay_pid");
   n.pid ? w.number(*n.pid) : w.null();
   w.key("cut");

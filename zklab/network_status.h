@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "toolkit/json_writer.h"
+#include "libzk/json/json_writer.h"
 #include "zklab/network_faults.h"
 
 namespace zk::lab {
@@ -28,7 +28,7 @@ NetworkStatus network_status(const std::filesystem::path& lab_dir,
 
 // {"relay":..,"relay_pid":..,"cut":[[a,b],..],"slow":[{"node":n,"delay_ms":d},..]}
 // (relay_pid, cut and slow null when unknown), as the value of a key of `w`.
-void write_network_json(toolkit::JsonWriter& w, const NetworkStatus& n);
+void write_network_json(json::JsonWriter& w, const NetworkStatus& n);
 
 // One line for people: "relay daemon (pid 12); faults: cut 1-3 2-3", ...
 std::string describe_network(const NetworkStatus& n);

@@ -423,6 +423,7 @@ TEST_F(DurabilityTest, DumpLogAndDumpSnapshotPrintWhatWasWritten) {
   {
     auto s = connect();
     ASSERT_EQ(create(s.connection, "/dumped", "hello"), Error::kOk);
+    ASSERT_EQ(create(s.connection, "/caf\xC3\xA9", ""), Error::kOk);  // "/café"
     for (int i = 0; i < 40; ++i)
       ASSERT_EQ(create(s.connection, "/d" + std::to_string(i), ""), Error::kOk);
   }
@@ -445,6 +446,9 @@ TEST_F(DurabilityTest, DumpLogAndDumpSnapshotPrintWhatWasWritten) {
   EXPECT_THAT(all_text, HasSubstr("type=createSession"));
   EXPECT_THAT(all_json, HasSubstr("\"path\":\"/dumped\""));
   EXPECT_THAT(all_json, HasSubstr("\"data_hex\":\"68656c6c6f\""));
+  EXPECT_THAT(all_json, HasSubstr("{\"format\":1,\"zxid\":\"0x"));
+  // UTF-8 stays UTF-8: not one escape per byte ("/caf\u00c3\u00a9" read as "/cafÃ©").
+  EXPECT_THAT(all_json, HasSubstr("\"path\":\"/caf\xC3\xA9\""));
 
   auto snapshots = files(version2(), "snapshot.");
   ASSERT_FALSE(snapshots.empty());

@@ -8,6 +8,8 @@
 #include <variant>
 #include <vector>
 
+#include "libzk/json/json_writer.h"
+#include "libzk/json/text_encoding.h"
 #include "libzk/wire/protocol.h"
 #include "zkd/storage/snapshot_file.h"
 #include "zkd/storage/txn_log.h"
@@ -35,75 +37,79 @@ std::string utc(int64_t ms) {
   return buf;
 }
 
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(static_cast<char>(c));
-    } else if (c < 0x20 || c >= 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out.push_back(static_cast<char>(c));
-    }
-  }
-  return out + "\"";
-}
+// The version of the JSON lines' layout, in every line's "format".
+constexpr int kJsonFormat = 1;
 
-std::string to_hex_bytes(std::string_view s) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : s) {
-    out.push_back(digits[c >> 4]);
-    out.push_back(digits[c & 15]);
-  }
-  return out;
-}
-
-// One output line: `key=value ...` as text, or a flat JSON object.
+// One output line: `key=value ...` as text, or a flat JSON object (with
+// "format" first) written by the tools' JSON writer.
 class Line {
  public:
-  explicit Line(bool json) : json_(json) {}
-  Line& str(std::string_view key, std::string_view value) {
-    return raw(key, json_ ? json_string(value) : std::string(value));
+  explicit Line(bool json) : json_(json) {
+    if (json_) json_writer_.begin_object().key("format").number(kJsonFormat);
   }
-  Line& num(std::string_view key, int64_t value) { return raw(key, std::to_string(value)); }
-  Line& boolean(std::string_view key, bool value) { return raw(key, value ? "true" : "false"); }
-  Line& raw(std::string_view key, const std::string& value) {
-    if (!text_.empty()) text_ += json_ ? "," : " ";
+  Line& str(std::string_view key, std::string_view value) {
     if (json_) {
-      text_ += json_string(key) + ":" + value;
-    } else {
-      text_ += std::string(key) + "=" + value;
+      json_writer_.key(key).string(value);
+      return *this;
     }
-    return *this;
+    return text(key, std::string(value));
+  }
+  Line& num(std::string_view key, int64_t value) {
+    if (json_) {
+      json_writer_.key(key).number(value);
+      return *this;
+    }
+    return text(key, std::to_string(value));
+  }
+  Line& boolean(std::string_view key, bool value) {
+    if (json_) {
+      json_writer_.key(key).boolean(value);
+      return *this;
+    }
+    return text(key, value ? "true" : "false");
   }
   Line& data(const zk::wire::Buffer& data) {
-    if (!data) return raw("data", "null");
+    if (!data) {
+      if (json_) json_writer_.key("data").null();
+      return json_ ? *this : text("data", "null");
+    }
     num("data_length", static_cast<int64_t>(data->size()));
-    if (json_) return str("data_hex", to_hex_bytes(*data));
+    if (json_) return str("data_hex", zk::json::hex_encode(*data));
     return *this;
   }
   Line& acl(const zk::wire::ACLs& acl) {
-    std::string text;
-    for (const auto& a : acl) {
-      if (json_) {
-        text += (text.empty() ? "" : ",") + std::string("{\"perms\":") + std::to_string(a.perms) +
-                ",\"scheme\":" + json_string(a.id.scheme) + ",\"id\":" + json_string(a.id.id) + "}";
-      } else {
-        text +=
-            (text.empty() ? "" : ",") + a.id.scheme + ":" + a.id.id + ":" + std::to_string(a.perms);
+    if (json_) {
+      json_writer_.key("acl").begin_array();
+      for (const auto& a : acl) {
+        json_writer_.begin_object().key("perms").number(a.perms);
+        json_writer_.key("scheme").string(a.id.scheme).key("id").string(a.id.id).end_object();
       }
+      json_writer_.end_array();
+      return *this;
     }
-    return raw("acl", "[" + text + "]");
+    std::string entries;
+    for (const auto& a : acl) {
+      entries += (entries.empty() ? "" : ",") + a.id.scheme + ":" + a.id.id + ":" +
+                 std::to_string(a.perms);
+    }
+    return text("acl", "[" + entries + "]");
   }
-  std::string done() const { return json_ ? "{" + text_ + "}" : text_; }
+  std::string done() {
+    if (!json_) return text_;
+    json_writer_.end_object();
+    return json_writer_.str();
+  }
 
  private:
+  Line& text(std::string_view key, const std::string& value) {
+    if (!text_.empty()) text_ += " ";
+    text_ += std::string(key) + "=" + value;
+    return *this;
+  }
+
   bool json_;
   std::string text_;
+  zk::json::JsonWriter json_writer_;
 };
 
 void txn_fields(Line& line, const tree::Txn& txn) {

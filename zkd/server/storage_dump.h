@@ -3,6 +3,8 @@
 // txn log segment or one snapshot file for operators, one line per record
 // (text, or one JSON object per line with --json), like Apache's
 // TxnLogToolkit and SnapshotFormatter. Read-only; nothing is repaired.
+// JSON lines start with "format":1; ids and zxids are hex strings ("0x1a"),
+// paths and ACL ids UTF-8 (bytes that are not become U+FFFD), data as hex.
 #pragma once
 
 #include <ostream>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "toolkit/json_writer.h"
+#include "libzk/json/json_writer.h"
 
 #include <gtest/gtest.h>
 
-namespace zk::toolkit {
+namespace zk::json {
 namespace {
 
 TEST(JsonWriter, WritesNestedObjectsAndArraysWithCommas) {
@@ -36,4 +36,4 @@ TEST(JsonQuote, KeepsUtf8AndReplacesInvalidBytes) {
 }
 
 }  // namespace
-}  // namespace zk::toolkit
+}  // namespace zk::json

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "toolkit/text_encoding.h"
+#include "libzk/json/text_encoding.h"
 
 #include <cstdint>
 
-namespace zk::toolkit {
+namespace zk::json {
 
 namespace {
 
@@ -167,4 +167,4 @@ std::optional<std::string> hex_decode(std::string_view text) {
   return out;
 }
 
-}  // namespace zk::toolkit
+}  // namespace zk::json

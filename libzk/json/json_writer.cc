@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "toolkit/json_writer.h"
+#include "libzk/json/json_writer.h"
 
 #include <cstdio>
 
-#include "toolkit/text_encoding.h"
+#include "libzk/json/text_encoding.h"
 
-namespace zk::toolkit {
+namespace zk::json {
 
 std::string json_quote(std::string_view raw) {
   const std::string text = sanitize_utf8(raw);
@@ -119,4 +119,4 @@ JsonWriter& JsonWriter::null() {
   return *this;
 }
 
-}  // namespace zk::toolkit
+}  // namespace zk::json

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "toolkit/text_encoding.h"
+#include "libzk/json/text_encoding.h"
 
 #include <gtest/gtest.h>
 
-namespace zk::toolkit {
+namespace zk::json {
 namespace {
 
 TEST(Utf8, AcceptsAsciiAndMultiByteText) {
@@ -70,4 +70,4 @@ TEST(Hex, RoundTripsAndRefusesOddOrForeignDigits) {
 }
 
 }  // namespace
-}  // namespace zk::toolkit
+}  // namespace zk::json

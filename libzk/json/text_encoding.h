@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace zk::toolkit {
+namespace zk::json {
 
 // True iff `bytes` is well-formed UTF-8 (RFC 3629: no overlong forms, no
 // surrogates, nothing above U+10FFFF). The empty string is valid.
@@ -28,4 +28,4 @@ std::string hex_encode(std::string_view bytes);
 // "0x"-prefixed); nullopt for anything else.
 std::optional<std::string> hex_decode(std::string_view text);
 
-}  // namespace zk::toolkit
+}  // namespace zk::json

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace zk::toolkit {
+namespace zk::json {
 
 // The JSON string literal for `text`, quotes included.
 std::string json_quote(std::string_view text);
@@ -46,4 +46,4 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-}  // namespace zk::toolkit
+}  // namespace zk::json
