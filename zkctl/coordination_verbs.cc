@@ -197,7 +197,7 @@ template <typename Json>
 void emit(Printer& printer, const std::string& human, Json json) {
   if (printer.mode() == OutputMode::kJson) {
     JsonWriter w;
-    w.begin_object();
+    w.begin_object().key("format").number(kJsonFormat);
     json(w);
     w.end_object();
     std::cout << w.str() << "\n";

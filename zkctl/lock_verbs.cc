@@ -77,6 +77,8 @@ void print_leader(Printer& printer, const ElectVerb& verb, const LockHold& hold)
   if (printer.mode() == OutputMode::kJson) {
     JsonWriter w;
     w.begin_object()
+        .key("format")
+        .number(kJsonFormat)
         .key("event")
         .string("leader")
         .key("id")

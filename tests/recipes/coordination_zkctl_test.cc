@@ -57,7 +57,7 @@ TEST(ZkctlCounter, ConcurrentIncrementsEndAtTheSum) {
   auto by =
       ZkctlProcess::zkctl(servers, {"--json", "counter", "incr", "/jobs/done", "--by", "-40"});
   ASSERT_EQ(by->wait(), 0);
-  EXPECT_EQ(by->output(), "{\"path\":\"/jobs/done\",\"value\":0}\n");
+  EXPECT_EQ(by->output(), "{\"format\":2,\"path\":\"/jobs/done\",\"value\":0}\n");
 }
 
 TEST(ZkctlBarrier, NobodyPassesEnterBeforeTheLastMemberJoinedAndAllLeave) {
