@@ -78,8 +78,9 @@ class ZkctlTest(FilesTestCase):
                          ["removewatches"])
 
     def test_get_lists_its_options(self):
-        self.assertEqual(self.complete("zkctl", "get", "--"), ["--stat"])
-        self.assertEqual(self.complete("zkctl", "get", "-"), ["--stat", "-S"])
+        self.assertEqual(self.complete("zkctl", "get", "--"), ["--base64", "--hex", "--stat", "--watch"])
+        self.assertEqual(self.complete("zkctl", "get", "-"),
+                         ["--base64", "--hex", "--stat", "--watch", "-S", "-s", "-w"])
         self.assertIn("--persistent", self.complete("zkctl", "watch", "--p"))
 
     def test_global_options_before_the_command_only(self):
