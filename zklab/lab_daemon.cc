@@ -5,7 +5,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -29,6 +31,42 @@ std::string read_proc(pid_t pid, const char* what) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// `path` without "." and ".." components or a trailing separator: what its
+// last component is.
+std::filesystem::path last_component(const std::filesystem::path& path) {
+  auto p = path.lexically_normal();
+  if (!p.has_filename() && p.has_parent_path()) p = p.parent_path();
+  return p.filename();
+}
+
+// Whether one of `pid`'s arguments (`cmdline`, NUL separated) names `marker`:
+// as spelled, or, resolved against the process's working directory and with
+// symbolic links followed, as the same file. The second is for daemons an
+// older zklab started with the lab's path as the user typed it (relative, or
+// through a link); only arguments ending in the marker's last component are
+// resolved.
+bool names_marker(pid_t pid, const std::string& cmdline, const std::filesystem::path& marker) {
+  if (('\0' + cmdline).find('\0' + marker.string() + '\0') != std::string::npos) return true;
+  std::error_code ec;
+  const auto wanted = std::filesystem::weakly_canonical(std::filesystem::absolute(marker), ec);
+  if (ec) return false;
+  const auto name = last_component(wanted);
+  std::optional<std::filesystem::path> cwd;
+  for (size_t at = 0; at < cmdline.size();) {
+    const size_t end = std::min(cmdline.find('\0', at), cmdline.size());
+    std::filesystem::path arg = cmdline.substr(at, end - at);
+    at = end + 1;
+    if (arg.empty() || last_component(arg) != name) continue;
+    if (arg.is_relative()) {
+      if (!cwd) cwd = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/cwd", ec);
+      if (cwd->empty()) continue;  // not ours to read, or gone
+      arg = *cwd / arg;
+    }
+    if (std::filesystem::weakly_canonical(arg, ec) == wanted && !ec) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -64,9 +102,7 @@ DaemonState daemon_state(pid_t pid, const std::filesystem::path& marker) {
   const char state = stat[paren + 2];
   if (state == 'Z' || state == 'X') return DaemonState::kGone;
   // cmdline: the arguments, NUL separated; one of them is the marker.
-  const std::string cmdline = read_proc(pid, "cmdline");
-  const std::string wanted = std::string(1, '\0') + marker.string() + '\0';
-  if (('\0' + cmdline).find(wanted) == std::string::npos) return DaemonState::kGone;
+  if (!names_marker(pid, read_proc(pid, "cmdline"), marker)) return DaemonState::kGone;
   return state == 'T' ? DaemonState::kStopped : DaemonState::kRunning;
 }
 

@@ -38,7 +38,9 @@ enum class DaemonState {
 };
 
 // What `pid` is now, where only a process with `marker` as one of its
-// arguments counts as the daemon.
+// arguments counts as the daemon: spelled so, or naming the same file from the
+// process's working directory (a daemon an older zklab started with a relative
+// or linked lab path).
 DaemonState daemon_state(pid_t pid, const std::filesystem::path& marker);
 
 // Waits until daemon_state(pid, marker) is kGone; false at the deadline.

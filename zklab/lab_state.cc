@@ -105,6 +105,17 @@ std::string random_session_key() {
 
 }  // namespace
 
+std::filesystem::path lab_directory(const std::filesystem::path& spelled) {
+  std::error_code ec;
+  auto path = std::filesystem::weakly_canonical(std::filesystem::absolute(spelled), ec);
+  if (ec) path = std::filesystem::absolute(spelled).lexically_normal();
+  // "/lab/" names "/lab": its last component is the empty name after the '/'.
+  if (!path.has_filename() && path.has_parent_path() && path != path.root_path()) {
+    path = path.parent_path();
+  }
+  return path;
+}
+
 std::string LabNode::address() const { return "127.0.0.1:" + std::to_string(client_port); }
 
 std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,

@@ -43,6 +43,13 @@ namespace zk::lab {
 // The default lab directory, relative to the current directory.
 inline constexpr const char* kDefaultLabDir = ".lab/zklab";
 
+// The lab directory `spelled` names (a --dir argument, relative to the current
+// directory): absolute, with ".", ".." and symbolic links resolved as far as
+// the path exists, and no trailing separator. A lab's daemons are found by
+// paths inside it on their command lines, so every spelling of one lab (lab,
+// $PWD/lab, a link to it) must become this one path before it is used.
+std::filesystem::path lab_directory(const std::filesystem::path& spelled);
+
 struct LabNode {
   int id = 0;
   std::filesystem::path dir;  // <lab>/n<id>

@@ -17,6 +17,7 @@
 #include "zklab/lab_membership.h"
 #include "zklab/lab_network.h"
 #include "zklab/lab_roll.h"
+#include "zklab/lab_state.h"
 #include "zklab/lab_transfer.h"
 #include "zklab/zkd_lookup.h"
 
@@ -328,15 +329,17 @@ int run(int argc, char** argv) {
     }
     zkd = found.path;
   }
-  zk::lab::LabContext ctx{dir, zkd, std::chrono::seconds(timeout_s), std::cout, std::cerr};
+  // One path for the lab however --dir spells it (its daemons are found by it).
+  zk::lab::LabContext ctx{zk::lab::lab_directory(dir), zkd, std::chrono::seconds(timeout_s),
+                          std::cout, std::cerr};
   LabExit code = LabExit::kOk;
   // Commands that only look, and the relay daemon (which its `up` starts while
   // holding the lock), take no lock; every other command changes the lab. Only
   // `up` creates a missing lab directory (the others then say there is no lab).
   std::optional<zk::lab::LabLock> lock;
   const bool changes = !status->parsed() && !logs->parsed() && !relay->parsed();
-  if (changes && (up->parsed() || std::filesystem::exists(dir))) {
-    lock.emplace(dir, ctx.deadline);
+  if (changes && (up->parsed() || std::filesystem::exists(ctx.dir))) {
+    lock.emplace(ctx.dir, ctx.deadline);
     if (!lock->locked()) {
       std::cerr << "zklab: " << lock->error() << "\n";
       return static_cast<int>(LabExit::kError);

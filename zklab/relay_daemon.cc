@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "zklab/lab_daemon.h"
+#include "zklab/lab_state.h"
 #include "zklab/relay_control.h"
 #include "zklab/relay_links.h"
 
@@ -40,13 +41,7 @@ std::optional<pid_t> running_pid(const std::filesystem::path& dir) {
 
 }  // namespace
 
-std::filesystem::path relay_lab_dir(const std::filesystem::path& dir) {
-  auto path = std::filesystem::absolute(dir).lexically_normal();
-  if (!path.has_filename() && path.has_parent_path() && path != path.root_path()) {
-    path = path.parent_path();
-  }
-  return path;
-}
+std::filesystem::path relay_lab_dir(const std::filesystem::path& dir) { return lab_directory(dir); }
 
 std::filesystem::path relay_pid_path(const std::filesystem::path& lab_dir) {
   return lab_dir / "relay.pid";

@@ -20,8 +20,8 @@
 
 namespace zk::lab {
 
-// The lab directory as its daemon is started with and found by: absolute,
-// normalised, without a trailing separator.
+// The lab directory as its daemon is started with and found by: the lab's
+// one spelling, lab_directory() (lab_state.h).
 std::filesystem::path relay_lab_dir(const std::filesystem::path& dir);
 
 std::filesystem::path relay_pid_path(const std::filesystem::path& lab_dir);

@@ -6,15 +6,18 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "tests/zklab/zklab_test_util.h"
+#include "toolkit/child_process.h"
 #include "zklab/zkd_process.h"
 
 namespace {
@@ -240,6 +243,91 @@ TEST_F(ZklabTest, CommandsWithoutALabExitOne) {
     EXPECT_EQ(r.exit_code, 1) << r.output;
     EXPECT_NE(r.output.find("no lab"), std::string::npos) << r.output;
   }
+}
+
+// zklab run from `cwd` with `args`, as a user runs it in a shell there (this
+// build's zkd, a 20 s timeout, the lab directory as `args` spell it).
+Outcome zklab_in(const std::filesystem::path& cwd, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"-c",         "cd \"$1\" && shift && exec \"$@\"",
+                                   "sh",         cwd.string(),
+                                   ZKLAB_BINARY, "--zkd",
+                                   ZKD_BINARY,   "--timeout",
+                                   "20"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto r = zk::lab::run_zkd("/bin/sh", argv, zk::lab::testing::kZklabDeadline);
+  Outcome out;
+  out.output = r.output;
+  if (r.status >= 0 && WIFEXITED(r.status)) out.exit_code = WEXITSTATUS(r.status);
+  return out;
+}
+
+int count_of(const std::string& text, const std::string& word) {
+  int n = 0;
+  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++n;
+  return n;
+}
+
+// A lab started with a relative --dir is the lab an absolute path and a
+// symbolic link name: its nodes are up through each, and `down` through a
+// third spelling stops them.
+TEST_F(ZklabTest, EverySpellingOfTheLabDirectoryNamesOneLab) {
+  const auto link = dir_ / "link";
+  std::filesystem::create_directory_symlink("lab", link);
+  Outcome up = zklab_in(dir_, {"--dir", "lab", "up", "-n", "3"});
+  ASSERT_EQ(up.exit_code, 0) << up.output;
+  const std::vector<pid_t> pids = recorded_pids();
+  ASSERT_EQ(pids.size(), 3u);
+
+  auto s = status();  // --dir <absolute path>
+  ASSERT_TRUE(s);
+  EXPECT_EQ(count_role(*s, "leader"), 1) << describe(*s);
+  EXPECT_EQ(count_role(*s, "follower"), 2) << describe(*s);
+
+  Outcome linked = zklab_in("/", {"--dir", link.string(), "status", "--json"});
+  ASSERT_EQ(linked.exit_code, 0) << linked.output;
+  EXPECT_EQ(count_of(linked.output, "\"alive\":true"), 3) << linked.output;
+  EXPECT_EQ(count_of(linked.output, "\"role\":\"down\""), 0) << linked.output;
+  EXPECT_NE(linked.output.find("\"relay\":\"running\""), std::string::npos) << linked.output;
+
+  Outcome down = zklab_in(dir_, {"--dir", "./link/", "down"});
+  EXPECT_EQ(down.exit_code, 0) << down.output;
+  EXPECT_EQ(count_of(down.output, "stopped node"), 3) << down.output;
+  EXPECT_NE(down.output.find("stopped the relay daemon"), std::string::npos) << down.output;
+  for (pid_t pid : pids) EXPECT_FALSE(runs_in_lab(pid)) << "pid " << pid;
+}
+
+// A node an older zklab started, with the lab's path as typed (relative to
+// its working directory) on its command line, is still found and stopped.
+TEST_F(ZklabTest, ANodeStartedWithARelativeLabPathIsFoundByAnyOther) {
+  Outcome up = zklab({"up", "-n", "1"});
+  ASSERT_EQ(up.exit_code, 0) << up.output;
+  Outcome stop = zklab({"stop", "1"});
+  ASSERT_EQ(stop.exit_code, 0) << stop.output;
+
+  std::string error;
+  auto old_style = zk::toolkit::ChildProcess::start(
+      {.argv = {"/bin/sh", "-c", "cd \"$1\" && exec \"$2\" --config lab/n1/zoo.cfg", "sh",
+                dir_.string(), ZKD_BINARY},
+       .log = lab_ / "n1" / "zkd.log",
+       .new_session = true},
+      error);
+  ASSERT_TRUE(old_style) << error;
+  {
+    std::ofstream pid_file(lab_ / "n1" / "zkd.pid", std::ios::trunc);
+    pid_file << old_style->pid() << "\n";
+  }
+  auto [s, up_again] = wait_status([](const Status& st) {
+    return st.count(1) == 1 && st.at(1).alive && st.at(1).role == "leader";
+  });
+  EXPECT_TRUE(up_again) << describe(s);
+  EXPECT_EQ(s[1].pid, old_style->pid());
+
+  Outcome down = zklab({"down"});
+  EXPECT_EQ(down.exit_code, 0) << down.output;
+  EXPECT_NE(down.output.find("stopped node 1 (pid " + std::to_string(old_style->pid()) + ")"),
+            std::string::npos)
+      << down.output;
+  EXPECT_TRUE(old_style->wait_for_exit(20s)) << "zklab down left the node running";
 }
 
 }  // namespace

@@ -137,7 +137,11 @@ bool ZklabFixture::runs_in_lab(pid_t pid) const {
   const auto paren = stat.rfind(')');
   if (paren == std::string::npos || paren + 2 >= stat.size()) return false;
   if (stat[paren + 2] == 'Z' || stat[paren + 2] == 'X') return false;
-  return read_file(proc + "/cmdline").find(lab_.string()) != std::string::npos;
+  if (read_file(proc + "/cmdline").find(lab_.string()) != std::string::npos) return true;
+  // Started from inside the test's directory with a relative lab path.
+  std::error_code ec;
+  const auto cwd = std::filesystem::read_symlink(proc + "/cwd", ec).string();
+  return !ec && cwd.starts_with(dir_.string());
 }
 
 }  // namespace zk::lab::testing

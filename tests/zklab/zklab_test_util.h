@@ -77,7 +77,7 @@ class ZklabFixture : public ::testing::Test {
   // The pids in the nodes' zkd.pid files.
   std::vector<pid_t> recorded_pids() const;
   // True while `pid` is a live (not zombie) process with the lab's path on its
-  // command line.
+  // command line, or working in the test's directory.
   bool runs_in_lab(pid_t pid) const;
 
   std::filesystem::path dir_;
