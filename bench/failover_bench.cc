@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "toolkit/poll_until.h"
 #include "zkbench/series_report.h"
 #include "zklab/ensemble.h"
 #include "zklab/load.h"
@@ -93,13 +94,14 @@ struct RunResult {
 // node is not asked: srvr to it would wait for its deadline); false at
 // `until`.
 bool others_elect(const Ensemble& ensemble, int paused, Clock::time_point until) {
-  while (Clock::now() < until) {
-    for (int id : ensemble.ids()) {
-      if (id != paused && ensemble.mode(id, 500ms) == zk::lab::ServerMode::kLeader) return true;
-    }
-    std::this_thread::sleep_for(10ms);
-  }
-  return false;
+  return zk::toolkit::poll_until(
+      [&] {
+        for (int id : ensemble.ids()) {
+          if (id != paused && ensemble.mode(id, 500ms) == zk::lab::ServerMode::kLeader) return true;
+        }
+        return false;
+      },
+      until, 10ms);
 }
 
 RunResult run_once(Ensemble& ensemble, const Options& o) {

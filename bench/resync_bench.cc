@@ -45,6 +45,7 @@
 
 #include "CLI/CLI.hpp"
 #include "libzk/client/sync_client.h"
+#include "toolkit/poll_until.h"
 #include "zkbench/histogram.h"
 #include "zkbench/populate.h"
 #include "zklab/ensemble.h"
@@ -285,13 +286,14 @@ FlavourResult bench_flavour(Flavour flavour, const Options& o) {
         follower, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
   }
   std::optional<Clock::time_point> caught_up;
-  while (resync_error.empty() && Clock::now() < deadline) {
-    const int64_t theirs = e.znode_count(follower);
-    if (theirs > 0 && theirs == e.znode_count(*leader)) {
-      caught_up = Clock::now();
-      break;
-    }
-    std::this_thread::sleep_for(100ms);  // a poll interval; the deadline bounds the wait
+  if (resync_error.empty()) {
+    zk::toolkit::poll_until(
+        [&] {
+          const int64_t theirs = e.znode_count(follower);
+          if (theirs > 0 && theirs == e.znode_count(*leader)) caught_up = Clock::now();
+          return caught_up.has_value();
+        },
+        deadline, 100ms);
   }
   if (resync_error.empty() && !caught_up) resync_error = "the follower never caught up";
   std::this_thread::sleep_for(kAfterResync);

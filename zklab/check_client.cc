@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "toolkit/poll_until.h"
 #include "zklab/check_call.h"
 
 namespace zk::lab::check {
@@ -246,10 +247,8 @@ void CheckClient::after(const Answer& answer, Outcome outcome) {
 }
 
 void CheckClient::wait_connected() {
-  const auto until = Clock::now() + settings_.request_deadline;
-  while (session_->state() == SessionState::kDisconnected && Clock::now() < until) {
-    std::this_thread::sleep_for(kPollInterval);
-  }
+  toolkit::poll_until([&] { return session_->state() != SessionState::kDisconnected; },
+                      settings_.request_deadline, kPollInterval);
   if (session_->state() == SessionState::kExpired) end_expired();
 }
 

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <thread>
 
+#include "toolkit/poll_until.h"
 #include "zklab/check_call.h"
 #include "zklab/check_cleanup.h"
 
@@ -179,39 +180,42 @@ std::string CheckWorkload::finish(int64_t healed_ns, History& history) {
 bool CheckWorkload::final_registers(History& history, Clock::time_point until) {
   const auto deadline = client_settings_.request_deadline;
   for (const auto& key : paths_.registers) {
-    while (true) {
-      RegisterOp op;
-      op.client = ids_.next();
-      op.key = key;
-      op.kind = RegisterOpKind::kRead;
-      op.invoke_ns = steady_now_ns();
-      auto synced = call_for(*own_, own_->async_client().sync(key), deadline);
-      if (synced && *synced) {
-        auto data = call_for(*own_, own_->async_client().get_data(key), deadline);
-        if (data && *data) {
-          op.complete_ns = steady_now_ns();
-          op.outcome = Outcome::kOk;
-          const auto& bytes = (*data)->data;
-          op.value = bytes ? parse_int(*bytes, 0) : -1;
-          op.version = (*data)->stat.version;
-        }
-      }
-      history.registers.push_back(op);
-      if (op.outcome == Outcome::kOk) break;
-      if (Clock::now() >= until) return false;
-      std::this_thread::sleep_for(kRetryInterval);
-    }
+    const bool read = toolkit::poll_until(
+        [&] {
+          RegisterOp op;
+          op.client = ids_.next();
+          op.key = key;
+          op.kind = RegisterOpKind::kRead;
+          op.invoke_ns = steady_now_ns();
+          auto synced = call_for(*own_, own_->async_client().sync(key), deadline);
+          if (synced && *synced) {
+            auto data = call_for(*own_, own_->async_client().get_data(key), deadline);
+            if (data && *data) {
+              op.complete_ns = steady_now_ns();
+              op.outcome = Outcome::kOk;
+              const auto& bytes = (*data)->data;
+              op.value = bytes ? parse_int(*bytes, 0) : -1;
+              op.version = (*data)->stat.version;
+            }
+          }
+          history.registers.push_back(op);
+          return op.outcome == Outcome::kOk;
+        },
+        until, kRetryInterval);
+    if (!read) return false;
   }
   return true;
 }
 
 bool CheckWorkload::final_listing(History& history, Clock::time_point until) {
   const auto deadline = client_settings_.request_deadline;
-  while (true) {
-    auto synced = call_for(*own_, own_->async_client().sync(paths_.sequential), deadline);
-    if (synced && *synced) {
-      auto names = call_for(*own_, own_->async_client().get_children(paths_.sequential), deadline);
-      if (names && *names) {
+  return toolkit::poll_until(
+      [&] {
+        auto synced = call_for(*own_, own_->async_client().sync(paths_.sequential), deadline);
+        if (!synced || !*synced) return false;
+        auto names =
+            call_for(*own_, own_->async_client().get_children(paths_.sequential), deadline);
+        if (!names || !*names) return false;
         std::vector<int64_t> sequences;
         for (const auto& name : **names) {
           sequences.push_back(name.size() >= 10 ? parse_int(name, name.size() - 10) : -1);
@@ -219,11 +223,8 @@ bool CheckWorkload::final_listing(History& history, Clock::time_point until) {
         std::sort(sequences.begin(), sequences.end());
         history.final_children.emplace_back(paths_.sequential, std::move(sequences));
         return true;
-      }
-    }
-    if (Clock::now() >= until) return false;
-    std::this_thread::sleep_for(kRetryInterval);
-  }
+      },
+      until, kRetryInterval);
 }
 
 void CheckWorkload::wait_for_expiry(int64_t healed_ns) {
@@ -248,23 +249,23 @@ void CheckWorkload::wait_for_expiry(int64_t healed_ns) {
 
 bool CheckWorkload::final_ephemerals(Clock::time_point until) {
   const auto deadline = client_settings_.request_deadline;
-  while (true) {
-    auto synced = call_for(*own_, own_->async_client().sync(paths_.ephemeral), deadline);
-    if (synced && *synced) break;
-    if (Clock::now() >= until) return false;
-    std::this_thread::sleep_for(kRetryInterval);
-  }
+  const bool synced = toolkit::poll_until(
+      [&] {
+        auto answer = call_for(*own_, own_->async_client().sync(paths_.ephemeral), deadline);
+        return answer && *answer;
+      },
+      until, kRetryInterval);
+  if (!synced) return false;
   for (auto& c : clients_) {
     for (auto& record : c->ephemerals()) {
-      while (true) {
-        auto stat = call_for(*own_, own_->async_client().exists(record.path), deadline);
-        if (stat && *stat) {
-          record.present_at_end = (*stat)->has_value();
-          break;
-        }
-        if (Clock::now() >= until) return false;
-        std::this_thread::sleep_for(kRetryInterval);
-      }
+      const bool looked = toolkit::poll_until(
+          [&] {
+            auto stat = call_for(*own_, own_->async_client().exists(record.path), deadline);
+            if (stat && *stat) record.present_at_end = (*stat)->has_value();
+            return stat && *stat;
+          },
+          until, kRetryInterval);
+      if (!looked) return false;
     }
   }
   return true;

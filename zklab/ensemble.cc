@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
+#include "toolkit/poll_until.h"
 #include "zklab/node_ports.h"
 
 namespace zk::lab {
@@ -228,16 +228,18 @@ std::string Ensemble::describe(const std::map<int, ServerMode>& modes) const {
 
 std::optional<int> Ensemble::wait_for_leader(std::chrono::milliseconds deadline,
                                              const std::set<int>& exclude) {
-  const auto until = Clock::now() + deadline;
-  while (true) {
-    std::vector<int> leaders;
-    for (const auto& [id, m] : modes()) {
-      if (m == ServerMode::kLeader) leaders.push_back(id);
-    }
-    if (leaders.size() == 1 && exclude.count(leaders.front()) == 0) return leaders.front();
-    if (Clock::now() >= until) return std::nullopt;
-    std::this_thread::sleep_for(kPollInterval);
-  }
+  std::optional<int> leader;
+  toolkit::poll_until(
+      [&] {
+        std::vector<int> leaders;
+        for (const auto& [id, m] : modes()) {
+          if (m == ServerMode::kLeader) leaders.push_back(id);
+        }
+        if (leaders.size() == 1 && exclude.count(leaders.front()) == 0) leader = leaders.front();
+        return leader.has_value();
+      },
+      deadline, kPollInterval);
+  return leader;
 }
 
 std::string Ensemble::wait_serving(int id, std::chrono::milliseconds deadline) {
@@ -261,32 +263,35 @@ std::string Ensemble::wait_serving(int id, std::chrono::milliseconds deadline) {
 }
 
 std::string Ensemble::wait_all_serving(std::chrono::milliseconds deadline) {
-  const auto until = Clock::now() + deadline;
   std::set<int> running;
   for (int id : ids()) {
     if (node(id).running()) running.insert(id);
   }
   std::map<int, ServerMode> last;
-  while (true) {
-    last.clear();
-    int leaders = 0;
-    bool all = true;
-    for (int id : running) {
-      if (!node(id).running()) {
-        return "node " + std::to_string(id) + " exited; its log:\n" + node(id).log_tail();
-      }
-      ServerMode m = last[id] = mode(id, kSrvrDeadline);
-      if (m == ServerMode::kStandalone) {
-        return "node " + std::to_string(id) +
-               " runs standalone: this server does not form an ensemble";
-      }
-      if (m == ServerMode::kLeader) ++leaders;
-      if (!is_serving(m)) all = false;
-    }
-    if (all && leaders == 1) return {};
-    if (Clock::now() >= until) break;
-    std::this_thread::sleep_for(kPollInterval);
-  }
+  std::string error;  // why waiting longer is pointless
+  const bool done = toolkit::poll_until(
+      [&] {
+        last.clear();
+        int leaders = 0;
+        bool all = true;
+        for (int id : running) {
+          if (!node(id).running()) {
+            error = "node " + std::to_string(id) + " exited; its log:\n" + node(id).log_tail();
+            return true;
+          }
+          ServerMode m = last[id] = mode(id, kSrvrDeadline);
+          if (m == ServerMode::kStandalone) {
+            error = "node " + std::to_string(id) +
+                    " runs standalone: this server does not form an ensemble";
+            return true;
+          }
+          if (m == ServerMode::kLeader) ++leaders;
+          if (!is_serving(m)) all = false;
+        }
+        return all && leaders == 1;
+      },
+      deadline, kPollInterval);
+  if (done) return error;
   return "the running nodes did not all serve under exactly one leader in time (" + describe(last) +
          ")";
 }

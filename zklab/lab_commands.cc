@@ -14,8 +14,9 @@
 #include <variant>
 #include <vector>
 
-#include "toolkit/client_sasl.h"
 #include "libzk/json/json_writer.h"
+#include "toolkit/client_sasl.h"
+#include "toolkit/poll_until.h"
 #include "zklab/lab_daemon.h"
 #include "zklab/lab_status.h"
 #include "zklab/lab_tls.h"
@@ -26,8 +27,6 @@
 namespace zk::lab {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // Between two rounds of srvr questions while waiting (each wait has a deadline).
 constexpr auto kPollInterval = std::chrono::milliseconds(25);
@@ -150,32 +149,35 @@ std::string tail_lines(const std::filesystem::path& file, int lines) {
 
 std::string wait_serving(const LabContext& ctx, const std::vector<LabNode>& nodes,
                          const std::vector<int>& ids, bool need_leader) {
-  const auto until = Clock::now() + ctx.deadline;
   std::string last;
-  while (true) {
-    const auto status = lab_status(nodes);
-    int leaders = 0;
-    bool all = true;
-    last.clear();
-    for (const auto& s : status) {
-      if (s.serving() && s.mode == ServerMode::kLeader) ++leaders;
-      last += (last.empty() ? "" : ", ") + std::to_string(s.id) + ": " + s.role();
-    }
-    for (int id : ids) {
-      const auto& s = status[static_cast<size_t>(id - 1)];
-      if (!s.alive()) {
-        return "node " + std::to_string(id) + " exited; the end of its log:\n" +
-               tail_lines(nodes[static_cast<size_t>(id - 1)].log(), 20);
-      }
-      if (s.mode == ServerMode::kStandalone) {
-        return "node " + std::to_string(id) + " runs standalone, not as an ensemble member";
-      }
-      if (!s.serving()) all = false;
-    }
-    if (all && (!need_leader || leaders == 1)) return {};
-    if (Clock::now() >= until) break;
-    std::this_thread::sleep_for(kPollInterval);
-  }
+  std::string error;  // why waiting longer is pointless
+  const bool done = toolkit::poll_until(
+      [&] {
+        const auto status = lab_status(nodes);
+        int leaders = 0;
+        bool all = true;
+        last.clear();
+        for (const auto& s : status) {
+          if (s.serving() && s.mode == ServerMode::kLeader) ++leaders;
+          last += (last.empty() ? "" : ", ") + std::to_string(s.id) + ": " + s.role();
+        }
+        for (int id : ids) {
+          const auto& s = status[static_cast<size_t>(id - 1)];
+          if (!s.alive()) {
+            error = "node " + std::to_string(id) + " exited; the end of its log:\n" +
+                    tail_lines(nodes[static_cast<size_t>(id - 1)].log(), 20);
+            return true;
+          }
+          if (s.mode == ServerMode::kStandalone) {
+            error = "node " + std::to_string(id) + " runs standalone, not as an ensemble member";
+            return true;
+          }
+          if (!s.serving()) all = false;
+        }
+        return all && (!need_leader || leaders == 1);
+      },
+      ctx.deadline, kPollInterval);
+  if (done) return error;
   return "not serving in time (" + last + ")";
 }
 

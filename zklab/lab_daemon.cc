@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "toolkit/child_process.h"
+#include "toolkit/poll_until.h"
 
 namespace zk::lab {
 
@@ -80,11 +81,12 @@ pid_t spawn_detached(const std::vector<std::string>& args, const std::filesystem
   if (!child) return -1;
   // Return once /proc shows the new program (so that daemon_state() finds it),
   // or once it has exited already (then its log says why).
-  const auto until = Clock::now() + kExecDeadline;
-  while (daemon_state(child->pid(), marker) == DaemonState::kGone && Clock::now() < until) {
-    if (child->poll_exit()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  toolkit::poll_until(
+      [&] {
+        return daemon_state(child->pid(), marker) != DaemonState::kGone ||
+               child->poll_exit().has_value();
+      },
+      kExecDeadline, std::chrono::milliseconds(1));
   return child->detach();  // it outlives this process; init reaps it
 }
 

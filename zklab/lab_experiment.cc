@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <thread>
 #include <utility>
 
 #include "libzk/wire/protocol.h"
+#include "toolkit/poll_until.h"
 #include "zklab/four_letter_word.h"
 #include "zklab/lab_status.h"
 #include "zklab/timeline_csv.h"
@@ -145,11 +145,14 @@ int transfer_leadership(const LabContext& ctx, const std::vector<LabNode>& nodes
             << "\n";
     return 0;
   }
-  const auto until = std::chrono::steady_clock::now() + ctx.deadline;
-  while (std::chrono::steady_clock::now() < until) {
-    if (const int now = current_leader(nodes); now != 0 && now != leader) return now;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  int next = 0;
+  const bool moved = toolkit::poll_until(
+      [&] {
+        next = current_leader(nodes);
+        return next != 0 && next != leader;
+      },
+      ctx.deadline, std::chrono::milliseconds(10));
+  if (moved) return next;
   ctx.err << "zklab: no other node led within " << ctx.deadline.count() << " ms of ydld\n";
   return 0;
 }

@@ -7,7 +7,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <thread>
+
+#include "toolkit/poll_until.h"
 
 namespace zk::lab {
 
@@ -36,21 +37,25 @@ LabLock::LabLock(const std::filesystem::path& dir, std::chrono::milliseconds dea
     error_ = "cannot open " + path.string() + ": " + std::strerror(errno);
     return;
   }
-  const auto until = std::chrono::steady_clock::now() + deadline;
-  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    if (errno != EWOULDBLOCK && errno != EINTR) {
-      error_ = "cannot lock " + path.string() + ": " + std::strerror(errno);
-      ::close(fd);
-      return;
-    }
-    if (std::chrono::steady_clock::now() >= until) {
-      const std::string holder = read_holder(fd);
-      error_ = "another zklab command" + (holder.empty() ? "" : " (pid " + holder + ")") +
-               " is still working on the lab in " + dir.string();
-      ::close(fd);
-      return;
-    }
-    std::this_thread::sleep_for(kRetryInterval);
+  int failure = 0;  // errno of a failure other than "held by another"
+  const bool locked = toolkit::poll_until(
+      [&] {
+        if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
+        if (errno != EWOULDBLOCK && errno != EINTR) failure = errno;
+        return failure != 0;
+      },
+      deadline, kRetryInterval);
+  if (failure != 0) {
+    error_ = "cannot lock " + path.string() + ": " + std::strerror(failure);
+    ::close(fd);
+    return;
+  }
+  if (!locked) {
+    const std::string holder = read_holder(fd);
+    error_ = "another zklab command" + (holder.empty() ? "" : " (pid " + holder + ")") +
+             " is still working on the lab in " + dir.string();
+    ::close(fd);
+    return;
   }
   const std::string pid = std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd, 0) == 0) {

@@ -6,10 +6,10 @@
 #include <memory>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "libzk/client/sync_client.h"
 #include "toolkit/client_security.h"
+#include "toolkit/poll_until.h"
 #include "zklab/node_ports.h"
 #include "zklab/node_spec.h"
 
@@ -133,15 +133,15 @@ ReconfigOutcome reconfigure(const LabContext& ctx, const std::vector<LabNode>& n
 ReconfigOutcome reconfigure_until(const LabContext& ctx, const std::vector<LabNode>& nodes,
                                   const zk::wire::ReconfigRequest& request,
                                   const std::function<bool()>& done) {
-  const auto until = std::chrono::steady_clock::now() + ctx.deadline;
   ReconfigOutcome last;
-  while (true) {
-    last = reconfigure(ctx, nodes, request);
-    if (last.ok) return last;
-    if (done()) return {true, current_config(ctx, nodes)};
-    if (std::chrono::steady_clock::now() >= until) return last;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a retry's pace
-  }
+  toolkit::poll_until(
+      [&] {
+        last = reconfigure(ctx, nodes, request);
+        if (!last.ok && done()) last = {true, current_config(ctx, nodes)};
+        return last.ok;
+      },
+      ctx.deadline, std::chrono::milliseconds(200));  // a retry's pace
+  return last;
 }
 
 LabExit lab_add(const LabContext& ctx, bool observer, int node) {

@@ -4,8 +4,8 @@
 #include <signal.h>
 
 #include <fstream>
-#include <thread>
 
+#include "toolkit/poll_until.h"
 #include "zklab/lab_daemon.h"
 #include "zklab/lab_state.h"
 #include "zklab/relay_control.h"
@@ -14,8 +14,6 @@
 namespace zk::lab {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // Between two looks for the control port of a starting daemon (the wait has a
 // deadline).
@@ -82,17 +80,18 @@ std::string start_relay_daemon(const std::filesystem::path& dir_in,
     out << pid << "\n";
     if (!out.flush()) return "cannot write " + relay_pid_path(dir).string();
   }
-  const auto until = Clock::now() + deadline;
-  while (true) {
-    if (daemon_state(pid, dir) == DaemonState::kGone) {
-      return "the relay daemon exited (see " + relay_log_path(dir).string() + ")";
-    }
-    if (auto port = read_number(relay_port_path(dir)); port && *port <= 65535) {
-      if (control_get(static_cast<uint16_t>(*port), kProbeDeadline, error)) return {};
-    }
-    if (Clock::now() >= until) break;
-    std::this_thread::sleep_for(kPollInterval);
-  }
+  bool exited = false;
+  const bool done = toolkit::poll_until(
+      [&] {
+        exited = daemon_state(pid, dir) == DaemonState::kGone;
+        if (exited) return true;
+        const auto port = read_number(relay_port_path(dir));
+        return port && *port <= 65535 &&
+               control_get(static_cast<uint16_t>(*port), kProbeDeadline, error).has_value();
+      },
+      deadline, kPollInterval);
+  if (exited) return "the relay daemon exited (see " + relay_log_path(dir).string() + ")";
+  if (done) return {};
   ::kill(pid, SIGKILL);
   return "the relay daemon (pid " + std::to_string(pid) + ") did not answer in time (see " +
          relay_log_path(dir).string() + ")";

@@ -13,10 +13,10 @@
 #include <iostream>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
+#include "toolkit/poll_until.h"
 #include "zklab/ensemble.h"
 
 namespace zk::lab {
@@ -72,12 +72,9 @@ class EnsembleQuorumSaslTest : public ::testing::Test {
 
   // Waits until node `id`'s log holds `text`.
   bool wait_for_log(int id, const std::string& text, std::chrono::milliseconds deadline) {
-    const auto until = std::chrono::steady_clock::now() + deadline;
-    while (std::chrono::steady_clock::now() < until) {
-      if (ensemble_->node(id).log().find(text) != std::string::npos) return true;
-      std::this_thread::sleep_for(20ms);  // polling a file: no event to wait on
-    }
-    return false;
+    // Polling a file: no event to wait on.
+    return zk::toolkit::poll_until(
+        [&] { return ensemble_->node(id).log().find(text) != std::string::npos; }, deadline, 20ms);
   }
 
   std::filesystem::path dir_;

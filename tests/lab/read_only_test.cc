@@ -19,11 +19,11 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
 #include "tests/lab/raw_client.h"
+#include "toolkit/poll_until.h"
 #include "zklab/ensemble.h"
 #include "zklab/four_letter_word.h"
 
@@ -31,7 +31,6 @@ namespace zk::lab {
 namespace {
 
 using namespace std::chrono_literals;
-using Clock = std::chrono::steady_clock;
 using zk::wire::Error;
 using zk::wire::OpCode;
 
@@ -65,13 +64,13 @@ class ReadOnlyTest : public ::testing::Test {
 
   // Polls node `id`'s isro until it answers `expected`; its last answer.
   std::string wait_isro(int id, const std::string& expected) {
-    const auto until = Clock::now() + kModeDeadline;
     std::string last;
-    while (Clock::now() < until) {
-      last = word(id, "isro").value_or("<no answer>");
-      if (last == expected) break;
-      std::this_thread::sleep_for(kPoll);
-    }
+    zk::toolkit::poll_until(
+        [&] {
+          last = word(id, "isro").value_or("<no answer>");
+          return last == expected;
+        },
+        kModeDeadline, kPoll);
     return last;
   }
 

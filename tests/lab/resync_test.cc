@@ -24,6 +24,7 @@
 
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
+#include "toolkit/poll_until.h"
 #include "zkbench/populate.h"
 #include "zklab/ensemble.h"
 
@@ -68,25 +69,24 @@ class ResyncTest : public ::testing::Test {
   // Waits until every running node reports the same znode count as the
   // leader; empty on success, else every node's count.
   std::string wait_counts_equal(std::chrono::milliseconds deadline) {
-    const auto until = Clock::now() + deadline;
     std::string last;
-    while (Clock::now() < until) {
-      auto leader = ensemble_->leader(5s);
-      if (leader) {
-        const int64_t want = ensemble_->znode_count(*leader);
-        bool equal = want > 0;
-        last.clear();
-        for (int id : ensemble_->ids()) {
-          if (!ensemble_->node(id).running()) continue;
-          const int64_t count = ensemble_->znode_count(id);
-          last += " " + std::to_string(id) + ":" + std::to_string(count);
-          equal = equal && count == want;
-        }
-        if (equal) return "";
-      }
-      std::this_thread::sleep_for(100ms);  // a poll interval; the deadline bounds the wait
-    }
-    return "znode counts differ:" + last;
+    const bool equal = zk::toolkit::poll_until(
+        [&] {
+          auto leader = ensemble_->leader(5s);
+          if (!leader) return false;
+          const int64_t want = ensemble_->znode_count(*leader);
+          bool same = want > 0;
+          last.clear();
+          for (int id : ensemble_->ids()) {
+            if (!ensemble_->node(id).running()) continue;
+            const int64_t count = ensemble_->znode_count(id);
+            last += " " + std::to_string(id) + ":" + std::to_string(count);
+            same = same && count == want;
+          }
+          return same;
+        },
+        deadline, 100ms);
+    return equal ? "" : "znode counts differ:" + last;
   }
 
   std::string log_of(int id) const {
@@ -98,12 +98,8 @@ class ResyncTest : public ::testing::Test {
 
   // Waits until node `id`'s log holds `needle`.
   bool wait_for_log(int id, const std::string& needle, std::chrono::milliseconds deadline) {
-    const auto until = Clock::now() + deadline;
-    while (Clock::now() < until) {
-      if (log_of(id).find(needle) != std::string::npos) return true;
-      std::this_thread::sleep_for(5ms);  // a poll interval; the deadline bounds the wait
-    }
-    return false;
+    return zk::toolkit::poll_until([&] { return log_of(id).find(needle) != std::string::npos; },
+                                   deadline, 5ms);
   }
 
   std::vector<int> followers(int leader) const {

@@ -12,9 +12,9 @@
 #include <atomic>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "toolkit/child_process.h"
+#include "toolkit/poll_until.h"
 
 namespace zk::recipes::testing {
 
@@ -89,14 +89,7 @@ int exit_code(int wait_status) {
 }
 
 bool wait_until(const std::function<bool()>& condition, std::chrono::milliseconds deadline) {
-  const auto end = std::chrono::steady_clock::now() + deadline;
-  for (;;) {
-    if (condition()) return true;
-    if (std::chrono::steady_clock::now() >= end) return false;
-    // Polling for a condition that has no event of its own (a file's
-    // contents, another process's progress), bounded by the deadline.
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  return zk::toolkit::poll_until(condition, deadline, std::chrono::milliseconds(20));
 }
 
 std::string read_text(const std::filesystem::path& path) {

@@ -10,10 +10,10 @@
 #include <regex>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "tests/zklab/zklab_test_util.h"
+#include "toolkit/poll_until.h"
 #include "zklab/load.h"
 #include "zklab/zkd_process.h"
 
@@ -171,11 +171,12 @@ TEST(Load, CountsReadsAndWritesAgainstOneServer) {
   load.mark(marked);
   EXPECT_TRUE(load.wait_all_recovered(Clock::now() + 30s));
   // Wait (deadline 30 s) until both kinds of request have completed.
-  for (const auto until = Clock::now() + 30s; Clock::now() < until;) {
-    const auto t = load.totals();
-    if (t.reads > 0 && t.writes > 0) break;
-    std::this_thread::sleep_for(10ms);  // poll interval, bounded by the deadline
-  }
+  zk::toolkit::poll_until(
+      [&] {
+        const auto t = load.totals();
+        return t.reads > 0 && t.writes > 0;
+      },
+      30s, 10ms);
   load.stop();
   const auto end = Clock::now();
   const auto totals = load.totals();

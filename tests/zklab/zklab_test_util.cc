@@ -7,14 +7,13 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
-#include <thread>
 
+#include "toolkit/poll_until.h"
 #include "zklab/zkd_process.h"
 
 namespace zk::lab::testing {
 
 using namespace std::chrono_literals;
-using Clock = std::chrono::steady_clock;
 
 std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -109,16 +108,15 @@ std::optional<Status> ZklabFixture::status() {
 
 std::pair<Status, bool> ZklabFixture::wait_status(const std::function<bool(const Status&)>& ok,
                                                   std::chrono::milliseconds deadline) {
-  const auto until = Clock::now() + deadline;
   Status last;
-  while (true) {
-    if (auto s = status()) {
-      last = *s;
-      if (ok(last)) return {last, true};
-    }
-    if (Clock::now() >= until) return {last, false};
-    std::this_thread::sleep_for(50ms);  // poll interval, bounded by the deadline
-  }
+  const bool held = zk::toolkit::poll_until(
+      [&] {
+        auto s = status();
+        if (s) last = *s;
+        return s && ok(last);
+      },
+      deadline, 50ms);
+  return {last, held};
 }
 
 std::vector<pid_t> ZklabFixture::recorded_pids() const {
