@@ -3,13 +3,8 @@
 // (zoo.cfg with server.N lines and dataDir/myid, as Apache), durable.
 //
 //   zkd --config zoo.cfg      (or: zkd zoo.cfg, as Apache's zkServer.sh passes it)
-//   zkd dump-log FILE [--json]        print the records of one txn log segment
-//   zkd dump-snapshot FILE [--json]   print one snapshot: zxid, sessions, tree
-//   zkd failpoints                    list the failpoints ZKD_FAILPOINTS can arm
-//   zkd import APACHE_DATA_DIR --config zoo.cfg [--log-dir DIR]
-//                                     Apache ZooKeeper's data into zoo.cfg's dataDir
-//   zkd export --config zoo.cfg OUT_DIR
-//                                     zkd's data as an Apache dataDir (docs/migration.md)
+//   zkd dump-log | dump-snapshot | failpoints | import | export ...
+//                             the other commands (tool_commands.h)
 //
 // Exit status of the server: 0 after a clean shutdown (SIGTERM/SIGINT), 1
 // when the configuration or the client port is unusable, 2 for bad
@@ -36,34 +31,23 @@
 
 #include "CLI/CLI.hpp"
 #include "libzk/version/version.h"
-#include "zkd/failpoint/points.h"
-#include "zkd/migrate/migrate_commands.h"
+#include "zkd/failpoint/failpoint.h"
 #include "zkd/net/log.h"
 #include "zkd/server/config.h"
 #include "zkd/server/data_dir_lock.h"
 #include "zkd/server/jvm_properties.h"
 #include "zkd/server/security_setup.h"
 #include "zkd/server/server.h"
-#include "zkd/server/storage_dump.h"
 #include "zkd/server/version.h"
 #include "zkd/service_notify.h"
 #include "zkd/storage/env.h"
+#include "zkd/tool_commands.h"
 #include "zkd/tree/acl_check.h"
 
 namespace {
 
 constexpr int kExitBadArguments = 2;
 constexpr int kExitStorageUnrecoverable = 3;
-
-// `zkd failpoints`: one line per point: name, what it can do, where it is.
-int list_failpoints() {
-  for (const zkd::failpoint::Point* p : zkd::failpoint::all_points()) {
-    std::printf("%-32s %-12s %.*s\n", std::string(p->name()).c_str(),
-                p->can_error() ? "crash,error" : "crash", static_cast<int>(p->where().size()),
-                p->where().data());
-  }
-  return 0;
-}
 
 // The environment variable's value, "" when unset.
 std::string_view environment(const char* name) {
@@ -174,47 +158,14 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", zk::version_line("zkd"));
   app.require_subcommand(0, 1);
 
-  std::string dump_file;
-  bool dump_json = false;
-  auto* dump_log = app.add_subcommand("dump-log", "print the records of one txn log segment");
-  dump_log->add_option("file", dump_file, "a log.<zxid> file")
-      ->required()
-      ->check(CLI::ExistingFile);
-  dump_log->add_flag("--json", dump_json, "one JSON object per line");
-  auto* dump_snapshot =
-      app.add_subcommand("dump-snapshot", "print one snapshot: zxid, sessions, tree");
-  dump_snapshot->add_option("file", dump_file, "a snapshot.<zxid> file")
-      ->required()
-      ->check(CLI::ExistingFile);
-  dump_snapshot->add_flag("--json", dump_json, "one JSON object per line");
-  auto* failpoints =
-      app.add_subcommand("failpoints", "list the failpoints that ZKD_FAILPOINTS can arm");
-  std::string migrate_config;
-  std::string apache_dir;
-  std::string apache_log_dir;
-  std::string export_dir;
-  auto* import =
-      app.add_subcommand("import", "read Apache ZooKeeper's dataDir into zoo.cfg's (zkd stopped)");
-  import->add_option("apache_data_dir", apache_dir, "Apache's dataDir (or its version-2)")
-      ->required()
-      ->check(CLI::ExistingDirectory);
-  import->add_option("-c,--config", migrate_config, "zoo.cfg naming the dataDir to fill")
-      ->required()
-      ->check(CLI::ExistingFile);
-  import
-      ->add_option("--log-dir", apache_log_dir,
-                   "Apache's dataLogDir, when it kept its logs apart (default: apache_data_dir)")
-      ->check(CLI::ExistingDirectory);
-  auto* export_ = app.add_subcommand(
-      "export", "write zoo.cfg's data as an Apache ZooKeeper dataDir (zkd stopped)");
-  export_->add_option("-c,--config", migrate_config, "zoo.cfg naming the dataDir to read")
-      ->required()
-      ->check(CLI::ExistingFile);
-  export_->add_option("out_dir", export_dir, "the Apache dataDir to write")->required();
+  const zkd::ToolCommand failpoints = zkd::add_failpoints_command(app);
+  const zkd::ToolCommand tools[] = {zkd::add_dump_log_command(app),
+                                    zkd::add_dump_snapshot_command(app), failpoints,
+                                    zkd::add_import_command(app), zkd::add_export_command(app)};
   try {
     app.parse(argc, argv);
-    bool dumping = dump_log->parsed() || dump_snapshot->parsed() || failpoints->parsed() ||
-                   import->parsed() || export_->parsed();
+    bool dumping = false;
+    for (const zkd::ToolCommand& tool : tools) dumping = dumping || tool.command->parsed();
     if (dumping && (!config_option.empty() || !config_positional.empty())) {
       throw CLI::ValidationError(
           "the dump, list, import and export commands take no server configuration file "
@@ -232,25 +183,14 @@ int main(int argc, char** argv) {
     std::cerr << app.help();
     return kExitBadArguments;
   }
-  if (failpoints->parsed()) return list_failpoints();
+  if (failpoints.command->parsed()) return failpoints.run();
   if (std::string why = zkd::failpoint::arm_from_environment(); !why.empty()) {
     std::cerr << "zkd: " << why << "\n";
     return kExitBadArguments;
   }
   try {
-    auto& env = zkd::storage::posix_env();
-    if (dump_log->parsed()) {
-      return zkd::server::dump_log(env, dump_file, dump_json, std::cout, std::cerr);
-    }
-    if (dump_snapshot->parsed()) {
-      return zkd::server::dump_snapshot(env, dump_file, dump_json, std::cout, std::cerr);
-    }
-    if (import->parsed()) {
-      return zkd::migrate::run_import(migrate_config, apache_dir, apache_log_dir, std::cout,
-                                      std::cerr);
-    }
-    if (export_->parsed()) {
-      return zkd::migrate::run_export(migrate_config, export_dir, std::cout, std::cerr);
+    for (const zkd::ToolCommand& tool : tools) {
+      if (tool.command->parsed()) return tool.run();
     }
     return serve(config_option.empty() ? config_positional : config_option, jaas_option);
   } catch (const std::exception& e) {
