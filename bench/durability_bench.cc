@@ -45,9 +45,9 @@
 #include "CLI/CLI.hpp"
 #include "libzk/client/client.h"
 #include "libzk/client/sync_client.h"
-#include "zklab/four_letter_word.h"
-#include "zklab/proc_stats.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/four_letter_word.h"
+#include "zklab/process/proc_stats.h"
+#include "zklab/process/zkd_process.h"
 
 #ifndef ZKD_BINARY
 #error "ZKD_BINARY must name the default zkd executable"

@@ -4,10 +4,10 @@
 // GC pause) under load, for zkd and Apache ZooKeeper 3.8 under the same load,
 // side by side.
 //
-// Per flavour: one 3-node ensemble (zklab/ensemble.h: tickTime --tick-ms,
+// Per flavour: one 3-node ensemble (zklab/process/ensemble.h: tickTime --tick-ms,
 // initLimit 10, syncLimit 5, forceSync on), then --runs times:
 //   1. the current leader L is found with srvr; --clients async sessions are
-//      opened on the two followers only (zklab/load.h: session i starts on
+//      opened on the two followers only (zklab/load/load.h: session i starts on
 //      follower i % 2 and fails over to the other), each with one setData
 //      of 100 bytes on its own znode in flight, in a loop;
 //   2. after --warmup seconds of writing, L is SIGKILLed or SIGSTOPped (t0:
@@ -40,8 +40,8 @@
 #include "CLI/CLI.hpp"
 #include "toolkit/poll_until.h"
 #include "zkbench/series_report.h"
-#include "zklab/ensemble.h"
-#include "zklab/load.h"
+#include "zklab/load/load.h"
+#include "zklab/process/ensemble.h"
 
 #ifndef ZKD_BINARY
 #error "ZKD_BINARY must name the default zkd executable"

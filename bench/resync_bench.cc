@@ -3,7 +3,7 @@
 // clients while it is sent the whole tree again, zkd and Apache ZooKeeper 3.8
 // side by side (docs/replication.md, "Streamed snapshots").
 //
-// Per flavour: one 3-node ensemble (zklab/ensemble.h: tickTime --tick-ms,
+// Per flavour: one 3-node ensemble (zklab/process/ensemble.h: tickTime --tick-ms,
 // initLimit --init-limit, syncLimit 5, forceSync on unless --no-fsync),
 // then:
 //   1. --znodes znodes of --value-bytes bytes are created under /resync
@@ -48,8 +48,8 @@
 #include "toolkit/poll_until.h"
 #include "zkbench/histogram.h"
 #include "zkbench/populate.h"
-#include "zklab/ensemble.h"
-#include "zklab/proc_stats.h"
+#include "zklab/process/ensemble.h"
+#include "zklab/process/proc_stats.h"
 
 #ifndef ZKD_BINARY
 #error "ZKD_BINARY must name the default zkd executable"

@@ -3,9 +3,9 @@
 // Apache ZooKeeper 3.8 side by side: how long the clients go without a
 // successful write, and whether any session is lost.
 //
-// Per flavour and run: one 3-node ensemble (zklab/ensemble.h: tickTime
+// Per flavour and run: one 3-node ensemble (zklab/process/ensemble.h: tickTime
 // --tick-ms, initLimit 10, syncLimit 5, forceSync on); a load of --clients
-// sessions over all three nodes (zklab/load.h: 50% getData, 50% setData of
+// sessions over all three nodes (zklab/load/load.h: 50% getData, 50% setData of
 // 100 bytes, one request in flight each); after --settle seconds, every
 // follower in turn by id and then the leader is stopped (SIGTERM, or
 // SIGKILL with --kill) and started again, and waited for until it serves,
@@ -30,8 +30,8 @@
 
 #include "CLI/CLI.hpp"
 #include "zkbench/series_report.h"
-#include "zklab/ensemble.h"
-#include "zklab/load.h"
+#include "zklab/load/load.h"
+#include "zklab/process/ensemble.h"
 
 #ifndef ZKD_BINARY
 #error "ZKD_BINARY must name the default zkd executable"

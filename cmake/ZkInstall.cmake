@@ -27,7 +27,7 @@ set(ZK_SYSUSERS_DIR "lib/sysusers.d" CACHE STRING
 set(ZK_BASH_COMPLETION_DIR "${CMAKE_INSTALL_DATADIR}/bash-completion/completions" CACHE STRING
     "Where the bash completions are installed (relative: under the prefix)")
 
-# The tools. An installed zklab starts the zkd beside it (zklab/zkd_lookup.h).
+# The tools. An installed zklab starts the zkd beside it (zklab/process/zkd_lookup.h).
 install(TARGETS ${ZK_TOOLS} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # Man pages: every man/NAME.N into manN, but those of tools not built.

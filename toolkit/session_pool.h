@@ -2,7 +2,7 @@
 // SessionPool: `sessions` zk::client sessions spread evenly over the servers
 // of a connect string, run on `threads` io_context threads of the pool's own.
 // The part of a load generator that is not its workload: zkbench's engine
-// sits on it, and so does zklab's Load (zklab/load.h).
+// sits on it, and so does zklab's Load (zklab/load/load.h).
 //
 // Spread: session i's connect string is the address list rotated to start at
 // addresses[i % n] (shuffle off), so the sessions are spread evenly and a

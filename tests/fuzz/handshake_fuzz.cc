@@ -26,7 +26,7 @@
 
 #include "zkd/net/peer_codec.h"
 #include "zkd/net/tls_context.h"
-#include "zklab/certificates.h"
+#include "zklab/process/certificates.h"
 
 namespace {
 

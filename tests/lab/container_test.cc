@@ -18,7 +18,7 @@
 
 #include "libzk/wire/multi.h"
 #include "tests/lab/lab_test_util.h"
-#include "zklab/ensemble.h"
+#include "zklab/process/ensemble.h"
 
 namespace zk::lab {
 namespace {

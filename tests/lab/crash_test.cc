@@ -50,7 +50,7 @@
 
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/zkd_process.h"
 
 namespace zk::lab {
 namespace {

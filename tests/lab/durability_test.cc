@@ -17,7 +17,7 @@
 #include "libzk/wire/records.h"
 #include "tests/lab/lab_test_util.h"
 #include "tests/lab/raw_client.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/zkd_process.h"
 
 namespace zk::lab {
 namespace {

@@ -12,7 +12,7 @@
 #include "libzk/wire/jute.h"
 #include "tests/lab/lab_test_util.h"
 #include "tests/lab/raw_client.h"
-#include "zklab/ensemble.h"
+#include "zklab/process/ensemble.h"
 
 namespace zk::lab {
 namespace {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ACLs in an ensemble (§10 of docs/wire-protocol.md), on a real 3-node ensemble
-// (zklab/ensemble.h) driven by zk::client: a write that a follower forwards
+// (zklab/process/ensemble.h) driven by zk::client: a write that a follower forwards
 // is checked on the leader against the ids of the caller's connection on the
 // follower (Apache forwards a request's authInfo with it), so
 //   * `auth` ACL entries expand to the caller's digest id, not to nothing;
@@ -20,7 +20,7 @@
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
 #include "tests/lab/node_session.h"
-#include "zklab/ensemble.h"
+#include "zklab/process/ensemble.h"
 
 namespace zk::lab {
 namespace {

@@ -17,7 +17,7 @@
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
 #include "toolkit/poll_until.h"
-#include "zklab/ensemble.h"
+#include "zklab/process/ensemble.h"
 
 namespace zk::lab {
 namespace {

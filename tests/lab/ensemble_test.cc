@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Replication as a client sees it, on real ensembles of 3 and 5 processes
-// (zklab/ensemble.h) driven by zk::client:
+// (zklab/process/ensemble.h) driven by zk::client:
 //   * an ensemble elects exactly one leader; a write through any node, a
 //     follower included, is readable on every node after sync;
 //   * SIGKILL of the leader under concurrent writers: a new leader appears,
@@ -49,8 +49,8 @@
 
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
-#include "zklab/ensemble.h"
-#include "zklab/four_letter_word.h"
+#include "zklab/process/ensemble.h"
+#include "zklab/process/four_letter_word.h"
 
 namespace zk::lab {
 namespace {

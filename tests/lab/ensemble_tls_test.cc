@@ -13,8 +13,8 @@
 
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
-#include "zklab/certificates.h"
-#include "zklab/ensemble.h"
+#include "zklab/process/certificates.h"
+#include "zklab/process/ensemble.h"
 
 namespace zk::lab {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "tests/lab/lab_test_util.h"
 #include "tests/lab/raw_client.h"
-#include "zklab/ensemble.h"
+#include "zklab/process/ensemble.h"
 
 namespace zk::lab {
 namespace {

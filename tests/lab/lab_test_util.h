@@ -14,8 +14,8 @@
 #include "libzk/wire/records.h"
 #include "tests/common/request_bodies.h"
 #include "tests/lab/raw_client.h"
-#include "zklab/ensemble.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/ensemble.h"
+#include "zklab/process/zkd_process.h"
 
 namespace zk::lab {
 

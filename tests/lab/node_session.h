@@ -10,7 +10,7 @@
 #include <string>
 
 #include "libzk/client/sync_client.h"
-#include "zklab/ensemble.h"
+#include "zklab/process/ensemble.h"
 
 namespace zk::lab {
 

@@ -10,7 +10,7 @@
 
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
-#include "zklab/ensemble.h"
+#include "zklab/process/ensemble.h"
 
 namespace zk::lab {
 namespace {

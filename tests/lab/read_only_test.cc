@@ -24,8 +24,8 @@
 #include "tests/lab/lab_test_util.h"
 #include "tests/lab/raw_client.h"
 #include "toolkit/poll_until.h"
-#include "zklab/ensemble.h"
-#include "zklab/four_letter_word.h"
+#include "zklab/process/ensemble.h"
+#include "zklab/process/four_letter_word.h"
 
 namespace zk::lab {
 namespace {

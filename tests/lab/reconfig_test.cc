@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Dynamic reconfiguration on a real 3-node ensemble (zklab/ensemble.h) with
+// Dynamic reconfiguration on a real 3-node ensemble (zklab/process/ensemble.h) with
 // reconfigEnabled=true, driven by zk::client's reconfig as an operator's
 // client would:
 //   * a server started with the membership plus itself is added, serves,
@@ -25,8 +25,8 @@
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
 #include "tests/lab/node_session.h"
-#include "zklab/ensemble.h"
-#include "zklab/four_letter_word.h"
+#include "zklab/process/ensemble.h"
+#include "zklab/process/four_letter_word.h"
 
 namespace zk::lab {
 namespace {

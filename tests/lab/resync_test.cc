@@ -26,7 +26,7 @@
 #include "tests/lab/lab_test_util.h"
 #include "toolkit/poll_until.h"
 #include "zkbench/populate.h"
-#include "zklab/ensemble.h"
+#include "zklab/process/ensemble.h"
 
 namespace zk::lab {
 namespace {

@@ -23,8 +23,8 @@
 #include <system_error>
 
 #include "tests/lab/lab_test_util.h"
-#include "zklab/four_letter_word.h"
-#include "zklab/port_reservation.h"
+#include "zklab/process/four_letter_word.h"
+#include "zklab/process/port_reservation.h"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "tests/lab/lab_test_util.h"
-#include "zklab/ensemble.h"
+#include "zklab/process/ensemble.h"
 
 namespace zk::lab {
 namespace {

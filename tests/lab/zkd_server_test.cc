@@ -12,8 +12,8 @@
 #include "libzk/wire/records.h"
 #include "tests/lab/lab_test_util.h"
 #include "tests/lab/raw_client.h"
-#include "zklab/four_letter_word.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/four_letter_word.h"
+#include "zklab/process/zkd_process.h"
 
 namespace zk::lab {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "libzk/wire/records.h"
 #include "tests/lab/lab_test_util.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/zkd_process.h"
 
 namespace zk::lab {
 namespace {

@@ -15,7 +15,7 @@
 
 #include "recipes/leader_election.h"
 #include "tests/recipes/recipe_test_util.h"
-#include "zklab/ensemble.h"
+#include "zklab/process/ensemble.h"
 
 namespace {
 

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "libzk/client/sync_client.h"
-#include "zklab/ensemble.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/ensemble.h"
+#include "zklab/process/zkd_process.h"
 
 namespace zk::recipes::testing {
 

@@ -26,9 +26,9 @@
 #include "tests/zklab/zklab_test_util.h"
 #include "zkbench/engine.h"
 #include "zkbench/report.h"
-#include "zklab/ensemble.h"
-#include "zklab/port_reservation.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/ensemble.h"
+#include "zklab/process/port_reservation.h"
+#include "zklab/process/zkd_process.h"
 
 namespace {
 

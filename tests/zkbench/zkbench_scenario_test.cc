@@ -13,9 +13,9 @@
 
 #include "libzk/client/sync_client.h"
 #include "tests/zkbench/zkbench_test_util.h"
-#include "zklab/ensemble.h"
-#include "zklab/port_reservation.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/ensemble.h"
+#include "zklab/process/port_reservation.h"
+#include "zklab/process/zkd_process.h"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "zklab/zkd_process.h"
+#include "zklab/process/zkd_process.h"
 
 namespace zk::bench::testing {
 

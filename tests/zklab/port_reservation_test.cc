@@ -3,7 +3,7 @@
 // and to clients, yet a server binding it with SO_REUSEADDR listens there;
 // at() holds a given port unless a server listens there; letting go
 // (destruction or move) frees it.
-#include "zklab/port_reservation.h"
+#include "zklab/process/port_reservation.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
 // The relay engine of zklab's network faults (zklab/relay.h) and its control
 // protocol (zklab/relay_control.h), in-process: a Relay on its own io thread
 // between plain loopback sockets the test drives with deadlines. No zkd.
-#include "zklab/relay.h"
+#include "zklab/relay/relay.h"
 
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -20,8 +20,8 @@
 #include <thread>
 #include <type_traits>
 
-#include "zklab/network_faults.h"
-#include "zklab/relay_control.h"
+#include "zklab/relay/network_faults.h"
+#include "zklab/relay/relay_control.h"
 
 namespace zk::lab {
 namespace {

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "zklab/role_watcher.h"
-#include "zklab/timeline.h"
-#include "zklab/timeline_csv.h"
-#include "zklab/timeline_svg.h"
+#include "zklab/load/role_watcher.h"
+#include "zklab/load/timeline.h"
+#include "zklab/load/timeline_csv.h"
+#include "zklab/load/timeline_svg.h"
 
 namespace zk::lab {
 namespace {

@@ -14,8 +14,8 @@
 
 #include "tests/zklab/zklab_test_util.h"
 #include "toolkit/poll_until.h"
-#include "zklab/load.h"
-#include "zklab/zkd_process.h"
+#include "zklab/load/load.h"
+#include "zklab/process/zkd_process.h"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "tests/zklab/zklab_test_util.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/zkd_process.h"
 
 namespace {
 

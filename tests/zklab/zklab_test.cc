@@ -18,7 +18,7 @@
 
 #include "tests/zklab/zklab_test_util.h"
 #include "toolkit/child_process.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/zkd_process.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "toolkit/poll_until.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/zkd_process.h"
 
 namespace zk::lab::testing {
 

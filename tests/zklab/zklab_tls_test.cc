@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "tests/zklab/zklab_test_util.h"
-#include "zklab/four_letter_word.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/four_letter_word.h"
+#include "zklab/process/zkd_process.h"
 
 namespace {
 

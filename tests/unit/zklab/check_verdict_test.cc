@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zklab/check_verdict.h"
+#include "zklab/checker/check_verdict.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // Which zkd the zklab tool starts (zklab/zkd_lookup.h): the named one, the one
 // beside zklab, the build tree's, the one on PATH, in that order, and an error
 // naming every place looked; on files in a temporary directory.
-#include "zklab/zkd_lookup.h"
+#include "zklab/process/zkd_lookup.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <string>
 
-#include "zklab/zkd_process.h"
+#include "zklab/process/zkd_process.h"
 
 namespace {
 

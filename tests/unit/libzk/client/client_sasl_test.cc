@@ -13,7 +13,7 @@
 
 #include "libzk/client/sync_client.h"
 #include "tests/unit/libzk/client/test_server.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/zkd_process.h"
 
 namespace zk::client::testing {
 namespace {

@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "zklab/four_letter_word.h"
-#include "zklab/zkd_process.h"
+#include "zklab/process/four_letter_word.h"
+#include "zklab/process/zkd_process.h"
 
 extern char** environ;
 

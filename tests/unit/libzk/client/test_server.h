@@ -5,7 +5,7 @@
 // Which server: env ZK_TEST_SERVER = "apache" (Apache ZooKeeper 3.8 from the
 // Debian zookeeper package, run with java) or "zkd" (the binary named by env
 // ZKD_BIN, else the one this build made). Default: apache. zkd is started by
-// zk::lab::ZkdProcess (zklab/zkd_process.h); Apache is started here. Both get
+// zk::lab::ZkdProcess (zklab/process/zkd_process.h); Apache is started here. Both get
 // the same settings: tickTime=2000, dataDir, clientPort,
 // clientPortAddress=127.0.0.1, 4lw.commands.whitelist=*,
 // admin.enableServer=false.
@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "zklab/port_reservation.h"
+#include "zklab/process/port_reservation.h"
 
 namespace zk::lab {
 class ZkdProcess;

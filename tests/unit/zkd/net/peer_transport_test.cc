@@ -19,8 +19,8 @@
 
 #include "libzk/wire/jute.h"
 #include "tests/unit/zkd/net/peer_packet_testing.h"
-#include "zklab/certificates.h"
-#include "zklab/port_reservation.h"
+#include "zklab/process/certificates.h"
+#include "zklab/process/port_reservation.h"
 
 namespace zkd::net {
 namespace {

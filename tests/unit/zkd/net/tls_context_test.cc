@@ -16,7 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "zklab/certificates.h"
+#include "zklab/process/certificates.h"
 
 namespace zkd::net {
 namespace {

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+// Relay: the TCP relays on the peer links of a lab, with the faults of
+// NetworkFaults applied to them (the semantics are in lab_network.h). Knows
+// nothing of zkd: it forwards bytes between 127.0.0.1 ports.
+//
+// A link (a, b), a < b, is the connection node b dials to node a: the relay
+// listens on `listen` (the port b's zoo.cfg names for a) and, for every
+// connection it accepts there, connects to `target` (a's quorum port) and
+// forwards bytes both ways, in chunks as read, each delivered when due.
+//   - not cut: a chunk read at time t is written at t + the link's delay (the
+//     sum of both nodes' delays in NetworkFaults::slow, 0 when neither is
+//     slow), in order; a chunk never overtakes an earlier one, even when the
+//     delay shrinks. End of stream or an error on one side closes both sides,
+//     after the chunks read before it are delivered. A target that refuses
+//     (or any connect error) closes the accepted connection.
+//   - cut (the link is in NetworkFaults::cut): the connections on the link
+//     become silent for good: what they read, or have read and not yet
+//     delivered, is dropped; an end of stream or error on one side closes
+//     only that side. A connection accepted while the link is cut is read
+//     and dropped likewise and never connected to the target.
+//   - when a link stops being cut, its silent connections are closed (both
+//     sides), so both ends reconnect; new connections are forwarded again.
+// Back-pressure: a direction stops reading while kMaxQueuedBytes wait in it.
+//
+// Threading: everything runs on the io_context's thread; construct, start(),
+// set_faults(), faults(), port(), stats() and stop() there (or before the
+// io_context runs).
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "zklab/relay/network_faults.h"
+#include "zklab/relay/relay_links.h"
+
+namespace zk::lab {
+
+// RelayLink (a link: who dials whom, which port to which) is in relay_links.h.
+
+struct RelayStats {
+  uint64_t accepted = 0;         // connections accepted, every link
+  uint64_t read_bytes = 0;       // read from either side (then queued or dropped)
+  uint64_t forwarded_bytes = 0;  // written to the other side
+  uint64_t dropped_bytes = 0;    // read (or queued) and dropped because of a cut
+};
+
+class Relay {
+ public:
+  static constexpr size_t kMaxQueuedBytes = 16u << 20;  // per direction of a connection
+
+  Relay(boost::asio::io_context& io, std::vector<RelayLink> links);
+  ~Relay();  // stop()
+  Relay(const Relay&) = delete;
+  Relay& operator=(const Relay&) = delete;
+
+  // Listens on every link's port; empty on success, else which port could not
+  // be had and why (then nothing listens).
+  std::string start();
+  // Replaces the faults in force; takes effect before it returns (cut
+  // connections are silent, healed ones closed). Cuts and delays naming no
+  // link or node of the relay are kept but have no effect.
+  void set_faults(const NetworkFaults& faults);
+  const NetworkFaults& faults() const;
+  // The port link `index` (in the order given) listens on, once started.
+  uint16_t port(size_t index) const;
+  RelayStats stats() const;
+  // Stops listening and closes every connection. Idempotent.
+  void stop();
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace zk::lab

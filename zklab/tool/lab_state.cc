@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "zklab/tool/lab_state.h"
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <sstream>
+
+#include "zklab/process/node_ports.h"
+#include "zklab/relay/relay_links.h"
+#include "zklab/tool/lab_membership.h"
+#include "zklab/tool/lab_sasl.h"
+#include "zklab/tool/lab_tls.h"
+
+namespace zk::lab {
+
+namespace {
+
+std::filesystem::path node_dir(const std::filesystem::path& dir, int id) {
+  return dir / ("n" + std::to_string(id));
+}
+
+std::vector<NodePorts> fixed_ports(int nodes, uint16_t base) {
+  std::vector<NodePorts> ports;
+  for (int i = 0; i < nodes; ++i) {
+    if (base + 200 + i > 65535) return {};
+    const auto at = [&](int offset) { return static_cast<uint16_t>(base + offset + i); };
+    ports.push_back({at(0), at(100), at(200)});
+  }
+  return ports;
+}
+
+// The links of every pair (a < b), in relay.links order, without ports.
+std::vector<RelayLink> pairs(int nodes) {
+  std::vector<RelayLink> links;
+  for (int a = 1; a <= nodes; ++a) {
+    for (int b = a + 1; b <= nodes; ++b) links.push_back({a, b, 0, 0});
+  }
+  return links;
+}
+
+// Ports for the nodes and the relays: fixed from `base`, or free loopback
+// ports reserved in `held` (pick_node_ports gives distinct ports three at a
+// time: the entries past the nodes' are the relays'). False when there are
+// not enough.
+bool pick_ports(int nodes, uint16_t base, std::vector<NodePorts>& node_ports,
+                std::vector<RelayLink>& links, std::vector<PortReservation>& held) {
+  links = pairs(nodes);
+  std::vector<uint16_t> relay_ports;
+  if (base != 0) {
+    node_ports = fixed_ports(nodes, base);
+    for (size_t k = 0; k < links.size() && base + 300 + k <= 65535; ++k) {
+      relay_ports.push_back(static_cast<uint16_t>(base + 300 + k));
+    }
+  } else {
+    node_ports = pick_node_ports(nodes + static_cast<int>((links.size() + 2) / 3), held);
+    for (size_t i = static_cast<size_t>(nodes); i < node_ports.size(); ++i) {
+      for (uint16_t p : {node_ports[i].client, node_ports[i].quorum, node_ports[i].election}) {
+        relay_ports.push_back(p);
+      }
+    }
+    if (node_ports.size() >= static_cast<size_t>(nodes)) {
+      node_ports.resize(static_cast<size_t>(nodes));
+    }
+  }
+  if (node_ports.size() != static_cast<size_t>(nodes) || relay_ports.size() < links.size()) {
+    return false;
+  }
+  for (size_t k = 0; k < links.size(); ++k) {
+    links[k].listen = relay_ports[k];
+    links[k].target = node_ports[static_cast<size_t>(links[k].a - 1)].quorum;
+  }
+  return true;
+}
+
+// Node `id`'s server lines: every node's real ports, except that a node with
+// a smaller id (which `id` dials) is named with the port of their link's relay.
+// Without client ports in a TLS lab (they would be plaintext ports).
+std::string server_lines(int id, int voters, const std::vector<NodePorts>& ports,
+                         const std::vector<RelayLink>& links, bool tls) {
+  std::string out;
+  for (int j = 1; j <= static_cast<int>(ports.size()); ++j) {
+    NodePorts named = ports[static_cast<size_t>(j - 1)];
+    if (tls) named.client = 0;
+    for (const auto& link : links) {
+      if (link.a == j && link.b == id) named.quorum = link.listen;
+    }
+    out += server_line(j, named, j > voters) + "\n";
+  }
+  return out;
+}
+
+// 16 random bytes: the session-password key every node shares.
+std::string random_session_key() {
+  std::random_device random;
+  std::string key;
+  while (key.size() < 16) {
+    const auto word = random();
+    for (int i = 0; i < 4 && key.size() < 16; ++i)
+      key.push_back(static_cast<char>(word >> (8 * i)));
+  }
+  return key;
+}
+
+}  // namespace
+
+std::filesystem::path lab_directory(const std::filesystem::path& spelled) {
+  std::error_code ec;
+  auto path = std::filesystem::weakly_canonical(std::filesystem::absolute(spelled), ec);
+  if (ec) path = std::filesystem::absolute(spelled).lexically_normal();
+  // "/lab/" names "/lab": its last component is the empty name after the '/'.
+  if (!path.has_filename() && path.has_parent_path() && path != path.root_path()) {
+    path = path.parent_path();
+  }
+  return path;
+}
+
+std::string LabNode::address() const { return "127.0.0.1:" + std::to_string(client_port); }
+
+std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
+                      std::vector<PortReservation>& held) {
+  const int nodes = layout.voters + layout.observers;
+  std::vector<NodePorts> ports;
+  std::vector<RelayLink> links;
+  if (!pick_ports(nodes, layout.base_port, ports, links, held)) {
+    return layout.base_port != 0 ? "the ports from --base-port run past 65535"
+                                 : "cannot find free loopback ports";
+  }
+  if (layout.direct) links.clear();  // no relay.links: a lab without relays
+  const std::string session_key = random_session_key();
+  if (layout.tls) {
+    if (auto error = write_lab_tls(dir, nodes); !error.empty()) return error;
+  }
+  if (layout.sasl) {
+    if (auto error = write_lab_sasl(dir); !error.empty()) return error;
+  }
+  for (int id = 1; id <= nodes; ++id) {
+    const auto node = node_dir(std::filesystem::absolute(dir), id);
+    const auto data = node / "data";
+    std::error_code ec;
+    std::filesystem::create_directories(data / "version-2", ec);
+    if (ec) return "cannot create " + (data / "version-2").string() + ": " + ec.message();
+    std::ofstream myid(data / "myid", std::ios::trunc);
+    myid << id << "\n";
+    myid.close();
+    std::ofstream key(data / "session.key", std::ios::trunc | std::ios::binary);
+    key << session_key;
+    key.close();
+    std::filesystem::permissions(
+        data / "session.key",
+        std::filesystem::perms::owner_read | std::filesystem::perms::owner_write, ec);
+    std::ofstream cfg(node / "zoo.cfg", std::ios::trunc);
+    cfg << "tickTime=" << layout.tick_time_ms << "\n"
+        << "initLimit=10\n"
+        << "syncLimit=5\n"
+        << "dataDir=" << data.string() << "\n"
+        << "4lw.commands.whitelist=*\n"
+        // Every node on one host: no admin server on the shared 0.0.0.0:8080.
+        << "admin.enableServer=false\n"
+        << (id > layout.voters ? "peerType=observer\n" : "")
+        // One voter is still an ensemble (of one), not a standalone server.
+        << (layout.voters == 1 ? "standaloneEnabled=false\n" : "")
+        << (layout.tls ? lab_tls_config(dir, id, ports[static_cast<size_t>(id - 1)].client) : "")
+        << (layout.sasl ? lab_sasl_config() : "") << lab_reconfig_config()
+        << server_lines(id, layout.voters, ports, links, layout.tls);
+    for (const auto& line : layout.settings) cfg << line << "\n";
+    cfg.close();
+    if (!myid || !key || !cfg || ec) return "cannot write the configuration in " + node.string();
+  }
+  if (layout.direct) return {};
+  return write_relay_links(std::filesystem::absolute(dir), links);
+}
+
+std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
+  // server.<id>=host:quorum:election[:observer][;[host:]client]
+  static const std::regex kServerLine(
+      R"(^server\.(\d+)=[^:;]+:(\d+):(\d+)(:observer|:participant)?(?:;(?:[^:]+:)?(\d+))?\s*$)");
+  static const std::regex kSecurePort(R"(^secureClientPort=(\d+)\s*$)");
+  std::vector<LabNode> nodes;
+  std::error_code ec;
+  const bool sasl = std::filesystem::exists(lab_jaas(dir), ec);
+  for (int id = 1;; ++id) {
+    const auto dir_n = node_dir(dir, id);
+    std::ifstream cfg(dir_n / "zoo.cfg");
+    if (!cfg) break;
+    LabNode node;
+    node.id = id;
+    node.dir = dir_n;
+    if (sasl) node.jaas = lab_jaas(dir);
+    std::string line;
+    std::smatch m;
+    while (std::getline(cfg, line)) {
+      if (std::regex_match(line, m, kServerLine) && std::stoi(m[1].str()) == id) {
+        node.quorum_port = static_cast<uint16_t>(std::stoi(m[2].str()));
+        node.election_port = static_cast<uint16_t>(std::stoi(m[3].str()));
+        if (m[5].matched) node.client_port = static_cast<uint16_t>(std::stoi(m[5].str()));
+        node.observer = m[4].str() == ":observer";
+      } else if (std::regex_match(line, m, kSecurePort)) {
+        node.client_port = static_cast<uint16_t>(std::stoi(m[1].str()));
+        node.secure = true;
+      }
+    }
+    nodes.push_back(node);
+  }
+  if (nodes.empty()) return std::nullopt;
+  return nodes;
+}
+
+std::vector<int> node_ids(const std::vector<LabNode>& nodes) {
+  std::vector<int> ids;
+  for (const auto& n : nodes) ids.push_back(n.id);
+  return ids;
+}
+
+std::string connect_string(const std::vector<LabNode>& nodes) {
+  std::string out;
+  for (const auto& n : nodes) out += (out.empty() ? "" : ",") + n.address();
+  return out;
+}
+
+std::optional<pid_t> read_pid(const LabNode& node) {
+  std::ifstream in(node.pid_file());
+  long pid = 0;
+  if (!(in >> pid) || pid <= 0) return std::nullopt;
+  return static_cast<pid_t>(pid);
+}
+
+bool write_pid(const LabNode& node, pid_t pid) {
+  std::ofstream out(node.pid_file(), std::ios::trunc);
+  out << pid << "\n";
+  out.close();
+  return static_cast<bool>(out);
+}
+
+}  // namespace zk::lab
