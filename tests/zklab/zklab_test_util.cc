@@ -88,6 +88,7 @@ std::string ZklabFixture::up_and_leader(int nodes) {
 std::optional<Status> ZklabFixture::status() {
   Outcome r = zklab({"status", "--json"});
   if (r.exit_code != 0) return std::nullopt;
+  EXPECT_TRUE(r.output.starts_with("{\"format\":1,")) << r.output;
   static const std::regex kNode(
       R"re(\{"id":(\d+),"pid":(null|\d+),"client_port":(\d+),"role":"([^"]*)",[^}]*"epoch":(null|\d+),[^}]*"sessions":(null|\d+),[^}]*"alive":(true|false)\})re");
   Status s;

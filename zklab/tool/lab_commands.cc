@@ -84,6 +84,8 @@ LabExit print_status(const LabContext& ctx, bool json) {
   if (json) {
     json::JsonWriter w;
     w.begin_object()
+        .key("format")  // the version of this layout
+        .number(1)
         .key("dir")
         .string(std::filesystem::absolute(ctx.dir).string())
         .key("connect_string")
