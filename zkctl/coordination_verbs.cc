@@ -8,13 +8,13 @@
 #include <iostream>
 #include <sstream>
 
+#include "libzk/json/json_writer.h"
+#include "libzk/json/text_encoding.h"
 #include "recipes/config.h"
 #include "recipes/counter.h"
 #include "recipes/double_barrier.h"
 #include "recipes/group.h"
 #include "recipes/queue.h"
-#include "libzk/json/json_writer.h"
-#include "libzk/json/text_encoding.h"
 #include "zkctl/command_result.h"
 #include "zkctl/data_argument.h"
 #include "zkctl/signal_pipe.h"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkctl/lock_verbs.h"
 
+#include "libzk/json/json_writer.h"
 #include "recipes/leader_election.h"
 #include "recipes/lock.h"
-#include "libzk/json/json_writer.h"
 #include "zkctl/command_result.h"
 #include "zkctl/lock_supervisor.h"
 #include "zkctl/signal_pipe.h"
