@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # bash completion for zkbench(1): its subcommands and each one's options,
-# the values of --keys, SVG file names for --plot.
+# the values of --keys, SVG file names for --plot, YAML files for --config.
 _zkbench() {
     local cur prev words cword split
     _init_completion -s || return
@@ -26,6 +26,10 @@ _zkbench() {
             _filedir svg
             return
             ;;
+        --config)
+            _filedir '@(yaml|yml)'
+            return
+            ;;
         --keys)
             COMPREPLY=($(compgen -W 'uniform zipf' -- "$cur"))
             return
@@ -37,7 +41,8 @@ _zkbench() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--version --help' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'run sweep compare populate lock barrier creates' -- "$cur"))
+            COMPREPLY=($(compgen -W 'run sweep compare populate lock barrier creates keeper-bench' \
+                -- "$cur"))
         fi
         return
     fi
@@ -45,7 +50,8 @@ _zkbench() {
     # Options that take a value: nothing to offer for it but the above.
     if [[ $prev == -s || ($prev == --* && $prev != --json && $prev != --csv &&
         $prev != --sequential && $prev != --keep && $prev != --help && $prev != --tls &&
-        $prev != --tls-no-verify-host) ]]; then
+        $prev != --tls-no-verify-host && $prev != --keep-setup &&
+        $prev != --continue-on-errors) ]]; then
         return
     fi
 
@@ -70,6 +76,12 @@ _zkbench() {
         creates)
             options="$connection --workers --creates --window --value-bytes --sequential --root
                 --keep"
+            ;;
+        keeper-bench)
+            options="--config -s --servers --json --seed --keep-setup --threads --concurrency
+                --iterations --time-limit --report-delay --continue-on-errors --tls --tls-ca
+                --tls-cert --tls-key --tls-no-verify-host --sasl-user --sasl-password-file
+                --sasl-mech --jaas"
             ;;
     esac
     [[ $cur == -* ]] && COMPREPLY=($(compgen -W "$options --help" -- "$cur"))

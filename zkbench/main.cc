@@ -8,7 +8,9 @@
 //   compare  the same workload against two ensembles, A then B, for several
 //            rounds, with per-round and median ratios A/B.
 //   populate, lock, barrier, creates: the scenario workloads
-//            (scenario_commands.h), each with its own report and exit code.
+//            (scenario_commands.h), each with its own report and exit code;
+//   keeper-bench: a workload file of ClickHouse's keeper-bench
+//            (keeper_bench_command.h).
 // Every run connects, sets up the znodes (kept from run to run) and runs,
 // with a progress line on a terminal; reports go to stdout. Exit codes: 0 ok
 // (request errors are reported, not fatal), 1 error (no connection, setup
@@ -25,6 +27,7 @@
 #include "libzk/version/version.h"
 #include "zkbench/cli_options.h"
 #include "zkbench/engine.h"
+#include "zkbench/keeper_bench_command.h"
 #include "zkbench/plot_svg.h"
 #include "zkbench/progress.h"
 #include "zkbench/report.h"
@@ -152,7 +155,8 @@ int run(int argc, char** argv) {
   add_pids_option(*cmp, "--b-pids", b_pids, "B's servers'");
 
   const ScenarioCommand scenarios[] = {add_populate_command(app), add_lock_command(app),
-                                       add_barrier_command(app), add_creates_command(app)};
+                                       add_barrier_command(app), add_creates_command(app),
+                                       add_keeper_bench_command(app)};
 
   try {
     app.parse(argc, argv);
