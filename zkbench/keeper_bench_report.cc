@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkbench/keeper_bench_report.h"
 
-#include <charconv>
-#include <cmath>
-
+#include "libzk/json/json_writer.h"
 #include "zkbench/report.h"
 #include "zkbench/scenario_report.h"
 
@@ -35,28 +33,16 @@ ClassFigures class_figures(const RunResult& r, bool reads) {
   return c;
 }
 
-// A JSON number: the shortest text that reads back as `v` (0 for a value
-// that is not finite, which JSON cannot carry).
-std::string number(double v) {
-  if (!std::isfinite(v)) v = 0;
-  char buf[64];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return ec == std::errc() ? std::string(buf, end) : "0";
-}
-
-std::string results(const ClassFigures& c, std::chrono::nanoseconds measured) {
-  std::string out = "{\"total_requests\":" + std::to_string(c.answered);
-  out += ",\"requests_per_second\":" + number(per_second(c.answered, measured));
-  out += ",\"bytes_per_second\":" + number(per_second(c.bytes, measured));
-  out += ",\"percentiles\":[";
-  bool first = true;
+void write_results(json::JsonWriter& w, const ClassFigures& c, std::chrono::nanoseconds measured) {
+  w.begin_object().key("total_requests").number(c.answered);
+  w.key("requests_per_second").real(per_second(c.answered, measured));
+  w.key("bytes_per_second").real(per_second(c.bytes, measured));
+  w.key("percentiles").begin_array();
   for (double p : kPercents) {
-    out += first ? "" : ",";
-    first = false;
     const double ms = static_cast<double>(c.latency.percentile(p / 100)) / 1e6;
-    out += "{\"" + format_double("%.2f", p) + "\":" + number(ms) + "}";
+    w.begin_object().key(format_double("%.2f", p)).real(ms).end_object();
   }
-  return out + "]}";
+  w.end_array().end_object();
 }
 
 std::string mib_per_s(int64_t bytes, std::chrono::nanoseconds span) {
@@ -90,12 +76,14 @@ std::string seconds_text(double s) { return format_double("%g", s); }
 std::string keeper_json(const RunResult& r) {
   const ClassFigures reads = class_figures(r, true);
   const ClassFigures writes = class_figures(r, false);
-  std::string out = "{\"timestamp\":" + std::to_string(r.start_unix_ms);
-  out += ",\"errors\":" + std::to_string(reads.errors + writes.errors);
-  out += ",\"ops\":" + std::to_string(reads.answered + writes.answered);
-  if (reads.answered > 0) out += ",\"read_results\":" + results(reads, r.measured);
-  if (writes.answered > 0) out += ",\"write_results\":" + results(writes, r.measured);
-  return out + "}\n";
+  json::JsonWriter w;
+  w.begin_object().key("timestamp").number(r.start_unix_ms);
+  w.key("errors").number(reads.errors + writes.errors);
+  w.key("ops").number(reads.answered + writes.answered);
+  if (reads.answered > 0) write_results(w.key("read_results"), reads, r.measured);
+  if (writes.answered > 0) write_results(w.key("write_results"), writes, r.measured);
+  w.end_object();
+  return w.str() + "\n";
 }
 
 ScenarioConfig scenario_config_of(const RunDescription& d) {

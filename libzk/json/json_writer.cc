@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "libzk/json/json_writer.h"
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 
 #include "libzk/json/text_encoding.h"
@@ -104,6 +106,15 @@ JsonWriter& JsonWriter::string(std::string_view value) {
 JsonWriter& JsonWriter::number(int64_t value) {
   before_value();
   out_ += std::to_string(value);
+  return *this;
+}
+
+JsonWriter& JsonWriter::real(double value) {
+  before_value();
+  if (!std::isfinite(value)) value = 0;
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  out_ += ec == std::errc() ? std::string_view(buf, static_cast<size_t>(end - buf)) : "0";
   return *this;
 }
 

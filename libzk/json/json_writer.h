@@ -32,6 +32,9 @@ class JsonWriter {
   JsonWriter& key(std::string_view name);
   JsonWriter& string(std::string_view value);
   JsonWriter& number(int64_t value);
+  // The shortest text that reads back as `value`; 0 for a value that is not
+  // finite, which JSON cannot carry.
+  JsonWriter& real(double value);
   JsonWriter& boolean(bool value);
   JsonWriter& null();
 

@@ -35,5 +35,11 @@ TEST(JsonQuote, KeepsUtf8AndReplacesInvalidBytes) {
   EXPECT_EQ(json_quote("\xFF"), "\"\xEF\xBF\xBD\"");
 }
 
+TEST(JsonWriter, RealsAreShortestAndAlwaysValidJson) {
+  JsonWriter w;
+  w.begin_array().real(0.25).real(1e6).real(1.0 / 0.0).real(0.0 / 0.0).end_array();
+  EXPECT_EQ(w.str(), "[0.25,1e+06,0,0]");
+}
+
 }  // namespace
 }  // namespace zk::json
