@@ -34,7 +34,8 @@ constexpr const char* kOutputText =
     "  watch), e.g. {\"path\":\"/a\",\"data\":\"x\",\"stat\":{...}}; data that is not\n"
     "  UTF-8 is given as \"data_base64\" instead of \"data\". Errors are JSON on\n"
     "  stdout too: {\"error\":\"NONODE\",\"code\":-101,\"command\":\"get\",\"path\":\"/x\",\n"
-    "  \"message\":\"...\"}.\n";
+    "  \"message\":\"...\"}. Every object starts with \"format\":2; zxids and\n"
+    "  ephemeralOwner are hex strings (\"0x1a\").\n";
 
 struct Parser {
   CLI::App app{"zkctl: shell for ZooKeeper-compatible servers", "zkctl"};
