@@ -27,10 +27,6 @@ namespace {
 
 using namespace keeper;
 
-constexpr int kExitOk = 0;
-constexpr int kExitError = 1;
-constexpr int kExitUsage = 2;
-
 // The options as parsed; an override applies when its option was given.
 struct Flags {
   std::string config;
@@ -225,7 +221,7 @@ int run(const Flags& f, const CLI::App& command) {
 
 }  // namespace
 
-ScenarioCommand add_keeper_bench_command(CLI::App& app) {
+BenchCommand add_keeper_bench_command(CLI::App& app) {
   auto f = std::make_shared<Flags>();
   auto* c =
       app.add_subcommand("keeper-bench", "run a workload file of ClickHouse's keeper-bench (YAML)");

@@ -21,10 +21,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "zkbench/scenario_commands.h"
+#include "zkbench/bench_command.h"
 
 namespace zk::bench {
 
-ScenarioCommand add_keeper_bench_command(CLI::App& app);
+BenchCommand add_keeper_bench_command(CLI::App& app);
 
 }  // namespace zk::bench

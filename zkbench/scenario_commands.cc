@@ -16,10 +16,6 @@ namespace zk::bench {
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitError = 1;
-constexpr int kExitUsage = 2;
-
 // The options every scenario command takes.
 struct ConnectionFlags {
   std::string servers;
@@ -94,7 +90,7 @@ int report(const ScenarioConfig& c, const ScenarioResult& r, bool json) {
 
 }  // namespace
 
-ScenarioCommand add_populate_command(CLI::App& app) {
+BenchCommand add_populate_command(CLI::App& app) {
   struct Flags {
     ConnectionFlags connection;
     PopulateOptions options;
@@ -129,7 +125,7 @@ ScenarioCommand add_populate_command(CLI::App& app) {
           }};
 }
 
-ScenarioCommand add_lock_command(CLI::App& app) {
+BenchCommand add_lock_command(CLI::App& app) {
   struct Flags {
     ConnectionFlags connection;
     LockOptions options;
@@ -165,7 +161,7 @@ ScenarioCommand add_lock_command(CLI::App& app) {
           }};
 }
 
-ScenarioCommand add_barrier_command(CLI::App& app) {
+BenchCommand add_barrier_command(CLI::App& app) {
   struct Flags {
     ConnectionFlags connection;
     BarrierOptions options;
@@ -197,7 +193,7 @@ ScenarioCommand add_barrier_command(CLI::App& app) {
       }};
 }
 
-ScenarioCommand add_creates_command(CLI::App& app) {
+BenchCommand add_creates_command(CLI::App& app) {
   struct Flags {
     ConnectionFlags connection;
     CreatesOptions options;

@@ -13,20 +13,14 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <functional>
+
+#include "zkbench/bench_command.h"
 
 namespace zk::bench {
 
-// A subcommand and what runs it once the command line parsed into it: its
-// exit code. The flags it parses into are owned by `run`.
-struct ScenarioCommand {
-  CLI::App* command = nullptr;
-  std::function<int()> run;
-};
-
-ScenarioCommand add_populate_command(CLI::App& app);
-ScenarioCommand add_lock_command(CLI::App& app);
-ScenarioCommand add_barrier_command(CLI::App& app);
-ScenarioCommand add_creates_command(CLI::App& app);
+BenchCommand add_populate_command(CLI::App& app);
+BenchCommand add_lock_command(CLI::App& app);
+BenchCommand add_barrier_command(CLI::App& app);
+BenchCommand add_creates_command(CLI::App& app);
 
 }  // namespace zk::bench
