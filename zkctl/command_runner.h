@@ -27,6 +27,10 @@ class CommandRunner {
   // that fired since the last call, in order; the shell prints them between
   // commands.
   virtual std::vector<FiredWatchResult> take_fired_watches() { return {}; }
+  // From now on `wake` is called each time a watch fires, on whatever thread
+  // delivers the event, so that the interactive shell can print it while it
+  // waits for a line. It must be quick and must not call into the runner.
+  virtual void on_watch_fired(std::function<void()> wake) { (void)wake; }
 };
 
 }  // namespace zkctl

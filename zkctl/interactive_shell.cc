@@ -2,9 +2,15 @@
 #include "zkctl/interactive_shell.h"
 
 #include <editline/readline.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <memory>
 #include <string_view>
 
@@ -55,9 +61,60 @@ char** complete_word(const char* text, int /*start*/, int end) {
   return rl_completion_matches(text, next_candidate);
 }
 
+// Fired watches are printed as they fire, also while the shell waits for a
+// line (as zkCli prints them): the watch's thread writes a byte to a pipe,
+// and libedit reads its keys through read_key, which waits for a key or that
+// byte. The pipe, and the interpreter whose events it announces.
+int wake_read_fd = -1;
+int wake_write_fd = -1;
+LineInterpreter* printing_interpreter = nullptr;
+
+// Prints the fired watches on the lines below the one being edited, then
+// draws the prompt and the line again.
+void print_watches_while_editing() {
+  char drained[64];
+  while (read(wake_read_fd, drained, sizeof drained) > 0) {
+  }
+  std::fputs("\n", stdout);
+  std::fflush(stdout);
+  printing_interpreter->print_fired_watches();
+  std::cout.flush();
+  rl_forced_update_display();
+}
+
+// rl_getc_function: the next key of `in`, or -1 at its end.
+int read_key(FILE* in) {
+  const int fd = fileno(in);
+  for (;;) {
+    pollfd fds[2] = {{fd, POLLIN, 0}, {wake_read_fd, POLLIN, 0}};
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if ((fds[1].revents & POLLIN) != 0) print_watches_while_editing();
+    if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+    unsigned char key = 0;
+    const ssize_t got = read(fd, &key, 1);
+    if (got == 1) return key;
+    if (got < 0 && errno == EINTR) continue;
+    return -1;
+  }
+}
+
 }  // namespace
 
 ExitCode run_interactive(LineInterpreter& interpreter) {
+  int wake[2];
+  if (pipe2(wake, O_CLOEXEC | O_NONBLOCK) == 0) {
+    wake_read_fd = wake[0];
+    wake_write_fd = wake[1];
+    printing_interpreter = &interpreter;
+    interpreter.on_watch_fired([] {
+      const char byte = 1;
+      (void)!write(wake_write_fd, &byte, 1);  // a full pipe has announced it already
+    });
+    rl_getc_function = read_key;  // before libedit initialises: it reads it once
+  }
   using_history();
   stifle_history(kHistoryLines);
   const std::string history = history_file();
@@ -80,6 +137,12 @@ ExitCode run_interactive(LineInterpreter& interpreter) {
   rl_attempted_completion_function = nullptr;
   completing_interpreter = nullptr;
   if (!history.empty()) write_history(history.c_str());
+  if (printing_interpreter != nullptr) {
+    interpreter.on_watch_fired(nullptr);
+    printing_interpreter = nullptr;
+    close(wake_read_fd);
+    close(wake_write_fd);
+  }
   return last;
 }
 

@@ -6,8 +6,9 @@
 // TAB completes commands, options and znode paths (line_completion.h); the
 // children of a path are listed through the interpreter's session. One shell
 // at a time per process (libedit's completion hooks are global). The prompt
-// is the interpreter's (zkCli's: server, state and session id, line number);
-// watches that fired while the shell waited are printed before it.
+// is the interpreter's (zkCli's: server, state and session id, line number).
+// A watch that fires while the shell waits for a line is printed at once,
+// below the line being edited, which is then drawn again with its prompt.
 #pragma once
 
 #include "zkctl/exit_code.h"

@@ -141,10 +141,13 @@ ExitCode LineInterpreter::run_command(const Command& command, const std::string&
   return code;
 }
 
-void LineInterpreter::print_fired_watches() {
+bool LineInterpreter::print_fired_watches() {
+  bool printed = false;
   for (const FiredWatchResult& event : runner_.take_fired_watches()) {
     if (print_watches_) printer_.print(event);
+    printed |= print_watches_;
   }
+  return printed;
 }
 
 std::string LineInterpreter::prompt() const {

@@ -18,6 +18,7 @@
 // USAGE failure and yields exit code 2.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,8 +53,12 @@ class LineInterpreter {
   // Runs a parsed command, printing its results and its failure, if any.
   ExitCode run_command(const Command& command, const std::string& context);
 
-  // Prints the events of fired watches (see CommandRunner::take_fired_watches).
-  void print_fired_watches();
+  // Prints the events of fired watches (see CommandRunner::take_fired_watches);
+  // true when it printed any.
+  bool print_fired_watches();
+
+  // See CommandRunner::on_watch_fired.
+  void on_watch_fired(std::function<void()> wake) { runner_.on_watch_fired(std::move(wake)); }
 
   // zkCli's prompt: "[zk: HOSTS(CONNECTED 0x...) N] ", N the number the next
   // line gets in `history`.

@@ -428,6 +428,12 @@ class Execution {
 void FiredWatches::add(FiredWatchResult event) {
   std::lock_guard lock(mu_);
   events_.push_back(std::move(event));
+  if (wake_) wake_();
+}
+
+void FiredWatches::set_wake(std::function<void()> wake) {
+  std::lock_guard lock(mu_);
+  wake_ = std::move(wake);
 }
 
 std::vector<FiredWatchResult> FiredWatches::take() {

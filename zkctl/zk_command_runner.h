@@ -21,6 +21,7 @@
 //     events are collected for take_fired_watches().
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -33,12 +34,14 @@ namespace zkctl {
 // The events of the watches left set, collected on the client's thread.
 class FiredWatches {
  public:
-  void add(FiredWatchResult event);
+  void add(FiredWatchResult event);  // then calls the wake function, if any
   std::vector<FiredWatchResult> take();
+  void set_wake(std::function<void()> wake);
 
  private:
   std::mutex mu_;
   std::vector<FiredWatchResult> events_;
+  std::function<void()> wake_;
 };
 
 class ZkCommandRunner : public CommandRunner {
@@ -48,6 +51,7 @@ class ZkCommandRunner : public CommandRunner {
 
   std::optional<CommandFailure> run(const Command& command, const ResultSink& sink) override;
   std::vector<FiredWatchResult> take_fired_watches() override { return fired_->take(); }
+  void on_watch_fired(std::function<void()> wake) override { fired_->set_wake(std::move(wake)); }
 
  private:
   ShellSession& session_;

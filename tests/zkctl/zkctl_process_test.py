@@ -489,6 +489,24 @@ class Interactive(ZkctlTestCase):
             self.assertIn("get /ieph", f.read().replace("\\040", " "))
         self.fails(NO_NODE, "exists", "/ieph")  # the shell's session ended
 
+    def test_a_watch_that_fires_at_the_prompt_is_printed_at_once(self):
+        # As zkCli, the event is printed when the watch fires, not when the
+        # next line is entered; the line being typed is kept.
+        self.ok("create", "/iwatch", "v1")
+        _, shell = self.shell("-s", SERVER.address)
+        shell.read_until(b") 0] ")
+        shell.send("get -w /iwatch")
+        shell.read_until(b") 1] ")
+        shell.type("ge")
+        shell.read_until(b"ge")
+        self.ok("set", "/iwatch", "v2")
+        shell.read_until(b"type:NodeDataChanged path:/iwatch")
+        shell.read_until(b") 1] ge")  # the prompt and the line so far, again
+        shell.type("t /iwatch\n")
+        shell.read_until(b"v2\r\n")
+        shell.send("quit")
+        self.assertEqual(shell.wait(), OK)
+
     def test_starts_without_a_server_then_connects_and_closes(self):
         # As zkCli, the shell starts when no server answers; `connect` opens
         # a session later and `close` ends it (its ephemerals go at once).
