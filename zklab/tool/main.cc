@@ -80,8 +80,11 @@ int run(int argc, char** argv) {
               << (parsed.empty() ? app.help() : parsed.front()->help());
     return static_cast<int>(LabExit::kUsage);
   }
-  const LabCommand& chosen = *std::find_if(commands.begin(), commands.end(),
-                                           [](const LabCommand& c) { return c.command->parsed(); });
+  // CLI11 requires exactly one subcommand, so one of them parsed.
+  const auto parsed = std::find_if(commands.begin(), commands.end(),
+                                   [](const LabCommand& c) { return c.command->parsed(); });
+  if (parsed == commands.end()) return static_cast<int>(LabExit::kUsage);
+  const LabCommand& chosen = *parsed;
   if (chosen.starts_zkd) {
     auto found = zk::lab::find_zkd(zk::lab::this_process_search(zkd, ZKD_BINARY));
     if (found.path.empty()) {
