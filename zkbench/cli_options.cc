@@ -2,12 +2,14 @@
 #include "zkbench/cli_options.h"
 
 #include <algorithm>
+#include <iostream>
 #include <limits>
 #include <sstream>
 #include <thread>
 
 #include "libzk/java/jvm_flags.h"
 #include "toolkit/client_security_flags.h"
+#include "zkbench/bench_command.h"
 
 namespace zk::bench {
 
@@ -65,6 +67,17 @@ void add_session_options(CLI::App& c, int64_t& session_timeout_ms, double& conne
       ->check(CLI::Range(int64_t{1000}, int64_t{600000}));
   c.add_option("--connect-timeout", connect_timeout_s, "seconds per session (default 20)")
       ->check(CLI::Range(1.0, 600.0));
+}
+
+void add_servers_option(CLI::App& c, std::string& servers) {
+  c.add_option("-s,--servers", servers, "connect string: host:port,host:port,...")
+      ->required()
+      ->type_name("HOSTS");
+}
+
+int usage_error(const CLI::App& command, const std::string& message, const std::string& who) {
+  std::cerr << who << ": " << message << "\n" << command.help();
+  return kExitUsage;
 }
 
 void add_plot_option(CLI::App& c, std::string& path, const std::string& what) {

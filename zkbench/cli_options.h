@@ -38,10 +38,14 @@ struct WorkloadFlags {
 // --mix (sweep chooses the reads per step instead).
 void add_workload_options(CLI::App& command, WorkloadFlags& flags, bool with_mix);
 
-// --plot FILE.svg: where to write the command's plot (plot_svg.h), which
-// shows `what`.
+// -s/--servers HOSTS (required): the connect string of the ensemble.
+void add_servers_option(CLI::App& command, std::string& servers);
+
 // --session-timeout-ms and --connect-timeout, as every subcommand takes them.
 void add_session_options(CLI::App& command, int64_t& session_timeout_ms, double& connect_timeout_s);
+
+// --plot FILE.svg: where to write the command's plot (plot_svg.h), which
+// shows `what`.
 void add_plot_option(CLI::App& command, std::string& path, const std::string& what);
 
 // `name` (--server-pids, --a-pids, ...) PID,...: the server processes whose
@@ -49,6 +53,11 @@ void add_plot_option(CLI::App& command, std::string& path, const std::string& wh
 // (server_cpu.h); `whose`: "the servers'", "A's", ...
 void add_pids_option(CLI::App& command, const std::string& name, std::vector<pid_t>& pids,
                      const std::string& whose);
+
+// A usage error found after the parse: "WHO: MESSAGE" and the usage of
+// `command` on stderr; returns kExitUsage (bench_command.h).
+int usage_error(const CLI::App& command, const std::string& message,
+                const std::string& who = "zkbench");
 
 // The servers of a connect string "host:port,host:port" (empty parts skipped).
 std::vector<std::string> split_servers(const std::string& text);

@@ -57,13 +57,10 @@ extern "C" void on_keeper_bench_signal(int) {
   if (Runner* r = g_runner.load()) r->stop();
 }
 
-int usage(const CLI::App& command, const std::string& message) {
-  std::cerr << "zkbench keeper-bench: " << message << "\n" << command.help();
-  return kExitUsage;
-}
+constexpr const char* kWho = "zkbench keeper-bench";
 
 int error(const std::string& message) {
-  std::cerr << "zkbench keeper-bench: " << message << "\n";
+  std::cerr << kWho << ": " << message << "\n";
   return kExitError;
 }
 
@@ -147,9 +144,9 @@ int run(const Flags& f, const CLI::App& command) {
     return kExitUsage;
   }
   Config config = parsed.config;
-  if (std::string e = apply_overrides(f, config); !e.empty()) return usage(command, e);
+  if (std::string e = apply_overrides(f, config); !e.empty()) return usage_error(command, e, kWho);
   auto targets = targets_of(f, config);
-  if (auto* why = std::get_if<std::string>(&targets)) return usage(command, *why);
+  if (auto* why = std::get_if<std::string>(&targets)) return usage_error(command, *why, kWho);
 
   RunnerOptions o;
   o.targets = std::get<std::vector<Target>>(std::move(targets));

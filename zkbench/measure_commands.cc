@@ -34,11 +34,6 @@ void stop_on_signals() {
   std::signal(SIGTERM, on_signal);
 }
 
-int usage(const CLI::App& command, const std::string& message) {
-  std::cerr << "zkbench: " << message << "\n" << command.help();
-  return kExitUsage;
-}
-
 // One run with `o`: connect, set up, run (with the progress line on a
 // terminal). RunResult::error says why it did not happen.
 RunResult measure(const EngineOptions& o) {
@@ -90,12 +85,6 @@ struct Output {
   std::string plot;
 };
 
-void add_servers_option(CLI::App& c, std::string& servers) {
-  c.add_option("-s,--servers", servers, "connect string: host:port,host:port,...")
-      ->required()
-      ->type_name("HOSTS");
-}
-
 }  // namespace
 
 BenchCommand add_run_command(CLI::App& app) {
@@ -116,7 +105,7 @@ BenchCommand add_run_command(CLI::App& app) {
   return {r, [s, r] {
             EngineOptions o;
             if (std::string e = to_engine_options(s->workload, s->servers, o); !e.empty()) {
-              return usage(*r, e);
+              return usage_error(*r, e);
             }
             o.server_pids = s->server_pids;
             stop_on_signals();
@@ -153,7 +142,7 @@ BenchCommand add_sweep_command(CLI::App& app) {
   return {sw, [s, sw] {
             EngineOptions o;
             if (std::string e = to_engine_options(s->workload, s->servers, o); !e.empty()) {
-              return usage(*sw, e);
+              return usage_error(*sw, e);
             }
             o.server_pids = s->server_pids;
             stop_on_signals();
@@ -207,10 +196,10 @@ BenchCommand add_compare_command(CLI::App& app) {
         CompareSide& a = s->a;
         CompareSide& b = s->b;
         if (std::string e = to_engine_options(s->workload, s->servers_a, a.options); !e.empty()) {
-          return usage(*cmp, "--a: " + e);
+          return usage_error(*cmp, "--a: " + e);
         }
         if (std::string e = to_engine_options(s->workload, s->servers_b, b.options); !e.empty()) {
-          return usage(*cmp, "--b: " + e);
+          return usage_error(*cmp, "--b: " + e);
         }
         a.options.server_pids = s->a_pids;
         b.options.server_pids = s->b_pids;

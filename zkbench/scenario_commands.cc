@@ -27,9 +27,7 @@ struct ConnectionFlags {
 };
 
 void add_connection_options(CLI::App& c, ConnectionFlags& f) {
-  c.add_option("-s,--servers", f.servers, "connect string: host:port,host:port,...")
-      ->required()
-      ->type_name("HOSTS");
+  add_servers_option(c, f.servers);
   f.threads_option =
       c.add_option("--threads", f.threads, "io threads (default: sessions, at most the cores)")
           ->check(CLI::Range(1, 1024));
@@ -59,11 +57,6 @@ std::string path_problem(const std::string& option, const std::string& path) {
   if (path == "/") return option + " must be a znode other than /";
   if (std::string e = zk::wire::path_error(path); !e.empty()) return option + ": " + e;
   return "";
-}
-
-int usage(const CLI::App& command, const std::string& message) {
-  std::cerr << "zkbench: " << message << "\n" << command.help();
-  return kExitUsage;
 }
 
 ScenarioConfig config_of(const std::string& command, const toolkit::SessionPoolOptions& pool,
@@ -112,9 +105,10 @@ BenchCommand add_populate_command(CLI::App& app) {
   return {c, [f, c] {
             PopulateOptions o = f->options;
             if (std::string e = to_pool_options(f->connection, f->sessions, o.pool); !e.empty()) {
-              return usage(*c, e);
+              return usage_error(*c, e);
             }
-            if (std::string e = path_problem("--root", o.root); !e.empty()) return usage(*c, e);
+            if (std::string e = path_problem("--root", o.root); !e.empty())
+              return usage_error(*c, e);
             const ScenarioConfig config = config_of("populate", o.pool,
                                                     {{"znodes", o.znodes},
                                                      {"value_bytes", int64_t{o.value_bytes}},
@@ -149,9 +143,10 @@ BenchCommand add_lock_command(CLI::App& app) {
             LockOptions o = f->options;
             o.hold = std::chrono::microseconds(f->hold_us);
             if (std::string e = to_pool_options(f->connection, f->clients, o.pool); !e.empty()) {
-              return usage(*c, e);
+              return usage_error(*c, e);
             }
-            if (std::string e = path_problem("--path", o.path); !e.empty()) return usage(*c, e);
+            if (std::string e = path_problem("--path", o.path); !e.empty())
+              return usage_error(*c, e);
             const ScenarioConfig config = config_of("lock", o.pool,
                                                     {{"clients", int64_t{f->clients}},
                                                      {"holds", int64_t{o.holds}},
@@ -183,9 +178,9 @@ BenchCommand add_barrier_command(CLI::App& app) {
       c, [f, c] {
         BarrierOptions o = f->options;
         if (std::string e = to_pool_options(f->connection, f->clients, o.pool); !e.empty()) {
-          return usage(*c, e);
+          return usage_error(*c, e);
         }
-        if (std::string e = path_problem("--path", o.path); !e.empty()) return usage(*c, e);
+        if (std::string e = path_problem("--path", o.path); !e.empty()) return usage_error(*c, e);
         const ScenarioConfig config = config_of(
             "barrier", o.pool,
             {{"clients", int64_t{f->clients}}, {"rounds", int64_t{o.rounds}}, {"path", o.path}});
@@ -221,9 +216,10 @@ BenchCommand add_creates_command(CLI::App& app) {
   return {c, [f, c] {
             CreatesOptions o = f->options;
             if (std::string e = to_pool_options(f->connection, f->workers, o.pool); !e.empty()) {
-              return usage(*c, e);
+              return usage_error(*c, e);
             }
-            if (std::string e = path_problem("--root", o.root); !e.empty()) return usage(*c, e);
+            if (std::string e = path_problem("--root", o.root); !e.empty())
+              return usage_error(*c, e);
             const ScenarioConfig config =
                 config_of("creates", o.pool,
                           {{"workers", int64_t{f->workers}},
