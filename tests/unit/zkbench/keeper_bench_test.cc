@@ -17,6 +17,7 @@
 #include "zkbench/keeper_bench_config.h"
 #include "zkbench/keeper_bench_generator.h"
 #include "zkbench/keeper_bench_report.h"
+#include "zkbench/keeper_bench_send.h"
 
 namespace {
 
@@ -485,6 +486,22 @@ TEST(KeeperBenchReport, JsonHasKeeperBenchsShape) {
   // The median of 1..1000 us, exact to 1/64.
   EXPECT_NEAR(percentiles[5].as_object().at("50.00").to_number<double>(), 0.5, 0.5 / 64 + 1e-9);
   EXPECT_LE(before, 1.0);
+}
+
+// The request sizes keeper-bench's byte counts start from, as on the wire:
+// an 8-byte header (xid, type), then the record (strings and buffers with a
+// 4-byte length); a create carries [(ALL, world, anyone)] and its flags.
+TEST(KeeperBenchSend, CountsEachRequestAsItsWireEncoding) {
+  const auto one = [](Op::Type type, StatKind kind) {
+    return Request{kind, {Op{type, "/a", "xy"}}};
+  };
+  const int64_t acl = 4 + (4 + (4 + 5) + (4 + 6));
+  EXPECT_EQ(request_bytes(one(Op::Type::kCreate, StatKind::kCreate)),
+            8 + (4 + 2) + (4 + 2) + acl + 4);
+  EXPECT_EQ(request_bytes(one(Op::Type::kRemove, StatKind::kRemove)), 8 + (4 + 2) + 4);
+  EXPECT_EQ(request_bytes(one(Op::Type::kSet, StatKind::kSet)), 8 + (4 + 2) + (4 + 2) + 4);
+  EXPECT_EQ(request_bytes(one(Op::Type::kGet, StatKind::kGet)), 8 + (4 + 2) + 1);
+  EXPECT_EQ(request_bytes(one(Op::Type::kList, StatKind::kList)), 8 + (4 + 2) + 1);
 }
 
 }  // namespace
