@@ -3,8 +3,6 @@
 
 #include <utility>
 
-#include "libzk/wire/records.h"
-
 namespace zk::bench::keeper {
 
 namespace {
@@ -16,6 +14,7 @@ using zk::wire::Error;
 constexpr int64_t kRequestHeader = 8;                         // xid, type
 constexpr int64_t kReplyHeader = zk::wire::kReplyHeaderSize;  // xid, zxid, err
 constexpr int64_t kStat = zk::wire::kStatSize;
+constexpr int64_t kOpenAcl = 4 + 4 + (4 + 5) + (4 + 6);  // [{ALL, world, anyone}]
 
 int64_t text(std::string_view s) { return 4 + static_cast<int64_t>(s.size()); }
 
@@ -44,25 +43,20 @@ std::vector<zk::wire::MultiOp> multi_ops(const Request& r) {
   return ops;
 }
 
-// The body of a single request, as zk::wire encodes it.
-int64_t single_body_bytes(const Op& op) {
-  using zk::wire::encode;
+int64_t single_request_bytes(const Op& op) {
   switch (op.type) {
     case Op::Type::kCreate:
-      return encode(zk::wire::CreateRequest{op.path, op.data, zk::wire::open_acl_unsafe(), 0})
-          .size();
+      return kRequestHeader + text(op.path) + text(op.data) + kOpenAcl + 4;
     case Op::Type::kRemove:
-      return encode(zk::wire::DeleteRequest{op.path, -1}).size();
+      return kRequestHeader + text(op.path) + 4;
     case Op::Type::kSet:
-      return encode(zk::wire::SetDataRequest{op.path, op.data, -1}).size();
+      return kRequestHeader + text(op.path) + text(op.data) + 4;
     case Op::Type::kGet:
     case Op::Type::kList:
-      return encode(zk::wire::PathWatchRequest{op.path, false}).size();
+      return kRequestHeader + text(op.path) + 1;
   }
   return 0;
 }
-
-int64_t single_request_bytes(const Op& op) { return kRequestHeader + single_body_bytes(op); }
 
 Task<Answer> send_single(Client& client, const Op& op) {
   Answer a;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "libzk/wire/records.h"
 #include "zkbench/keeper_bench_config.h"
 #include "zkbench/keeper_bench_generator.h"
 #include "zkbench/keeper_bench_report.h"
@@ -488,20 +489,25 @@ TEST(KeeperBenchReport, JsonHasKeeperBenchsShape) {
   EXPECT_LE(before, 1.0);
 }
 
-// The request sizes keeper-bench's byte counts start from, as on the wire:
-// an 8-byte header (xid, type), then the record (strings and buffers with a
-// 4-byte length); a create carries [(ALL, world, anyone)] and its flags.
+// keeper-bench's byte counts start from each request's size, which send()
+// works out by arithmetic (it runs for every request) and must equal the
+// request header (xid, type: 8 bytes) and the record as zk::wire encodes it.
 TEST(KeeperBenchSend, CountsEachRequestAsItsWireEncoding) {
+  using zk::wire::encode;
   const auto one = [](Op::Type type, StatKind kind) {
-    return Request{kind, {Op{type, "/a", "xy"}}};
+    return Request{kind, {Op{type, "/a/b", "some data"}}};
   };
-  const int64_t acl = 4 + (4 + (4 + 5) + (4 + 6));
   EXPECT_EQ(request_bytes(one(Op::Type::kCreate, StatKind::kCreate)),
-            8 + (4 + 2) + (4 + 2) + acl + 4);
-  EXPECT_EQ(request_bytes(one(Op::Type::kRemove, StatKind::kRemove)), 8 + (4 + 2) + 4);
-  EXPECT_EQ(request_bytes(one(Op::Type::kSet, StatKind::kSet)), 8 + (4 + 2) + (4 + 2) + 4);
-  EXPECT_EQ(request_bytes(one(Op::Type::kGet, StatKind::kGet)), 8 + (4 + 2) + 1);
-  EXPECT_EQ(request_bytes(one(Op::Type::kList, StatKind::kList)), 8 + (4 + 2) + 1);
+            8 + encode(zk::wire::CreateRequest{"/a/b", "some data", zk::wire::open_acl_unsafe(), 0})
+                    .size());
+  EXPECT_EQ(request_bytes(one(Op::Type::kRemove, StatKind::kRemove)),
+            8 + encode(zk::wire::DeleteRequest{"/a/b", -1}).size());
+  EXPECT_EQ(request_bytes(one(Op::Type::kSet, StatKind::kSet)),
+            8 + encode(zk::wire::SetDataRequest{"/a/b", "some data", -1}).size());
+  EXPECT_EQ(request_bytes(one(Op::Type::kGet, StatKind::kGet)),
+            8 + encode(zk::wire::PathWatchRequest{"/a/b", false}).size());
+  EXPECT_EQ(request_bytes(one(Op::Type::kList, StatKind::kList)),
+            8 + encode(zk::wire::PathWatchRequest{"/a/b", false}).size());
 }
 
 }  // namespace
