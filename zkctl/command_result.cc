@@ -25,6 +25,9 @@ std::string friendly_message(zk::wire::Error e) {
       return "session expired";
     case Error::kNoAuth:
       return "not authorized";
+    case Error::kReplyTooLarge:
+      return "the reply is longer than the client's jute.maxbuffer (raise it with "
+             "-Djute.maxbuffer=BYTES in CLIENT_JVMFLAGS)";
     default:
       return std::string(zk::wire::error_message(e));
   }

@@ -4,6 +4,7 @@
 // exits with the code of exit_code.h.
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
 #include <exception>
 #include <fstream>
@@ -94,6 +95,20 @@ int run(int argc, char** argv) {
   }
   zk::toolkit::apply_client_security(std::get<zk::toolkit::ClientSecurity>(security),
                                      client_options);
+  // The longest reply read, as zkCli takes it: -Djute.maxbuffer=BYTES.
+  const std::string max_reply =
+      zk::java::jvm_system_property(zk::java::environment("CLIENT_JVMFLAGS"), "jute.maxbuffer");
+  if (!max_reply.empty()) {
+    int32_t bytes = 0;
+    const auto [end, ec] =
+        std::from_chars(max_reply.data(), max_reply.data() + max_reply.size(), bytes);
+    if (ec != std::errc() || end != max_reply.data() + max_reply.size() || bytes <= 0) {
+      std::cerr << "zkctl: CLIENT_JVMFLAGS: -Djute.maxbuffer=" << max_reply
+                << " is not a positive number of bytes\n";
+      return to_int(ExitCode::kUsage);
+    }
+    client_options.max_reply_bytes = bytes;
+  }
   // Closed when it goes, so that its ephemeral nodes go at once, not at expiry.
   ShellSession session(client_options, std::chrono::milliseconds(options.session_timeout_ms),
                        std::chrono::milliseconds(options.connect_timeout_ms));

@@ -363,6 +363,8 @@ SessionState Client::state() const { return session_->state(); }
 int64_t Client::session_id() const { return session_->session_id(); }
 SessionCredentials Client::credentials() const { return session_->credentials(); }
 std::string Client::auth_failure() const { return session_->auth_failure(); }
+
+int64_t Client::refused_reply_bytes() const { return session_->refused_reply_bytes(); }
 std::chrono::milliseconds Client::negotiated_timeout() const {
   return session_->negotiated_timeout();
 }

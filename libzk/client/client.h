@@ -19,7 +19,8 @@
 //       WatchCallback cb = [..](const WatchedEvent& e) {..};
 //       auto r = co_await client.get_data(path, std::move(cb));
 //   * Exception: state(), session_id(), credentials(), auth_failure(),
-//     negotiated_timeout() and last_zxid_seen() may be called from any thread.
+//     negotiated_timeout(), last_zxid_seen() and refused_reply_bytes() may be
+//     called from any thread.
 //
 // Lifetime
 //   Client is a move-only handle. Destroying it without close() abandons the
@@ -93,6 +94,12 @@ struct SessionCredentials {
   std::string password;  // 16 bytes, as issued by the server
 };
 
+// The longest reply a client reads unless told otherwise: twice Apache's
+// jute.maxbuffer and a little, so that a znode of the largest size Apache
+// stores reads with its header and Stat (Apache's Java client stops at
+// 1 MiB - 1).
+inline constexpr int32_t kDefaultMaxReplyBytes = zk::wire::kMaxFieldLength + 1024;
+
 struct ClientOptions {
   // Requested session timeout; the server clamps it (see negotiated_timeout()).
   std::chrono::milliseconds session_timeout{30000};
@@ -114,6 +121,10 @@ struct ClientOptions {
   // SASL (sasl.h) on every connection, right after its handshake; a server
   // that refuses it ends the session with kAuthFailed (see auth_failure()).
   std::optional<SaslOptions> sasl;
+  // The client's jute.maxbuffer: a reply longer than this many bytes fails
+  // its request with kReplyTooLarge (refused_reply_bytes() says how long it
+  // was); the rest of it is skipped unread and the connection is kept.
+  int32_t max_reply_bytes = kDefaultMaxReplyBytes;
 };
 
 struct Created {
@@ -299,6 +310,8 @@ class Client {
   std::chrono::milliseconds negotiated_timeout() const;
   // Largest zxid seen in any reply (the lastZxidSeen of the next handshake).
   int64_t last_zxid_seen() const;
+  // The length of the last reply refused with kReplyTooLarge; 0 if none was.
+  int64_t refused_reply_bytes() const;
   // The chroot of the connect string ("" when none).
   const std::string& chroot() const;
 

@@ -42,6 +42,19 @@ ResponseDispatcher::Route ResponseDispatcher::dispatch(std::string_view payload)
     }
     return Route::kNotification;
   }
+  return route(std::move(reply));
+}
+
+ResponseDispatcher::Route ResponseDispatcher::dispatch_oversized(std::string_view header) {
+  zk::wire::Reader reader(header);
+  Reply reply;
+  reply.header.read(reader);
+  if (!reader.ok() || reply.header.xid == zk::wire::kNotificationXid) return Route::kMalformed;
+  reply.header.err = Error::kReplyTooLarge;
+  return route(std::move(reply));
+}
+
+ResponseDispatcher::Route ResponseDispatcher::route(Reply reply) {
   if (reply.header.zxid > last_zxid_seen_) last_zxid_seen_ = reply.header.zxid;
   if (reply.header.xid == zk::wire::kPingXid) return Route::kPing;
   if (reply.header.xid == zk::wire::kAuthXid) {

@@ -74,6 +74,11 @@ class ResponseDispatcher {
 
   // Routes one frame payload (ReplyHeader + body).
   Route dispatch(std::string_view payload);
+  // Routes a reply the client will not read (longer than its
+  // jute.maxbuffer) from its first kReplyHeaderSize bytes: the request it
+  // answers completes with kReplyTooLarge and registers no watch. A
+  // notification cannot be skipped so: kMalformed.
+  Route dispatch_oversized(std::string_view header);
 
   // Completes every outstanding request with `error` (a header-only reply),
   // oldest first: used when the connection is lost.
@@ -90,6 +95,8 @@ class ResponseDispatcher {
 
  private:
   void complete(SentRequest& request, Reply reply);
+  // A reply that is not a notification, to the request it answers.
+  Route route(Reply reply);
 
   Chroot chroot_;
   WatchRegistry watches_;

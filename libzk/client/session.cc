@@ -38,10 +38,6 @@ void rethrow_if_failed(std::exception_ptr e) {
   if (e) std::rethrow_exception(e);
 }
 
-// Replies may exceed Apache's jute.maxbuffer slightly (a 1 MiB node plus its
-// header and Stat); accept up to twice that, like the inner field limit.
-constexpr int32_t kMaxReplyFrame = zk::wire::kMaxFieldLength + 1024;
-
 // Java caps the ping interval at 10 s (ClientCnxn.MAX_SEND_PING_INTERVAL).
 constexpr std::chrono::milliseconds kMaxPingInterval{10000};
 
@@ -322,7 +318,8 @@ awaitable<Error> ClientSession::authenticate(const std::shared_ptr<Connection>& 
     if (ec || !conn->is_open()) co_return Error::kConnectionLoss;
     const int32_t length =
         zk::wire::Reader(std::string_view(length_bytes.data(), length_bytes.size())).int32();
-    if (length < static_cast<int32_t>(zk::wire::kReplyHeaderSize) || length > kMaxReplyFrame) {
+    if (length < static_cast<int32_t>(zk::wire::kReplyHeaderSize) ||
+        length > kDefaultMaxReplyBytes) {
       co_return Error::kConnectionLoss;
     }
     std::string body(static_cast<size_t>(length), '\0');
@@ -467,6 +464,7 @@ awaitable<void> ClientSession::run() {
 awaitable<void> ClientSession::read_loop(std::shared_ptr<Connection> conn) {
   std::string buffered;
   std::array<char, 64 * 1024> chunk{};
+  size_t skipping = 0;  // bytes still to drop of a reply refused as too long
   while (conn->is_open()) {
     boost::system::error_code ec;
     size_t n = co_await conn->read_some(asio::buffer(chunk), ec);
@@ -475,12 +473,32 @@ awaitable<void> ClientSession::read_loop(std::shared_ptr<Connection> conn) {
     buffered.append(chunk.data(), n);
     size_t consumed = 0;
     for (;;) {
-      auto frame =
-          zk::wire::next_frame(std::string_view(buffered).substr(consumed), kMaxReplyFrame);
+      if (skipping > 0) {
+        const size_t dropped = std::min(skipping, buffered.size() - consumed);
+        consumed += dropped;
+        skipping -= dropped;
+        if (skipping > 0) break;
+      }
+      const std::string_view rest = std::string_view(buffered).substr(consumed);
+      auto frame = zk::wire::next_frame(rest, options_.max_reply_bytes);
       if (frame.status == zk::wire::FrameStatus::kNeedMore) break;
-      if (frame.status == zk::wire::FrameStatus::kBadLength) co_return;
-      auto route = dispatcher_.dispatch(frame.payload);
-      consumed += frame.consumed;
+      ResponseDispatcher::Route route;
+      if (frame.status == zk::wire::FrameStatus::kBadLength) {
+        // Too long to read (longer than max_reply_bytes) fails only its
+        // request, once its header is here; a length no reply can have
+        // ends the connection.
+        if (frame.length < static_cast<int32_t>(zk::wire::kReplyHeaderSize)) co_return;
+        constexpr size_t kLengthSize = 4;
+        if (rest.size() < kLengthSize + zk::wire::kReplyHeaderSize) break;
+        refused_reply_bytes_.store(frame.length);
+        route =
+            dispatcher_.dispatch_oversized(rest.substr(kLengthSize, zk::wire::kReplyHeaderSize));
+        consumed += kLengthSize;
+        skipping = static_cast<size_t>(frame.length);
+      } else {
+        route = dispatcher_.dispatch(frame.payload);
+        consumed += frame.consumed;
+      }
       sync_zxid();
       if (route == ResponseDispatcher::Route::kOutOfOrder ||
           route == ResponseDispatcher::Route::kMalformed) {

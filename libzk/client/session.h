@@ -81,6 +81,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
     return std::chrono::milliseconds(negotiated_timeout_ms_.load());
   }
   int64_t last_zxid_seen() const { return last_zxid_seen_.load(); }
+  int64_t refused_reply_bytes() const { return refused_reply_bytes_.load(); }
 
  private:
   struct Outgoing {
@@ -146,6 +147,7 @@ class ClientSession : public std::enable_shared_from_this<ClientSession> {
   std::atomic<int64_t> session_id_{0};
   std::atomic<int32_t> negotiated_timeout_ms_{0};
   std::atomic<int64_t> last_zxid_seen_{0};
+  std::atomic<int64_t> refused_reply_bytes_{0};
   mutable std::mutex credentials_mu_;  // guards credentials_ and sasl_error_ for other threads
   std::string sasl_error_;             // why SASL failed
   SessionCredentials credentials_;

@@ -261,6 +261,9 @@ int64_t SyncClient::session_id() const { return impl_->client ? impl_->client->s
 std::string SyncClient::auth_failure() const {
   return impl_->client ? impl_->client->auth_failure() : std::string();
 }
+int64_t SyncClient::refused_reply_bytes() const {
+  return impl_->client ? impl_->client->refused_reply_bytes() : 0;
+}
 
 SessionCredentials SyncClient::credentials() const {
   return impl_->client ? impl_->client->credentials() : SessionCredentials{};

@@ -97,6 +97,7 @@ class SyncClient {
   SessionCredentials credentials() const;
   std::string auth_failure() const;
   std::chrono::milliseconds negotiated_timeout() const;
+  int64_t refused_reply_bytes() const;
 
   // The underlying async client and its executor, for mixing in coroutines
   // (only from code running on executor()).

@@ -147,6 +147,8 @@ std::string_view error_name(Error e) {
       return "QUOTAEXCEEDED";
     case Error::kThrottledOp:
       return "THROTTLEDOP";
+    case Error::kReplyTooLarge:
+      return "REPLYTOOLARGE";
   }
   return "UNKNOWN";
 }
@@ -195,6 +197,8 @@ std::string_view error_message(Error e) {
       return "KeeperErrorCode = Op throttled due to high load";
     case Error::kSessionClosedRequireSaslAuth:
       return "KeeperErrorCode = Session closed because client failed to authenticate";
+    case Error::kReplyTooLarge:
+      return "Reply longer than the client's jute.maxbuffer";
     default:
       return "KeeperErrorCode = Unknown error";
   }

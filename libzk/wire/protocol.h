@@ -90,6 +90,10 @@ enum class Error : int32_t {
   kSessionClosedRequireSaslAuth = -124,
   kQuotaExceeded = -125,
   kThrottledOp = -127,
+  // Client-local, never sent by a server: the reply to this request was
+  // longer than the client's jute.maxbuffer (ClientOptions::max_reply_bytes);
+  // the request may have taken effect, and the connection is kept.
+  kReplyTooLarge = -1001,
 };
 
 // Apache's upper-case name ("NONODE"); "UNKNOWN" for codes it does not define.

@@ -323,6 +323,45 @@ TEST_F(ClientServerTest, ThousandPipelinedRequestsCompleteInOrder) {
   EXPECT_EQ(last->stat.version, static_cast<int32_t>(kCount));
 }
 
+// A reply longer than the client's jute.maxbuffer fails that request alone
+// with REPLYTOOLARGE, saying how long it was; the rest of it is skipped and
+// the next request on the same connection succeeds.
+TEST_F(ClientServerTest, ReplyLongerThanMaxBufferFailsOnlyItsRequest) {
+  constexpr int32_t kLimit = 1024 * 1024;
+  // Names of 1000 bytes: a listing of 2 MiB less 8 KiB, within the default.
+  constexpr size_t kChildren = 2080;
+  ASSERT_TRUE(admin_->create(p("big"), std::string()).ok());
+  std::vector<zk::wire::MultiOp> batch;
+  for (size_t i = 0; i < kChildren; ++i) {
+    std::string name = std::to_string(i);
+    name.resize(1000, 'x');
+    batch.push_back(zk::wire::multi_create(p("big") + "/" + name, std::string()));
+    if (batch.size() == 500 || i + 1 == kChildren) {
+      ASSERT_TRUE(admin_->multi(batch).ok());
+      batch.clear();
+    }
+  }
+  ClientOptions options;
+  options.max_reply_bytes = kLimit;
+  auto reader = connect("", kSessionTimeout, options);
+  ASSERT_EQ(reader->next_session_event(kDeadline), SessionState::kConnected);
+  EXPECT_EQ(reader->refused_reply_bytes(), 0);
+
+  auto listing = reader->get_children(p("big"));
+  EXPECT_EQ(listing.error(), Error::kReplyTooLarge);
+  EXPECT_GT(reader->refused_reply_bytes(), 2 * 1000 * 1000);
+  // The same connection serves on: no state change, the next reads succeed.
+  auto data = reader->get_data(p("big"));
+  ASSERT_TRUE(data.ok()) << zk::wire::error_name(data.error());
+  EXPECT_EQ(data->stat.num_children, static_cast<int32_t>(kChildren));
+  EXPECT_EQ(reader->get_all_children_number(p("big")).value(), static_cast<int32_t>(kChildren));
+  EXPECT_FALSE(reader->next_session_event(0ms).has_value());
+  // A client left at the default reads the whole listing.
+  auto all = admin_->get_children(p("big"));
+  ASSERT_TRUE(all.ok()) << zk::wire::error_name(all.error());
+  EXPECT_EQ(all->size(), kChildren);
+}
+
 TEST_F(ClientServerTest, EphemeralGoneAfterClose) {
   auto owner = connect();
   ASSERT_TRUE(owner->create(p("eph"), std::nullopt, CreateMode::kEphemeral).ok());
