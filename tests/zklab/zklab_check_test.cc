@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -153,6 +154,56 @@ TEST_F(ZklabCheckTest, UnderSkewFindsNoViolation) {
   // Each skewed node's own log showed its clock off by the offset drawn.
   EXPECT_EQ(figure(out, "skew: clock shifted: "), figure(out, "\\(skew ")) << out;
   EXPECT_NE(out.find("runs with its wall clock "), std::string::npos) << out;
+}
+
+// The count of "children " lines of a history, and the sequence numbers they
+// list, summed.
+struct Listings {
+  long parents = 0;
+  long children = 0;
+};
+Listings listings(const std::string& history) {
+  Listings l;
+  std::istringstream lines(history);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("children ", 0) != 0) continue;
+    ++l.parents;
+    l.children += static_cast<long>(std::count(line.begin(), line.end(), ' ')) - 1;
+  }
+  return l;
+}
+
+// With a jute.maxbuffer far smaller than one listing of every sequential
+// znode, the creates are spread over buckets that each list within it, and
+// the run is judged.
+TEST_F(ZklabCheckTest, CreatesOutgrowingOneReplyAreListedInBuckets) {
+  constexpr long kMaxBuffer = 2048;
+  const auto history = dir_ / "history.txt";
+  const std::string out =
+      check_passes({"--jute-maxbuffer", std::to_string(kMaxBuffer), "--history", history.string()});
+  const Listings l = listings(read_file(history));
+  // One listing of them all (16 bytes a name) would not have fit.
+  EXPECT_GT(l.children * 16, kMaxBuffer) << out;
+  EXPECT_GE(l.children, figure(out, "ops: create ok=")) << out;
+  EXPECT_GE(l.parents, 2) << out;
+}
+
+// A jute.maxbuffer too small for even one bucket's listing (the smallest
+// bucket holds 64 names, over 1 KiB): the verdict cannot be reached, and the
+// report says which step failed and why, with what the clients did.
+TEST_F(ZklabCheckTest, AVerdictThatCannotBeReachedNamesTheStepAndKeepsTheCounts) {
+  Outcome r = zklab({"check", "--duration", "5", "--seed", "7", "--jute-maxbuffer", "512"}, 90s);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(std::regex_search(
+      r.output,
+      std::regex("\nverdict: COULD NOT RUN: listing /zklab-check-[0-9-]+/seq/b000000: "
+                 "reply of [0-9]+ bytes exceeds the client's jute.maxbuffer \\(512\\)\n")))
+      << r.output;
+  for (const char* kind : {"read", "write", "cas"}) {
+    EXPECT_GT(figure(r.output, std::string("ops: ") + kind + " ok="), 0) << kind << r.output;
+  }
+  EXPECT_GT(figure(r.output, "ops: create ok="), 64) << r.output;
 }
 
 TEST_F(ZklabCheckUsageTest, UnknownNemesisExitsTwo) {

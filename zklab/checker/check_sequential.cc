@@ -103,13 +103,22 @@ void check_parent(const std::string& parent, const std::vector<const SequentialC
   // can only have got a number above those of the creates completed before
   // it was invoked. Greedy by ascending number is an optimal matching: a
   // larger number can use every create a smaller one can.
+  // An unknown create's floor: the largest number of the creates completed
+  // before it was invoked (a running maximum over by_complete, found by
+  // binary search: n log n for the whole parent).
+  std::vector<int64_t> largest_by_complete;
+  largest_by_complete.reserve(by_complete.size());
+  for (const SequentialCreate* c : by_complete) {
+    largest_by_complete.push_back(
+        std::max(largest_by_complete.empty() ? -1 : largest_by_complete.back(), c->sequence));
+  }
   std::vector<int64_t> floors;
   for (const SequentialCreate* u : unknown) {
-    int64_t floor = -1;
-    for (const SequentialCreate* c : ok) {
-      if (c->complete_ns < u->invoke_ns) floor = std::max(floor, c->sequence);
-    }
-    floors.push_back(floor);
+    const auto before = std::partition_point(
+        by_complete.begin(), by_complete.end(),
+        [&](const SequentialCreate* c) { return c->complete_ns < u->invoke_ns; });
+    const auto n = before - by_complete.begin();
+    floors.push_back(n == 0 ? -1 : largest_by_complete[static_cast<size_t>(n - 1)]);
   }
   std::sort(floors.begin(), floors.end());
   Findings unexplained;

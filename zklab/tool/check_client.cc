@@ -77,13 +77,25 @@ struct CheckClient::Answer {
   }
 };
 
+std::string sequential_bucket(const CheckPaths& paths, int64_t bucket) {
+  char name[32];
+  std::snprintf(name, sizeof name, "/b%06lld", static_cast<long long>(bucket));
+  return paths.sequential + name;
+}
+
+int64_t bucket_size_for(int32_t max_reply_bytes) {
+  constexpr int64_t kBytesPerChild = 16;  // length and "s-" and 10 digits
+  return std::clamp<int64_t>(max_reply_bytes / 2 / kBytesPerChild, 64, 16384);
+}
+
 CheckClient::CheckClient(int slot, CheckPaths paths, ClientSettings settings, ClientIds& ids,
                          uint64_t seed)
     : slot_(slot),
       paths_(std::move(paths)),
       settings_(std::move(settings)),
       ids_(ids),
-      rng_(seed) {}
+      rng_(seed),
+      bucket_size_(bucket_size_for(settings_.max_reply_bytes)) {}
 
 CheckClient::~CheckClient() = default;
 
@@ -121,6 +133,7 @@ void CheckClient::run(const std::atomic<bool>& stop, std::optional<Clock::time_p
 bool CheckClient::open_session() {
   zk::client::ClientOptions options;
   options.shuffle_hosts = false;
+  options.max_reply_bytes = settings_.max_reply_bytes;
   toolkit::apply_client_security(settings_.security, options);
   auto client = std::make_unique<zk::client::SyncClient>(options);
   if (!client->connect(settings_.connect_string, settings_.session_timeout,
@@ -215,20 +228,31 @@ void CheckClient::cas(const std::string& key) {
 void CheckClient::create() {
   SequentialCreate op;
   op.client = client_id_;
-  op.parent = paths_.sequential;
+  op.parent = sequential_bucket(paths_, bucket_);
   op.invoke_ns = steady_now_ns();
   auto created = call_for(*session_,
-                          session_->async_client().create(paths_.sequential + "/s-", std::string(),
+                          session_->async_client().create(op.parent + "/s-", std::string(),
                                                           CreateMode::kPersistentSequential),
                           settings_.request_deadline);
   const Answer answer = Answer::of(created);
   if (answer.ok()) {
     op.complete_ns = steady_now_ns();
     op.sequence = parse_sequence(**created);
+    if (op.sequence >= bucket_size_) ++bucket_;
   }
   op.outcome = answer.outcome();
   if (op.outcome == Outcome::kFailed) op.complete_ns = steady_now_ns();
   creates_.push_back(op);
+  if (!answer.timed_out && answer.error == Error::kNoNode) {
+    // The bucket is not there yet: make it (another client may have).
+    const Answer made =
+        Answer::of(call_for(*session_, session_->async_client().create(op.parent, std::string()),
+                            settings_.request_deadline));
+    if (!made.ok() && !(!made.timed_out && made.error == Error::kNodeExists)) {
+      after(made, Outcome::kFailed);  // not part of the history: the id stays
+    }
+    return;
+  }
   after(answer, op.outcome);
 }
 

@@ -38,15 +38,27 @@ namespace zk::lab::check {
 struct CheckPaths {
   std::string root;
   std::vector<std::string> registers;  // each holds a decimal integer
-  std::string sequential;              // parent of the sequential creates
+  std::string sequential;              // parent of the buckets of sequential creates
   std::string ephemeral;               // parent of the ephemerals
 };
+
+// The sequential creates go into buckets, children of CheckPaths::sequential
+// made as needed: bucket 0, 1, ... A client creates in its current bucket and
+// moves to the next once a create there was given a sequence number of at
+// least the bucket size; so a bucket holds at most the bucket size plus one
+// create per client and per unknown outcome, every listing of a bucket stays
+// small however long the run, and bucket k+1 exists only if bucket k does.
+std::string sequential_bucket(const CheckPaths& paths, int64_t bucket);
+// The bucket size that keeps a bucket's listing (16 bytes a child) within
+// half of `max_reply_bytes`, but at least 64 and at most 16384.
+int64_t bucket_size_for(int32_t max_reply_bytes);
 
 struct ClientSettings {
   std::string connect_string;  // the servers, in the order this client tries them
   std::chrono::milliseconds session_timeout{2000};   // requested
   std::chrono::milliseconds request_deadline{4000};  // per request, and per connect
   toolkit::ClientSecurity security;                  // a TLS or SASL lab's; none: plaintext
+  int32_t max_reply_bytes = zk::client::kDefaultMaxReplyBytes;  // the client's jute.maxbuffer
 };
 
 // Hands out client ids, unique within a run; thread-safe.
@@ -99,6 +111,9 @@ class CheckClient {
   // one of the open session, if any, is the last and not ended.
   std::vector<EphemeralRecord>& ephemerals() { return ephemerals_; }
   bool has_session() const { return session_ != nullptr; }
+  // The bucket the next create goes to; no bucket above it was created by
+  // this client.
+  int64_t bucket() const { return bucket_; }
 
   int sessions_opened() const { return sessions_opened_; }
   int sessions_expired() const { return sessions_expired_; }
@@ -138,6 +153,8 @@ class CheckClient {
   std::unique_ptr<zk::client::SyncClient> session_;
   int client_id_ = -1;
   int64_t counter_ = 0;
+  int64_t bucket_ = 0;
+  int64_t bucket_size_;
   std::vector<RegisterOp> ops_;
   std::vector<SequentialCreate> creates_;
   std::vector<EphemeralRecord> ephemerals_;

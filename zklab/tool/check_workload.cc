@@ -37,6 +37,18 @@ std::string rotated_connect_string(const std::vector<LabNode>& nodes, size_t fir
   return out;
 }
 
+// Why a bounded call (call_for) did not succeed, for the report.
+template <typename R>
+std::string failure(const std::optional<R>& answer, const zk::client::SyncClient& client,
+                    int32_t max_reply_bytes) {
+  if (!answer) return "no answer in time";
+  if (answer->error() == Error::kReplyTooLarge) {
+    return "reply of " + std::to_string(client.refused_reply_bytes()) +
+           " bytes exceeds the client's jute.maxbuffer (" + std::to_string(max_reply_bytes) + ")";
+  }
+  return std::string(zk::wire::error_name(answer->error()));
+}
+
 int64_t parse_int(const std::string& s, size_t from) {
   int64_t v = -1;
   if (from > s.size()) return -1;
@@ -51,6 +63,7 @@ CheckWorkload::CheckWorkload(std::vector<LabNode> nodes, WorkloadSettings settin
   client_settings_.session_timeout = settings_.limits.clamp(kSessionTicks * settings_.limits.tick);
   client_settings_.request_deadline = std::max<std::chrono::milliseconds>(
       std::chrono::seconds(2), 2 * client_settings_.session_timeout);
+  client_settings_.max_reply_bytes = settings_.max_reply_bytes;
   if (!nodes_.empty()) client_settings_.security = nodes_.front().client;
 }
 
@@ -60,6 +73,7 @@ bool CheckWorkload::connect_own() {
   if (own_) return true;
   zk::client::ClientOptions options;
   toolkit::apply_client_security(client_settings_.security, options);
+  options.max_reply_bytes = client_settings_.max_reply_bytes;
   auto client = std::make_unique<zk::client::SyncClient>(options);
   if (!client->connect(connect_string(nodes_), client_settings_.session_timeout,
                        settings_.deadline)) {
@@ -86,6 +100,7 @@ std::string CheckWorkload::setup(const std::string& root) {
   std::vector<std::pair<std::string, std::string>> nodes = {{root, ""}};
   for (const auto& r : paths_.registers) nodes.emplace_back(r, "0");
   nodes.emplace_back(paths_.sequential, "");
+  nodes.emplace_back(sequential_bucket(paths_, 0), "");
   nodes.emplace_back(paths_.ephemeral, "");
   for (const auto& [path, value] : nodes) {
     auto created = call_for(*own_, own_->async_client().create(path, value),
@@ -127,13 +142,20 @@ void CheckWorkload::stop() {
 }
 
 std::string CheckWorkload::finish(int64_t healed_ns, History& history) {
+  std::string error = final_reads(healed_ns, history);
+  if (watcher_) history.watch_events = watcher_->events();
+  collect(history);
+  return error;
+}
+
+std::string CheckWorkload::final_reads(int64_t healed_ns, History& history) {
   const auto until = Clock::now() + settings_.deadline;
   // The setup's session may have expired under the faults (its client was
   // cut off for longer than its timeout): the final looks take a new one.
   close_own();
-  if (!connect_own()) return "cannot connect to " + connect_string(nodes_);
-  if (!final_registers(history, until)) return "could not read every register in time";
-  if (!final_listing(history, until)) return "could not list " + paths_.sequential + " in time";
+  if (!connect_own()) return "connecting to " + connect_string(nodes_) + ": no session in time";
+  if (auto error = final_registers(history, until); !error.empty()) return error;
+  if (auto error = final_listing(history, until); !error.empty()) return error;
   // Sessions that ended while the clients did not look, or whose fate
   // cannot be told now, end here (the latter abandoned).
   for (auto& c : clients_) {
@@ -149,8 +171,8 @@ std::string CheckWorkload::finish(int64_t healed_ns, History& history) {
     }
   }
   wait_for_expiry(healed_ns);
-  if (!final_ephemerals(Clock::now() + settings_.deadline)) {
-    return "could not look at every ephemeral in time";
+  if (auto error = final_ephemerals(Clock::now() + settings_.deadline); !error.empty()) {
+    return error;
   }
   // A session that is not alive now may have ended before the look or
   // after it: its record proves nothing.
@@ -160,7 +182,10 @@ std::string CheckWorkload::finish(int64_t healed_ns, History& history) {
       ++ephemerals_dropped_;
     }
   }
-  if (watcher_) history.watch_events = watcher_->events();
+  return {};
+}
+
+void CheckWorkload::collect(History& history) const {
   for (const auto& c : clients_) {
     history.registers.insert(history.registers.end(), c->ops().begin(), c->ops().end());
     history.creates.insert(history.creates.end(), c->creates().begin(), c->creates().end());
@@ -174,12 +199,18 @@ std::string CheckWorkload::finish(int64_t healed_ns, History& history) {
                    [](const SequentialCreate& a, const SequentialCreate& b) {
                      return a.invoke_ns < b.invoke_ns;
                    });
-  return {};
 }
 
-bool CheckWorkload::final_registers(History& history, Clock::time_point until) {
+int64_t CheckWorkload::buckets() const {
+  int64_t highest = 0;
+  for (const auto& c : clients_) highest = std::max(highest, c->bucket());
+  return highest + 1;
+}
+
+std::string CheckWorkload::final_registers(History& history, Clock::time_point until) {
   const auto deadline = client_settings_.request_deadline;
   for (const auto& key : paths_.registers) {
+    std::string why;
     const bool read = toolkit::poll_until(
         [&] {
           RegisterOp op;
@@ -196,35 +227,60 @@ bool CheckWorkload::final_registers(History& history, Clock::time_point until) {
               const auto& bytes = (*data)->data;
               op.value = bytes ? parse_int(*bytes, 0) : -1;
               op.version = (*data)->stat.version;
+            } else {
+              why = failure(data, *own_, client_settings_.max_reply_bytes);
             }
+          } else {
+            why = failure(synced, *own_, client_settings_.max_reply_bytes);
           }
           history.registers.push_back(op);
           return op.outcome == Outcome::kOk;
         },
         until, kRetryInterval);
-    if (!read) return false;
+    if (!read) return "reading " + key + ": " + why;
   }
-  return true;
+  return {};
 }
 
-bool CheckWorkload::final_listing(History& history, Clock::time_point until) {
+std::string CheckWorkload::final_listing(History& history, Clock::time_point until) {
   const auto deadline = client_settings_.request_deadline;
-  return toolkit::poll_until(
-      [&] {
-        auto synced = call_for(*own_, own_->async_client().sync(paths_.sequential), deadline);
-        if (!synced || !*synced) return false;
-        auto names =
-            call_for(*own_, own_->async_client().get_children(paths_.sequential), deadline);
-        if (!names || !*names) return false;
-        std::vector<int64_t> sequences;
-        for (const auto& name : **names) {
-          sequences.push_back(name.size() >= 10 ? parse_int(name, name.size() - 10) : -1);
-        }
-        std::sort(sequences.begin(), sequences.end());
-        history.final_children.emplace_back(paths_.sequential, std::move(sequences));
-        return true;
-      },
-      until, kRetryInterval);
+  // Buckets 0, 1, ... until the first that is not there (check_client.h:
+  // none after it is).
+  for (int64_t bucket = 0;; ++bucket) {
+    const std::string parent = sequential_bucket(paths_, bucket);
+    std::string why;
+    bool absent = false;
+    bool hopeless = false;  // a reply too long to read will not shrink
+    const bool listed = toolkit::poll_until(
+        [&] {
+          auto synced = call_for(*own_, own_->async_client().sync(parent), deadline);
+          if (!synced || !*synced) {
+            why = failure(synced, *own_, client_settings_.max_reply_bytes);
+            return false;
+          }
+          auto names = call_for(*own_, own_->async_client().get_children(parent), deadline);
+          if (names && names->error() == Error::kNoNode) {
+            absent = true;
+            return true;
+          }
+          if (!names || !*names) {
+            why = failure(names, *own_, client_settings_.max_reply_bytes);
+            hopeless = names && names->error() == Error::kReplyTooLarge;
+            return hopeless;
+          }
+          std::vector<int64_t> sequences;
+          sequences.reserve((*names)->size());
+          for (const auto& name : **names) {
+            sequences.push_back(name.size() >= 10 ? parse_int(name, name.size() - 10) : -1);
+          }
+          std::sort(sequences.begin(), sequences.end());
+          history.final_children.emplace_back(parent, std::move(sequences));
+          return true;
+        },
+        until, kRetryInterval);
+    if (!listed || hopeless) return "listing " + parent + ": " + why;
+    if (absent) return {};
+  }
 }
 
 void CheckWorkload::wait_for_expiry(int64_t healed_ns) {
@@ -247,28 +303,35 @@ void CheckWorkload::wait_for_expiry(int64_t healed_ns) {
   std::this_thread::sleep_for(std::chrono::nanoseconds(ready_ns - now));
 }
 
-bool CheckWorkload::final_ephemerals(Clock::time_point until) {
+std::string CheckWorkload::final_ephemerals(Clock::time_point until) {
   const auto deadline = client_settings_.request_deadline;
+  std::string why;
   const bool synced = toolkit::poll_until(
       [&] {
         auto answer = call_for(*own_, own_->async_client().sync(paths_.ephemeral), deadline);
-        return answer && *answer;
+        if (answer && *answer) return true;
+        why = failure(answer, *own_, client_settings_.max_reply_bytes);
+        return false;
       },
       until, kRetryInterval);
-  if (!synced) return false;
+  if (!synced) return "syncing " + paths_.ephemeral + ": " + why;
   for (auto& c : clients_) {
     for (auto& record : c->ephemerals()) {
       const bool looked = toolkit::poll_until(
           [&] {
             auto stat = call_for(*own_, own_->async_client().exists(record.path), deadline);
-            if (stat && *stat) record.present_at_end = (*stat)->has_value();
-            return stat && *stat;
+            if (stat && *stat) {
+              record.present_at_end = (*stat)->has_value();
+              return true;
+            }
+            why = failure(stat, *own_, client_settings_.max_reply_bytes);
+            return false;
           },
           until, kRetryInterval);
-      if (!looked) return false;
+      if (!looked) return "looking at " + record.path + ": " + why;
     }
   }
-  return true;
+  return {};
 }
 
 void CheckWorkload::cleanup() {
@@ -280,13 +343,17 @@ void CheckWorkload::cleanup() {
   for (size_t i = 0; i < kCleanupSessions; ++i) {
     connect_strings.push_back(rotated_connect_string(nodes_, i));
   }
+  std::vector<std::string> parents = {paths_.ephemeral};
   std::vector<std::string> rest = paths_.registers;
+  for (int64_t bucket = 0; bucket < buckets(); ++bucket) {
+    parents.push_back(sequential_bucket(paths_, bucket));
+    rest.push_back(parents.back());
+  }
   rest.push_back(paths_.sequential);
   rest.push_back(paths_.ephemeral);
   rest.push_back(paths_.root);
-  (void)delete_tree(connect_strings, {paths_.sequential, paths_.ephemeral}, rest,
-                    client_settings_.session_timeout, client_settings_.request_deadline,
-                    client_settings_.security);
+  (void)delete_tree(connect_strings, parents, rest, client_settings_.session_timeout,
+                    client_settings_.request_deadline, client_settings_.security);
 }
 
 WorkloadFigures CheckWorkload::figures() const {

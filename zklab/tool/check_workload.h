@@ -2,9 +2,10 @@
 // The clients of `zklab check` and what they leave: the run's znodes under a
 // fresh root, the clients (check_client.h) each in its own thread, and after
 // the lab healed the final reads that complete the history: every register
-// (sync, then getData, recorded as reads), the listing of the sequential
-// parent, and whether each ephemeral is still there once the server must
-// have expired every session that ended.
+// (sync, then getData, recorded as reads), the listing of each bucket of
+// sequential creates (check_client.h: every reply small, however long the
+// run), and whether each ephemeral is still there once the server must have
+// expired every session that ended.
 #pragma once
 
 #include <atomic>
@@ -30,6 +31,8 @@ struct WorkloadSettings {
   SessionLimits limits;  // of the lab's servers
   // For the final reads (they retry until it passes) and the setup.
   std::chrono::milliseconds deadline{30000};
+  // The clients' jute.maxbuffer (ClientOptions::max_reply_bytes).
+  int32_t max_reply_bytes = zk::client::kDefaultMaxReplyBytes;
 };
 
 // Figures of a finished run, for the report.
@@ -52,7 +55,8 @@ class CheckWorkload {
   CheckWorkload& operator=(const CheckWorkload&) = delete;
 
   // Creates `root` with the registers r0.. (value 0, version 0), the
-  // sequential parent and the ephemeral parent. Empty or why not.
+  // sequential parent with its first bucket and the ephemeral parent. Empty
+  // or why not.
   std::string setup(const std::string& root);
   // Starts the clients (sessions spread over the nodes); two of them abandon
   // their session on purpose, at a third and two thirds of `duration`.
@@ -60,7 +64,10 @@ class CheckWorkload {
   // Stops the clients and waits until each finished its request in flight.
   void stop();
   // Once the lab serves again (since `healed_ns`, steady_now_ns): the final
-  // reads, and the whole history into `history`. Empty or why not.
+  // reads, and the whole history into `history`. Empty, or the step that
+  // could not be done and why ("listing /r/seq/b000003: reply of 2097200
+  // bytes exceeds the client's jute.maxbuffer (1048575)"); what the clients
+  // did is in `history` either way.
   std::string finish(int64_t healed_ns, History& history);
   // Closes every session and deletes the run's znodes (best effort).
   void cleanup();
@@ -74,9 +81,15 @@ class CheckWorkload {
   bool connect_own();
   // closeSession of that session (bounded), if one is open.
   void close_own();
-  bool final_registers(History& history, std::chrono::steady_clock::time_point until);
-  bool final_listing(History& history, std::chrono::steady_clock::time_point until);
-  bool final_ephemerals(std::chrono::steady_clock::time_point until);
+  // The final reads; each returns empty, or the step and why it failed.
+  std::string final_reads(int64_t healed_ns, History& history);
+  std::string final_registers(History& history, std::chrono::steady_clock::time_point until);
+  std::string final_listing(History& history, std::chrono::steady_clock::time_point until);
+  std::string final_ephemerals(std::chrono::steady_clock::time_point until);
+  // The clients' records into `history`, in invocation order.
+  void collect(History& history) const;
+  // The buckets any client may have created: 0 to this, less one.
+  int64_t buckets() const;
   void wait_for_expiry(int64_t healed_ns);
 
   std::vector<LabNode> nodes_;

@@ -150,6 +150,7 @@ LabExit lab_check(const LabContext& ctx, const CheckOptions& options) {
   settings.seed = seed;
   settings.limits = *limits;
   settings.deadline = ctx.deadline;
+  if (options.jute_maxbuffer > 0) settings.max_reply_bytes = options.jute_maxbuffer;
   check::CheckWorkload workload(*nodes, settings);
   if (auto error = workload.setup(root); !error.empty()) {
     ctx.err << "zklab: " << error << "\n";

@@ -44,6 +44,9 @@ struct CheckOptions {
   int clients = 6;
   int registers = 3;
   std::filesystem::path history;  // non-empty: write the history there (text, one op per line)
+  // The clients' jute.maxbuffer; 0: zk::client's default. The sequential
+  // creates are spread so that every listing fits (check_client.h).
+  int32_t jute_maxbuffer = 0;
 };
 
 // Its word on the command line: "kill", "pause", "partition", ...

@@ -326,6 +326,11 @@ LabCommand add_check_command(CLI::App& app) {
       ->check(CLI::Range(1, 100));
   check->add_option("--history", s->options.history, "write the history to FILE")
       ->type_name("FILE");
+  check
+      ->add_option("--jute-maxbuffer", s->options.jute_maxbuffer,
+                   "the longest reply the clients read, in bytes (default 2 MiB and 1 KiB)")
+      ->type_name("BYTES")
+      ->check(CLI::Range(256, 1 << 30));
   LabCommand c = command_with(check, s, [](const LabContext& ctx, State& st) {
     st.options.duration = seconds(st.duration_s);
     for (const std::string& word : st.nemesis) st.options.nemesis.push_back(*parse_nemesis(word));
