@@ -339,9 +339,15 @@ class Server:
                 )
             try:
                 reply = four_letter_word(self.host, self.port, "srvr", timeout=2.0)
-                if reply.startswith("Zookeeper version"):
+                if not reply.startswith("Zookeeper version"):
+                    last = f"unexpected srvr reply {reply[:80]!r}"
+                elif self.secure:
+                    # Apache opens its secure port after the plain one: a
+                    # test's first TLS connection must find it listening.
+                    socket.create_connection((self.host, self.secure_port), timeout=2.0).close()
                     return
-                last = f"unexpected srvr reply {reply[:80]!r}"
+                else:
+                    return
             except OSError as e:
                 last = repr(e)
             # Poll interval, not synchronisation: the deadline bounds the wait.

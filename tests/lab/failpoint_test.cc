@@ -18,6 +18,7 @@
 
 #include "tests/lab/lab_test_util.h"
 #include "tests/lab/raw_client.h"
+#include "toolkit/poll_until.h"
 #include "zklab/process/zkd_process.h"
 
 namespace zk::lab {
@@ -160,13 +161,18 @@ TEST_F(FailpointProcessTest, AFailedSnapshotIsLoggedAndZkdServesOnWithoutIt) {
   EXPECT_TRUE(zkd_->running());
   // "snapshot 0x<zxid> failed: failpoint ...": that snapshot's temporary
   // file is gone (a later snapshot may be under way meanwhile: its .tmp may
-  // be there).
+  // be there). The snapshot runs in the background: its failure is logged
+  // some time after the creates that started it were answered.
   std::smatch failed;
-  const std::string log = zkd_->log();
-  ASSERT_TRUE(std::regex_search(
-      log, failed,
-      std::regex("snapshot 0x([0-9a-f]+) failed: failpoint snapshot.before_rename: injected I/O "
-                 "error")))
+  std::string log;
+  const std::regex failure(
+      "snapshot 0x([0-9a-f]+) failed: failpoint snapshot.before_rename: injected I/O error");
+  ASSERT_TRUE(zk::toolkit::poll_until(
+      [&] {
+        log = zkd_->log();
+        return std::regex_search(log, failed, failure);
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(20)))
       << log;
   char name[64];
   std::snprintf(name, sizeof name, "snapshot.%016llx.tmp",
