@@ -9,7 +9,6 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
-#include <thread>
 #include <vector>
 
 #include "toolkit/child_process.h"
@@ -18,8 +17,6 @@
 namespace zk::lab {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // Between two looks at /proc when no pidfd can be had: a poll interval, not a
 // means of synchronisation (every wait has a deadline).
@@ -110,20 +107,21 @@ DaemonState daemon_state(pid_t pid, const std::filesystem::path& marker) {
 
 bool wait_daemon_gone(pid_t pid, const std::filesystem::path& marker,
                       std::chrono::milliseconds deadline) {
-  const auto until = Clock::now() + deadline;
-  // Readable once the process has exited (also for a process that is not our child).
-  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  bool gone = false;
-  while (!(gone = daemon_state(pid, marker) == DaemonState::kGone) && Clock::now() < until) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
-    if (pidfd >= 0) {
-      pollfd p{pidfd, POLLIN, 0};
-      ::poll(&p, 1, static_cast<int>(std::max<int64_t>(left.count(), 1)));
-    } else {
-      std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(kPollInterval, left));
-    }
+  // Readable once the process has exited, its files closed (also for a
+  // process that is not our child).
+  const int pidfd = pid > 0 ? static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)) : -1;
+  if (pidfd < 0) {
+    // No such process any more, or no pidfd to be had: /proc decides.
+    return toolkit::poll_until([&] { return daemon_state(pid, marker) == DaemonState::kGone; },
+                               deadline, kPollInterval);
   }
-  if (pidfd >= 0) ::close(pidfd);
+  const std::string cmdline = read_proc(pid, "cmdline");
+  bool gone = !cmdline.empty() && !names_marker(pid, cmdline, marker);  // another program
+  if (!gone) {
+    pollfd p{pidfd, POLLIN, 0};
+    gone = ::poll(&p, 1, static_cast<int>(std::max<int64_t>(deadline.count(), 1))) > 0;
+  }
+  ::close(pidfd);
   return gone;
 }
 

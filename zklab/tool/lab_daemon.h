@@ -43,7 +43,11 @@ enum class DaemonState {
 // or linked lab path).
 DaemonState daemon_state(pid_t pid, const std::filesystem::path& marker);
 
-// Waits until daemon_state(pid, marker) is kGone; false at the deadline.
+// Waits until the daemon on `pid` has exited, its files (its locks) closed;
+// false at the deadline. Another program on that pid is not waited for. Not
+// daemon_state() alone: an exiting process's command line reads empty before
+// its files are closed, and a daemon started on the same data in that window
+// finds the lock still held.
 bool wait_daemon_gone(pid_t pid, const std::filesystem::path& marker,
                       std::chrono::milliseconds deadline);
 
