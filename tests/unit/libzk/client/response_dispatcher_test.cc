@@ -118,6 +118,26 @@ TEST_F(DispatcherTest, FailedGetDataRegistersNoWatch) {
   EXPECT_TRUE(dispatcher.watches().empty());
 }
 
+// A reply too long to read: its header completes the request it answers
+// with REPLYTOOLARGE, registering no watch, and the zxid counts; the next
+// reply is matched as usual. A notification cannot be skipped so.
+TEST_F(DispatcherTest, OversizedReplyFailsItsRequestAlone) {
+  SentRequest children = request(1, OpCode::kGetChildren);
+  children.watch = WatchRegistration{"/n", watch("w"), WatchKind::kChild, false};
+  dispatcher.sent(std::move(children));
+  dispatcher.sent(request(2));
+  EXPECT_EQ(dispatcher.dispatch_oversized(reply_frame(1, 12, Error::kOk)), Route::kReply);
+  EXPECT_EQ(dispatcher.dispatch(reply_frame(2, 12, Error::kOk)), Route::kReply);
+  EXPECT_EQ(
+      log, (std::vector<std::string>{
+               "reply:1:" + std::to_string(static_cast<int>(Error::kReplyTooLarge)), "reply:2:0"}));
+  EXPECT_TRUE(dispatcher.watches().empty());
+  EXPECT_EQ(dispatcher.last_zxid_seen(), 12);
+  EXPECT_EQ(dispatcher.dispatch_oversized(reply_frame(zk::wire::kNotificationXid, -1, Error::kOk)),
+            Route::kMalformed);
+  EXPECT_EQ(dispatcher.dispatch_oversized(reply_frame(7, 13, Error::kOk)), Route::kOutOfOrder);
+}
+
 TEST_F(DispatcherTest, ExistsOnMissingNodeSetsExistWatch) {
   SentRequest exists = request(1, OpCode::kExists);
   exists.watch = WatchRegistration{"/n", watch("e"), WatchKind::kData, true};
