@@ -198,6 +198,22 @@ class ExitCodes(ZkctlTestCase):
         self.assertEqual(r.stdout, "")
         self.assertEqual(r.stderr, "zkctl: get /nothing-here: node does not exist (NONODE)\n")
 
+    def test_a_reply_longer_than_jute_maxbuffer_fails_that_command_alone(self):
+        self.ok("create", "/wide")
+        script = "".join(f"create /wide/{i:04d}{'x' * 60}\n" for i in range(40))
+        self.ok(stdin=script + "quit\n")
+        # 40 names of 64 bytes: a listing of over 2 KiB, read with 1 KiB.
+        small = {"CLIENT_JVMFLAGS": "-Djute.maxbuffer=1024"}
+        r = zkctl("--keep-going", stdin="ls /wide\nstat /wide\n", env=small)
+        self.assertEqual(r.returncode, ERROR, r.stderr)
+        self.assertIn("ls /wide: the reply is longer than the client's jute.maxbuffer", r.stderr)
+        self.assertIn("(REPLYTOOLARGE)", r.stderr)
+        # The same session went on: stat answered after the refused listing.
+        self.assertIn("numChildren = 40", r.stdout)
+        r = zkctl("ls", "/wide", env={"CLIENT_JVMFLAGS": "-Djute.maxbuffer=lots"})
+        self.assertEqual(r.returncode, USAGE)
+        self.assertIn("-Djute.maxbuffer=lots is not a positive number of bytes", r.stderr)
+
     def test_usage_errors_print_usage_to_stderr_without_a_server(self):
         for args in (["get"], ["frobnicate", "/a"], ["--bogus"], ["set", "/a"],
                      ["--timeout", "soon", "ls", "/"], ["watch", "--count", "0", "/a"]):
