@@ -28,6 +28,8 @@ class TempDir {
   TempDir& operator=(const TempDir&) = delete;
 
   const std::filesystem::path& path() const { return path_; }
+  // <dir>/<name> as text, for code that takes paths as strings.
+  std::string at(const std::string& name) const { return (path_ / name).string(); }
   // Writes `text` to <dir>/<name> (replacing it); returns its path.
   std::string write(const std::string& name, const std::string& text) const {
     const auto file = path_ / name;

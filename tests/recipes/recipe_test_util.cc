@@ -99,13 +99,6 @@ std::string read_text(const std::filesystem::path& path) {
   return s.str();
 }
 
-TempDir::TempDir() : path_(zk::lab::make_temp_dir("zk_recipes_test")) {}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
 std::string zkctl_binary() { return ZKCTL_BINARY; }
 
 namespace {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "libzk/client/sync_client.h"
+#include "tests/common/temp_dir.h"
 #include "zklab/process/ensemble.h"
 #include "zklab/process/zkd_process.h"
 
@@ -62,17 +63,9 @@ bool wait_until(const std::function<bool()>& condition, std::chrono::millisecond
 // The file's contents; empty if it does not exist.
 std::string read_text(const std::filesystem::path& path);
 
-// A fresh directory under the temp dir, removed by the destructor.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
+// A fresh directory under /tmp, removed by the destructor.
+struct TempDir : zk::test::TempDir {
+  TempDir() : zk::test::TempDir("zk_recipes_test") {}
 };
 
 // The zkctl binary of this build.

@@ -34,8 +34,8 @@ TEST(DurableFile, WorksOnRealFiles) {
   testing::TempDir tmp;
   ASSERT_TRUE(write_file_durably(posix_env(), tmp.path(), "f", "one").ok());
   ASSERT_TRUE(write_file_durably(posix_env(), tmp.path(), "f", "two").ok());
-  EXPECT_EQ(*posix_env().read_file(tmp.path() + "/f"), "two");
-  EXPECT_FALSE(posix_env().file_exists(tmp.path() + "/f.tmp"));
+  EXPECT_EQ(*posix_env().read_file(tmp.at("f")), "two");
+  EXPECT_FALSE(posix_env().file_exists(tmp.at("f.tmp")));
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ using testing::TempDir;
 
 TEST(PosixEnvTest, PreallocatedFileKeepsItsSizeAndShowsZeros) {
   TempDir tmp;
-  const std::string path = tmp.path() + "/f";
+  const std::string path = tmp.at("f");
   auto file = posix_env().new_writable_file(path, 4096);
   ASSERT_TRUE(file.ok()) << file.status().message();
   ASSERT_TRUE((*file)->append("hello").ok());
@@ -42,7 +42,7 @@ TEST(PosixEnvTest, PreallocatedFileKeepsItsSizeAndShowsZeros) {
 
 TEST(PosixEnvTest, ReopenZeroesTheTailAndKeepsThePreallocation) {
   TempDir tmp;
-  const std::string path = tmp.path() + "/f";
+  const std::string path = tmp.at("f");
   {
     auto file = posix_env().new_writable_file(path, 1000);
     ASSERT_TRUE(file.ok());
@@ -80,7 +80,7 @@ std::optional<bool> unwritten_at(const std::string& path, uint64_t offset) {
 
 TEST(PosixEnvTest, PreallocatedFileIsWrittenWithZerosAheadOfItsEnd) {
   TempDir tmp;
-  const std::string path = tmp.path() + "/f";
+  const std::string path = tmp.at("f");
   constexpr uint64_t kSize = 8 << 20;
   auto file = posix_env().new_writable_file(path, kSize);
   ASSERT_TRUE(file.ok()) << file.status().message();
@@ -107,24 +107,24 @@ TEST(PosixEnvTest, PreallocatedFileIsWrittenWithZerosAheadOfItsEnd) {
 
 TEST(PosixEnvTest, AppendsNeverWriteZerosPastThePreallocatedSize) {
   TempDir tmp;
-  const std::string path = tmp.path() + "/f";
+  const std::string path = tmp.at("f");
   auto file = posix_env().new_writable_file(path, 4096);
   ASSERT_TRUE(file.ok()) << file.status().message();
   ASSERT_TRUE((*file)->append("x").ok());
   ASSERT_TRUE((*file)->append(std::string(5000, 'y')).ok());  // past the preallocation
   ASSERT_TRUE((*file)->sync().ok());
   EXPECT_EQ(std::filesystem::file_size(path), 5001u);
-  auto unallocated = posix_env().new_writable_file(tmp.path() + "/g", 0);
+  auto unallocated = posix_env().new_writable_file(tmp.at("g"), 0);
   ASSERT_TRUE(unallocated.ok());
   ASSERT_TRUE((*unallocated)->append("z").ok());
   ASSERT_TRUE((*unallocated)->sync().ok());
-  EXPECT_EQ(std::filesystem::file_size(tmp.path() + "/g"), 1u);
+  EXPECT_EQ(std::filesystem::file_size(tmp.at("g")), 1u);
 }
 
 TEST(PosixEnvTest, DirectoryOperations) {
   TempDir tmp;
   Env& env = posix_env();
-  const std::string dir = tmp.path() + "/a/b/c";
+  const std::string dir = tmp.at("a/b/c");
   ASSERT_TRUE(env.create_dirs(dir).ok());
   ASSERT_TRUE(env.create_dirs(dir).ok());  // idempotent
   for (const char* name : {"z", "y", "x"}) {
@@ -143,7 +143,7 @@ TEST(PosixEnvTest, DirectoryOperations) {
 
 TEST(PosixEnvTest, ErrorsNameThePathAndTheReason) {
   TempDir tmp;
-  const std::string missing = tmp.path() + "/no/such/file";
+  const std::string missing = tmp.at("no/such/file");
   auto data = posix_env().read_file(missing);
   ASSERT_FALSE(data.ok());
   EXPECT_NE(data.status().message().find(missing), std::string::npos);
@@ -154,7 +154,7 @@ TEST(PosixEnvTest, ErrorsNameThePathAndTheReason) {
 
 TEST(PosixEnvTest, ReadableFileReadsPiecesAtAnyOffset) {
   TempDir tmp;
-  const std::string path = tmp.path() + "/f";
+  const std::string path = tmp.at("f");
   auto file = posix_env().new_writable_file(path, 0);
   ASSERT_TRUE(file.ok());
   ASSERT_TRUE((*file)->append("0123456789").ok());
@@ -162,16 +162,16 @@ TEST(PosixEnvTest, ReadableFileReadsPiecesAtAnyOffset) {
   auto reader = posix_env().open_readable_file(path);
   ASSERT_TRUE(reader.ok()) << reader.status().message();
   testing::expect_digits_read_in_pieces(**reader);
-  auto missing = posix_env().open_readable_file(tmp.path() + "/none");
+  auto missing = posix_env().open_readable_file(tmp.at("none"));
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.status().message().find(tmp.path() + "/none"), std::string::npos);
+  EXPECT_NE(missing.status().message().find(tmp.at("none")), std::string::npos);
 }
 
 // A FIFO reports size 0 and its bytes arrive after read_file() has sized its
 // buffer: the most a file can grow while it is read.
 TEST(PosixEnvTest, ViewFileShowsTheWholeFileAndOutlivesItsRemoval) {
   TempDir tmp;
-  const std::string path = tmp.path() + "/f";
+  const std::string path = tmp.at("f");
   auto file = posix_env().new_writable_file(path, 8192);
   ASSERT_TRUE(file.ok());
   ASSERT_TRUE((*file)->append("log bytes").ok());
@@ -182,20 +182,20 @@ TEST(PosixEnvTest, ViewFileShowsTheWholeFileAndOutlivesItsRemoval) {
   ASSERT_TRUE(posix_env().remove_file(path).ok());
   EXPECT_EQ((*view)->bytes().substr(0, 9), "log bytes");  // mapped, not re-read
 
-  const std::string empty = tmp.path() + "/empty";
+  const std::string empty = tmp.at("empty");
   ASSERT_TRUE(posix_env().new_writable_file(empty, 0).ok());
   auto none = posix_env().view_file(empty);
   ASSERT_TRUE(none.ok());
   EXPECT_TRUE((*none)->bytes().empty());
 
-  auto missing = posix_env().view_file(tmp.path() + "/missing");
+  auto missing = posix_env().view_file(tmp.at("missing"));
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("/missing"), std::string::npos);
 }
 
 TEST(PosixEnvTest, ReadFileKeepsBytesAddedAfterItsSizeWasTaken) {
   TempDir tmp;
-  const std::string path = tmp.path() + "/fifo";
+  const std::string path = tmp.at("fifo");
   ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
   std::string content(300000, '\0');
   for (size_t i = 0; i < content.size(); ++i) content[i] = static_cast<char>(i * 7 + i / 251);
@@ -219,7 +219,7 @@ TEST(PosixEnvTest, ReadFileKeepsBytesAddedAfterItsSizeWasTaken) {
 
 TEST(PosixEnvTest, TxnLogSurvivesATornTailOnRealFiles) {
   TempDir tmp;
-  LogOptions options{tmp.path() + "/log", 4096, true};
+  LogOptions options{tmp.at("log"), 4096, true};
   auto records = testing::make_records(1, 200, 50);
   testing::append_records(posix_env(), options, LogTail{}, records);
 

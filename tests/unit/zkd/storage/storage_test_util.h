@@ -3,34 +3,20 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "tests/common/temp_dir.h"
 #include "zkd/storage/env.h"
 #include "zkd/storage/txn_log.h"
 
 namespace zkd::storage::testing {
 
-// A fresh directory from mkdtemp, removed with its content at the end.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "zkd-storage-XXXXXX").string();
-    char* made = ::mkdtemp(pattern.data());
-    EXPECT_NE(made, nullptr);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+// A fresh directory under /tmp, removed with its content at the end.
+struct TempDir : zk::test::TempDir {
+  TempDir() : zk::test::TempDir("zkd-storage") {}
 };
 
 // Reads a ReadableFile holding "0123456789" in pieces: at an offset, short

@@ -31,7 +31,7 @@ TEST(ThroughputTest, Crc32c) {
 
 TEST(ThroughputTest, TxnLogAppendSyncEvery100) {
   testing::TempDir tmp;
-  LogOptions options{tmp.path() + "/log", 4 << 20, true};
+  LogOptions options{tmp.at("log"), 4 << 20, true};
   auto writer = TxnLogWriter::open(posix_env(), options, LogTail{});
   ASSERT_TRUE(writer.ok()) << writer.status().message();
   const std::string txn(200, 't');

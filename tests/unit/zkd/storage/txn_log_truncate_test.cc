@@ -43,7 +43,7 @@ class TxnLogTruncateTest : public ::testing::TestWithParam<bool> {
     if (on_disk()) {
       tmp_.emplace();
       env_ = &posix_env();
-      options_.dir = tmp_->path() + "/log";
+      options_.dir = tmp_->at("log");
     } else {
       env_ = &memory_;
       options_.dir = "/data/log";
