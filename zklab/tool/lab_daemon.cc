@@ -3,6 +3,7 @@
 
 #include <poll.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -84,7 +85,9 @@ pid_t spawn_detached(const std::vector<std::string>& args, const std::filesystem
                child->poll_exit().has_value();
       },
       kExecDeadline, std::chrono::milliseconds(1));
-  return child->detach();  // it outlives this process; init reaps it
+  // It outlives this process, whose child it stays meanwhile: wait_daemon_gone
+  // reaps it, init once this process has exited.
+  return child->detach();
 }
 
 pid_t spawn_daemon(const std::string& binary, const std::filesystem::path& config,
@@ -120,6 +123,10 @@ bool wait_daemon_gone(pid_t pid, const std::filesystem::path& marker,
   if (!gone) {
     pollfd p{pidfd, POLLIN, 0};
     gone = ::poll(&p, 1, static_cast<int>(std::max<int64_t>(deadline.count(), 1))) > 0;
+    // A daemon this process started (spawn_detached) is still its child
+    // until this process exits: reap it, or a long check collects a zombie
+    // per fault. Another's process is not ours to reap (ECHILD).
+    if (gone) (void)::waitpid(pid, nullptr, WNOHANG);
   }
   ::close(pidfd);
   return gone;
