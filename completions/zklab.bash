@@ -41,7 +41,7 @@ _zklab() {
         --timeout | -n | --nodes | --observers | --base-port | --tick-ms | --lines | \
             --clients | --reads | --in-flight | --value-bytes | --duration | --kill-at | \
             --restart-at | --settle | --seed | --registers | --set | --node | --add | --remove | \
-            --members | --from)
+            --members | --from | --jute-maxbuffer)
             return
             ;;
         --fault)
@@ -72,7 +72,7 @@ _zklab() {
             ;;
         roll) options='--kill --no-transfer --settle --clients --reads --in-flight --value-bytes --csv --svg' ;;
         transfer) options='--settle --clients --reads --in-flight --value-bytes --csv --svg' ;;
-        check) options='--nemesis --duration --seed --clients --registers --history' ;;
+        check) options='--nemesis --duration --seed --clients --registers --history --jute-maxbuffer' ;;
         add) options='--observer --node' ;;
         reconfig) options='--add --remove --members --from' ;;
     esac
