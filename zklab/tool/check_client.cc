@@ -35,17 +35,6 @@ int64_t parse_value(const zk::wire::Buffer& data) {
   return ec == std::errc() && at == end ? v : -1;
 }
 
-// The sequence number of a sequential znode's name (its last 10 digits); -1
-// when the name ends otherwise.
-int64_t parse_sequence(const std::string& path) {
-  constexpr size_t kDigits = 10;
-  if (path.size() < kDigits) return -1;
-  int64_t v = 0;
-  const char* begin = path.data() + path.size() - kDigits;
-  auto [at, ec] = std::from_chars(begin, path.data() + path.size(), v);
-  return ec == std::errc() && at == path.data() + path.size() ? v : -1;
-}
-
 std::chrono::milliseconds left(Clock::time_point until) {
   return std::max(std::chrono::milliseconds(1),
                   std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()));
@@ -86,6 +75,15 @@ std::string sequential_bucket(const CheckPaths& paths, int64_t bucket) {
 int64_t bucket_size_for(int32_t max_reply_bytes) {
   constexpr int64_t kBytesPerChild = 16;  // length and "s-" and 10 digits
   return std::clamp<int64_t>(max_reply_bytes / 2 / kBytesPerChild, 64, 16384);
+}
+
+int64_t parse_sequence(const std::string& path) {
+  constexpr size_t kDigits = 10;
+  if (path.size() < kDigits) return -1;
+  int64_t v = 0;
+  const char* begin = path.data() + path.size() - kDigits;
+  auto [at, ec] = std::from_chars(begin, path.data() + path.size(), v);
+  return ec == std::errc() && at == path.data() + path.size() ? v : -1;
 }
 
 CheckClient::CheckClient(int slot, CheckPaths paths, ClientSettings settings, ClientIds& ids,

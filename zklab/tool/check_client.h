@@ -52,6 +52,9 @@ std::string sequential_bucket(const CheckPaths& paths, int64_t bucket);
 // The bucket size that keeps a bucket's listing (16 bytes a child) within
 // half of `max_reply_bytes`, but at least 64 and at most 16384.
 int64_t bucket_size_for(int32_t max_reply_bytes);
+// The sequence number a sequential znode's name or path ends in (its last 10
+// digits); -1 when it ends otherwise.
+int64_t parse_sequence(const std::string& name);
 
 struct ClientSettings {
   std::string connect_string;  // the servers, in the order this client tries them

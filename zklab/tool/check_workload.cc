@@ -271,7 +271,7 @@ std::string CheckWorkload::final_listing(History& history, Clock::time_point unt
           std::vector<int64_t> sequences;
           sequences.reserve((*names)->size());
           for (const auto& name : **names) {
-            sequences.push_back(name.size() >= 10 ? parse_int(name, name.size() - 10) : -1);
+            sequences.push_back(parse_sequence(name));
           }
           std::sort(sequences.begin(), sequences.end());
           history.final_children.emplace_back(parent, std::move(sequences));
