@@ -101,7 +101,9 @@ int serve(const std::string& config_path, const std::string& jaas_option) {
 
   boost::asio::io_context io;
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
-  zkd::server::Server server(io, *loaded.config);
+  // The server's random draws come from one seed, drawn here.
+  zkd::storage::Env& env = zkd::storage::posix_env();
+  zkd::server::Server server(io, *loaded.config, env, env.secure_random());
   // A server that stops by itself (its log failed) ends the signal wait too.
   server.on_stop([&signals] { signals.cancel(); });
   zkd::notify_status("recovering the data in " + loaded.config->data_dir.string());

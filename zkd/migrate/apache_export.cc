@@ -30,7 +30,7 @@ StatusOr<ExportSummary> export_apache(storage::Env& env, const server::ServerCon
   if (Status s = require_no_data_files(env, apache_dir, "zkd export"); !s.ok()) return s;
 
   tell("recovering " + layout.snap_dir);
-  tree::Database db(server::database_options(source));
+  tree::Database db(server::database_options(source, env.clock().wall_ms()));
   auto recovered = server::recover(env, layout, db);
   if (!recovered.ok()) return recovered.status();
 

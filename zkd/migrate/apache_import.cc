@@ -100,7 +100,7 @@ StatusOr<ImportSummary> import_apache(storage::Env& env, const ImportRequest& re
   if (!snapshot.ok()) return snapshot.status();
   summary.snapshot = snapshot->name;
   const int64_t snapshot_zxid = snapshot->state.zxid;
-  tree::Database db(server::database_options(target));
+  tree::Database db(server::database_options(target, env.clock().wall_ms()));
   db.load(std::move(snapshot->state));
 
   int64_t previous = snapshot_zxid;

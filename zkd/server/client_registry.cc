@@ -6,7 +6,6 @@
 
 #include "zkd/server/authentication.h"
 #include "zkd/server/client_frames.h"
-#include "zkd/server/clocks.h"
 #include "zkd/tree/acl_check.h"
 
 namespace zkd::server {
@@ -60,13 +59,13 @@ void ClientRegistry::send(ClientState& client, std::string frame) {
 void ClientRegistry::reply(ClientState& client, int32_t xid, int64_t zxid, zk::wire::Error err,
                            std::string_view body, std::string_view op_tag, int64_t started_ms) {
   send(client, reply_frame(xid, zxid, err, body));
-  const int64_t latency = steady_clock_ms() - started_ms;
+  const int64_t latency = clock_.steady_ms() - started_ms;
   stats_.latency.record(latency);
   client.latency.record(latency);
   client.last_operation = std::string(op_tag);
   if (xid >= 0) client.last_cxid = xid;
   client.last_zxid = zxid;
-  client.last_response_wall_ms = wall_clock_ms();
+  client.last_response_wall_ms = clock_.wall_ms();
 }
 
 void ClientRegistry::deliver(const std::vector<tree::Notification>& notifications, int64_t zxid) {

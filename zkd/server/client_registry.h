@@ -21,6 +21,7 @@
 #include "zkd/net/client_connection.h"
 #include "zkd/server/client_state.h"
 #include "zkd/server/server_stats.h"
+#include "zkd/storage/clock.h"
 #include "zkd/tree/results.h"
 
 namespace zkd::server {
@@ -31,7 +32,8 @@ class ClientRegistry {
   using Clients = std::unordered_map<net::ConnectionId, ClientState>;
 
   // `stats` outlives the registry.
-  explicit ClientRegistry(ServerStats& stats) : stats_(stats) {}
+  // `clock` times the replies (latency, last response).
+  ClientRegistry(ServerStats& stats, storage::Clock& clock) : stats_(stats), clock_(clock) {}
   ClientRegistry(const ClientRegistry&) = delete;
   ClientRegistry& operator=(const ClientRegistry&) = delete;
 
@@ -69,6 +71,7 @@ class ClientRegistry {
 
  private:
   ServerStats& stats_;
+  storage::Clock& clock_;
   Clients clients_;
   std::unordered_map<SessionId, net::ConnectionId> owner_;
 };

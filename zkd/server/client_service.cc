@@ -11,7 +11,6 @@
 #include "libzk/wire/records.h"
 #include "zkd/net/log.h"
 #include "zkd/server/client_frames.h"
-#include "zkd/server/clocks.h"
 
 namespace zkd::server {
 
@@ -43,6 +42,7 @@ ClientService::ClientService(Parts parts)
       view_(parts.view),
       stats_(parts.stats),
       read_only_(parts.read_only),
+      clock_(parts.clock),
       whitelist_(parts.config.four_letter_whitelist),
       hold_(parts.config.replicated() ? parts.config.peer_silence_ms() : 0) {}
 
@@ -53,7 +53,7 @@ std::string ClientService::four_letter_word(net::ClientConnection& /*connection*
 }
 
 void ClientService::opened(const std::shared_ptr<net::ClientConnection>& connection) {
-  clients_.add(connection, wall_clock_ms());
+  clients_.add(connection, clock_.wall_ms());
 }
 
 void ClientService::secured(net::ClientConnection& connection) {
@@ -174,11 +174,11 @@ void ClientService::take_frame(ClientState& state, std::string_view payload) {
     case ClientState::Phase::kConnecting:
       // Apache stops reading until the session is settled: keep the frame.
       writes_.pipeline().defer(connection.id(),
-                               PendingRequest{std::string(payload), steady_clock_ms()});
+                               PendingRequest{std::string(payload), clock_.steady_ms()});
       break;
     case ClientState::Phase::kEstablished:
       if (!client->close_requested) {
-        handle(*client, payload, Arrival::kNew, steady_clock_ms());
+        handle(*client, payload, Arrival::kNew, clock_.steady_ms());
       }
       break;
     case ClientState::Phase::kClosing:
@@ -216,7 +216,7 @@ void ClientService::handle_connect(ClientState& client, std::string_view payload
     PendingWrite write;
     write.kind = PendingWrite::Kind::kCreateSession;
     write.op = zk::wire::OpCode::kCreateSession;
-    write.started_ms = steady_clock_ms();
+    write.started_ms = clock_.steady_ms();
     client.session_id = create.session;
     client.timeout_ms = timeout;
     client.connect_has_read_only = request.has_read_only;
@@ -231,7 +231,7 @@ void ClientService::handle_connect(ClientState& client, std::string_view payload
     return;
   }
   claim(client, session);
-  sessions_.resumed(session, timeout, steady_clock_ms());
+  sessions_.resumed(session, timeout, clock_.steady_ms());
   client.session_id = session;
   client.timeout_ms = timeout;
   log_info("session ", hex(session), " resumed by ", conn.remote_text(), ", timeout ", timeout,
@@ -299,12 +299,12 @@ void ClientService::session_created(ClientState* client, const PendingWrite& wri
   const SessionId session = write.txn.header.session_id;
   const auto& body = std::get<tree::CreateSessionTxn>(write.txn.body);
   // Tracked even when its client left meanwhile: it then expires as usual.
-  sessions_.track(session, body.timeout_ms, steady_clock_ms());
+  sessions_.track(session, body.timeout_ms, clock_.steady_ms());
   if (client == nullptr || client->phase != ClientState::Phase::kConnecting) return;
   client->last_operation = "SESS";
   client->last_cxid = 0;
   client->last_zxid = write.txn.header.zxid;
-  client->last_response_wall_ms = wall_clock_ms();
+  client->last_response_wall_ms = clock_.wall_ms();
   establish(*client, session, body.timeout_ms, client->connect_has_read_only);
   log_info("session ", hex(session), " created for ", client->connection->remote_text(),
            ", timeout ", body.timeout_ms, " ms");

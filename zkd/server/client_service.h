@@ -46,6 +46,7 @@
 #include "zkd/server/sessions.h"
 #include "zkd/server/status_view.h"
 #include "zkd/server/write_path.h"
+#include "zkd/storage/clock.h"
 #include "zkd/tree/database.h"
 
 namespace zkd::server {
@@ -62,6 +63,7 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
     StatusView& view;
     ServerStats& stats;
     const ReadOnlyMode& read_only;
+    storage::Clock& clock;
   };
   explicit ClientService(Parts parts);
 
@@ -141,6 +143,7 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   StatusView& view_;
   ServerStats& stats_;
   const ReadOnlyMode& read_only_;
+  storage::Clock& clock_;
   FourLetterWhitelist whitelist_;
   // How long a handshake is held while the replica is in election (0:
   // standalone, never held), and the connections holding one (their ids

@@ -4,13 +4,16 @@
 // made with these.
 #pragma once
 
+#include <cstdint>
+
 #include "zkd/server/config.h"
 #include "zkd/tree/database.h"
 
 namespace zkd::server {
 
 // extendedTypesEnabled and enforceQuota; quota warnings go to the log. In an
-// ensemble, /zookeeper/config holds the membership (membership.h).
-tree::DatabaseOptions database_options(const ServerConfig& config);
+// ensemble, /zookeeper/config holds the membership (membership.h), with the
+// mtime `now_wall_ms` (when this server read its configuration).
+tree::DatabaseOptions database_options(const ServerConfig& config, int64_t now_wall_ms);
 
 }  // namespace zkd::server

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/log_thread.h"
 
-#include <chrono>
 #include <utility>
 
 #include "zkd/failpoint/points.h"
 
 namespace zkd::server {
 
-LogThread::LogThread(std::unique_ptr<storage::TxnLogWriter> writer,
+LogThread::LogThread(std::unique_ptr<storage::TxnLogWriter> writer, storage::Clock& clock,
                      std::function<void(const LogBatch&)> report)
-    : writer_(std::move(writer)), report_(std::move(report)) {
+    : writer_(std::move(writer)), clock_(clock), report_(std::move(report)) {
   thread_ = std::thread([this] { run(); });
 }
 
@@ -120,14 +119,12 @@ void LogThread::run() {
     result.status = write_batch(batch, last_zxid, result.txns);
     if (!result.status.ok()) fail_truncations(batch, result.status);  // those not carried out
     if (result.status.ok() && result.txns > 0) {
-      auto started = std::chrono::steady_clock::now();
+      const int64_t started_us = clock_.steady_us();
       result.status = failpoint::kLogBeforeSync.fail()
                           ? storage::Status::error(failpoint::kLogBeforeSync.error_message())
                           : writer_->sync();
       if (result.status.ok()) failpoint::kLogSynced.hit();
-      result.sync_us = std::chrono::duration_cast<std::chrono::microseconds>(
-                           std::chrono::steady_clock::now() - started)
-                           .count();
+      result.sync_us = clock_.steady_us() - started_us;
     }
     result.durable_zxid = last_zxid;
     result.truncations = truncations_;

@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "zkd/server/replica_log.h"
+#include "zkd/storage/clock.h"
 #include "zkd/storage/status.h"
 #include "zkd/storage/txn_log.h"
 
@@ -42,7 +43,8 @@ struct LogBatch {
 
 class LogThread final : public ReplicaLog {
  public:
-  LogThread(std::unique_ptr<storage::TxnLogWriter> writer,
+  // `clock` times the syncs.
+  LogThread(std::unique_ptr<storage::TxnLogWriter> writer, storage::Clock& clock,
             std::function<void(const LogBatch&)> report);
   ~LogThread() override;
   LogThread(const LogThread&) = delete;
@@ -85,6 +87,7 @@ class LogThread final : public ReplicaLog {
   storage::Status write_batch(std::deque<Item>& batch, int64_t& last_zxid, uint64_t& txns);
 
   std::unique_ptr<storage::TxnLogWriter> writer_;  // used by the log thread only
+  storage::Clock& clock_;
   std::function<void(const LogBatch&)> report_;
   uint64_t truncations_ = 0;            // log thread only
   uint64_t truncations_requested_ = 0;  // the calling thread only

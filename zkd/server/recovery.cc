@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/recovery.h"
 
-#include <chrono>
 #include <future>
 #include <memory>
 #include <optional>
@@ -61,7 +60,7 @@ StatusOr<SessionPasswords::Key> load_or_create_session_key(storage::Env& env,
     if (!old_key.ok()) return old_key.status();
     key = *old_key;
   } else {
-    key = SessionPasswords::random_key();
+    key = SessionPasswords::random_key([&env] { return env.secure_random(); });
     if (failpoint::kSessionKeyBeforeWrite.fail()) {
       return Status::error(failpoint::kSessionKeyBeforeWrite.error_message());
     }
@@ -84,12 +83,9 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
   // A snapshot install a crash interrupted is finished or forgotten first.
   if (auto s = settle_snapshot_install(env, layout); !s.ok()) return s;
   Recovered out;
-  const auto ms_since = [](std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                                 t)
-        .count();
-  };
-  const auto started = std::chrono::steady_clock::now();
+  storage::Clock& clock = env.clock();
+  const auto ms_since = [&clock](int64_t started_ms) { return clock.steady_ms() - started_ms; };
+  const int64_t started = clock.steady_ms();
   auto loaded = storage::read_latest_snapshot(env, layout.snap_dir);
   if (!loaded.ok()) return loaded.status();
   out.skipped_snapshots = std::move(loaded->skipped);
@@ -118,7 +114,7 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
     if (auto [text, version] = db.config_node(); version != 0) out.snapshot_config = text;
   }
   out.snapshot_ms = ms_since(started);
-  const auto log_started = std::chrono::steady_clock::now();
+  const int64_t log_started = clock.steady_ms();
   auto log = log_read.get();
   if (!log.ok()) return log.status();
   // The log must continue the snapshot without a hole: a hole means the

@@ -5,11 +5,9 @@
 
 #include <algorithm>
 #include <boost/asio/post.hpp>
-#include <random>
 #include <utility>
 
 #include "zkd/net/log.h"
-#include "zkd/server/clocks.h"
 #include "zkd/server/database_options.h"
 #include "zkd/server/quorum_sasl.h"
 
@@ -87,7 +85,7 @@ storage::StatusOr<std::unique_ptr<Replication>> Replication::open(
   const int64_t last = records.empty() ? db.last_zxid() : records.back().zxid;
   auto boot = replica_bootstrap(parts.env, parts.layout.snap_dir, std::move(records), snapshot_zxid,
                                 db.last_zxid(), timing.config.commit_window,
-                                static_cast<uint32_t>(std::random_device{}()));
+                                static_cast<uint32_t>(parts.seed));
   if (!boot.ok()) return boot.status();
   log_info("replica ", parts.config.my_id, " of ", timing.config.voters.size(), " voters; epochs ",
            boot->hard_state.accepted_epoch, "/", boot->hard_state.current_epoch, ", last zxid ",
@@ -102,15 +100,16 @@ Replication::Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot)
       tick_(timing.tick),
       touch_report_ticks_(static_cast<uint64_t>(timing.touch_report_ticks)),
       host_(std::move(timing.config), std::move(boot),
-            ReplicaHost::Storage{parts_.env, parts_.layout, database_options(parts_.config)},
+            ReplicaHost::Storage{parts_.env, parts_.layout,
+                                 database_options(parts_.config, parts_.env.clock().wall_ms())},
             parts_.db, parts_.writes.log(), *this),
-      tick_timer_(parts_.io) {
+      tick_timer_(parts_.env.new_timer(parts_.io)) {
   parts_.writes.replicate(host_);
 }
 
 boost::system::error_code Replication::start() {
   // Not serving until its first election ends: the read-only grace runs.
-  parts_.read_only.quorum_lost(steady_clock_ms());
+  parts_.read_only.quorum_lost(parts_.env.clock().steady_ms());
   std::vector<net::PeerAddress> peers = known_peers();
   net::PeerTransportOptions options;
   const ServerConfig& config = parts_.config;
@@ -162,7 +161,7 @@ zab::Error Replication::transfer(zab::ServerId to) {
 void Replication::stop() {
   stopped_ = true;
   host_.stop();
-  tick_timer_.cancel();
+  tick_timer_->cancel();
   if (transport_) transport_->stop();
 }
 
@@ -176,15 +175,12 @@ void Replication::tick() {
     touch.touches = parts_.sessions.take_used();
     if (!touch.touches.empty()) host_.write(touch);
   }
-  if (parts_.read_only.tick(steady_clock_ms())) {
+  if (parts_.read_only.tick(parts_.env.clock().steady_ms())) {
     log_info("read-only mode: no quorum for the grace; serving reads to read-only clients");
     parts_.read_only_started();
   }
   host_.tick();
-  tick_timer_.expires_after(tick_);
-  tick_timer_.async_wait([this](const boost::system::error_code& ec) {
-    if (!ec) tick();
-  });
+  tick_timer_->arm(tick_, [this] { tick(); });
 }
 
 void Replication::drop_clients() {
@@ -241,13 +237,13 @@ void Replication::applied(tree::Txn txn, tree::ApplyResult result) {
   }
   if (txn.header.type == zk::wire::OpCode::kCreateSession) {
     const auto& body = std::get<tree::CreateSessionTxn>(txn.body);
-    parts_.sessions.track(txn.header.session_id, body.timeout_ms, steady_clock_ms());
+    parts_.sessions.track(txn.header.session_id, body.timeout_ms, parts_.env.clock().steady_ms());
   }
   parts_.writes.applied(txn, result.response);
 }
 
 void Replication::touched(const std::vector<std::pair<int64_t, int32_t>>& touches) {
-  const int64_t now = steady_clock_ms();
+  const int64_t now = parts_.env.clock().steady_ms();
   for (const auto& [session, timeout] : touches) {
     if (parts_.db.session_exists(session)) parts_.sessions.track(session, timeout, now);
   }
@@ -255,11 +251,11 @@ void Replication::touched(const std::vector<std::pair<int64_t, int32_t>>& touche
 
 void Replication::status_changed(const zab::Status& old, const zab::Status& now) {
   if (old.serving && !(now.serving && now.leader == old.leader)) drop_clients();
-  if (old.serving && !now.serving) parts_.read_only.quorum_lost(steady_clock_ms());
+  if (old.serving && !now.serving) parts_.read_only.quorum_lost(parts_.env.clock().steady_ms());
   if (now.serving && !old.serving) parts_.read_only.quorum_back();
   if (now.serving && now.role == zab::Role::kLeading && !old.serving) {
     // Every session gets its whole timeout from now, as after a restart.
-    parts_.sessions.touch_all(steady_clock_ms());
+    parts_.sessions.touch_all(parts_.env.clock().steady_ms());
   }
   if (now.serving && !old.serving) {
     // Not from inside the host's step: the held handshakes may write.
@@ -279,6 +275,6 @@ void Replication::settled() {
   if (!stopped_) parts_.writes.drain();
 }
 
-int64_t Replication::wall_clock_ms() { return zkd::server::wall_clock_ms(); }
+int64_t Replication::wall_clock_ms() { return parts_.env.clock().wall_ms(); }
 
 }  // namespace zkd::server

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/system/error_code.hpp>
 #include <chrono>
 #include <cstdint>
@@ -87,6 +86,7 @@ class Replication final : ReplicaEvents {
     // serving quorum (read_only_started then), off once it serves.
     ReadOnlyMode& read_only;
     std::function<void()> read_only_started;
+    uint64_t seed;  // the Zab core's random draws (election timeouts), from main
   };
   // The replica over the recovered `db`, whose log after the snapshot at
   // `snapshot_zxid` is `records` (the write path's log is open). The
@@ -140,7 +140,7 @@ class Replication final : ReplicaEvents {
   uint64_t touch_report_ticks_;
   ReplicaHost host_;
   std::unique_ptr<net::PeerTransport> transport_;
-  boost::asio::steady_timer tick_timer_;
+  std::unique_ptr<storage::Timer> tick_timer_;
   uint64_t ticks_ = 0;
   bool stopped_ = false;
 };

@@ -10,7 +10,6 @@
 #include "zkd/server/authentication.h"
 #include "zkd/server/client_frames.h"
 #include "zkd/server/client_service.h"
-#include "zkd/server/clocks.h"
 #include "zkd/server/op_tags.h"
 #include "zkd/server/reconfig.h"
 #include "zkd/server/request_kinds.h"

@@ -4,11 +4,9 @@
 #include <algorithm>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/post.hpp>
-#include <random>
 #include <utility>
 
 #include "zkd/net/log.h"
-#include "zkd/server/clocks.h"
 #include "zkd/server/database_options.h"
 
 namespace zkd::server {
@@ -19,17 +17,30 @@ using net::log_error;
 using net::log_info;
 using net::log_warn;
 
-Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
+namespace {
+// The `n`th seed derived from the server's (SplitMix64's finaliser), so that
+// each part draws its own sequence.
+uint64_t derived_seed(uint64_t seed, uint64_t n) {
+  uint64_t z = seed + n * 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
+Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env, uint64_t seed)
     : io_(io),
       config_(std::move(config)),
       env_(env),
+      seed_(seed),
       layout_(storage_layout(config_)),
-      db_(database_options(config_)),
-      clients_(stats_),
-      snapshots_(io, env_, db_, snapshot_options(config_, std::random_device{}()),
+      db_(database_options(config_, env_.clock().wall_ms())),
+      clients_(stats_, env_.clock()),
+      snapshots_(io, env_, db_, snapshot_options(config_, derived_seed(seed_, 1)),
                  [this] { writes_.log().roll(); }),
-      writes_(db_, clients_, snapshots_, stats_, service_, config_.global_outstanding_limit),
-      sessions_(io, config_, db_, clients_, writes_,
+      writes_(db_, clients_, snapshots_, stats_, service_, config_.global_outstanding_limit,
+              env_.clock()),
+      sessions_(io, env_, config_, db_, clients_, writes_,
                 [this] {
                   // In an ensemble only the serving leader decides.
                   if (!replication_) return true;
@@ -49,7 +60,8 @@ Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
                                   return replication_ ? &replication_->host() : nullptr;
                                 },
                                 .read_only = read_only_,
-                                .yield_leadership = [this] { return yield_leadership(); }}),
+                                .yield_leadership = [this] { return yield_leadership(); },
+                                .clock = env_.clock()}),
       service_(ClientService::Parts{.config = config_,
                                     .db = db_,
                                     .clients = clients_,
@@ -57,8 +69,9 @@ Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env)
                                     .writes = writes_,
                                     .view = view_,
                                     .stats = stats_,
-                                    .read_only = read_only_}) {
-  stats_.started_steady_ms = steady_clock_ms();
+                                    .read_only = read_only_,
+                                    .clock = env_.clock()}) {
+  stats_.started_steady_ms = env_.clock().steady_ms();
   listener_ = std::make_shared<net::ClientListener>(io_, service_, config_.max_client_cnxns,
                                                     connection_options(false));
 }
@@ -155,15 +168,16 @@ storage::Status Server::open_storage() {
   }
   auto writer = storage::TxnLogWriter::open(env_, options, recovered->tail);
   if (!writer.ok()) return writer.status();
-  auto log = std::make_unique<LogThread>(std::move(*writer), [this](const LogBatch& batch) {
-    asio::post(io_, [this, batch] {
-      if (stopped_) return;
-      if (auto status = writes_.logged(batch); !status.ok()) {
-        fail("the txn log failed: " + status.message() +
-             "; stopping (writes already acknowledged are safe, pending ones are not)");
-      }
-    });
-  });
+  auto log =
+      std::make_unique<LogThread>(std::move(*writer), env_.clock(), [this](const LogBatch& batch) {
+        asio::post(io_, [this, batch] {
+          if (stopped_) return;
+          if (auto status = writes_.logged(batch); !status.ok()) {
+            fail("the txn log failed: " + status.message() +
+                 "; stopping (writes already acknowledged are safe, pending ones are not)");
+          }
+        });
+      });
   writes_.open(std::move(log), std::max(db_.last_zxid(), recovered->tail.last_zxid));
   snapshots_.open();
   if (config_.replicated()) {
@@ -184,7 +198,8 @@ storage::Status Server::open_storage() {
                 },
             .serving = [this] { service_.serving(); },
             .read_only = read_only_,
-            .read_only_started = [this] { service_.read_only_started(); }},
+            .read_only_started = [this] { service_.read_only_started(); },
+            .seed = derived_seed(seed_, 2)},
         std::move(records), recovered->snapshot_zxid, recovered->snapshot_config);
     if (!replica.ok()) return replica.status();
     replication_ = std::move(*replica);
@@ -192,7 +207,7 @@ storage::Status Server::open_storage() {
 
   // Restored sessions get their whole timeout from now (Apache): a client
   // that reconnects in time keeps its session and ephemerals.
-  sessions_.touch_all(steady_clock_ms());
+  sessions_.touch_all(env_.clock().steady_ms());
   if (!db_.sessions().empty()) {
     log_info("restored ", db_.sessions().size(), " sessions; each expires unless resumed within ",
              "its timeout");

@@ -65,8 +65,10 @@ class Server final {
   // Exit status after the txn log failed while serving (disk full, I/O error).
   static constexpr int kExitLogFailure = 4;
 
-  Server(boost::asio::io_context& io, ServerConfig config,
-         storage::Env& env = storage::posix_env());
+  // `env` is the server's files, clocks, timers and secrets; `seed` its
+  // random draws (the snapshot schedule's jitter, election timeouts), drawn
+  // by main from env.secure_random(), fixed by a simulation.
+  Server(boost::asio::io_context& io, ServerConfig config, storage::Env& env, uint64_t seed);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -118,6 +120,7 @@ class Server final {
   boost::asio::io_context& io_;
   ServerConfig config_;
   storage::Env& env_;
+  uint64_t seed_;
   StorageLayout layout_;
   ServerStats stats_;
   tree::Database db_;

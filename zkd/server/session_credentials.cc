@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/session_credentials.h"
 
-#include <random>
-
 namespace zkd::server {
 
 SessionIdGenerator::SessionIdGenerator(uint8_t server_id, int64_t clock_ms) {
@@ -68,12 +66,6 @@ uint64_t siphash24(const std::array<uint64_t, 2>& key, std::string_view message)
   v2 ^= 0xff;
   for (int i = 0; i < 4; ++i) sip_round(v0, v1, v2, v3);
   return v0 ^ v1 ^ v2 ^ v3;
-}
-
-SessionPasswords::Key SessionPasswords::random_key() {
-  std::random_device rd;
-  auto draw = [&rd] { return (static_cast<uint64_t>(rd()) << 32) | rd(); };
-  return Key{draw(), draw()};
 }
 
 std::string SessionPasswords::encode_key(const Key& key) {

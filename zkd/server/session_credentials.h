@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,9 +39,8 @@ class SessionPasswords {
   // (by an earlier key) match too.
   explicit SessionPasswords(Key key, std::optional<Key> also_accepted = std::nullopt)
       : key_(key), also_accepted_(also_accepted) {}
-  // A fresh key from the operating system's random source.
-  static Key random_key();
-  static SessionPasswords with_random_key() { return SessionPasswords(random_key()); }
+  // A fresh key from `random`, 64 bits per call (storage::Env::secure_random).
+  static Key random_key(const std::function<uint64_t()>& random) { return Key{random(), random()}; }
   // The key as 16 bytes (little-endian halves) and back; nothing when
   // `bytes` is not exactly 16 bytes long.
   static std::string encode_key(const Key& key);

@@ -4,38 +4,37 @@
 #include <chrono>
 
 #include "zkd/net/log.h"
-#include "zkd/server/clocks.h"
 
 namespace zkd::server {
 
 using net::hex;
 using net::log_info;
 
-Sessions::Sessions(boost::asio::io_context& io, const ServerConfig& config, tree::Database& db,
-                   ClientRegistry& clients, WritePath& writes, std::function<bool()> decides)
-    : config_(config),
+Sessions::Sessions(boost::asio::io_context& io, storage::Env& env, const ServerConfig& config,
+                   tree::Database& db, ClientRegistry& clients, WritePath& writes,
+                   std::function<bool()> decides)
+    : clock_(env.clock()),
+      config_(config),
       db_(db),
       clients_(clients),
       writes_(writes),
       decides_(std::move(decides)),
       tracker_(config.tick_time_ms),
-      ids_(config.replicated() ? static_cast<uint8_t>(config.my_id) : 1, steady_clock_ms()),
-      passwords_(SessionPasswords::with_random_key()),
+      ids_(config.replicated() ? static_cast<uint8_t>(config.my_id) : 1, clock_.steady_ms()),
+      passwords_(SessionPasswords::random_key([&env] { return env.secure_random(); })),
       containers_(config),
-      tick_timer_(io),
-      container_timer_(io) {}
+      tick_timer_(env.new_timer(io)),
+      container_timer_(env.new_timer(io)) {}
 
 void Sessions::start() {
-  repeat(tick_timer_, std::chrono::milliseconds(config_.tick_time_ms), &Sessions::expire_due);
-  repeat(container_timer_, containers_.check_interval(), &Sessions::check_containers);
+  repeat(*tick_timer_, std::chrono::milliseconds(config_.tick_time_ms), &Sessions::expire_due);
+  repeat(*container_timer_, containers_.check_interval(), &Sessions::check_containers);
 }
 
-void Sessions::repeat(boost::asio::steady_timer& timer, std::chrono::milliseconds period,
+void Sessions::repeat(storage::Timer& timer, std::chrono::milliseconds period,
                       void (Sessions::*action)()) {
   if (stopped_) return;
-  timer.expires_after(period);
-  timer.async_wait([this, &timer, period, action](const boost::system::error_code& ec) {
-    if (ec) return;  // cancelled by stop()
+  timer.arm(period, [this, &timer, period, action] {
     (this->*action)();
     repeat(timer, period, action);
   });
@@ -43,8 +42,8 @@ void Sessions::repeat(boost::asio::steady_timer& timer, std::chrono::millisecond
 
 void Sessions::stop() {
   stopped_ = true;
-  tick_timer_.cancel();
-  container_timer_.cancel();
+  tick_timer_->cancel();
+  container_timer_->cancel();
 }
 
 Sessions::SessionId Sessions::new_id() {
@@ -92,7 +91,7 @@ Sessions::Touches Sessions::take_used() {
 
 void Sessions::expire_due() {
   if (!decides_()) return;
-  for (SessionId session : tracker_.expire(steady_clock_ms())) {
+  for (SessionId session : tracker_.expire(clock_.steady_ms())) {
     log_info("session ", hex(session), " expired");
     end(session);
   }
@@ -111,7 +110,7 @@ void Sessions::end(SessionId session) {
     PendingWrite write;
     write.kind = PendingWrite::Kind::kExpiry;
     write.op = zk::wire::OpCode::kCloseSession;
-    write.started_ms = steady_clock_ms();
+    write.started_ms = clock_.steady_ms();
     writes_.submit(Pipeline::kNoConnection, std::move(write), close);
   }
 }
@@ -119,7 +118,7 @@ void Sessions::end(SessionId session) {
 void Sessions::check_containers() {
   if (!decides_()) return;
   std::vector<std::string> due = containers_.admit(
-      db_.sweep_candidates(wall_clock_ms(), containers_.max_never_used_ms()), steady_clock_ms());
+      db_.sweep_candidates(clock_.wall_ms(), containers_.max_never_used_ms()), clock_.steady_ms());
   for (std::string& path : due) {
     log_info("deleting container or expired TTL node ", path);
     WriteRequest request;  // Apache's: session 0, the path's bytes as the body
@@ -128,7 +127,7 @@ void Sessions::check_containers() {
     PendingWrite write;
     write.kind = PendingWrite::Kind::kExpiry;
     write.op = zk::wire::OpCode::kDeleteContainer;
-    write.started_ms = steady_clock_ms();
+    write.started_ms = clock_.steady_ms();
     writes_.submit(Pipeline::kNoConnection, std::move(write), request);
   }
 }

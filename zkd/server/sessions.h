@@ -12,14 +12,17 @@
 // clients used since its last report (take_used()) for its leader, which
 // tracks them (track()).
 //
+// Time is the Env's (storage/clock.h): its clocks give the deadlines and its
+// timers the ticks, so in simulation sessions expire in simulated time.
+//
 // Threading: the state thread. start() and stop() arm and cancel the timers.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -32,6 +35,7 @@
 #include "zkd/server/session_credentials.h"
 #include "zkd/server/session_tracker.h"
 #include "zkd/server/write_path.h"
+#include "zkd/storage/env.h"
 #include "zkd/tree/database.h"
 
 namespace zkd::server {
@@ -42,9 +46,11 @@ class Sessions {
   using Touches = std::vector<std::pair<SessionId, int32_t>>;  // session, timeout (ms)
 
   // Every reference outlives the sessions. `decides`: whether this server
-  // expires sessions and deletes containers now.
-  Sessions(boost::asio::io_context& io, const ServerConfig& config, tree::Database& db,
-           ClientRegistry& clients, WritePath& writes, std::function<bool()> decides);
+  // expires sessions and deletes containers now. The password key is drawn
+  // from `env` until set_password_key().
+  Sessions(boost::asio::io_context& io, storage::Env& env, const ServerConfig& config,
+           tree::Database& db, ClientRegistry& clients, WritePath& writes,
+           std::function<bool()> decides);
   Sessions(const Sessions&) = delete;
   Sessions& operator=(const Sessions&) = delete;
 
@@ -86,13 +92,13 @@ class Sessions {
 
  private:
   // Calls `action` every `period` on `timer` until stop().
-  void repeat(boost::asio::steady_timer& timer, std::chrono::milliseconds period,
-              void (Sessions::*action)());
+  void repeat(storage::Timer& timer, std::chrono::milliseconds period, void (Sessions::*action)());
   void expire_due();
   // Closes the session's connection and submits its closeSession.
   void end(SessionId session);
   void check_containers();
 
+  storage::Clock& clock_;
   const ServerConfig& config_;
   tree::Database& db_;
   ClientRegistry& clients_;
@@ -103,8 +109,8 @@ class Sessions {
   SessionPasswords passwords_;
   std::unordered_map<SessionId, int32_t> used_;  // ensemble: to report
   ContainerManager containers_;
-  boost::asio::steady_timer tick_timer_;
-  boost::asio::steady_timer container_timer_;
+  std::unique_ptr<storage::Timer> tick_timer_;
+  std::unique_ptr<storage::Timer> container_timer_;
   bool stopped_ = false;
 };
 

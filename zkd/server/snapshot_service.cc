@@ -22,12 +22,6 @@ namespace {
 // Nodes per chunk: small enough that a turn takes well under a millisecond.
 constexpr size_t kSnapshotNodesPerTurn = 2000;
 
-// The steady clock, ms (as server.h's steady_clock_ms()).
-int64_t steady_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 }  // namespace
 
 SnapshotOptions snapshot_options(const ServerConfig& config, uint64_t seed) {
@@ -59,7 +53,7 @@ SnapshotService::SnapshotService(asio::io_context& io, storage::Env& env, const 
       roll_log_(std::move(roll_log)),
       finished_(std::move(finished)),
       schedule_(options_.snap_count, options_.seed),
-      purge_timer_(io) {}
+      purge_timer_(env.new_timer(io)) {}
 
 SnapshotService::~SnapshotService() { stop(); }
 
@@ -78,7 +72,7 @@ void SnapshotService::start_snapshot(int64_t last_prepared_zxid) {
   cursor_ = db_.begin_snapshot();
   auto job = std::make_shared<Job>();
   job->zxid = cursor_->zxid();
-  job->started_ms = steady_ms();
+  job->started_ms = env_.clock().steady_ms();
   job_ = job;
   log_info("taking snapshot ", hex(job->zxid), " (last prepared ", hex(last_prepared_zxid), ")");
   asio::post(*thread_, [this, job] {
@@ -138,7 +132,7 @@ void SnapshotService::done(const std::shared_ptr<Job>& job, const storage::Statu
     // Not fatal: the log still holds every txn; the next snapshot retries.
     log_error("snapshot ", hex(job->zxid), " failed: ", status.message());
   } else {
-    int64_t took = steady_ms() - job->started_ms;
+    int64_t took = env_.clock().steady_ms() - job->started_ms;
     times_.record(took);
     log_info("snapshot ", storage::snapshot_name(job->zxid), " written in ", took, " ms");
     for (const auto& name : purged) log_info("autopurge removed ", name);
@@ -174,16 +168,14 @@ void SnapshotService::abandon() {
 void SnapshotService::stop() {
   if (stopped_) return;
   stopped_ = true;
-  purge_timer_.cancel();
+  purge_timer_->cancel();
   if (thread_) thread_->join();
   abandon();
 }
 
 void SnapshotService::schedule_purge() {
   if (stopped_ || options_.purge_interval_hours <= 0) return;
-  purge_timer_.expires_after(std::chrono::hours(options_.purge_interval_hours));
-  purge_timer_.async_wait([this](const boost::system::error_code& ec) {
-    if (ec) return;  // cancelled by stop()
+  purge_timer_->arm(std::chrono::hours(options_.purge_interval_hours), [this] {
     purge_in_background();
     schedule_purge();
   });

@@ -31,7 +31,6 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <cstdint>
 #include <functional>
@@ -124,7 +123,7 @@ class SnapshotService {
   LatencyStats times_;
   // Which snapshot files purges found valid (snapshot thread only).
   storage::SnapshotChecks checks_;
-  boost::asio::steady_timer purge_timer_;
+  std::unique_ptr<storage::Timer> purge_timer_;
   // The snapshot thread: writes snapshot chunks and purges. Declared after
   // everything its tasks use; stop() joins it.
   std::unique_ptr<boost::asio::thread_pool> thread_;

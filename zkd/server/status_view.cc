@@ -12,7 +12,6 @@
 #include <set>
 
 #include "libzk/wire/jute.h"
-#include "zkd/server/clocks.h"
 #include "zkd/server/four_letter_whitelist.h"
 #include "zkd/server/version.h"
 
@@ -148,7 +147,7 @@ ServerSummary StatusView::summary() const {
            : read_only()        ? "read-only"
                                 : replica_mode(replica()->status().role);
   s.node_count = sources_.db.counts().znodes;
-  s.uptime_ms = steady_clock_ms() - sources_.stats.started_steady_ms;
+  s.uptime_ms = sources_.clock.steady_ms() - sources_.stats.started_steady_ms;
   s.auth_failures = sources_.stats.auth_failures;
   return s;
 }
@@ -192,7 +191,7 @@ DirsSnapshot StatusView::dirs() const {
 DumpSnapshot StatusView::dump() const {
   DumpSnapshot d;
   // Buckets are kept on the steady clock; print them as wall-clock dates.
-  int64_t offset = wall_clock_ms() - steady_clock_ms();
+  int64_t offset = sources_.clock.wall_ms() - sources_.clock.steady_ms();
   for (auto& [at, sessions] : sources_.tracker.buckets()) {
     d.session_buckets.push_back(SessionBucket{at + offset, sessions});
   }

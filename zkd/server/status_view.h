@@ -28,6 +28,7 @@
 #include "zkd/server/server_stats.h"
 #include "zkd/server/session_tracker.h"
 #include "zkd/server/snapshot_service.h"
+#include "zkd/storage/clock.h"
 #include "zkd/tree/database.h"
 
 namespace zkd::server {
@@ -49,6 +50,7 @@ class StatusView final : public admin::ServerView {
     // ydld: the leader hands leadership to its most up-to-date follower
     // (ReplicaHost::transfer); the answer to send. Null when standalone.
     std::function<std::string()> yield_leadership;
+    storage::Clock& clock;  // uptime, dates of the session buckets
   };
   explicit StatusView(Sources sources);
 

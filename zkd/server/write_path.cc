@@ -5,7 +5,6 @@
 
 #include "libzk/wire/jute.h"
 #include "zkd/net/log.h"
-#include "zkd/server/clocks.h"
 #include "zkd/server/op_tags.h"
 
 namespace zkd::server {
@@ -14,8 +13,14 @@ using net::hex;
 using net::log_info;
 
 WritePath::WritePath(tree::Database& db, ClientRegistry& clients, SnapshotService& snapshots,
-                     ServerStats& stats, RequestHandler& handler, int outstanding_limit)
-    : db_(db), clients_(clients), snapshots_(snapshots), stats_(stats), handler_(handler) {
+                     ServerStats& stats, RequestHandler& handler, int outstanding_limit,
+                     storage::Clock& clock)
+    : db_(db),
+      clients_(clients),
+      snapshots_(snapshots),
+      stats_(stats),
+      clock_(clock),
+      handler_(handler) {
   // Apache throttles on the requests in its processor pipeline; in zkd those
   // are the writes waiting to be committed.
   read_gate_ = std::make_shared<net::ReadGate>(
@@ -38,7 +43,7 @@ void WritePath::submit(net::ConnectionId connection, PendingWrite write,
     replicate_write(connection, std::move(write), request);
     return;
   }
-  write.txn = prepare_write(db_, request, ++last_prepared_zxid_, wall_clock_ms());
+  write.txn = prepare_write(db_, request, ++last_prepared_zxid_, clock_.wall_ms());
   append(connection, std::move(write));
 }
 

@@ -36,6 +36,7 @@
 #include "zkd/server/server_stats.h"
 #include "zkd/server/snapshot_service.h"
 #include "zkd/server/write_request.h"
+#include "zkd/storage/clock.h"
 #include "zkd/storage/status.h"
 #include "zkd/tree/database.h"
 
@@ -59,8 +60,10 @@ class WritePath {
   // Every argument outlives the write path. `handler` may be constructed
   // after it: it is first called by drain(). `outstanding_limit`:
   // globalOutstandingLimit, the pending writes at which clients stop being read.
+  // `clock`'s wall time is each txn's time.
   WritePath(tree::Database& db, ClientRegistry& clients, SnapshotService& snapshots,
-            ServerStats& stats, RequestHandler& handler, int outstanding_limit);
+            ServerStats& stats, RequestHandler& handler, int outstanding_limit,
+            storage::Clock& clock);
   WritePath(const WritePath&) = delete;
   WritePath& operator=(const WritePath&) = delete;
 
@@ -116,6 +119,7 @@ class WritePath {
   ClientRegistry& clients_;
   SnapshotService& snapshots_;
   ServerStats& stats_;
+  storage::Clock& clock_;
   RequestHandler& handler_;
   std::shared_ptr<net::ReadGate> read_gate_;
   std::unique_ptr<LogThread> log_;

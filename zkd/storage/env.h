@@ -7,8 +7,13 @@
 // 1 MiB ahead of the end so that syncs change no metadata, fdatasync, EINTR
 // retried; errors read "<operation> <path>: <strerror>").
 //
+// Besides files, an Env is the server's time and its secure randomness
+// (clock.h): its clocks, the timers of its state thread, and the source of
+// its secrets; posix_env() gives the real ones, MemoryEnv simulated ones.
+//
 // Threading: an Env may be used from several threads at once; one
-// WritableFile or ReadableFile is used by one thread at a time.
+// WritableFile or ReadableFile is used by one thread at a time; a Timer is
+// used by the thread it fires on.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +22,12 @@
 #include <string_view>
 #include <vector>
 
+#include "zkd/storage/clock.h"
 #include "zkd/storage/status.h"
+
+namespace boost::asio {
+class io_context;
+}
 
 namespace zkd::storage {
 
@@ -86,6 +96,16 @@ class Env {
   // Makes the directory's entries (creations, renames, removals) durable.
   virtual Status sync_dir(const std::string& dir) = 0;
   virtual bool file_exists(const std::string& path) = 0;
+
+  // The clocks (clock.h).
+  virtual Clock& clock() = 0;
+  // A timer of the thread that runs `io` (the state thread). A simulated Env
+  // ignores `io`: its timers fire when its time is advanced.
+  virtual std::unique_ptr<Timer> new_timer(boost::asio::io_context& io) = 0;
+  // 64 bits from the operating system's secure random source (posix: the
+  // kernel's), for secrets and for the seeds main hands to the parts; a
+  // simulated Env draws them from its seed.
+  virtual uint64_t secure_random() = 0;
 };
 
 // The process's real file system.

@@ -8,6 +8,9 @@
 //    whose directory was never synced disappears; a removed file comes back.
 // Directories themselves are durable as soon as create_dirs() returns.
 // Paths are plain strings: the parent of "a/b/c" is "a/b"; use one spelling.
+// Its time is simulated (simulated_time.h): the clocks stand still and the
+// timers fire only when time() is advanced; secure_random() draws from the
+// seed.
 // Thread-safe (one mutex).
 #pragma once
 
@@ -20,12 +23,13 @@
 #include <vector>
 
 #include "zkd/storage/env.h"
+#include "zkd/storage/simulated_time.h"
 
 namespace zkd::storage {
 
 class MemoryEnv final : public Env {
  public:
-  MemoryEnv() = default;
+  explicit MemoryEnv(uint64_t seed = 1) : time_(seed) {}
   MemoryEnv(const MemoryEnv&) = delete;
   MemoryEnv& operator=(const MemoryEnv&) = delete;
 
@@ -43,6 +47,12 @@ class MemoryEnv final : public Env {
   Status rename_file(const std::string& from, const std::string& to) override;
   Status sync_dir(const std::string& dir) override;
   bool file_exists(const std::string& path) override;
+  Clock& clock() override { return time_; }
+  std::unique_ptr<Timer> new_timer(boost::asio::io_context&) override { return time_.new_timer(); }
+  uint64_t secure_random() override { return time_.random(); }
+
+  // The simulated time: advance it to move the clocks and fire the timers.
+  SimulatedTime& time() { return time_; }
 
   // --- Fault injection and inspection (tests only) ---
 
@@ -77,6 +87,7 @@ class MemoryEnv final : public Env {
 
   std::shared_ptr<Inode> find(const std::string& path) const;  // mu_ held
 
+  SimulatedTime time_;
   mutable std::mutex mu_;
   std::set<std::string> dirs_;
   std::map<std::string, std::shared_ptr<Inode>> live_;     // directory entries now

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "zkd/storage/env.h"
+#include "zkd/storage/real_time.h"
 
 namespace zkd::storage {
 namespace {
@@ -346,6 +347,12 @@ class PosixEnv final : public Env {
   }
 
   bool file_exists(const std::string& path) override { return ::access(path.c_str(), F_OK) == 0; }
+
+  Clock& clock() override { return real_clock(); }
+  std::unique_ptr<Timer> new_timer(boost::asio::io_context& io) override {
+    return new_real_timer(io);
+  }
+  uint64_t secure_random() override { return real_secure_random(); }
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "zkd/storage/memory_env.h"
+#include "zkd/storage/real_time.h"
 
 namespace zkd::server {
 namespace {
@@ -68,7 +69,7 @@ TEST(LogThread, EveryTxnBecomesDurableInOrderWithOneSyncPerBatch) {
   storage::MemoryEnv env;
   Reports reports;
   {
-    LogThread log(open_writer(env), [&](const LogBatch& b) { reports.add(b); });
+    LogThread log(open_writer(env), env.clock(), [&](const LogBatch& b) { reports.add(b); });
     for (int64_t zxid = 1; zxid <= 200; ++zxid) {
       log.append(zxid, "txn " + std::to_string(zxid));
       if (zxid == 100) log.roll();
@@ -104,7 +105,7 @@ TEST(LogThread, StopMakesQueuedTxnsDurableWithoutReporting) {
   storage::MemoryEnv env;
   Reports reports;
   {
-    LogThread log(open_writer(env), [&](const LogBatch& b) { reports.add(b); });
+    LogThread log(open_writer(env), env.clock(), [&](const LogBatch& b) { reports.add(b); });
     for (int64_t zxid = 1; zxid <= 50; ++zxid) log.append(zxid, "t");
     log.stop();
   }
@@ -176,7 +177,8 @@ TEST(LogThread, TxnsQueuedDuringAnFsyncShareTheNextOne) {
   auto gated = std::make_unique<GatedLog>();
   GatedLog& log_file = *gated;
   Reports reports;
-  LogThread log(std::move(gated), [&](const LogBatch& b) { reports.add(b); });
+  LogThread log(std::move(gated), storage::real_clock(),
+                [&](const LogBatch& b) { reports.add(b); });
   log.append(1, "first");
   ASSERT_TRUE(log_file.wait_sync_started(1));
   for (int64_t zxid = 2; zxid <= 50; ++zxid) log.append(zxid, "queued");
@@ -197,7 +199,7 @@ TEST(LogThread, TruncateAfterWaitsForEarlierTxnsAndCutsTheLog) {
   Reports reports;
   std::atomic<bool> appending_again{false};
   std::vector<LogBatch> before_new_appends;  // reported after the cut, before new appends
-  LogThread log(open_writer(env), [&](const LogBatch& b) {
+  LogThread log(open_writer(env), env.clock(), [&](const LogBatch& b) {
     if (b.truncations > 0 && !appending_again) before_new_appends.push_back(b);
     reports.add(b);
   });
@@ -233,7 +235,8 @@ TEST(LogThread, TruncationRunsAfterEverythingQueuedBeforeIt) {
   auto gated = std::make_unique<GatedLog>();
   GatedLog& log_file = *gated;
   Reports reports;
-  LogThread log(std::move(gated), [&](const LogBatch& b) { reports.add(b); });
+  LogThread log(std::move(gated), storage::real_clock(),
+                [&](const LogBatch& b) { reports.add(b); });
   log.append(1, "first");
   ASSERT_TRUE(log_file.wait_sync_started(1));  // the first fsync hangs
   for (int64_t zxid = 2; zxid <= 20; ++zxid) log.append(zxid, "queued");
@@ -262,7 +265,8 @@ TEST(LogThread, FailedTruncationIsReturnedReportedOnceAndStopsTheLog) {
   log_file.release_all();
   log_file.fail_truncations("truncate failed: disk on fire");
   Reports reports;
-  LogThread log(std::move(gated), [&](const LogBatch& b) { reports.add(b); });
+  LogThread log(std::move(gated), storage::real_clock(),
+                [&](const LogBatch& b) { reports.add(b); });
   log.append(1, "a");
   ASSERT_TRUE(reports.wait_durable(1));
   storage::Status s = log.truncate_after(0);
@@ -281,7 +285,7 @@ TEST(LogThread, FailedTruncationIsReturnedReportedOnceAndStopsTheLog) {
 
 TEST(LogThread, TruncateAfterStopIsAnError) {
   storage::MemoryEnv env;
-  LogThread log(open_writer(env), [](const LogBatch&) {});
+  LogThread log(open_writer(env), env.clock(), [](const LogBatch&) {});
   log.append(1, "a");
   log.stop();
   storage::Status s = log.truncate_after(0);

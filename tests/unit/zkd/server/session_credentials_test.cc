@@ -50,8 +50,11 @@ TEST(SessionPasswords, DependOnTheSecret) {
   SessionPasswords a({1, 2});
   SessionPasswords b({1, 3});
   EXPECT_NE(a.password(7), b.password(7));
-  std::set<std::string> random_keys{SessionPasswords::with_random_key().password(7),
-                                    SessionPasswords::with_random_key().password(7)};
+  uint64_t draws = 0;
+  const auto random = [&draws] { return ++draws; };
+  std::set<std::string> random_keys{
+      SessionPasswords(SessionPasswords::random_key(random)).password(7),
+      SessionPasswords(SessionPasswords::random_key(random)).password(7)};
   EXPECT_EQ(random_keys.size(), 2u);
 }
 

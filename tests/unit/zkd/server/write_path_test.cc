@@ -57,9 +57,9 @@ class WritePathTest : public ::testing::Test {
 
   WritePathTest()
       : guard_(boost::asio::make_work_guard(io_)),
-        clients_(stats_),
+        clients_(stats_, env_.clock()),
         snapshots_(io_, env_, db_, snapshot_options(), [this] { writes_.log().roll(); }),
-        writes_(db_, clients_, snapshots_, stats_, handler_, kOutstandingLimit) {
+        writes_(db_, clients_, snapshots_, stats_, handler_, kOutstandingLimit, env_.clock()) {
     EXPECT_TRUE(env_.create_dirs(kLayout.log_dir).ok());
     EXPECT_TRUE(env_.create_dirs(kLayout.snap_dir).ok());
     storage::LogOptions options;
@@ -67,7 +67,7 @@ class WritePathTest : public ::testing::Test {
     options.preallocate = 4096;
     auto writer = storage::TxnLogWriter::open(env_, options, storage::LogTail{});
     EXPECT_TRUE(writer.ok()) << writer.status().message();
-    writes_.open(std::make_unique<LogThread>(std::move(*writer),
+    writes_.open(std::make_unique<LogThread>(std::move(*writer), env_.clock(),
                                              [this](const LogBatch& batch) {
                                                boost::asio::post(io_, [this, batch] {
                                                  EXPECT_TRUE(writes_.logged(batch).ok());
@@ -113,11 +113,14 @@ class WritePathTest : public ::testing::Test {
     submit(request);
   }
 
-  // Runs the state thread until `done` holds (or 10 s); returns whether it did.
+  // Runs the state thread until `done` holds (or 10 s of real time, a bound
+  // for the log thread's answers); the simulated time (the sessions' ticks)
+  // moves 1 ms each turn. Returns whether `done` held.
   bool run_until(const std::function<bool()>& done) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     while (!done() && std::chrono::steady_clock::now() < deadline) {
-      io_.run_one_for(std::chrono::milliseconds(50));
+      if (io_.poll() == 0) io_.run_one_for(std::chrono::milliseconds(1));
+      env_.time().advance(std::chrono::milliseconds(1));
     }
     return done();
   }
@@ -131,7 +134,7 @@ class WritePathTest : public ::testing::Test {
   }
 
   Sessions& sessions(const ServerConfig& config, std::function<bool()> decides) {
-    sessions_.emplace(io_, config, db_, clients_, writes_, std::move(decides));
+    sessions_.emplace(io_, env_, config, db_, clients_, writes_, std::move(decides));
     return *sessions_;
   }
 
