@@ -89,8 +89,8 @@ void ClientListener::admit(tcp::socket socket) {
   boost::system::error_code nodelay_ec;
   socket.set_option(tcp::no_delay(true), nodelay_ec);
   if (nodelay_ec) log_warn("cannot set TCP_NODELAY: ", nodelay_ec.message());
-  auto connection = std::make_shared<ClientConnection>(std::move(socket), next_id_++, handler_,
-                                                       options_, std::move(*slot));
+  auto connection = std::make_shared<TcpClientConnection>(std::move(socket), next_id_++, handler_,
+                                                          options_, std::move(*slot));
   handler_.opened(connection);
   connection->start();
 }

@@ -15,8 +15,8 @@
 #include <boost/system/error_code.hpp>
 #include <memory>
 
-#include "zkd/net/client_connection.h"
 #include "zkd/net/connection_limiter.h"
+#include "zkd/net/tcp_client_connection.h"
 
 namespace zkd::net {
 

@@ -215,15 +215,17 @@ storage::Status Server::open_storage() {
   return {};
 }
 
-boost::system::error_code Server::start() {
-  if (config_.plaintext_clients) {
+boost::system::error_code Server::start(Listeners listeners) {
+  if (listeners == Listeners::kNone) {
+    listener_.reset();
+  } else if (config_.plaintext_clients) {
     auto [listener, ec] = bind_listener(config_.client_port_address, config_.client_port, false);
     listener_ = std::move(listener);
     if (ec) return ec;
   } else {
     listener_.reset();
   }
-  if (config_.secure_client_port != 0) {
+  if (listeners == Listeners::kBind && config_.secure_client_port != 0) {
     auto [secure, secure_ec] =
         bind_listener(config_.secure_client_port_address, config_.secure_client_port, true);
     if (secure_ec) return secure_ec;
@@ -238,9 +240,11 @@ boost::system::error_code Server::start() {
   admin_->start();
   sessions_.start();
   snapshots_.start();
-  log_info("serving clients on ", endpoint(), listener_ ? "" : " (TLS only)", " (tickTime ",
-           config_.tick_time_ms, " ms, session timeout ", config_.min_session_timeout_ms, "..",
-           config_.max_session_timeout_ms, " ms)");
+  if (listener_ || secure_listener_) {
+    log_info("serving clients on ", endpoint(), listener_ ? "" : " (TLS only)", " (tickTime ",
+             config_.tick_time_ms, " ms, session timeout ", config_.min_session_timeout_ms, "..",
+             config_.max_session_timeout_ms, " ms)");
+  }
   if (listener_ && secure_listener_) {
     log_info("serving TLS clients on ", secure_listener_->local_endpoint());
   }
@@ -248,7 +252,8 @@ boost::system::error_code Server::start() {
 }
 
 asio::ip::tcp::endpoint Server::endpoint() const {
-  return listener_ ? listener_->local_endpoint() : secure_listener_->local_endpoint();
+  if (listener_) return listener_->local_endpoint();
+  return secure_listener_ ? secure_listener_->local_endpoint() : asio::ip::tcp::endpoint();
 }
 
 std::optional<asio::ip::tcp::endpoint> Server::secure_endpoint() const {

@@ -81,10 +81,22 @@ class Server final {
   // ydld: hands this leader's leadership to its most up-to-date follower;
   // the four-letter word's answer (ClickHouse Keeper's on success).
   std::string yield_leadership();
-  // Binds the client port and starts serving; a bind error is returned.
-  boost::system::error_code start();
+  // Where clients come from: the client ports zoo.cfg names (kBind), or
+  // only connections handed to client_handler() by a transport of the
+  // caller's (kNone: the simulator's and the unit tests', without sockets).
+  enum class Listeners { kBind, kNone };
+  // Binds the client ports (with kBind) and starts serving; a bind error is
+  // returned.
+  boost::system::error_code start(Listeners listeners = Listeners::kBind);
+  // What serves each client connection (the ClientService): a transport
+  // calls opened() with each new connection and then hands it its frames.
+  net::ConnectionHandler& client_handler() { return service_; }
+  // Writes waiting for the disk or the leader (the 4lw's and the metrics'
+  // outstanding requests).
+  size_t writes_pending() const { return writes_.pending(); }
   // The address the client port is bound to: the secure client port's when
-  // the server has no plaintext port (secureClientPort alone).
+  // the server has no plaintext port (secureClientPort alone); none (an
+  // empty endpoint) when started with Listeners::kNone.
   boost::asio::ip::tcp::endpoint endpoint() const;
   // The address the secure client port is bound to, once started with one.
   std::optional<boost::asio::ip::tcp::endpoint> secure_endpoint() const;
