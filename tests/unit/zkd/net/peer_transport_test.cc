@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "libzk/wire/jute.h"
+#include "tests/common/run_until.h"
+#include "tests/common/temp_dir.h"
 #include "tests/unit/zkd/net/peer_packet_testing.h"
 #include "zklab/process/certificates.h"
 #include "zklab/process/port_reservation.h"
@@ -99,16 +101,8 @@ class PeerTransportTest : public ::testing::Test {
 
   bool linked(ServerId a, ServerId b) { return node(a).connected(b) && node(b).connected(a); }
 
-  // Runs the io_context until `done` or a deadline; false at the deadline.
-  bool run_until(const std::function<bool()>& done) {
-    auto deadline = std::chrono::steady_clock::now() + 5s;
-    while (!done()) {
-      if (std::chrono::steady_clock::now() > deadline) return false;
-      if (io_.stopped()) io_.restart();
-      io_.run_for(2ms);
-    }
-    return true;
-  }
+  // Runs the io_context until `done` (run_until.h); false at the deadline.
+  bool run_until(const std::function<bool()>& done) { return zk::test::run_until(io_, done); }
 
   void send(ServerId from, ServerId to, uint64_t seq, MsgType type = MsgType::kProposal) {
     node(from).send(full_packet(type, from, to, seq));
@@ -138,13 +132,8 @@ class PeerTransportTest : public ::testing::Test {
   // Runs for `window` and says whether a and b got linked meanwhile: a
   // refusal is the absence of a link, so it is watched for a while.
   bool links_within(ServerId a, ServerId b, std::chrono::milliseconds window) {
-    const auto end = std::chrono::steady_clock::now() + window;
-    while (std::chrono::steady_clock::now() < end) {
-      if (linked(a, b)) return true;
-      if (io_.stopped()) io_.restart();
-      io_.run_for(2ms);
-    }
-    return linked(a, b);
+    return zk::test::run_until(
+        io_, [&] { return linked(a, b); }, window);
   }
 
   std::map<ServerId, PeerTransportOptions> node_options_;  // overrides options_ per server
@@ -517,16 +506,11 @@ TEST_F(PeerTransportTest, StartReportsABindError) {
 class PeerTransportTlsTest : public PeerTransportTest {
  protected:
   void SetUp() override {
-    char dir_template[] = "/tmp/zkd-peer-tls-XXXXXX";
-    ASSERT_NE(::mkdtemp(dir_template), nullptr);
-    dir_ = dir_template;
     trusted_.write_pem(path("trusted.pem"));
     trusted_.write_pem(path("trust.pem"), false);
     rogue_.write_pem(path("rogue.pem"));
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string path(const std::string& name) const { return temp_.at(name); }
 
   // TLS options with the key store `key_store` (trusting only trust.pem).
   PeerTransportOptions tls_options(const std::string& key_store, bool optional = false) {
@@ -544,7 +528,7 @@ class PeerTransportTlsTest : public PeerTransportTest {
     return options;
   }
 
-  std::filesystem::path dir_;
+  zk::test::TempDir temp_{"zkd-peer-tls"};
   zk::lab::Identity trusted_{"server", "127.0.0.1"};
   zk::lab::Identity rogue_{"server", "127.0.0.1"};
 };

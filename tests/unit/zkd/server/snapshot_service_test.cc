@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/common/request_bodies.h"
+#include "tests/common/run_until.h"
 #include "zkd/failpoint/failpoint.h"
 #include "zkd/storage/memory_env.h"
 #include "zkd/storage/snapshot_file.h"
@@ -55,12 +56,9 @@ class SnapshotServiceTest : public ::testing::Test {
     }
   }
 
-  // Runs the state thread until `count` snapshots have finished (or 10 s).
+  // Runs the state thread until `count` snapshots have finished (run_until.h).
   void run_until_finished(size_t count) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (finished_.size() < count && std::chrono::steady_clock::now() < deadline) {
-      io_.run_one_for(std::chrono::milliseconds(50));
-    }
+    EXPECT_TRUE(zk::test::run_until(io_, [&] { return finished_.size() >= count; }));
     ASSERT_EQ(finished_.size(), count);
   }
 

@@ -7,7 +7,6 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -17,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/common/request_bodies.h"
+#include "tests/common/run_until.h"
 #include "zkd/server/recovery.h"
 #include "zkd/server/sessions.h"
 #include "zkd/storage/memory_env.h"
@@ -113,16 +113,13 @@ class WritePathTest : public ::testing::Test {
     submit(request);
   }
 
-  // Runs the state thread until `done` holds (or 10 s of real time, a bound
-  // for the log thread's answers); the simulated time (the sessions' ticks)
-  // moves 1 ms each turn. Returns whether `done` held.
+  // Runs the state thread until `done` holds (run_until.h); whether it did.
+  // Each look at `done` moves the simulated time (the sessions' ticks) 5 ms.
   bool run_until(const std::function<bool()>& done) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!done() && std::chrono::steady_clock::now() < deadline) {
-      if (io_.poll() == 0) io_.run_one_for(std::chrono::milliseconds(1));
-      env_.time().advance(std::chrono::milliseconds(1));
-    }
-    return done();
+    return zk::test::run_until(io_, [&] {
+      env_.time().advance(std::chrono::milliseconds(5));
+      return done();
+    });
   }
 
   // The tree a restart would recover from what is on the disk now.
