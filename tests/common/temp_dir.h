@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// A directory of a test's own under /tmp (mkdtemp), removed with it, and
-// files written into it: for tests that hand paths to the code under test.
+// A directory of a test's own under /tmp (mkdtemp), removed with it (unless
+// kept), and files written into it: for tests that hand paths to the code
+// under test.
 #pragma once
 
 #include <stdlib.h>
@@ -21,6 +22,7 @@ class TempDir {
     path_ = name;
   }
   ~TempDir() {
+    if (kept_) return;
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
   }
@@ -28,6 +30,8 @@ class TempDir {
   TempDir& operator=(const TempDir&) = delete;
 
   const std::filesystem::path& path() const { return path_; }
+  // Leaves the directory in place when destroyed (to look at it after a run).
+  void keep() { kept_ = true; }
   // <dir>/<name> as text, for code that takes paths as strings.
   std::string at(const std::string& name) const { return (path_ / name).string(); }
   // Writes `text` to <dir>/<name> (replacing it); returns its path.
@@ -39,6 +43,7 @@ class TempDir {
 
  private:
   std::filesystem::path path_;
+  bool kept_ = false;
 };
 
 }  // namespace zk::test

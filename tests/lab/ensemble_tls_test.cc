@@ -12,6 +12,7 @@
 #include <string>
 
 #include "libzk/client/sync_client.h"
+#include "tests/common/temp_dir.h"
 #include "tests/lab/lab_test_util.h"
 #include "zklab/process/certificates.h"
 #include "zklab/process/ensemble.h"
@@ -29,9 +30,6 @@ constexpr auto kElectionDeadline = 30s;
 class EnsembleTlsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char dir_template[] = "/tmp/zk-quorum-tls-XXXXXX";
-    ASSERT_NE(::mkdtemp(dir_template), nullptr);
-    stores_ = dir_template;
     const zk::lab::Identity identity("server", "127.0.0.1");
     identity.write_pem((stores_ / "keystore.pem").string());
     identity.write_pem((stores_ / "truststore.pem").string(), false);
@@ -53,7 +51,6 @@ class EnsembleTlsTest : public ::testing::Test {
   void TearDown() override {
     keep_if_failed(ensemble_.get(), HasFailure());
     ensemble_.reset();
-    std::filesystem::remove_all(stores_);
   }
 
   std::unique_ptr<SyncClient> connect(int id) {
@@ -63,7 +60,8 @@ class EnsembleTlsTest : public ::testing::Test {
     return st.ok() ? std::move(client) : nullptr;
   }
 
-  std::filesystem::path stores_;
+  zk::test::TempDir temp_{"zk-quorum-tls"};
+  const std::filesystem::path& stores_ = temp_.path();
   std::unique_ptr<Ensemble> ensemble_;
 };
 

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "tests/common/temp_dir.h"
 
 namespace zk::toolkit {
 namespace {
@@ -25,13 +26,6 @@ using namespace std::chrono_literals;
 
 class ChildProcessTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "child_process_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   std::filesystem::path log() const { return dir_ / "out.log"; }
   std::string log_text() const {
     std::ifstream in(log());
@@ -53,7 +47,8 @@ class ChildProcessTest : public ::testing::Test {
     return status.value_or(-1);
   }
 
-  std::filesystem::path dir_;
+  zk::test::TempDir temp_{"child_process"};
+  const std::filesystem::path& dir_ = temp_.path();
 };
 
 TEST_F(ChildProcessTest, OutputAndErrorsAreAppendedToTheLogAndStdinIsEmpty) {

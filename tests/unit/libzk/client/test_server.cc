@@ -118,14 +118,9 @@ void TestServer::stop() {
 }
 
 bool TestServer::start_apache(std::chrono::milliseconds deadline) {
-  std::string tmpl = (fs::temp_directory_path() / (std::string(kTempPrefix) + "-XXXXXX")).string();
-  std::vector<char> buf(tmpl.begin(), tmpl.end());
-  buf.push_back('\0');
-  if (mkdtemp(buf.data()) == nullptr) {
-    error_ = "mkdtemp failed";
-    return false;
-  }
-  dir_ = buf.data();
+  apache_dir_.emplace(kTempPrefix);
+  if (keep_dir()) apache_dir_->keep();
+  dir_ = apache_dir_->path().string();
   port_hold_ = unused_port();
   port_ = port_hold_.port();
   fs::create_directories(fs::path(dir_) / "data");
@@ -204,10 +199,7 @@ void TestServer::stop_apache() {
     }
     pid_ = -1;
   }
-  if (!dir_.empty() && !keep_dir()) {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
+  apache_dir_.reset();  // removes the directory unless kept
   dir_.clear();
 }
 

@@ -20,9 +20,11 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "tests/common/temp_dir.h"
 #include "zklab/process/port_reservation.h"
 
 namespace zk::lab {
@@ -65,10 +67,11 @@ class TestServer {
   void stop_apache();
 
   TestServerOptions options_;
-  std::unique_ptr<zk::lab::ZkdProcess> zkd_;  // the zkd case
-  std::string dir_;                           // the Apache case
-  pid_t pid_ = -1;                            // the Apache case
-  zk::lab::PortReservation port_hold_;        // the Apache case: its port, held while it runs
+  std::unique_ptr<zk::lab::ZkdProcess> zkd_;     // the zkd case
+  std::optional<zk::test::TempDir> apache_dir_;  // the Apache case: its directory
+  std::string dir_;                              // the Apache case: apache_dir_'s path
+  pid_t pid_ = -1;                               // the Apache case
+  zk::lab::PortReservation port_hold_;           // the Apache case: its port, held while it runs
   uint16_t port_ = 0;
   std::string error_;
 };

@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "tests/common/temp_dir.h"
+
 #include "zklab/process/certificates.h"
 
 namespace zkd::net {
@@ -27,13 +29,6 @@ using zk::lab::Identity;
 
 class TlsContextTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char dir_template[] = "/tmp/zkd-tls-XXXXXX";
-    ASSERT_NE(::mkdtemp(dir_template), nullptr);
-    dir_ = dir_template;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   // `password`: the key encrypted with it.
   std::string pem_store(const char* password = nullptr) {
     const std::string path = (dir_ / "keystore.pem").string();
@@ -56,7 +51,8 @@ class TlsContextTest : public ::testing::Test {
   }
 
   Identity id_;
-  std::filesystem::path dir_;
+  zk::test::TempDir temp_{"zkd-tls"};
+  const std::filesystem::path& dir_ = temp_.path();
 };
 
 TEST(StoreType, TypeKeyFirstThenTheExtension) {

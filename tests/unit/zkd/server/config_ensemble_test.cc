@@ -3,12 +3,12 @@
 // standaloneEnabled) and the myid file.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "tests/common/temp_dir.h"
 #include "zkd/server/config.h"
 
 namespace zkd::server {
@@ -233,13 +233,9 @@ TEST(ConfigEnsemble, ParseNumberFile) {
 class MyIdTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (std::filesystem::temp_directory_path() / "zkd_myid_XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    base_ = pattern;
     data_ = base_ / "data";
     std::filesystem::create_directories(data_);
   }
-  void TearDown() override { std::filesystem::remove_all(base_); }
 
   void write(const std::filesystem::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
@@ -255,7 +251,8 @@ class MyIdTest : public ::testing::Test {
   }
   std::string myid_path() const { return (data_ / "myid").string(); }
 
-  std::filesystem::path base_;
+  zk::test::TempDir temp_{"zkd_myid"};
+  const std::filesystem::path& base_ = temp_.path();
   std::filesystem::path data_;
 };
 

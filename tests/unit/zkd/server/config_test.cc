@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include <stdlib.h>
+#include "tests/common/temp_dir.h"
 
 namespace zkd::server {
 namespace {
@@ -207,9 +207,8 @@ TEST(Config, LoadReportsUnreadableFile) {
 }
 
 TEST(Config, LoadAndPrepareCreatesDataDir) {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "zkd_config_test_XXXXXX").string();
-  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-  std::filesystem::path base = tmpl;
+  zk::test::TempDir temp("zkd_config_test");
+  const std::filesystem::path& base = temp.path();
 
   auto data = base / "nested" / "data";
   {
@@ -221,7 +220,6 @@ TEST(Config, LoadAndPrepareCreatesDataDir) {
   EXPECT_EQ(r.config->source, base / "zoo.cfg");
   EXPECT_EQ(prepare_directories(*r.config), "");
   EXPECT_TRUE(std::filesystem::is_directory(data));
-  std::filesystem::remove_all(base);
 }
 
 }  // namespace

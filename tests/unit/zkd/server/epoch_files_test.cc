@@ -3,11 +3,12 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "tests/common/temp_dir.h"
 
 #include "zkd/storage/memory_env.h"
 
@@ -80,12 +81,10 @@ TEST(EpochFiles, GarbageIsAnErrorNamingTheFile) {
 }
 
 TEST(EpochFiles, WorksOnRealFiles) {
-  std::string pattern = (std::filesystem::temp_directory_path() / "zkd_epochs_XXXXXX").string();
-  ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-  const std::string dir = pattern + "/version-2";
+  zk::test::TempDir temp("zkd_epochs");
+  const std::string dir = temp.at("version-2");
   ASSERT_TRUE(write_epoch_files(storage::posix_env(), dir, EpochFiles{7, 7}).ok());
   auto epochs = read_epoch_files(storage::posix_env(), dir);
-  std::filesystem::remove_all(pattern);
   ASSERT_TRUE(epochs.ok()) << epochs.status().message();
   EXPECT_EQ(*epochs, (EpochFiles{7, 7}));
 }

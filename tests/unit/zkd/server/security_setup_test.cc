@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "libzk/java/jvm_flags.h"
+#include "tests/common/temp_dir.h"
 #include "zkd/sasl/sasl_server.h"
 
 namespace zkd::server {
@@ -38,18 +39,13 @@ TEST(SaslSetup, TheOptionWinsThenServerJvmflagsThenJvmflags) {
 
 class SaslSetupFiles : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char dir_template[] = "/tmp/zkd-sasl-setup-XXXXXX";
-    ASSERT_NE(::mkdtemp(dir_template), nullptr);
-    dir_ = dir_template;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   std::filesystem::path write(std::string_view text) {
     auto path = dir_ / "jaas.conf";
     std::ofstream(path) << text;
     return path;
   }
-  std::filesystem::path dir_;
+  zk::test::TempDir temp_{"zkd-sasl-setup"};
+  const std::filesystem::path& dir_ = temp_.path();
 };
 
 TEST_F(SaslSetupFiles, NoFileIsFineUnlessTheSaslProviderIsConfigured) {
