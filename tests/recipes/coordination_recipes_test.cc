@@ -80,7 +80,7 @@ zk::recipes::ConfigMap version(int v) {
 }
 
 TEST(ConfigRecipe, ReadersNeverSeeAMixWhileAWriterAppliesVersions) {
-  auto zkd = start_zkd();
+  auto zkd = start_zkd(recipe_zkd());
   ASSERT_TRUE(zkd);
   constexpr int kVersions = 40;
   auto writer = connect(zkd->address());
@@ -113,7 +113,7 @@ TEST(ConfigRecipe, ReadersNeverSeeAMixWhileAWriterAppliesVersions) {
 }
 
 TEST(ConfigRecipe, WaitsForTheReadyNodeAndTimesOut) {
-  auto zkd = start_zkd();
+  auto zkd = start_zkd(recipe_zkd());
   ASSERT_TRUE(zkd);
   auto zk = connect(zkd->address());
   EXPECT_EQ(zk::recipes::read_config(*zk, "/none", 0ms).error(), Error::kOperationTimeout);
@@ -134,7 +134,7 @@ TEST(ConfigRecipe, WaitsForTheReadyNodeAndTimesOut) {
 }
 
 TEST(RendezvousRecipe, TheFirstFillReachesTheWaiter) {
-  auto zkd = start_zkd();
+  auto zkd = start_zkd(recipe_zkd());
   ASSERT_TRUE(zkd);
   auto zk = connect(zkd->address());
   ASSERT_TRUE(zk::recipes::create_rendezvous(*zk, "/jobs/j1/master").ok());
@@ -156,7 +156,7 @@ TEST(RendezvousRecipe, TheFirstFillReachesTheWaiter) {
 }
 
 TEST(GroupRecipe, MembersJoinLeaveAndGoWithTheirSession) {
-  auto zkd = start_zkd();
+  auto zkd = start_zkd(recipe_zkd());
   ASSERT_TRUE(zkd);
   auto observer = connect(zkd->address());
   auto a = connect(zkd->address());
@@ -181,7 +181,7 @@ TEST(GroupRecipe, MembersJoinLeaveAndGoWithTheirSession) {
 }
 
 TEST(BarrierRecipe, WaitersPassOnlyOnceTheBarrierIsRemoved) {
-  auto zkd = start_zkd();
+  auto zkd = start_zkd(recipe_zkd());
   ASSERT_TRUE(zkd);
   auto zk = connect(zkd->address());
   ASSERT_TRUE(zk::recipes::set_barrier(*zk, "/gate").ok());
@@ -213,7 +213,7 @@ TEST(QueueRecipe, ItemFormatIsCuratorsItemSerializer) {
 }
 
 TEST(QueueRecipe, OneProducerIsFifoAndForeignItemsAreTakenInSequenceOrder) {
-  auto zkd = start_zkd();
+  auto zkd = start_zkd(recipe_zkd());
   ASSERT_TRUE(zkd);
   auto producer = connect(zkd->address());
   auto consumer = connect(zkd->address());

@@ -157,7 +157,7 @@ TEST(ZkctlConfig, WaitPrintsWhatApplyWrote) {
 }
 
 TEST(ZkctlMembers, AKilledMemberLeavesWhenItsSessionExpires) {
-  auto zkd = start_zkd();
+  auto zkd = start_zkd(recipe_zkd());
   ASSERT_TRUE(zkd);
   auto zk = connect(zkd->address());
   auto member =

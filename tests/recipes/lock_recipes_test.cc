@@ -21,7 +21,7 @@
 #include "recipes/protected_create.h"
 #include "recipes/rw_lock.h"
 #include "recipes/simple_lock.h"
-#include "tests/recipes/cutting_proxy.h"
+#include "tests/common/tcp_proxy.h"
 #include "tests/recipes/recipe_test_util.h"
 
 namespace {
@@ -32,6 +32,7 @@ using zk::recipes::LockHold;
 using zk::recipes::LockOptions;
 using zk::recipes::LossReason;
 using namespace zk::recipes::testing;
+using zk::test::TcpProxy;
 using zk::wire::Error;
 
 // Counts calls and lets a thread wait for a number of them.
@@ -56,7 +57,7 @@ class Counter {
 };
 
 TEST(HerdFreeLock, EachReleaseWakesExactlyOneWaiterAndTokensFollowTheQueue) {
-  auto zkd = start_zkd();
+  auto zkd = start_zkd(recipe_zkd());
   ASSERT_TRUE(zkd);
   auto first = connect(zkd->address());
   ASSERT_TRUE(first);
@@ -150,7 +151,7 @@ void expect_mutual_exclusion(const std::string& address, MakeLock make_lock) {
 }
 
 TEST(Locks, MutualExclusionHoldsForTheSimpleAndTheHerdFreeLock) {
-  auto zkd = start_zkd();
+  auto zkd = start_zkd(recipe_zkd());
   ASSERT_TRUE(zkd);
   expect_mutual_exclusion(zkd->address(), [](SyncClient& zk) {
     return std::make_unique<zk::recipes::SimpleLock>(zk, "/mx/simple");
@@ -161,7 +162,7 @@ TEST(Locks, MutualExclusionHoldsForTheSimpleAndTheHerdFreeLock) {
 }
 
 TEST(ReadWriteLock, ReadersHoldTogetherAWriterAloneInRequestOrder) {
-  auto zkd = start_zkd();
+  auto zkd = start_zkd(recipe_zkd());
   ASSERT_TRUE(zkd);
   auto a = connect(zkd->address()), b = connect(zkd->address()), c = connect(zkd->address());
   ASSERT_TRUE(a && b && c);
@@ -199,20 +200,20 @@ TEST(ReadWriteLock, ReadersHoldTogetherAWriterAloneInRequestOrder) {
   EXPECT_TRUE(names->front().starts_with("_c_")) << names->front();
 }
 
-// A zkd with a CuttingProxy in front of it, a client through the proxy
+// A zkd with a TcpProxy in front of it, a client through the proxy
 // (session timeout `session_timeout`) and one straight to the zkd.
 struct Proxied {
   std::unique_ptr<zk::lab::ZkdProcess> zkd;
-  std::unique_ptr<CuttingProxy> proxy;
+  std::unique_ptr<TcpProxy> proxy;
   std::unique_ptr<SyncClient> through, direct;
   bool ok() const { return zkd && proxy && through && direct; }
 };
 
 Proxied start_proxied(std::chrono::milliseconds session_timeout) {
   Proxied p;
-  p.zkd = start_zkd();
+  p.zkd = start_zkd(recipe_zkd());
   if (!p.zkd) return p;
-  p.proxy = std::make_unique<CuttingProxy>(p.zkd->port());
+  p.proxy = std::make_unique<TcpProxy>(p.zkd->port());
   p.through = connect(p.proxy->address(), session_timeout);
   p.direct = connect(p.zkd->address());
   return p;
@@ -223,7 +224,7 @@ TEST(LockLoss, AHeldLockWhoseSessionExpiresIsReportedLostAndGoesToTheNextWaiter)
   ASSERT_TRUE(setup.ok());
   auto& zkd = setup.zkd;
   auto &holder = setup.through, &other = setup.direct;
-  CuttingProxy& proxy = *setup.proxy;
+  TcpProxy& proxy = *setup.proxy;
   std::promise<LossReason> reported;
   LockOptions options;
   options.on_lost = [&](LossReason r) { reported.set_value(r); };
@@ -258,7 +259,7 @@ TEST(LockLoss, AHeldLockWhoseSessionExpiresIsReportedLostAndGoesToTheNextWaiter)
 }
 
 TEST(LockLoss, DeletingTheHoldersNodeIsReportedAsLost) {
-  auto zkd = start_zkd();
+  auto zkd = start_zkd(recipe_zkd());
   ASSERT_TRUE(zkd);
   auto holder = connect(zkd->address()), admin = connect(zkd->address());
   ASSERT_TRUE(holder && admin);
@@ -280,7 +281,7 @@ TEST(LockConnectionLoss, ALostCreateReplyLeavesNoDuplicateNode) {
   auto setup = start_proxied(10000ms);
   ASSERT_TRUE(setup.ok());
   auto &client = setup.through, &observer = setup.direct;
-  CuttingProxy& proxy = *setup.proxy;
+  TcpProxy& proxy = *setup.proxy;
   ASSERT_TRUE(zk::recipes::ensure_path(*observer, "/dup/queue").ok());
 
   proxy.cut_next_reply();

@@ -40,7 +40,7 @@ std::string critical_section(const std::filesystem::path& dir) {
 }
 
 TEST(ZkctlLock, FiveProcessesNeverHoldTogetherAndTokensIncrease) {
-  auto zkd = start_zkd();
+  auto zkd = start_zkd(recipe_zkd());
   ASSERT_TRUE(zkd);
   TempDir dir;
   constexpr int kProcesses = 5, kRounds = 8;
@@ -75,7 +75,7 @@ TEST(ZkctlLock, FiveProcessesNeverHoldTogetherAndTokensIncrease) {
 }
 
 TEST(ZkctlLock, ALostLockStopsTheCommandAndSignalsReachIt) {
-  auto zkd = start_zkd();
+  auto zkd = start_zkd(recipe_zkd());
   ASSERT_TRUE(zkd);
   TempDir dir;
   auto admin = connect(zkd->address());

@@ -18,15 +18,12 @@
 
 namespace zk::recipes::testing {
 
-std::unique_ptr<zk::lab::ZkdProcess> start_zkd(std::vector<std::string> extra_config) {
+zk::lab::ZkdOptions recipe_zkd(std::vector<std::string> extra_config) {
   zk::lab::ZkdOptions options;
   options.extra_lines = std::move(extra_config);
-  options.binary = ZKD_BINARY;
   options.tick_time_ms = 200;
   options.max_session_timeout_ms = 30000;
-  auto started = zk::lab::ZkdProcess::start(options);
-  EXPECT_TRUE(started.process) << started.error;
-  return std::move(started.process);
+  return options;
 }
 
 std::unique_ptr<zk::lab::Ensemble> start_ensemble() {
@@ -187,7 +184,7 @@ void CuratorTest::SetUp() {
     GTEST_SKIP() << "Curator is not installed (" << jar << ")";
   }
   // Curator makes missing parents containers: sweep them often.
-  zkd_ = start_zkd({"znode.container.checkIntervalMs=100"});
+  zkd_ = start_zkd(recipe_zkd({"znode.container.checkIntervalMs=100"}));
   ASSERT_TRUE(zkd_);
   admin_ = connect(zkd_->address());
   ASSERT_TRUE(admin_);

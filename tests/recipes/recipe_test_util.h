@@ -20,16 +20,18 @@
 #include <vector>
 
 #include "libzk/client/sync_client.h"
+#include "tests/common/start_zkd.h"
 #include "tests/common/temp_dir.h"
 #include "zklab/process/ensemble.h"
 #include "zklab/process/zkd_process.h"
 
 namespace zk::recipes::testing {
 
-// A standalone zkd (ZKD_BINARY) with 200 ms ticks, so that session timeouts
-// from 400 ms to 30 s are accepted, and `extra_config` lines in its zoo.cfg;
-// null, with a failed expectation, if it did not start.
-std::unique_ptr<zk::lab::ZkdProcess> start_zkd(std::vector<std::string> extra_config = {});
+// The standalone zkd the recipe tests run against, for start_zkd
+// (tests/common/start_zkd.h): 200 ms ticks, so that session timeouts from
+// 400 ms to 30 s are accepted, and `extra_config` lines in its zoo.cfg.
+zk::lab::ZkdOptions recipe_zkd(std::vector<std::string> extra_config = {});
+using zk::test::start_zkd;
 
 // A 3-node zkd ensemble; null, with a failed expectation, if it did not start.
 std::unique_ptr<zk::lab::Ensemble> start_ensemble();

@@ -9,14 +9,6 @@
 
 namespace zk::bench::testing {
 
-std::unique_ptr<zk::lab::ZkdProcess> start_zkd() {
-  zk::lab::ZkdOptions zo;
-  zo.binary = ZKD_BINARY;
-  auto started = zk::lab::ZkdProcess::start(zo);
-  EXPECT_TRUE(started.process) << started.error;
-  return std::move(started.process);
-}
-
 Outcome zkbench(const std::vector<std::string>& args) {
   auto r = zk::lab::run_zkd(ZKBENCH_BINARY, args, std::chrono::seconds(120));
   Outcome out;

@@ -13,16 +13,16 @@
 #include <boost/asio/use_future.hpp>
 
 #include "libzk/client/sync_client.h"
+#include "tests/common/tcp_proxy.h"
 #include "tests/unit/libzk/client/server_fixture.h"
-#include "tests/unit/libzk/client/tcp_proxy.h"
 #include "tests/unit/libzk/client/test_server.h"
 
 namespace zk::client {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::TcpProxy;
 using testing::TestServer;
+using zk::test::TcpProxy;
 using zk::wire::CreateMode;
 using zk::wire::EventType;
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "libzk/client/sync_client.h"
+#include "tests/common/tcp_proxy.h"
 #include "tests/unit/libzk/client/server_fixture.h"
-#include "tests/unit/libzk/client/tcp_proxy.h"
 
 namespace zk::client {
 namespace {
@@ -21,7 +21,7 @@ namespace {
 using namespace std::chrono_literals;
 using testing::kDeadline;
 using testing::kSessionTimeout;
-using testing::TcpProxy;
+using zk::test::TcpProxy;
 using zk::wire::AddWatchMode;
 using zk::wire::EventType;
 using zk::wire::WatcherType;

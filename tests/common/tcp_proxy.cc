@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "tests/unit/libzk/client/tcp_proxy.h"
+#include "tests/common/tcp_proxy.h"
 
 #include <array>
 #include <atomic>
+#include <boost/asio.hpp>
 #include <condition_variable>
 #include <exception>
 #include <future>
@@ -10,9 +11,7 @@
 #include <mutex>
 #include <thread>
 
-#include <boost/asio.hpp>
-
-namespace zk::client::testing {
+namespace zk::test {
 
 namespace asio = boost::asio;
 using asio::awaitable;
@@ -21,10 +20,22 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
+constexpr int32_t kNotificationXid = -1;
+constexpr int32_t kPingXid = -2;
+// A longer "frame" is no frame: the server's bytes are forwarded as they come.
+constexpr int64_t kMaxFrame = 64 << 20;
+
 void rethrow_if_failed(std::exception_ptr e) {
   if (e) std::rethrow_exception(e);
 }
 
+int32_t read_be32(const char* p) {
+  const auto* b = reinterpret_cast<const unsigned char*>(p);
+  return static_cast<int32_t>((uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) |
+                              (uint32_t{b[2]} << 8) | uint32_t{b[3]});
+}
+
+// One forwarded connection: the client's socket and ours to the server.
 struct Link {
   explicit Link(asio::any_io_executor ex) : client(ex), server(ex) {}
   void close() {
@@ -36,14 +47,15 @@ struct Link {
   tcp::socket server;
 };
 
-awaitable<void> pump(std::shared_ptr<Link> link, tcp::socket& from, tcp::socket& to) {
+// The client's bytes to the server, as they come.
+awaitable<void> pump_requests(std::shared_ptr<Link> link) {
   std::array<char, 16384> buf{};
   for (;;) {
     boost::system::error_code ec;
-    size_t n =
-        co_await from.async_read_some(asio::buffer(buf), asio::redirect_error(use_awaitable, ec));
+    size_t n = co_await link->client.async_read_some(asio::buffer(buf),
+                                                     asio::redirect_error(use_awaitable, ec));
     if (ec) break;
-    co_await asio::async_write(to, asio::buffer(buf.data(), n),
+    co_await asio::async_write(link->server, asio::buffer(buf.data(), n),
                                asio::redirect_error(use_awaitable, ec));
     if (ec) break;
   }
@@ -55,6 +67,7 @@ awaitable<void> pump(std::shared_ptr<Link> link, tcp::socket& from, tcp::socket&
 struct TcpProxy::Impl {
   explicit Impl(uint16_t target) : target_port(target) {}
 
+  // Runs `f` on the proxy's thread and waits until it has run.
   template <typename F>
   void apply(F f) {
     std::promise<void> done;
@@ -93,9 +106,64 @@ struct TcpProxy::Impl {
       }
       ++forwarded;
       links.push_back(link);
-      asio::co_spawn(io, pump(link, link->client, link->server), rethrow_if_failed);
-      asio::co_spawn(io, pump(link, link->server, link->client), rethrow_if_failed);
+      asio::co_spawn(io, pump_requests(link), rethrow_if_failed);
+      asio::co_spawn(io, pump_replies(link), rethrow_if_failed);
     }
+  }
+
+  // The server's bytes to the client, whole frames at a time, until either
+  // side closes or a reply is cut.
+  awaitable<void> pump_replies(std::shared_ptr<Link> link) {
+    std::array<char, 16384> buf{};
+    std::string pending;  // read from the server, not yet forwarded
+    bool handshake_done = false;
+    bool frames = true;  // false once the server's bytes turn out not to be frames
+    for (;;) {
+      boost::system::error_code ec;
+      size_t n = co_await link->server.async_read_some(asio::buffer(buf),
+                                                       asio::redirect_error(use_awaitable, ec));
+      if (ec) {
+        // Whatever the server sent before it closed, as a transparent wire would.
+        if (!pending.empty()) {
+          co_await asio::async_write(link->client, asio::buffer(pending),
+                                     asio::redirect_error(use_awaitable, ec));
+        }
+        break;
+      }
+      pending.append(buf.data(), n);
+      size_t ready = frames ? 0 : pending.size();  // bytes to forward now
+      bool cut = false;
+      while (frames && pending.size() - ready >= 4) {
+        const int32_t length = read_be32(pending.data() + ready);
+        if (length < 0 || length > kMaxFrame) {
+          frames = false;
+          ready = pending.size();
+          break;
+        }
+        const size_t frame = 4 + static_cast<size_t>(length);
+        if (pending.size() - ready < frame) break;
+        if (handshake_done && length >= 4) {
+          const int32_t xid = read_be32(pending.data() + ready + 4);
+          if (xid != kPingXid && xid != kNotificationXid && cut_armed.exchange(false)) {
+            cut = true;
+            break;
+          }
+        }
+        handshake_done = true;
+        ready += frame;
+      }
+      if (ready > 0) {
+        co_await asio::async_write(link->client, asio::buffer(pending.data(), ready),
+                                   asio::redirect_error(use_awaitable, ec));
+        if (ec) break;
+        pending.erase(0, ready);
+      }
+      if (cut) {
+        ++cuts;
+        break;
+      }
+    }
+    link->close();
   }
 
   void drop_all() {
@@ -108,7 +176,7 @@ struct TcpProxy::Impl {
   uint16_t target_port;
   asio::io_context io{1};
   tcp::acceptor acceptor{io, tcp::endpoint(asio::ip::address_v4::loopback(), 0)};
-  std::list<std::weak_ptr<Link>> links;
+  std::list<std::weak_ptr<Link>> links;  // forwarded connections
   bool refusing = false;
   bool silent = false;
   std::list<std::shared_ptr<Link>> held;  // silent connections, closed by the destructor
@@ -116,6 +184,8 @@ struct TcpProxy::Impl {
   std::condition_variable held_cv;
   int held_count = 0;
   std::atomic<int> forwarded{0};
+  std::atomic<bool> cut_armed{false};
+  std::atomic<int> cuts{0};
   std::thread thread;
 };
 
@@ -160,4 +230,8 @@ bool TcpProxy::wait_for_held(int count, std::chrono::milliseconds deadline) {
 
 int TcpProxy::forwarded_connections() const { return impl_->forwarded.load(); }
 
-}  // namespace zk::client::testing
+void TcpProxy::cut_next_reply() { impl_->cut_armed = true; }
+
+int TcpProxy::cuts() const { return impl_->cuts.load(); }
+
+}  // namespace zk::test
