@@ -8,7 +8,6 @@
 // session timeout.
 #include <gtest/gtest.h>
 
-#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <chrono>
@@ -24,6 +23,7 @@
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
 #include "tests/common/request_bodies.h"
+#include "tests/common/run_until.h"
 #include "zkd/net/client_connection.h"
 #include "zkd/server/config.h"
 #include "zkd/server/server.h"
@@ -107,15 +107,9 @@ class ClientServiceTest : public ::testing::Test {
     return connection;
   }
 
-  // Runs the state thread until `done` holds; the bound (10 s of real time)
-  // is for the log thread's answers. Simulated time stands still.
-  bool run_until(const std::function<bool()>& done) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!done() && std::chrono::steady_clock::now() < deadline) {
-      if (io_.poll() == 0) io_.run_one_for(milliseconds(1));
-    }
-    return done();
-  }
+  // Runs the state thread until `done` holds (run_until.h); simulated time
+  // stands still.
+  bool run_until(const std::function<bool()>& done) { return zk::test::run_until(io_, done); }
   // Moves simulated time on by `by`, `step` at a time, letting the state
   // thread finish what each step started (an expiry's closeSession).
   void advance(milliseconds by, milliseconds step = milliseconds(50)) {
@@ -127,7 +121,10 @@ class ClientServiceTest : public ::testing::Test {
   // Runs the state thread until nothing is left to do now: every write
   // handed to the log thread has come back.
   void settle() {
-    run_until([&] { return io_.poll() == 0 && server_->writes_pending() == 0; });
+    run_until([&] {
+      if (io_.stopped()) io_.restart();
+      return io_.poll() == 0 && server_->writes_pending() == 0;
+    });
   }
 
   // A new session: the ConnectRequest's reply, once it came.
@@ -162,10 +159,6 @@ class ClientServiceTest : public ::testing::Test {
   }
 
   boost::asio::io_context io_;
-  // Keeps poll() and run_one_for() from finding the io_context stopped
-  // between the log thread's answers.
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard_ =
-      boost::asio::make_work_guard(io_);
   storage::MemoryEnv env_;
   std::optional<Server> server_;
   net::ConnectionId ids_ = 0;
