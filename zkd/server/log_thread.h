@@ -23,25 +23,14 @@
 #include <string>
 #include <thread>
 
-#include "zkd/server/replica_log.h"
+#include "zkd/server/server_log.h"
 #include "zkd/storage/clock.h"
 #include "zkd/storage/status.h"
 #include "zkd/storage/txn_log.h"
 
 namespace zkd::server {
 
-struct LogBatch {
-  int64_t durable_zxid = 0;  // every txn up to here is on disk
-  uint64_t txns = 0;         // txns in this batch
-  int64_t sync_us = 0;       // time spent in sync()
-  storage::Status status;    // not ok: the log failed, nothing more will be durable
-  // truncate_after() calls carried out before this report. A report still on
-  // its way to the state thread when a truncation returns carries a smaller
-  // count than the caller has made, and may name txns the truncation removed.
-  uint64_t truncations = 0;
-};
-
-class LogThread final : public ReplicaLog {
+class LogThread final : public ServerLog {
  public:
   // `clock` times the syncs.
   LogThread(std::unique_ptr<storage::TxnLogWriter> writer, storage::Clock& clock,
@@ -53,7 +42,7 @@ class LogThread final : public ReplicaLog {
   // Queues an encoded txn; zxids must increase.
   void append(int64_t zxid, std::string txn) override;
   // The next txn appended after this call starts a new segment.
-  void roll();
+  void roll() override;
   // Drops every logged txn with a zxid above `zxid` (TxnLogWriter::
   // truncate_after): blocks the caller until every txn queued before this call
   // has been written, the log thread (which owns the writer) has truncated,
@@ -67,10 +56,10 @@ class LogThread final : public ReplicaLog {
   storage::Status truncate_after(int64_t zxid) override;
   // truncate_after() calls made so far (by the calling thread): a LogBatch
   // with fewer (LogBatch::truncations) describes a log that is gone.
-  uint64_t truncations_requested() const { return truncations_requested_; }
+  uint64_t truncations_requested() const override { return truncations_requested_; }
   // Makes everything queued durable (without reporting it), then ends the
   // thread. Idempotent.
-  void stop();
+  void stop() override;
 
  private:
   struct Item {

@@ -8,6 +8,7 @@
 
 #include "zkd/net/log.h"
 #include "zkd/server/database_options.h"
+#include "zkd/server/log_thread.h"
 
 namespace zkd::server {
 
@@ -168,16 +169,18 @@ storage::Status Server::open_storage() {
   }
   auto writer = storage::TxnLogWriter::open(env_, options, recovered->tail);
   if (!writer.ok()) return writer.status();
-  auto log =
-      std::make_unique<LogThread>(std::move(*writer), env_.clock(), [this](const LogBatch& batch) {
-        asio::post(io_, [this, batch] {
-          if (stopped_) return;
-          if (auto status = writes_.logged(batch); !status.ok()) {
-            fail("the txn log failed: " + status.message() +
-                 "; stopping (writes already acknowledged are safe, pending ones are not)");
-          }
-        });
-      });
+  auto report = [this](const LogBatch& batch) {
+    asio::post(io_, [this, batch] {
+      if (stopped_) return;
+      if (auto status = writes_.logged(batch); !status.ok()) {
+        fail("the txn log failed: " + status.message() +
+             "; stopping (writes already acknowledged are safe, pending ones are not)");
+      }
+    });
+  };
+  std::unique_ptr<ServerLog> log =
+      make_log_ ? make_log_(std::move(*writer), std::move(report))
+                : std::make_unique<LogThread>(std::move(*writer), env_.clock(), std::move(report));
   writes_.open(std::move(log), std::max(db_.last_zxid(), recovered->tail.last_zxid));
   snapshots_.open();
   if (config_.replicated()) {

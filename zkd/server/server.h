@@ -49,6 +49,7 @@
 #include "zkd/server/read_only_mode.h"
 #include "zkd/server/recovery.h"
 #include "zkd/server/replication.h"
+#include "zkd/server/server_log.h"
 #include "zkd/server/server_stats.h"
 #include "zkd/server/sessions.h"
 #include "zkd/server/snapshot_service.h"
@@ -56,6 +57,7 @@
 #include "zkd/server/write_path.h"
 #include "zkd/storage/env.h"
 #include "zkd/storage/status.h"
+#include "zkd/storage/txn_log.h"
 #include "zkd/tree/database.h"
 
 namespace zkd::server {
@@ -78,6 +80,13 @@ class Server final {
   // Must succeed before start(); an error (corrupt log, unreadable files)
   // names the file and what to do.
   storage::Status open_storage();
+  // Makes the txn log from its writer and the callback its reports go to:
+  // the simulator's log, written when the simulation says (server_log.h).
+  using LogFactory = std::function<std::unique_ptr<ServerLog>(
+      std::unique_ptr<storage::TxnLogWriter> writer, std::function<void(const LogBatch&)> report)>;
+  // Before open_storage(): the log it opens is `make`'s instead of a
+  // LogThread.
+  void use_log(LogFactory make) { make_log_ = std::move(make); }
   // ydld: hands this leader's leadership to its most up-to-date follower;
   // the four-letter word's answer (ClickHouse Keeper's on success).
   std::string yield_leadership();
@@ -151,6 +160,7 @@ class Server final {
   bool stopped_ = false;
   int exit_status_ = 0;
   std::function<void()> on_stop_;
+  LogFactory make_log_;  // null: a LogThread
 };
 
 }  // namespace zkd::server

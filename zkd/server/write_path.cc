@@ -27,7 +27,7 @@ WritePath::WritePath(tree::Database& db, ClientRegistry& clients, SnapshotServic
       [this, outstanding_limit] { return pending() >= static_cast<size_t>(outstanding_limit); });
 }
 
-void WritePath::open(std::unique_ptr<LogThread> log, int64_t last_zxid) {
+void WritePath::open(std::unique_ptr<ServerLog> log, int64_t last_zxid) {
   log_ = std::move(log);
   last_prepared_zxid_ = last_zxid;
   durable_zxid_ = last_zxid;

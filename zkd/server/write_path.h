@@ -30,9 +30,9 @@
 #include "zkd/server/client_registry.h"
 #include "zkd/server/client_state.h"
 #include "zkd/server/forwarded_writes.h"
-#include "zkd/server/log_thread.h"
 #include "zkd/server/pending_write.h"
 #include "zkd/server/replica_host.h"
+#include "zkd/server/server_log.h"
 #include "zkd/server/server_stats.h"
 #include "zkd/server/snapshot_service.h"
 #include "zkd/server/write_request.h"
@@ -68,7 +68,7 @@ class WritePath {
   WritePath& operator=(const WritePath&) = delete;
 
   // Writes go to `log` from now on; the log is durable up to `last_zxid`.
-  void open(std::unique_ptr<LogThread> log, int64_t last_zxid);
+  void open(std::unique_ptr<ServerLog> log, int64_t last_zxid);
   // From now on writes go through the ensemble's replica `host`, which
   // outlives the write path's use of it (until stop()).
   void replicate(ReplicaHost& host) { host_ = &host; }
@@ -77,7 +77,7 @@ class WritePath {
   void stop();
 
   // Precondition: open().
-  LogThread& log() { return *log_; }
+  ServerLog& log() { return *log_; }
   // The replica host, or null when standalone.
   const ReplicaHost* host() const { return host_; }
   // The reply order; ClientService defers and queries through it.
@@ -122,7 +122,7 @@ class WritePath {
   storage::Clock& clock_;
   RequestHandler& handler_;
   std::shared_ptr<net::ReadGate> read_gate_;
-  std::unique_ptr<LogThread> log_;
+  std::unique_ptr<ServerLog> log_;
   ReplicaHost* host_ = nullptr;
   int64_t last_prepared_zxid_ = 0;  // the last zxid handed to the log
   int64_t durable_zxid_ = 0;        // the log thread's last report

@@ -3,6 +3,7 @@
 // this test runs as the state thread, the real log thread on the in-memory
 // disk, and a request handler that records what the write path hands back.
 #include "zkd/server/write_path.h"
+#include "zkd/server/log_thread.h"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
