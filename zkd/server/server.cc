@@ -7,7 +7,7 @@
 #include <random>
 #include <utility>
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/clocks.h"
 #include "zkd/server/database_options.h"
 

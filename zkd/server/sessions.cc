@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/clocks.h"
 
 namespace zkd::server {

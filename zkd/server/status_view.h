@@ -18,17 +18,17 @@
 #include <utility>
 #include <vector>
 
-#include "zkd/admin/server_view.h"
 #include "zkd/net/client_connection.h"
 #include "zkd/server/client_state.h"
 #include "zkd/server/config.h"
-#include "zkd/server/four_letter_format.h"
 #include "zkd/server/read_only_mode.h"
 #include "zkd/server/replica_host.h"
 #include "zkd/server/server_stats.h"
 #include "zkd/server/session_tracker.h"
 #include "zkd/server/snapshot_service.h"
 #include "zkd/tree/database.h"
+#include "zkd/view/four_letter_format.h"
+#include "zkd/view/server_view.h"
 
 namespace zkd::server {
 
