@@ -32,7 +32,7 @@
 #include "CLI/CLI.hpp"
 #include "libzk/version/version.h"
 #include "zkd/failpoint/failpoint.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/config.h"
 #include "zkd/server/data_dir_lock.h"
 #include "zkd/server/jvm_properties.h"

@@ -24,8 +24,8 @@
 #include <string_view>
 #include <variant>
 
-#include "zkd/net/peer_codec.h"
 #include "zkd/net/tls_context.h"
+#include "zkd/peer/peer_codec.h"
 #include "zklab/process/certificates.h"
 
 namespace {

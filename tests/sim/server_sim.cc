@@ -21,7 +21,7 @@
 #include "libzk/wire/records.h"
 #include "tests/common/run_until.h"
 #include "zkd/net/client_connection.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/config.h"
 #include "zkd/server/server.h"
 #include "zkd/storage/memory_env.h"

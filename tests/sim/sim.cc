@@ -19,7 +19,7 @@
 #include "tests/sim/replica.h"
 #include "tests/zab/observer_rules.h"
 #include "zkd/failpoint/points.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/epoch_files.h"
 #include "zkd/server/reconfig.h"
 #include "zkd/server/write_request.h"

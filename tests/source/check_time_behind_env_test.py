@@ -43,7 +43,7 @@ class CheckTimeBehindEnvTest(unittest.TestCase):
                 self.assertEqual(self.plant("zkd/tree/database.cc", planted).returncode, 1)
 
     def test_the_real_env_and_the_network_may_read_clocks(self):
-        result = self.plant("zkd/net/peer_transport.cc",
+        result = self.plant("zkd/peer/peer_transport.cc",
                             "auto t = std::chrono::steady_clock::now();\n")
         self.assertEqual(result.returncode, 0, result.stdout)
 

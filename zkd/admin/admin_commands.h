@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "zkd/admin/server_view.h"
+#include "zkd/view/server_view.h"
 
 namespace zkd::admin {
 

@@ -6,7 +6,7 @@
 
 #include "zkd/admin/admin_commands.h"
 #include "zkd/admin/prometheus_text.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 
 namespace zkd::admin {
 

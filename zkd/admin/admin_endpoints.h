@@ -23,8 +23,8 @@
 #include <string>
 
 #include "zkd/admin/http_server.h"
-#include "zkd/admin/server_view.h"
 #include "zkd/server/config.h"
+#include "zkd/view/server_view.h"
 
 namespace zkd::admin {
 

@@ -16,7 +16,7 @@
 #include <optional>
 #include <utility>
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/net/tls_context.h"
 #include "zkd/net/tls_detect.h"
 

@@ -5,7 +5,7 @@
 // for zkd's admin library.
 #include <boost/json/src.hpp>
 
-#include "zkd/server/four_letter_format.h"
+#include "zkd/view/four_letter_format.h"
 
 namespace zkd::admin {
 namespace {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "zkd/server/four_letter_format.h"
+#include "zkd/view/four_letter_format.h"
 
 namespace zkd::admin {
 

@@ -4,11 +4,11 @@
 #include <optional>
 #include <utility>
 
+#include "zkd/log/log.h"
 #include "zkd/migrate/apache_compression.h"
 #include "zkd/migrate/apache_snapshot.h"
 #include "zkd/migrate/apache_txn_log.h"
 #include "zkd/migrate/data_files.h"
-#include "zkd/net/log.h"
 #include "zkd/server/database_options.h"
 #include "zkd/server/recovery.h"
 #include "zkd/storage/snapshot_file.h"

@@ -7,9 +7,9 @@
 #include <optional>
 #include <variant>
 
+#include "zkd/log/log.h"
 #include "zkd/migrate/apache_export.h"
 #include "zkd/migrate/apache_import.h"
-#include "zkd/net/log.h"
 #include "zkd/server/config.h"
 #include "zkd/server/data_dir_lock.h"
 

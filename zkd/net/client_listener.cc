@@ -7,7 +7,7 @@
 #include <exception>
 #include <utility>
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 
 namespace zkd::net {
 

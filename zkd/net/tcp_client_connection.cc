@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "zkd/net/four_letter_word.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/net/tls_context.h"
 #include "zkd/net/tls_detect.h"
 

@@ -15,7 +15,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 
 namespace zkd::net {
 namespace {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/net/tls_context.h"
 
 namespace zkd::net {

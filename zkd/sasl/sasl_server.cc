@@ -10,7 +10,7 @@
 #include <map>
 #include <mutex>
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 
 namespace zkd::sasl {
 namespace {

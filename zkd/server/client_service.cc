@@ -9,7 +9,7 @@
 
 #include "libzk/wire/jute.h"
 #include "libzk/wire/records.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/client_frames.h"
 
 namespace zkd::server {

@@ -11,8 +11,8 @@
 
 #include "zkd/net/client_connection.h"
 #include "zkd/sasl/sasl_server.h"
-#include "zkd/server/latency_stats.h"
 #include "zkd/tree/auth_ids.h"
+#include "zkd/view/latency_stats.h"
 
 namespace zkd::server {
 

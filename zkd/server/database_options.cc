@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/database_options.h"
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/membership.h"
 
 namespace zkd::server {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 
 namespace zkd::server {
 

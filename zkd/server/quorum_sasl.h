@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Quorum SASL (quorum.auth.*) for the peer transport (net/peer_transport.h):
+// Quorum SASL (quorum.auth.*) for the peer transport (zkd/peer/peer_transport.h):
 // the exchanges of both ends, as Apache's QuorumLearner and QuorumServer run
 // them: DIGEST-MD5 (service zookeeper-quorum, realm zk-quorum-sasl-md5) or
 // GSSAPI (the service and host of quorum.auth.kerberos.servicePrincipal; a
@@ -8,7 +8,7 @@
 // zkd's SASL server opened for the quorum (security_setup.h).
 #pragma once
 
-#include "zkd/net/peer_transport.h"
+#include "zkd/peer/peer_transport.h"
 #include "zkd/server/config.h"
 
 namespace zkd::server {

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "zkd/failpoint/points.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/snapshot_install.h"
 #include "zkd/storage/durable_file.h"
 #include "zkd/storage/snapshot_file.h"

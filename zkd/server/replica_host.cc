@@ -6,7 +6,7 @@
 
 #include "libzk/wire/jute.h"
 #include "zkd/failpoint/points.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/epoch_files.h"
 #include "zkd/server/membership.h"
 #include "zkd/server/reconfig.h"

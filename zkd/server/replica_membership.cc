@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "libzk/wire/jute.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/tree/txn.h"
 
 namespace zkd::server {

@@ -7,7 +7,7 @@
 #include <boost/asio/post.hpp>
 #include <utility>
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/database_options.h"
 #include "zkd/server/quorum_sasl.h"
 

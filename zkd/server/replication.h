@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "zkd/net/peer_transport.h"
+#include "zkd/peer/peer_transport.h"
 #include "zkd/server/client_registry.h"
 #include "zkd/server/config.h"
 #include "zkd/server/read_only_mode.h"

@@ -6,7 +6,7 @@
 
 #include "libzk/wire/jute.h"
 #include "libzk/wire/records.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/authentication.h"
 #include "zkd/server/client_frames.h"
 #include "zkd/server/client_service.h"

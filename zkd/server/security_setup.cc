@@ -8,7 +8,7 @@
 
 #include "libzk/java/jaas_config.h"
 #include "libzk/java/jvm_flags.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/sasl/sasl_server.h"
 
 namespace zkd::server {

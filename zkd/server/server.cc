@@ -6,7 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <utility>
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/database_options.h"
 #include "zkd/server/log_thread.h"
 

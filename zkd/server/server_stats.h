@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "zkd/server/latency_stats.h"
+#include "zkd/view/latency_stats.h"
 
 namespace zkd::server {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/storage/snapshot_file.h"
 #include "zkd/storage/txn_log.h"
 

@@ -8,7 +8,7 @@
 #include <system_error>
 #include <utility>
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 
 namespace zkd::server {
 

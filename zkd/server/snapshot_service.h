@@ -38,15 +38,15 @@
 #include <string>
 #include <vector>
 
-#include "zkd/admin/server_view.h"
 #include "zkd/server/config.h"
-#include "zkd/server/latency_stats.h"
 #include "zkd/server/recovery.h"
 #include "zkd/server/snapshot_schedule.h"
 #include "zkd/storage/env.h"
 #include "zkd/storage/snapshot_file.h"
 #include "zkd/storage/status.h"
 #include "zkd/tree/database.h"
+#include "zkd/view/latency_stats.h"
+#include "zkd/view/server_view.h"
 
 namespace zkd::server {
 

@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/snapshot_install.h"
 
 namespace zkd::server {

@@ -18,11 +18,9 @@
 #include <utility>
 #include <vector>
 
-#include "zkd/admin/server_view.h"
 #include "zkd/net/client_connection.h"
 #include "zkd/server/client_state.h"
 #include "zkd/server/config.h"
-#include "zkd/server/four_letter_format.h"
 #include "zkd/server/read_only_mode.h"
 #include "zkd/server/replica_host.h"
 #include "zkd/server/server_stats.h"
@@ -30,6 +28,8 @@
 #include "zkd/server/snapshot_service.h"
 #include "zkd/storage/clock.h"
 #include "zkd/tree/database.h"
+#include "zkd/view/four_letter_format.h"
+#include "zkd/view/server_view.h"
 
 namespace zkd::server {
 

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "libzk/wire/jute.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/op_tags.h"
 
 namespace zkd::server {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/net/peer_codec.h"
+#include "zkd/peer/peer_codec.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "zkd/net/peer_codec.h"
+#include "zkd/peer/peer_codec.h"
 
 namespace zkd::net::testing {
 

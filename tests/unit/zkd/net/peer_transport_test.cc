@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/net/peer_transport.h"
+#include "zkd/peer/peer_transport.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include "libzk/wire/jute.h"
 #include "libzk/wire/records.h"
 #include "tests/common/request_bodies.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/server/snapshot_install.h"
 #include "zkd/storage/durable_file.h"
 #include "zkd/storage/file_names.h"

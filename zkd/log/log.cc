@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 
 #include <unistd.h>
 

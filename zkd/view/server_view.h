@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the admin server (admin_commands.h) and the Prometheus endpoint
 // (prometheus_text.h) read from a running server: the same snapshots the
-// four-letter words print (zkd/server/four_letter_format.h), so that every
+// four-letter words print (zkd/view/four_letter_format.h), so that every
 // figure has one source. zkd::server::StatusView implements it.
 //
 // Threading: every call happens on the server's state thread (the
@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "zkd/server/four_letter_format.h"
+#include "zkd/view/four_letter_format.h"
 
 namespace zkd::admin {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/net/peer_transport.h"
+#include "zkd/peer/peer_transport.h"
 
 #include <algorithm>
 #include <array>
@@ -22,7 +22,7 @@
 #include <utility>
 
 #include "libzk/wire/jute.h"
-#include "zkd/net/log.h"
+#include "zkd/log/log.h"
 #include "zkd/net/tls_detect.h"
 
 namespace zkd::net {

@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "zkd/server/latency_stats.h"
+#include "zkd/view/latency_stats.h"
 
 namespace zkd::server {
 

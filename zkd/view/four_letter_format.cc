@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/server/four_letter_format.h"
+#include "zkd/view/four_letter_format.h"
 
 #include <cmath>
 #include <cstdio>

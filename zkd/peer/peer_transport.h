@@ -67,8 +67,8 @@
 #include <string_view>
 #include <vector>
 
-#include "zkd/net/peer_codec.h"
 #include "zkd/net/tls_context.h"
+#include "zkd/peer/peer_codec.h"
 #include "zkd/zab/message.h"
 
 namespace zkd::net {
