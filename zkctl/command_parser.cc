@@ -5,9 +5,11 @@
 #include <array>
 #include <charconv>
 #include <fstream>
+#include <initializer_list>
 #include <optional>
 
 #include "zkctl/acl_text.h"
+#include "zkctl/help_layout.h"
 
 namespace zkctl {
 namespace {
@@ -24,26 +26,28 @@ class CommandGrammar {
     add_set();
     add_ls();
     add_stat();
-    add_path_only<ExistsCommand>("exists", "exit 0 if the node exists, 3 if not");
+    add_path_only<ExistsCommand>("exists", {"PATH", "exit 0 if the node exists, 3 if not"});
     add_delete();
     add_deleteall();
     add_watch();
     add_addwatch();
     add_removewatches();
-    add_path_only<SyncCommand>("sync", "sync the server with the leader for PATH");
+    add_path_only<SyncCommand>("sync", {"PATH", "sync the connected server with the leader"});
     add_addauth();
     add_getacl();
     add_setacl();
     add_whoami();
     add_getephemerals();
     add_path_only<GetAllChildrenNumberCommand>("getAllChildrenNumber",
-                                               "count the node's descendants");
+                                               {"PATH", "how many descendants PATH has"});
     add_setquota();
-    add_path_only<ListQuotaCommand>("listquota", "print the quota's limits and usage");
+    add_path_only<ListQuotaCommand>("listquota", {"PATH", "print the quota's limits and usage"});
     add_delquota();
     add_config();
     add_reconfig();
   }
+
+  const std::vector<CommandUsage>& usages() const { return usages_; }
 
   std::vector<CommandWords> words() const {
     std::vector<CommandWords> out;
@@ -95,18 +99,26 @@ class CommandGrammar {
     return name + ": " + what;
   }
 
+  struct Usage {
+    std::string args;     // CommandUsage::args
+    std::string summary;  // CommandUsage::summary
+  };
+
+  // Registers command `name` with its usages (several for a command with
+  // several forms, as watch); the grammar of its arguments is the caller's.
   // zkCli's names are camelCase (getAcl); any case is accepted.
-  CLI::App* sub(const char* name, const char* description) {
-    CLI::App* s = app_.add_subcommand(name, description)->ignore_case();
+  CLI::App* sub(const char* name, std::initializer_list<Usage> usages) {
+    CLI::App* s = app_.add_subcommand(name, usages.begin()->summary)->ignore_case();
     s->set_help_flag();
+    for (const Usage& usage : usages) usages_.push_back({name, usage.args, usage.summary});
     return s;
   }
 
   void add_path(CLI::App* s) { s->add_option("PATH", path_, "node path")->required(); }
 
   template <typename T>
-  void add_path_only(const char* name, const char* description) {
-    CLI::App* s = sub(name, description);
+  void add_path_only(const char* name, Usage usage) {
+    CLI::App* s = sub(name, {std::move(usage)});
     add_path(s);
     s->callback([this] { out_ = T{path_}; });
   }
@@ -141,7 +153,10 @@ class CommandGrammar {
   void add_create() {
     CLI::Option* e;
     CLI::Option* sq;
-    CLI::App* s = sub("create", "create a node and print its path");
+    CLI::App* s = sub("create", {{"[-e] [-s] [-c] [-t TTL] [--base64|--hex] PATH [DATA] [ACL]",
+                                  "create a node, print the created path (-e ephemeral, -s "
+                                  "sequential, -c container, -t TTL node of TTL ms; no DATA: "
+                                  "null data; a one-shot ephemeral vanishes when zkctl exits)"}});
     e = s->add_flag("-e,--ephemeral", flag_a_, "ephemeral: removed when the session ends");
     sq = s->add_flag("-s,--sequential", flag_b_, "append a sequence number to the name");
     CLI::Option* c = s->add_flag("-c,--container", flag_c_, "container: removed once emptied");
@@ -170,7 +185,9 @@ class CommandGrammar {
   }
 
   void add_get() {
-    CLI::App* s = sub("get", "print the node's data");
+    CLI::App* s = sub("get", {{"[-s] [-w] [--base64|--hex] PATH",
+                               "print the data (-s: and the Stat; -w: leave a watch; "
+                               "--base64/--hex: encoded)"}});
     s->add_flag("-s,-S,--stat", flag_a_, "also print the Stat");
     s->add_flag("-w,--watch", flag_b_, "leave a data watch; its event is printed when it fires");
     CLI::Option* base64 = s->add_flag("--base64", flag_f_, "print the data as base64");
@@ -180,7 +197,8 @@ class CommandGrammar {
   }
 
   void add_set() {
-    CLI::App* s = sub("set", "replace the node's data");
+    CLI::App* s = sub("set", {{"[-s] [-v VERSION] [--base64|--hex] PATH DATA",
+                               "replace the data (-s: print the new Stat)"}});
     s->add_option("-v,--version", version_, "expected data version");
     s->add_flag("-s,-S,--stat", flag_a_, "print the new Stat");
     add_data_encoding(s, "DATA");
@@ -190,7 +208,9 @@ class CommandGrammar {
   }
 
   void add_ls() {
-    CLI::App* s = sub("ls", "list the children, sorted");
+    CLI::App* s = sub("ls", {{"[-s] [-w] [-R] PATH",
+                              "list the children, sorted (-s: and the Stat; "
+                              "-R: every path of the subtree)"}});
     s->add_flag("-s,-S,--stat", flag_a_, "also print the node's Stat");
     s->add_flag("-w,--watch", flag_b_, "leave a child watch; its event is printed when it fires");
     s->add_flag("-R,--recursive", flag_c_, "every path of the subtree, breadth first");
@@ -199,21 +219,23 @@ class CommandGrammar {
   }
 
   void add_stat() {
-    CLI::App* s = sub("stat", "print the node's Stat");
+    CLI::App* s = sub("stat", {{"[-w] PATH", "print the Stat"}});
     s->add_flag("-w,--watch", flag_a_, "leave a watch; its event is printed when it fires");
     add_path(s);
     s->callback([this] { out_ = StatCommand{path_, flag_a_}; });
   }
 
   void add_delete() {
-    CLI::App* s = sub("delete", "delete a node without children");
+    CLI::App* s = sub("delete", {{"[-v VERSION] PATH", "delete a node that has no children"}});
     s->add_option("-v,--version", version_, "expected data version");
     add_path(s);
     s->callback([this] { out_ = DeleteCommand{path_, version_}; });
   }
 
   void add_deleteall() {
-    CLI::App* s = sub("deleteall", "delete the node and all its descendants");
+    CLI::App* s = sub("deleteall", {{"[-b N] PATH",
+                                     "delete the node and its subtree, depth-first "
+                                     "(-b: in multis of up to N deletes)"}});
     s->add_option("-b,--batch", batch_, "delete in multis of up to N nodes")
         ->check(CLI::Range(1, 100000).description(""));
     add_path(s);
@@ -221,7 +243,12 @@ class CommandGrammar {
   }
 
   void add_watch() {
-    CLI::App* s = sub("watch", "wait for events on a node and print them");
+    CLI::App* s =
+        sub("watch", {{"[--data|--children|--exists] [--count N] [--timeout-watch MS] PATH",
+                       "set a watch, print each event as 'NodeDataChanged /path'; re-arm until N"},
+                      {"--persistent [--recursive] [--count N] [--timeout-watch MS] PATH",
+                       "addWatch: print every event (--recursive: of the subtree too) until N or "
+                       "interrupted"}});
     CLI::Option* data = s->add_flag("--data", flag_a_, "data watch (default)");
     CLI::Option* children = s->add_flag("--children", flag_b_, "children watch");
     CLI::Option* exists = s->add_flag("--exists", flag_c_, "exists watch (node may be missing)");
@@ -254,7 +281,9 @@ class CommandGrammar {
   }
 
   void add_addwatch() {
-    CLI::App* s = sub("addWatch", "leave a persistent watch; its events are printed");
+    CLI::App* s = sub("addWatch", {{"[-m PERSISTENT|PERSISTENT_RECURSIVE] PATH",
+                                    "leave a persistent watch (default recursive); its events "
+                                    "print as they fire"}});
     s->add_option("-m,--mode", scheme_, "PERSISTENT or PERSISTENT_RECURSIVE (default)")
         ->check(CLI::IsMember({"PERSISTENT", "PERSISTENT_RECURSIVE"}).description(""));
     add_path(s);
@@ -266,7 +295,10 @@ class CommandGrammar {
   }
 
   void add_removewatches() {
-    CLI::App* s = sub("removewatches", "remove this session's watches on a node");
+    CLI::App* s = sub("removewatches",
+                      {{"[-c|-d|-a] [-l] PATH",
+                        "remove this session's watches on PATH (-c children, -d data, -a all, "
+                        "default; -l also when the server is unreachable)"}});
     CLI::Option* children = s->add_flag("-c,--children", flag_a_, "children watches only");
     CLI::Option* data = s->add_flag("-d,--data", flag_b_, "data and exists watches only");
     CLI::Option* any = s->add_flag("-a,--any", flag_c_, "every kind, persistent too (default)");
@@ -286,21 +318,26 @@ class CommandGrammar {
   }
 
   void add_addauth() {
-    CLI::App* s = sub("addauth", "add a credential to the session");
+    CLI::App* s = sub("addauth", {{"SCHEME AUTH",
+                                   "add a credential to the session (digest "
+                                   "user:password); counts for later commands"}});
     s->add_option("SCHEME", scheme_, "digest (or ip)")->required();
     s->add_option("AUTH", data_, "for digest: user:password")->required();
     s->callback([this] { out_ = AddAuthCommand{scheme_, data_}; });
   }
 
   void add_getacl() {
-    CLI::App* s = sub("getAcl", "print the node's ACL");
+    CLI::App* s = sub("getAcl", {{"[-s] PATH", "print the ACL, one scheme:id:perms per line"}});
     s->add_flag("-s,-S,--stat", flag_a_, "also print the Stat");
     add_path(s);
     s->callback([this] { out_ = GetAclCommand{path_, flag_a_}; });
   }
 
   void add_setacl() {
-    CLI::App* s = sub("setAcl", "replace the node's ACL");
+    CLI::App* s = sub("setAcl", {{"[-s] [-v VERSION] [-R] PATH ACL",
+                                  "replace the ACL (-R: of the subtree too); ACL as zkCli writes "
+                                  "it: scheme:id:perms[,...], perms from cdrwa, e.g. "
+                                  "digest:alice:HASH:cdrwa,world:anyone:r"}});
     s->add_option("-v,--version", version_, "expected ACL version (aversion)");
     s->add_flag("-s,-S,--stat", flag_a_, "print the new Stat");
     s->add_flag("-R,--recursive", flag_b_, "also every descendant");
@@ -313,18 +350,20 @@ class CommandGrammar {
   }
 
   void add_whoami() {
-    CLI::App* s = sub("whoami", "print the ids the session is authenticated as");
+    CLI::App* s = sub("whoami", {{"", "the ids the session is authenticated as"}});
     s->callback([this] { out_ = WhoAmICommand{}; });
   }
 
   void add_getephemerals() {
-    CLI::App* s = sub("getEphemerals", "list this session's ephemeral nodes");
+    CLI::App* s = sub("getEphemerals", {{"[PATH]", "this session's ephemerals (under PATH)"}});
     s->add_option("PATH", path_, "only those under PATH");
     s->callback([this] { out_ = GetEphemeralsCommand{path_}; });
   }
 
   void add_setquota() {
-    CLI::App* s = sub("setquota", "set a quota limit on a node");
+    CLI::App* s = sub("setquota", {{"-n|-b|-N|-B N PATH",
+                                    "set a quota limit: -n nodes, -b bytes (soft, logged), -N, "
+                                    "-B (hard, enforced with enforceQuota)"}});
     CLI::Option* n = s->add_option("-n", quota_[0], "soft limit on the number of nodes");
     CLI::Option* b = s->add_option("-b", quota_[1], "soft limit on the bytes of data");
     CLI::Option* hn = s->add_option("-N", quota_[2], "hard limit on the number of nodes");
@@ -351,7 +390,8 @@ class CommandGrammar {
   }
 
   void add_delquota() {
-    CLI::App* s = sub("delquota", "remove a node's quota, or one of its limits");
+    CLI::App* s =
+        sub("delquota", {{"[-n|-b|-N|-B] PATH", "remove the quota, or one of its limits"}});
     CLI::Option* n = s->add_flag("-n", flag_a_, "only the node count soft limit");
     CLI::Option* b = s->add_flag("-b", flag_b_, "only the bytes soft limit");
     CLI::Option* hn = s->add_flag("-N", flag_c_, "only the node count hard limit");
@@ -371,7 +411,9 @@ class CommandGrammar {
   }
 
   void add_config() {
-    CLI::App* s = sub("config", "print the ensemble's membership (/zookeeper/config)");
+    CLI::App* s = sub("config", {{"[-c] [-w] [-s]",
+                                  "print the ensemble's membership (-c: the "
+                                  "version and client addresses only)"}});
     s->add_flag("-c,--client", flag_a_, "only the version and the client addresses");
     s->add_flag("-w,--watch", flag_b_, "leave a watch; its event is printed when it fires");
     s->add_flag("-s,-S,--stat", flag_c_, "also print the Stat");
@@ -379,7 +421,11 @@ class CommandGrammar {
   }
 
   void add_reconfig() {
-    CLI::App* s = sub("reconfig", "change the ensemble's membership");
+    CLI::App* s = sub("reconfig", {{"[-s] [-v VERSION] -members SERVERS | -file FILE |\n"
+                                    "         [-add SERVERS] [-remove IDS]",
+                                    "change the membership; SERVERS as "
+                                    "server.N=host:port:port[:role];[host:]port comma-separated, "
+                                    "VERSION in hex"}});
     s->add_flag("-s,-S,--stat", flag_a_, "also print the Stat");
     s->add_option("-v,--version", text_, "the config version (hex) the change applies to");
     CLI::Option* file = s->add_option("--file", file_, "new membership: FILE's server.N lines");
@@ -448,6 +494,7 @@ class CommandGrammar {
   }
 
   CLI::App app_{"zkctl command", "zkctl"};
+  std::vector<CommandUsage> usages_;
   std::optional<Command> out_;
   std::string error_;  // set by a callback whose arguments parse but make no sense
   std::string scheme_;
@@ -481,64 +528,17 @@ ParseResult parse_command(const std::vector<std::string>& words) {
 
 std::vector<CommandWords> command_words() { return CommandGrammar().words(); }
 
+std::vector<CommandUsage> command_usages() { return CommandGrammar().usages(); }
+
 std::string command_help_text() {
+  std::string entries;
+  for (const CommandUsage& usage : command_usages()) {
+    entries +=
+        help_entry(usage.args.empty() ? usage.name : usage.name + " " + usage.args, usage.summary);
+  }
   return "Commands (zkCli's, as zkCli spells them; -S/--stat and other long\n"
-         "options are zkctl's own spellings beside them):\n"
-         "  create [-e] [-s] [-c] [-t TTL] PATH [DATA] [ACL]\n"
-         "                                 create a node, print the created path\n"
-         "                                 (-e ephemeral, -s sequential, -c container,\n"
-         "                                 -t TTL node of TTL ms; no DATA: null data;\n"
-         "                                 a one-shot ephemeral vanishes when zkctl\n"
-         "                                 exits)\n"
-         "  get [-s] [-w] [--base64|--hex] PATH\n"
-         "                                 print the data (-s: and the Stat; -w: leave\n"
-         "                                 a watch; --base64/--hex: encoded)\n"
-         "  set [-s] [-v VERSION] PATH DATA\n"
-         "                                 replace the data (-s: print the new Stat)\n"
-         "  ls [-s] [-w] [-R] PATH         list the children, sorted (-s: and the\n"
-         "                                 Stat; -R: every path of the subtree)\n"
-         "  stat [-w] PATH                 print the Stat\n"
-         "  exists PATH                    exit 0 if the node exists, 3 if not\n"
-         "  delete [-v VERSION] PATH       delete a node that has no children\n"
-         "  deleteall [-b N] PATH          delete the node and its subtree, depth-first\n"
-         "                                 (-b: in multis of up to N deletes)\n"
-         "  watch [--data|--children|--exists] [--count N] [--timeout-watch MS] PATH\n"
-         "                                 set a watch, print each event as\n"
-         "                                 'NodeDataChanged /path'; re-arm until N\n"
-         "  watch --persistent [--recursive] [--count N] [--timeout-watch MS] PATH\n"
-         "                                 addWatch: print every event (--recursive:\n"
-         "                                 of the subtree too) until N or interrupted\n"
-         "  addWatch [-m PERSISTENT|PERSISTENT_RECURSIVE] PATH\n"
-         "                                 leave a persistent watch (default\n"
-         "                                 recursive); its events print as they fire\n"
-         "  removewatches [-c|-d|-a] [-l] PATH\n"
-         "                                 remove this session's watches on PATH\n"
-         "                                 (-c children, -d data, -a all, default;\n"
-         "                                 -l also when the server is unreachable)\n"
-         "  sync PATH                      sync the connected server with the leader\n"
-         "  addauth SCHEME AUTH            add a credential to the session (digest\n"
-         "                                 user:password); counts for later commands\n"
-         "  getAcl [-s] PATH               print the ACL, one scheme:id:perms per line\n"
-         "  setAcl [-s] [-v VERSION] [-R] PATH ACL\n"
-         "                                 replace the ACL (-R: of the subtree too);\n"
-         "                                 ACL as zkCli writes it:\n"
-         "                                 scheme:id:perms[,...], perms from cdrwa,\n"
-         "                                 e.g. digest:alice:HASH:cdrwa,world:anyone:r\n"
-         "  whoami                         the ids the session is authenticated as\n"
-         "  getEphemerals [PATH]           this session's ephemerals (under PATH)\n"
-         "  getAllChildrenNumber PATH      how many descendants PATH has\n"
-         "  setquota -n|-b|-N|-B N PATH    set a quota limit: -n nodes, -b bytes\n"
-         "                                 (soft, logged), -N, -B (hard, enforced\n"
-         "                                 with enforceQuota)\n"
-         "  listquota PATH                 print the quota's limits and usage\n"
-         "  delquota [-n|-b|-N|-B] PATH    remove the quota, or one of its limits\n"
-         "  config [-c] [-w] [-s]          print the ensemble's membership (-c: the\n"
-         "                                 version and client addresses only)\n"
-         "  reconfig [-s] [-v VERSION] -members SERVERS | -file FILE |\n"
-         "           [-add SERVERS] [-remove IDS]\n"
-         "                                 change the membership; SERVERS as\n"
-         "                                 server.N=host:port:port[:role];[host:]port\n"
-         "                                 comma-separated, VERSION in hex\n"
+         "options are zkctl's own spellings beside them):\n" +
+         entries +
          "Names are matched in any case (getacl works too). DATA is a literal;\n"
          "@FILE reads FILE, @@x is the literal @x; with --base64 or --hex it is\n"
          "decoded first. Use -- before data that starts with '-'.\n";

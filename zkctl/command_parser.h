@@ -29,7 +29,21 @@ using ParseResult = std::variant<Command, UsageError>;
 // Parses `words` (the command name first). Never throws.
 ParseResult parse_command(const std::vector<std::string>& words);
 
-// The grammar above plus one line per command, for --help and `help`.
+// How a command is written and what it does, registered with its grammar
+// (one per form: watch has two): its entry in command_help_text().
+struct CommandUsage {
+  std::string name;  // "get"
+  // What follows the name, zkCli's way: -s rather than --stat, alternatives
+  // as -c|-d|-a; a '\n' continues on the next line (help_layout.h).
+  std::string args;
+  std::string summary;  // what it does, one paragraph
+};
+
+// Every command's usages, in the order of the grammar.
+std::vector<CommandUsage> command_usages();
+
+// The grammar above plus the entry of each of command_usages(), for --help
+// and `help`.
 std::string command_help_text();
 
 // How one command is spelled, read from the same grammar parse_command uses:

@@ -3,6 +3,7 @@
 
 #include "libzk/version/version.h"
 #include "zkctl/command_parser.h"
+#include "zkctl/help_layout.h"
 #include "zkctl/script_lexer.h"
 #include "zkctl/verb_words.h"
 
@@ -20,27 +21,40 @@ CommandFailure usage_failure(std::string message) {
   return f;
 }
 
+// The shell's own commands (run_builtin, run_line): their names as completion
+// offers them, and their help entry.
+struct Builtin {
+  std::vector<const char*> names;
+  const char* syntax;
+  const char* summary;
+};
+
+const std::vector<Builtin>& builtins() {
+  static const std::vector<Builtin> list{
+      {{"connect"}, "connect HOSTS", "end the session, open one to HOSTS"},
+      {{"close"}, "close", "end the session (its ephemerals go)"},
+      {{"history"}, "history", "the last 10 lines, numbered"},
+      {{"redo"}, "redo N", "run line N again"},
+      {{"printwatches"}, "printwatches on|off", "print fired watches (default on)"},
+      {{"version"}, "version", "zkctl's version"},
+      {{"help"}, "help", "this text"},
+      {{"quit", "exit"}, "quit, exit", "leave"},
+  };
+  return list;
+}
+
 }  // namespace
 
 std::string shell_help_text() {
-  return command_help_text() +
-         "Shell (scripts and the interactive shell):\n"
-         "  connect HOSTS                  end the session, open one to HOSTS\n"
-         "  close                          end the session (its ephemerals go)\n"
-         "  history                        the last 10 lines, numbered\n"
-         "  redo N                         run line N again\n"
-         "  printwatches on|off            print fired watches (default on)\n"
-         "  version                        zkctl's version\n"
-         "  help                           this text\n"
-         "  quit, exit                     leave\n" +
-         exit_code_help_text();
+  std::string text = command_help_text() + "Shell (scripts and the interactive shell):\n";
+  for (const Builtin& builtin : builtins()) text += help_entry(builtin.syntax, builtin.summary);
+  return text + exit_code_help_text();
 }
 
 std::vector<CommandWords> shell_command_words() {
   std::vector<CommandWords> words = command_words();
-  for (const char* builtin :
-       {"connect", "close", "history", "redo", "printwatches", "version", "help", "quit", "exit"}) {
-    words.push_back({builtin, {}, false});
+  for (const Builtin& builtin : builtins()) {
+    for (const char* name : builtin.names) words.push_back({name, {}, false});
   }
   return words;
 }

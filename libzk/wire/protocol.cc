@@ -1,78 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "libzk/wire/protocol.h"
 
+#include "libzk/wire/op_table.h"
+
 namespace zk::wire {
 
 std::string_view opcode_name(OpCode op) {
-  switch (op) {
-    case OpCode::kNotification:
-      return "notification";
-    case OpCode::kCreate:
-      return "create";
-    case OpCode::kDelete:
-      return "delete";
-    case OpCode::kExists:
-      return "exists";
-    case OpCode::kGetData:
-      return "getData";
-    case OpCode::kSetData:
-      return "setData";
-    case OpCode::kGetACL:
-      return "getACL";
-    case OpCode::kSetACL:
-      return "setACL";
-    case OpCode::kGetChildren:
-      return "getChildren";
-    case OpCode::kSync:
-      return "sync";
-    case OpCode::kPing:
-      return "ping";
-    case OpCode::kGetChildren2:
-      return "getChildren2";
-    case OpCode::kCheck:
-      return "check";
-    case OpCode::kMulti:
-      return "multi";
-    case OpCode::kCreate2:
-      return "create2";
-    case OpCode::kReconfig:
-      return "reconfig";
-    case OpCode::kCheckWatches:
-      return "checkWatches";
-    case OpCode::kRemoveWatches:
-      return "removeWatches";
-    case OpCode::kCreateContainer:
-      return "createContainer";
-    case OpCode::kDeleteContainer:
-      return "deleteContainer";
-    case OpCode::kCreateTTL:
-      return "createTTL";
-    case OpCode::kMultiRead:
-      return "multiRead";
-    case OpCode::kAuth:
-      return "auth";
-    case OpCode::kSetWatches:
-      return "setWatches";
-    case OpCode::kSasl:
-      return "sasl";
-    case OpCode::kGetEphemerals:
-      return "getEphemerals";
-    case OpCode::kGetAllChildrenNumber:
-      return "getAllChildrenNumber";
-    case OpCode::kSetWatches2:
-      return "setWatches2";
-    case OpCode::kAddWatch:
-      return "addWatch";
-    case OpCode::kWhoAmI:
-      return "whoAmI";
-    case OpCode::kCreateSession:
-      return "createSession";
-    case OpCode::kCloseSession:
-      return "closeSession";
-    case OpCode::kError:
-      return "error";
-  }
-  return "unknown";
+  const OpInfo* info = find_op(op);
+  return info == nullptr ? "unknown" : info->name;
 }
 
 std::string_view error_name(Error e) {

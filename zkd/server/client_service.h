@@ -115,6 +115,10 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   // connection alone. False for what is answered as on any session (reads,
   // ping, auth, setWatches...).
   bool answer_read_only(ClientState& client, int32_t xid, zk::wire::OpCode op, int64_t started_ms);
+  // An opcode of OpKind::kServer, each answered its own way; false (nothing
+  // sent) for any other, which handle answers as unsupported.
+  bool answer_server_op(ClientState& client, int32_t xid, zk::wire::OpCode op,
+                        std::string_view body, int64_t started_ms);
   void answer_write(ClientState& client, int32_t xid, zk::wire::OpCode op, std::string_view body,
                     int64_t started_ms);
   void answer_with_error_txn(ClientState& client, int32_t xid, zk::wire::OpCode op,

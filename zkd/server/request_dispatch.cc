@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "libzk/wire/jute.h"
+#include "libzk/wire/op_table.h"
 #include "libzk/wire/records.h"
 #include "zkd/log/log.h"
 #include "zkd/server/authentication.h"
@@ -22,6 +23,7 @@ using net::log_info;
 using net::log_warn;
 using zk::wire::Error;
 using zk::wire::OpCode;
+using zk::wire::OpKind;
 
 namespace {
 
@@ -67,50 +69,103 @@ void ClientService::handle(ClientState& client, std::string_view payload, Arriva
   }
 
   if (client.read_only && answer_read_only(client, xid, op, started)) return;
-  if (op == OpCode::kPing) {
-    clients_.reply(client, zk::wire::kPingXid, db_.last_zxid(), Error::kOk, {}, op_tag(op),
-                   started);
-  } else if (is_read(op)) {
-    // A sync is answered once the writes before it are applied (write_path.h).
-    if (op == OpCode::kSync && arrival != Arrival::kReleased &&
-        !writes_.sync(client, payload, started)) {
+  // The route is the opcode's OpKind (libzk/wire/op_table.h); a value that is
+  // no OpCode is kUnsupported.
+  switch (zk::wire::op_kind(op)) {
+    case OpKind::kRead: {
+      // A sync is answered once the writes before it are applied (write_path.h).
+      if (op == OpCode::kSync && arrival != Arrival::kReleased &&
+          !writes_.sync(client, payload, started)) {
+        return;
+      }
+      tree::Response response = db_.read(id, op, body, client.auth);
+      clients_.reply(client, xid, db_.last_zxid(), response.err, response.body, op_tag(op),
+                     started);
       return;
     }
-    tree::Response response = db_.read(id, op, body, client.auth);
-    clients_.reply(client, xid, db_.last_zxid(), response.err, response.body, op_tag(op), started);
-  } else if (is_tree_write(op)) {
-    answer_write(client, xid, op, body, started);
-  } else if (op == OpCode::kCloseSession) {
-    answer_close_session(client, xid, started);
-  } else if (op == OpCode::kSetWatches || op == OpCode::kSetWatches2) {
-    answer_set_watches(client, xid, op, body, started);
-  } else if (op == OpCode::kAuth) {
-    answer_auth(client, xid, body);
-  } else if (op == OpCode::kSasl) {
-    answer_sasl(client, xid, body);
-  } else if (op == OpCode::kGetEphemerals) {
-    answer_get_ephemerals(client, xid, body, started);
-  } else if (op == OpCode::kWhoAmI) {
-    answer_who_am_i(client, xid, started);
-  } else if (op == OpCode::kReconfig) {
-    // An ensemble's leader decides (ReplicaHost::prepare_reconfig).
-    if (config_.reconfig_enabled && writes_.host() != nullptr && decode_reconfig_request(body)) {
+    case OpKind::kWrite:
       answer_write(client, xid, op, body, started);
-    } else {
-      answer_with_error_txn(client, xid, op, reconfig_error(body, config_.reconfig_enabled),
-                            started);
-    }
-  } else if (op == OpCode::kDeleteContainer) {
-    // server-internal (§4.1): only the container manager sends it
-    answer_with_error_txn(client, xid, op, Error::kBadArguments, started);
-  } else {
-    // check (13) outside a multi lands here too (request_kinds.h).
-    log_info("closing connection from ", client.connection->remote_text(), " (session ",
-             hex(client.session_id), "): unsupported opcode ", static_cast<int32_t>(op),
-             op == OpCode::kCheck ? " (check outside a multi)" : "");
-    clients_.send(client, reply_frame(xid, -1, Error::kUnimplemented, {}));
-    ClientRegistry::close_after_flush(client);
+      return;
+    case OpKind::kServer:
+      if (answer_server_op(client, xid, op, body, started)) return;
+      break;
+    case OpKind::kUnsupported:
+      break;
   }
+  // check (13) outside a multi lands here too (op_table.h).
+  log_info("closing connection from ", client.connection->remote_text(), " (session ",
+           hex(client.session_id), "): unsupported opcode ", static_cast<int32_t>(op),
+           op == OpCode::kCheck ? " (check outside a multi)" : "");
+  clients_.send(client, reply_frame(xid, -1, Error::kUnimplemented, {}));
+  ClientRegistry::close_after_flush(client);
+}
+
+bool ClientService::answer_server_op(ClientState& client, int32_t xid, OpCode op,
+                                     std::string_view body, int64_t started) {
+  switch (op) {
+    case OpCode::kPing:
+      clients_.reply(client, zk::wire::kPingXid, db_.last_zxid(), Error::kOk, {}, op_tag(op),
+                     started);
+      return true;
+    case OpCode::kCloseSession:
+      answer_close_session(client, xid, started);
+      return true;
+    case OpCode::kSetWatches:
+    case OpCode::kSetWatches2:
+      answer_set_watches(client, xid, op, body, started);
+      return true;
+    case OpCode::kAuth:
+      answer_auth(client, xid, body);
+      return true;
+    case OpCode::kSasl:
+      answer_sasl(client, xid, body);
+      return true;
+    case OpCode::kGetEphemerals:
+      answer_get_ephemerals(client, xid, body, started);
+      return true;
+    case OpCode::kWhoAmI:
+      answer_who_am_i(client, xid, started);
+      return true;
+    case OpCode::kReconfig:
+      // An ensemble's leader decides (ReplicaHost::prepare_reconfig).
+      if (config_.reconfig_enabled && writes_.host() != nullptr && decode_reconfig_request(body)) {
+        answer_write(client, xid, op, body, started);
+      } else {
+        answer_with_error_txn(client, xid, op, reconfig_error(body, config_.reconfig_enabled),
+                              started);
+      }
+      return true;
+    case OpCode::kDeleteContainer:
+      // server-internal (§4.1): only the container manager sends it
+      answer_with_error_txn(client, xid, op, Error::kBadArguments, started);
+      return true;
+    // Not OpKind::kServer: routed elsewhere by handle.
+    case OpCode::kNotification:
+    case OpCode::kCreate:
+    case OpCode::kDelete:
+    case OpCode::kExists:
+    case OpCode::kGetData:
+    case OpCode::kSetData:
+    case OpCode::kGetACL:
+    case OpCode::kSetACL:
+    case OpCode::kGetChildren:
+    case OpCode::kSync:
+    case OpCode::kGetChildren2:
+    case OpCode::kCheck:
+    case OpCode::kMulti:
+    case OpCode::kCreate2:
+    case OpCode::kCheckWatches:
+    case OpCode::kRemoveWatches:
+    case OpCode::kCreateContainer:
+    case OpCode::kCreateTTL:
+    case OpCode::kMultiRead:
+    case OpCode::kGetAllChildrenNumber:
+    case OpCode::kAddWatch:
+    case OpCode::kCreateSession:
+    case OpCode::kError:
+      return false;
+  }
+  return false;  // no OpCode
 }
 
 bool ClientService::answer_read_only(ClientState& client, int32_t xid, OpCode op, int64_t started) {
@@ -122,8 +177,7 @@ bool ClientService::answer_read_only(ClientState& client, int32_t xid, OpCode op
     return true;
   }
   // Apache's ReadOnlyRequestProcessor: every change, sync and reconfig.
-  if (is_tree_write(op) || op == OpCode::kSync || op == OpCode::kReconfig ||
-      op == OpCode::kDeleteContainer || op == OpCode::kCheck) {
+  if (refused_read_only(op)) {
     clients_.reply(client, xid, db_.last_zxid(), Error::kNotReadOnly, {}, op_tag(op), started);
     return true;
   }

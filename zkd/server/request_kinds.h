@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// How the server routes a request by its opcode (request_dispatch.cc). An
-// opcode that is neither a read nor a tree write, nor one the dispatcher
-// answers itself (ping, auth, sasl, setWatches, closeSession, getEphemerals,
-// whoAmI, reconfig, deleteContainer), is unimplemented: UNIMPLEMENTED (−6)
-// with zxid −1, then the connection is closed, as Apache does for an unknown
-// opcode (apache-behaviour.md, "Bad input").
+// How the server routes a request by its opcode (request_dispatch.cc): the
+// facts are zk::wire::kOpTable's (libzk/wire/op_table.h), whose OpKind
+// documents each route; a value that is no OpCode is unsupported.
 #pragma once
 
 #include "libzk/wire/protocol.h"
@@ -13,13 +10,19 @@ namespace zkd::server {
 
 // Answered from this replica's tree by tree::Database::read: exists, getData,
 // getACL, getChildren, getChildren2, sync, getAllChildrenNumber, multiRead,
-// addWatch, checkWatches, removeWatches.
+// addWatch, checkWatches, removeWatches (OpKind::kRead).
 bool is_read(zk::wire::OpCode op);
 
 // Prepared into a txn and committed: create, create2, createContainer,
-// createTTL, delete, setData, setACL, multi. Not check (13): outside a multi
-// Apache 3.9.3 treats it as an unknown opcode (ZOOKEEPER-2623's
-// `Request.isValid`), and so does zkd; inside a multi it is a sub-op.
+// createTTL, delete, setData, setACL, multi (OpKind::kWrite). Not check (13):
+// outside a multi Apache 3.9.3 treats it as an unknown opcode
+// (ZOOKEEPER-2623's `Request.isValid`), and so does zkd; inside a multi it is
+// a sub-op.
 bool is_tree_write(zk::wire::OpCode op);
+
+// Answered NOTREADONLY by a read-only server (Apache's
+// ReadOnlyRequestProcessor): every change, sync, reconfig, deleteContainer and
+// check. closeSession is the dispatcher's own case.
+bool refused_read_only(zk::wire::OpCode op);
 
 }  // namespace zkd::server

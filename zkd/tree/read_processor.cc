@@ -42,7 +42,7 @@ zk::wire::ACLs digests_masked(zk::wire::ACLs acl) {
 
 Response ReadProcessor::read(WatcherId watcher, OpCode op, std::string_view body, int64_t last_zxid,
                              const AuthIds& caller) const {
-  Response r;
+  Response r = error(Error::kUnimplemented);  // also for a value that is no OpCode
   // getData, getChildren, getChildren2: `answer` for the decoded request.
   auto path_watch = [&](auto answer) {
     zk::wire::PathWatchRequest req;
@@ -82,7 +82,30 @@ Response ReadProcessor::read(WatcherId watcher, OpCode op, std::string_view body
     case OpCode::kRemoveWatches:
       r = remove_watches(watches_, watcher, body);
       break;
-    default:
+    // Not OpKind::kRead (libzk/wire/op_table.h): the dispatcher sends these
+    // elsewhere.
+    case OpCode::kNotification:
+    case OpCode::kCreate:
+    case OpCode::kDelete:
+    case OpCode::kSetData:
+    case OpCode::kSetACL:
+    case OpCode::kPing:
+    case OpCode::kCheck:
+    case OpCode::kMulti:
+    case OpCode::kCreate2:
+    case OpCode::kReconfig:
+    case OpCode::kCreateContainer:
+    case OpCode::kDeleteContainer:
+    case OpCode::kCreateTTL:
+    case OpCode::kAuth:
+    case OpCode::kSetWatches:
+    case OpCode::kSasl:
+    case OpCode::kGetEphemerals:
+    case OpCode::kSetWatches2:
+    case OpCode::kWhoAmI:
+    case OpCode::kCreateSession:
+    case OpCode::kCloseSession:
+    case OpCode::kError:
       r = error(Error::kUnimplemented);
       break;
   }

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+
 namespace zkctl {
 namespace {
 
@@ -232,6 +235,94 @@ TEST(CommandParser, HelpListsEveryCommand) {
                            "reconfig"}) {
     EXPECT_NE(help.find(std::string("\n  ") + name + " "), std::string::npos) << name;
   }
+}
+
+// The options a usage spells: its words that start with '-', split at the
+// brackets and bars of "[-c|-d|-a]".
+std::set<std::string> spelled_options(const std::vector<CommandUsage>& usages) {
+  std::set<std::string> out;
+  for (const CommandUsage& usage : usages) {
+    std::string word;
+    for (char c : usage.args + " ") {
+      if (c == ' ' || c == '\n' || c == '|' || c == '[' || c == ']') {
+        if (word.starts_with("-")) out.insert(word);
+        word.clear();
+      } else {
+        word += c;
+      }
+    }
+  }
+  return out;
+}
+
+// The help text is generated from the usages registered with the grammar;
+// they must say what the grammar takes: every option a usage spells is one
+// of the command's, and every option of the command is spelled in one of its
+// forms (-S and --stat are spellings beside -s). The create and set entries
+// lacked [--base64|--hex] when the help was written by hand.
+TEST(CommandParser, UsagesSpellTheGrammarsOptions) {
+  const std::vector<CommandUsage> usages = command_usages();
+  for (const CommandWords& command : command_words()) {
+    std::vector<CommandUsage> own;
+    for (const CommandUsage& usage : usages) {
+      if (usage.name == command.name) own.push_back(usage);
+    }
+    ASSERT_FALSE(own.empty()) << command.name << " has no usage";
+    const std::set<std::string> spelled = spelled_options(own);
+    // reconfig's long options are spelled zkCli's way, with one dash.
+    auto spells = [&](const std::string& option) {
+      return spelled.contains(option) ||
+             (option.starts_with("--") && spelled.contains(option.substr(1)));
+    };
+    for (const std::string& option : spelled) {
+      const bool known = std::find(command.options.begin(), command.options.end(), option) !=
+                             command.options.end() ||
+                         std::find(command.options.begin(), command.options.end(), "-" + option) !=
+                             command.options.end();
+      EXPECT_TRUE(known) << command.name << ": " << option << " is no option of the grammar";
+    }
+    // command.options lists each option's short names, then its long one:
+    // a new option starts at a short name after a long one, or at a long
+    // name after a long one.
+    std::vector<std::vector<std::string>> options;
+    for (const std::string& name : command.options) {
+      if (options.empty() || options.back().back().starts_with("--")) options.emplace_back();
+      options.back().push_back(name);
+    }
+    for (const std::vector<std::string>& names : options) {
+      EXPECT_TRUE(std::any_of(names.begin(), names.end(), spells))
+          << command.name << ": " << names.front() << " is in no usage";
+    }
+  }
+  for (const CommandUsage& usage : usages) {
+    EXPECT_FALSE(usage.summary.empty()) << usage.name;
+    const std::vector<CommandWords> words = command_words();
+    EXPECT_TRUE(std::any_of(words.begin(), words.end(), [&](const CommandWords& w) {
+      return w.name == usage.name;
+    })) << usage.name;
+  }
+}
+
+TEST(CommandParser, HelpHasEachUsageOnce) {
+  const std::string help = command_help_text();
+  EXPECT_NE(help.find("\n  create [-e] [-s] [-c] [-t TTL] [--base64|--hex] PATH [DATA] [ACL]\n"),
+            std::string::npos);
+  EXPECT_NE(help.find("\n  ls [-s] [-w] [-R] PATH         list the children, sorted"),
+            std::string::npos);
+  EXPECT_NE(help.find("\n  reconfig [-s] [-v VERSION] -members SERVERS | -file FILE |\n"
+                      "           [-add SERVERS] [-remove IDS]\n"),
+            std::string::npos);
+  for (const CommandUsage& usage : command_usages()) {
+    const std::string entry = "\n  " + usage.name + (usage.args.empty() ? "" : " ");
+    EXPECT_NE(help.find(entry), std::string::npos) << usage.name;
+  }
+  // watch's two forms, each its entry.
+  size_t watches = 0;
+  for (size_t at = help.find("\n  watch "); at != std::string::npos;
+       at = help.find("\n  watch ", at + 1)) {
+    ++watches;
+  }
+  EXPECT_EQ(watches, 2u);
 }
 
 }  // namespace
