@@ -69,18 +69,13 @@
 
 #include "zkd/net/tls_context.h"
 #include "zkd/peer/peer_codec.h"
+#include "zkd/peer/peer_links.h"
 #include "zkd/zab/message.h"
 
 namespace zkd::net {
 
 // PeerPacket, encode_peer_packet() and decode_peer_packet() are in
 // peer_codec.h, with the byte formats.
-
-struct PeerAddress {
-  zab::ServerId id = 0;
-  std::string host;  // a name or an address literal
-  uint16_t port = 0;
-};
 
 // One side of a quorum SASL exchange: called with the other side's token
 // (the dialer's first call with none), it says what to send next.
@@ -113,15 +108,13 @@ struct PeerTransportOptions {
   bool sasl_required_by_acceptor = false;  // quorum.auth.serverRequireSasl
 };
 
-class PeerTransport {
+class PeerTransport final : public PeerLinks {
  public:
-  using Receive = std::function<void(PeerPacket packet)>;
-
   // `peers` is the whole ensemble, this server (`self`) included: its entry
   // says where to listen.
   PeerTransport(boost::asio::io_context& io, zab::ServerId self, std::vector<PeerAddress> peers,
                 Receive receive, PeerTransportOptions options = {});
-  ~PeerTransport();
+  ~PeerTransport() override;
   PeerTransport(const PeerTransport&) = delete;
   PeerTransport& operator=(const PeerTransport&) = delete;
 
@@ -129,31 +122,31 @@ class PeerTransport {
   // error is returned (nothing started), as is a failure to resolve this
   // server's host, invalid_argument when `self` is not in `peers`, and
   // already_started on a second call or after stop().
-  boost::system::error_code start();
+  boost::system::error_code start() override;
   // Queues packet.message for packet.message.to (see "Delivery"). Sending to
   // self or to an unknown id is a no-op.
-  void send(PeerPacket packet);
+  void send(PeerPacket packet) override;
   // Closes every link and stops dialing; receive is not called afterwards.
-  void stop();
+  void stop() override;
   // A server that joined the configuration (a reconfiguration): its links
   // are accepted (and dialed, when its id is the smaller) from now on. An id
   // already known keeps its address.
-  void add_peer(PeerAddress address);
+  void add_peer(PeerAddress address) override;
 
   // `down` is called (posted to the io_context, never from inside send() or
   // stop()) each time the link to a peer that was up goes down, except by
   // stop(). A replacement connection is not a down. Set before start().
-  void on_link_down(std::function<void(zab::ServerId peer)> down);
+  void on_link_down(std::function<void(zab::ServerId peer)> down) override;
 
   // Whether the link to `peer` is up now (for 4lw and logs).
-  bool connected(zab::ServerId peer) const;
+  bool connected(zab::ServerId peer) const override;
 
   // Flow control for a sender of many packets (a streamed snapshot): the
   // bytes queued or being written on the link to `peer` (0 when it is
   // down), and `drained`, called (posted, as `down` is) each time a write
   // leaves that link's queue empty. Set before start().
-  uint64_t queued_bytes(zab::ServerId peer) const;
-  void on_drained(std::function<void(zab::ServerId peer)> drained);
+  uint64_t queued_bytes(zab::ServerId peer) const override;
+  void on_drained(std::function<void(zab::ServerId peer)> drained) override;
 
  private:
   struct Impl;

@@ -107,10 +107,8 @@ Replication::Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot)
   parts_.writes.replicate(host_);
 }
 
-boost::system::error_code Replication::start() {
-  // Not serving until its first election ends: the read-only grace runs.
-  parts_.read_only.quorum_lost(parts_.env.clock().steady_ms());
-  std::vector<net::PeerAddress> peers = known_peers();
+std::unique_ptr<net::PeerLinks> Replication::tcp_links(std::vector<net::PeerAddress> peers,
+                                                       net::PeerLinks::Receive receive) const {
   net::PeerTransportOptions options;
   const ServerConfig& config = parts_.config;
   if (config.ssl_quorum || config.quorum_port_unification) {
@@ -132,12 +130,19 @@ boost::system::error_code Replication::start() {
              ")", options.sasl_required_by_acceptor ? ", required of peers that dial" : "",
              options.sasl_required_by_dialer ? ", required of peers dialed" : "");
   }
-  transport_ = std::make_unique<net::PeerTransport>(
-      parts_.io, parts_.config.my_id, std::move(peers),
-      [this](net::PeerPacket packet) {
-        host_.receive(std::move(packet.message), std::move(packet.attachment));
-      },
-      options);
+  return std::make_unique<net::PeerTransport>(parts_.io, parts_.config.my_id, std::move(peers),
+                                              std::move(receive), options);
+}
+
+boost::system::error_code Replication::start() {
+  // Not serving until its first election ends: the read-only grace runs.
+  parts_.read_only.quorum_lost(parts_.env.clock().steady_ms());
+  net::PeerLinks::Receive receive = [this](net::PeerPacket packet) {
+    host_.receive(std::move(packet.message), std::move(packet.attachment));
+  };
+  transport_ = parts_.make_links
+                   ? parts_.make_links(parts_.config.my_id, known_peers(), std::move(receive))
+                   : tcp_links(known_peers(), std::move(receive));
   transport_->on_link_down([this](zab::ServerId peer) { host_.link_down(peer); });
   // A snapshot streamed to a learner goes on as its link drains.
   transport_->on_drained([this](zab::ServerId) { host_.pump(); });

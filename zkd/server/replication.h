@@ -87,6 +87,12 @@ class Replication final : ReplicaEvents {
     ReadOnlyMode& read_only;
     std::function<void()> read_only_started;
     uint64_t seed;  // the Zab core's random draws (election timeouts), from main
+    // Makes the peer links from this server's id, every server's address
+    // and what receives: the simulator's; null: the PeerTransport over TCP
+    // with zoo.cfg's TLS and SASL.
+    std::function<std::unique_ptr<net::PeerLinks>(
+        zab::ServerId self, std::vector<net::PeerAddress> peers, net::PeerLinks::Receive receive)>
+        make_links;
   };
   // The replica over the recovered `db`, whose log after the snapshot at
   // `snapshot_zxid` is `records` (the write path's log is open). The
@@ -134,12 +140,16 @@ class Replication final : ReplicaEvents {
   // Every server this one may link with: zoo.cfg's and those the tree's
   // /zookeeper/config names.
   std::vector<net::PeerAddress> known_peers() const;
+  // zkd's peer links: TCP, with zoo.cfg's TLS (sslQuorum, portUnification)
+  // and quorum SASL.
+  std::unique_ptr<net::PeerLinks> tcp_links(std::vector<net::PeerAddress> peers,
+                                            net::PeerLinks::Receive receive) const;
 
   Parts parts_;
   std::chrono::milliseconds tick_;
   uint64_t touch_report_ticks_;
   ReplicaHost host_;
-  std::unique_ptr<net::PeerTransport> transport_;
+  std::unique_ptr<net::PeerLinks> transport_;
   std::unique_ptr<storage::Timer> tick_timer_;
   uint64_t ticks_ = 0;
   bool stopped_ = false;

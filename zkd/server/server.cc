@@ -202,7 +202,8 @@ storage::Status Server::open_storage() {
             .serving = [this] { service_.serving(); },
             .read_only = read_only_,
             .read_only_started = [this] { service_.read_only_started(); },
-            .seed = derived_seed(seed_, 2)},
+            .seed = derived_seed(seed_, 2),
+            .make_links = make_links_},
         std::move(records), recovered->snapshot_zxid, recovered->snapshot_config);
     if (!replica.ok()) return replica.status();
     replication_ = std::move(*replica);

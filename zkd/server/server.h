@@ -87,6 +87,10 @@ class Server final {
   // Before open_storage(): the log it opens is `make`'s instead of a
   // LogThread.
   void use_log(LogFactory make) { make_log_ = std::move(make); }
+  // Before open_storage(): in an ensemble, the peer links are `make`'s (the
+  // simulator's network) instead of TCP (Replication::Parts::make_links).
+  using PeerLinksFactory = decltype(Replication::Parts::make_links);
+  void use_peer_links(PeerLinksFactory make) { make_links_ = std::move(make); }
   // ydld: hands this leader's leadership to its most up-to-date follower;
   // the four-letter word's answer (ClickHouse Keeper's on success).
   std::string yield_leadership();
@@ -160,7 +164,8 @@ class Server final {
   bool stopped_ = false;
   int exit_status_ = 0;
   std::function<void()> on_stop_;
-  LogFactory make_log_;  // null: a LogThread
+  LogFactory make_log_;          // null: a LogThread
+  PeerLinksFactory make_links_;  // null: a PeerTransport
 };
 
 }  // namespace zkd::server
