@@ -434,6 +434,13 @@ void LeaderRole::answer_peer_syncs() {
   });
 }
 
+void LeaderRole::link_down(ServerId peer) {
+  if (peers_.erase(peer) == 0) return;
+  if (phase_ == Phase::kBroadcast && !quorum_where(at_least(Peer::Stage::kSynced), true)) {
+    changes_.look();
+  }
+}
+
 void LeaderRole::tick() {
   ++phase_ticks_;
   for (auto it = peers_.begin(); it != peers_.end();) {

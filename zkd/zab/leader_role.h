@@ -41,6 +41,12 @@ class LeaderRole {
   void persisted();
   // `peer` left this epoch (it asks for a leader).
   void forget(ServerId peer) { peers_.erase(peer); }
+  // The host reported the link to `peer` down: the learner is gone at once
+  // (as Apache's LearnerHandler ends with its socket), not after syncLimit
+  // silent ticks, and a leader left without a synced quorum steps down now,
+  // before the followers it lost elect another leader and that one commits:
+  // until then it would still answer syncs and reads.
+  void link_down(ServerId peer);
 
   // Broadcast: the next txn of the epoch, sent to every synced follower.
   // A reconfiguration (Config::membership_of) is refused while another is

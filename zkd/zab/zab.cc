@@ -173,6 +173,7 @@ Error Zab::sync(uint64_t request_id) {
 void Zab::link_down(ServerId peer) {
   const bool lost_leader = s_.learning() && peer == s_.leader;
   election_.link_down(peer);
+  if (s_.role == Role::kLeading) leader_.link_down(peer);
   if (lost_leader) look();
 }
 

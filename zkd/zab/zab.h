@@ -90,8 +90,11 @@ class Zab final : RoleChanges {
   ServerId transferring_to() const;
   // The host's link to `peer` broke (its connection closed). A follower or
   // observer whose leader that is goes back to election at once, as Apache's
-  // learners do when their socket to the leader closes; anything else waits
-  // for the tick-based limits (a leader counts silent learners). In election
+  // learners do when their socket to the leader closes; a leader forgets that
+  // learner at once (as Apache's LearnerHandler ends with its socket) and
+  // steps down when no synced quorum is left, rather than keep answering
+  // syncs and reads until syncLimit while the others elect a new leader. In
+  // election
   // a voter whose link is down, and that has not been heard from since,
   // cannot send a better vote: once a quorum agrees, the replica need not
   // wait finalize_ticks for it (docs/zab.md, Election).
