@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,9 +20,10 @@
 #include "libzk/wire/jute.h"
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
-#include "tests/common/run_until.h"
-#include "zkd/net/client_connection.h"
+#include "tests/sim/sim_peer_links.h"
+#include "tests/sim/sim_server_log.h"
 #include "zkd/log/log.h"
+#include "zkd/net/client_connection.h"
 #include "zkd/server/config.h"
 #include "zkd/server/server.h"
 #include "zkd/storage/memory_env.h"
@@ -95,11 +97,13 @@ class SimConnection final : public zkd::net::ClientConnection {
 struct InFlight {
   enum class Kind { kRegister, kEphemeral, kWatch, kPing } kind = Kind::kPing;
   int32_t xid = 0;
-  size_t record = 0;  // kRegister: history.registers; kEphemeral: ephemerals_
+  int32_t sync_xid = 0;  // a read in an ensemble: the sync sent before it
+  size_t record = 0;     // kRegister: history.registers; kEphemeral: ephemerals_
 };
 
 struct SimClient {
   int index = 0;
+  size_t node = 0;  // the server it is (or was last) connected to
   std::shared_ptr<SimConnection> connection;
   bool connecting = false;  // ConnectRequest sent, no answer yet
   int connections = 0;      // connections opened (numbers watch records)
@@ -122,16 +126,40 @@ struct Ephemeral {
   int client = 0;
 };
 
+// One server of the simulation, on its own disk; `server` is unset while
+// it is down.
+struct Node {
+  zkd::zab::ServerId id = 0;
+  std::unique_ptr<zkd::storage::MemoryEnv> env;
+  zkd::server::ServerConfig config;
+  std::unique_ptr<zkd::server::Server> server;
+  SimServerLog* log = nullptr;  // the server's, while it runs
+  int down_until = 0;           // a crashed server restarts at this step
+  int isolated_until = 0;       // an isolated one is joined again at this step
+};
+
 class ServerSim {
  public:
-  explicit ServerSim(const ServerSimOptions& options)
-      : options_(options), env_(options.seed), random_(options.seed) {
-    auto parsed = zkd::server::parse_config(
-        "tickTime=100\ndataDir=/data\nclientPort=2181\nadmin.enableServer=false\n"
-        "snapCount=40\nautopurge.snapRetainCount=3\npreAllocSize=64\n",
-        "zoo.cfg");
+  explicit ServerSim(const ServerSimOptions& options) : options_(options), random_(options.seed) {
+    std::string text =
+        "tickTime=100\ninitLimit=10\nsyncLimit=5\ndataDir=/data\nclientPort=2181\n"
+        "admin.enableServer=false\n4lw.commands.whitelist=isro,srvr\n"
+        "snapCount=40\nautopurge.snapRetainCount=3\npreAllocSize=64\n";
+    if (options.servers > 1) {
+      for (int id = 1; id <= options.servers; ++id) {
+        text += "server." + std::to_string(id) + "=127.0.0.1:" + std::to_string(2880 + id) + ":" +
+                std::to_string(3880 + id) + "\n";
+      }
+    }
+    auto parsed = zkd::server::parse_config(text, "zoo.cfg");
     if (!parsed.config) throw std::runtime_error("zoo.cfg: " + parsed.error);
-    config_ = *parsed.config;
+    nodes_.resize(static_cast<size_t>(options.servers));
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      nodes_[i].id = options.servers > 1 ? static_cast<zkd::zab::ServerId>(i + 1) : 0;
+      nodes_[i].env = std::make_unique<zkd::storage::MemoryEnv>(options.seed * 31 + i);
+      nodes_[i].config = *parsed.config;
+      nodes_[i].config.my_id = static_cast<int64_t>(nodes_[i].id);
+    }
     clients_.resize(static_cast<size_t>(options.clients));
     for (size_t i = 0; i < clients_.size(); ++i) clients_[i].index = static_cast<int>(i);
   }
@@ -139,19 +167,21 @@ class ServerSim {
   ServerSimResult run() {
     ServerSimResult result;
     try {
-      start_server();
+      for (Node& node : nodes_) start(node);
+      wait_until_all_serve();
       create_registers();
       for (step_ = 0; step_ < options_.steps + kHealSteps; ++step_) {
         const bool faults = step_ < options_.steps;
-        if (faults && chance(1, 150)) crash_and_restart();
+        if (faults) inject_faults();
+        heal_due();
         for (size_t i : shuffled_clients()) step_client(clients_[i], faults);
-        env_.time().advance(milliseconds(1));
-        settle();
+        advance(milliseconds(1));
         for (SimClient& c : clients_) read_inbox(c);
-        env_.time().advance(kStep - milliseconds(1));
-        settle();
+        advance(kStep - milliseconds(1));
         for (SimClient& c : clients_) read_inbox(c);
       }
+      heal_all();
+      wait_until_all_serve();
       final_look();
       check::Verdict verdict = check::check_history(history_);
       stats_.histories_checked = static_cast<int64_t>(clients_.size());
@@ -161,16 +191,27 @@ class ServerSim {
         result.ok = false;
         for (const check::Violation& v : verdict.violations) {
           result.failure += v.kind + ": " + v.what + "\n";
+          for (const check::RegisterOp& op : v.window) {
+            result.failure += "  c" + std::to_string(op.client) + " " +
+                              std::string(check::kind_name(op.kind)) + " " + op.key + " value " +
+                              std::to_string(op.value) + " v" + std::to_string(op.version) + " " +
+                              std::string(check::outcome_name(op.outcome)) + " [" +
+                              std::to_string(op.invoke_ns / 1000000) + " ms, " +
+                              (op.complete_ns == check::kNever
+                                   ? std::string("never")
+                                   : std::to_string(op.complete_ns / 1000000) + " ms") +
+                              "] zxid " + std::to_string(op.zxid) + "\n";
+          }
         }
       }
     } catch (const std::exception& e) {
       result.ok = false;
       result.failure = std::string(e.what()) + " (at step " + std::to_string(step_) + ")\n";
     }
-    if (server_) {
-      server_->stop();
-      io_.poll();
+    for (Node& node : nodes_) {
+      if (node.server) node.server->stop();
     }
+    io_.poll();
     if (!result.ok) result.failure += "replay: ZK_SIM_SEED=" + std::to_string(options_.seed);
     result.stats = stats_;
     return result;
@@ -180,9 +221,12 @@ class ServerSim {
   bool chance(int in, int of) { return std::uniform_int_distribution<int>(1, of)(random_) <= in; }
   int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(random_); }
   void trace(const std::string& line) {
-    if (options_.verbose) std::fprintf(stderr, "[%d] %s\n", step_, line.c_str());
+    if (options_.verbose) {
+      std::fprintf(stderr, "[%d %lld ms] %s\n", step_, static_cast<long long>(now_ns() / 1000000),
+                   line.c_str());
+    }
   }
-  int64_t now_ns() { return env_.clock().steady_us() * 1000; }
+  int64_t now_ns() { return nodes_[0].env->clock().steady_us() * 1000; }
 
   std::vector<size_t> shuffled_clients() {
     std::vector<size_t> order(clients_.size());
@@ -191,38 +235,116 @@ class ServerSim {
     return order;
   }
 
-  void start_server() {
-    server_.emplace(io_, config_, env_, random_());
-    if (auto status = server_->open_storage(); !status.ok()) {
-      throw std::runtime_error("the server did not recover: " + status.message());
+  void start(Node& node) {
+    node.server = std::make_unique<zkd::server::Server>(io_, node.config, *node.env, random_());
+    node.server->use_log([&node](std::unique_ptr<zkd::storage::TxnLogWriter> writer,
+                                 std::function<void(const zkd::server::LogBatch&)> report) {
+      auto log = std::make_unique<SimServerLog>(std::move(writer), std::move(report));
+      node.log = log.get();
+      return log;
+    });
+    node.server->use_peer_links([this](zkd::zab::ServerId self, std::vector<zkd::net::PeerAddress>,
+                                       zkd::net::PeerLinks::Receive receive) {
+      return std::make_unique<SimPeerLinks>(network_, self, std::move(receive));
+    });
+    if (auto status = node.server->open_storage(); !status.ok()) {
+      throw std::runtime_error("server " + std::to_string(node.id) +
+                               " did not recover: " + status.message());
     }
-    if (auto ec = server_->start(zkd::server::Server::Listeners::kNone)) {
+    if (auto ec = node.server->start(zkd::server::Server::Listeners::kNone)) {
       throw std::runtime_error("the server did not start: " + ec.message());
     }
   }
 
-  // The server crashes: what it had not synced is lost; every connection
-  // ends, and what was in flight on it has an unknown outcome.
-  void crash_and_restart() {
-    trace("crash and restart");
+  // A server crashes: what it had not synced is lost; its connections end,
+  // and what was in flight on them has an unknown outcome.
+  void crash(Node& node) {
+    trace("server " + std::to_string(node.id) + " crashes");
     ++stats_.restarts;
-    server_->stop();
+    node.server->stop();
     io_.poll();
-    server_.reset();
-    env_.drop_unsynced();
-    for (SimClient& c : clients_) lose_connection(c);
-    start_server();
+    node.server.reset();
+    node.log = nullptr;
+    node.env->drop_unsynced();
+    for (SimClient& c : clients_) {
+      if (c.node == static_cast<size_t>(&node - nodes_.data())) lose_connection(c);
+    }
   }
 
-  // Runs the state thread until nothing is left to do now: every write the
-  // log thread took has come back (a bound of real time: a failure).
-  void settle() {
-    const bool settled = zk::test::run_until(io_, [&] {
-      while (io_.poll() > 0) {
+  // At most one server is down or cut off at a time, so that a quorum is
+  // left; a standalone server only crashes.
+  void inject_faults() {
+    if (!chance(1, 150)) return;
+    for (const Node& node : nodes_) {
+      if (!node.server || network_.isolated(node.id)) return;
+    }
+    Node& node = nodes_[static_cast<size_t>(pick(static_cast<int>(nodes_.size())))];
+    if (nodes_.size() > 1 && chance(1, 2)) {
+      trace("server " + std::to_string(node.id) + " is cut off");
+      ++stats_.partitions;
+      network_.isolate(node.id, true);
+      node.isolated_until = step_ + 10 + pick(50);
+      return;
+    }
+    crash(node);
+    node.down_until = step_ + pick(nodes_.size() > 1 ? 60 : 2);
+  }
+
+  void heal_due() {
+    for (Node& node : nodes_) {
+      if (!node.server && step_ >= node.down_until) start(node);
+      if (network_.isolated(node.id) && step_ >= node.isolated_until) {
+        network_.isolate(node.id, false);
       }
-      return server_->writes_pending() == 0;
-    });
-    if (!settled) throw std::runtime_error("the server did not settle");
+    }
+  }
+  void heal_all() {
+    for (Node& node : nodes_) {
+      node.down_until = node.isolated_until = 0;
+    }
+    heal_due();
+  }
+
+  // Moves every server's clock on by `by`, in steps of 1 ms when more, each
+  // followed by settle(): the servers' timers fire, and what they start runs
+  // to its end, before time moves again.
+  void advance(milliseconds by) {
+    for (milliseconds done{0}; done < by; done += milliseconds(1)) {
+      for (Node& node : nodes_) node.env->time().advance(milliseconds(1));
+      settle();
+    }
+  }
+
+  // Runs the state thread, the network and the logs until nothing is left
+  // to do now: no handler ready, no packet in flight, no txn unsynced (a
+  // bound of real time: a failure).
+  void settle() {
+    for (int round = 0; round < 100000; ++round) {
+      bool busy = false;
+      while (io_.poll() > 0) busy = true;
+      if (network_.deliver() > 0) busy = true;
+      for (Node& node : nodes_) {
+        if (node.log != nullptr && node.log->sync()) busy = true;
+      }
+      if (!busy) return;
+    }
+    throw std::runtime_error("the servers did not settle (a livelock?)");
+  }
+
+  bool serves(Node& node) {
+    if (!node.server) return false;
+    SimConnection probe(io_, node.server->client_handler(), ++ids_);
+    return node.server->client_handler().four_letter_word(probe, "isro", "") == "rw";
+  }
+  // Simulated time passes (at most a minute) until every server serves.
+  void wait_until_all_serve() {
+    for (int i = 0; i < 600; ++i) {
+      bool all = true;
+      for (Node& node : nodes_) all = all && serves(node);
+      if (all) return;
+      advance(milliseconds(100));
+    }
+    throw std::runtime_error("the servers did not all serve within a minute");
   }
 
   // The registers exist, each with value 0 at version 0, before the history.
@@ -254,10 +376,19 @@ class ServerSim {
     settle();
   }
 
+  // A new connection to a server that runs, chosen at random; none while
+  // every server is down.
   void connect(SimClient& c) {
-    c.connection = std::make_shared<SimConnection>(io_, server_->client_handler(), ++ids_);
+    std::vector<size_t> running;
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      if (nodes_[i].server) running.push_back(i);
+    }
+    if (running.empty()) return;
+    c.node = running[static_cast<size_t>(pick(static_cast<int>(running.size())))];
+    zkd::net::ConnectionHandler& handler = nodes_[c.node].server->client_handler();
+    c.connection = std::make_shared<SimConnection>(io_, handler, ++ids_);
     ++c.connections;
-    server_->client_handler().opened(c.connection);
+    handler.opened(c.connection);
     zk::wire::ConnectRequest request;
     request.timeout_ms = kSessionTimeoutMs;
     request.last_zxid_seen = c.last_zxid;
@@ -294,20 +425,25 @@ class ServerSim {
       // Every change of a register is seen on this connection from now on
       // (the checker wants each acknowledged write's event, in zxid order).
       zk::wire::AddWatchRequest watch{register_path(c.watched), /*mode=persistent*/ 0};
-      send(c, InFlight{InFlight::Kind::kWatch, c.next_xid++, 0}, OpCode::kAddWatch,
+      send(c, InFlight{InFlight::Kind::kWatch, c.next_xid++, 0, 0}, OpCode::kAddWatch,
            zk::wire::encode(watch));
     } else if (!c.has_ephemeral) {
       create_ephemeral(c);
     } else if (chance(2, 3)) {
       register_op(c);
     } else if (step_ - c.last_sent >= kPingEverySteps) {
-      send(c, InFlight{InFlight::Kind::kPing, zk::wire::kPingXid, 0}, OpCode::kPing, "");
+      send(c, InFlight{InFlight::Kind::kPing, zk::wire::kPingXid, 0, 0}, OpCode::kPing, "");
     }
   }
 
   void send(SimClient& c, InFlight op, OpCode code, const std::string& body) {
     c.in_flight = op;
     c.last_sent = step_;
+    if (op.sync_xid != 0) {
+      // A read in an ensemble is a sync, then the read: linearizable.
+      c.connection->receive(zk::wire::encode(zk::wire::RequestHeader{op.sync_xid, OpCode::kSync}) +
+                            zk::wire::encode(zk::wire::PathWatchRequest{"/", false}));
+    }
     c.connection->receive(zk::wire::encode(zk::wire::RequestHeader{op.xid, code}) + body);
   }
 
@@ -318,7 +454,7 @@ class ServerSim {
     create.flags = 1;
     ephemerals_.push_back(Ephemeral{create.path, c.session, c.index});
     c.has_ephemeral = true;
-    send(c, InFlight{InFlight::Kind::kEphemeral, c.next_xid++, ephemerals_.size() - 1},
+    send(c, InFlight{InFlight::Kind::kEphemeral, c.next_xid++, 0, ephemerals_.size() - 1},
          OpCode::kCreate, zk::wire::encode(create));
   }
 
@@ -347,9 +483,15 @@ class ServerSim {
       body = zk::wire::encode(set);
       code = OpCode::kSetData;
     }
+    trace("client " + std::to_string(c.index) + " at server " + std::to_string(nodes_[c.node].id) +
+          ": " + std::string(check::kind_name(op.kind)) + " " + op.key +
+          (op.kind == check::RegisterOpKind::kRead ? "" : " := " + std::to_string(op.value)));
     history_.registers.push_back(op);
-    send(c, InFlight{InFlight::Kind::kRegister, c.next_xid++, history_.registers.size() - 1}, code,
-         body);
+    InFlight request{InFlight::Kind::kRegister, 0, 0, history_.registers.size() - 1};
+    if (op.kind == check::RegisterOpKind::kRead && nodes_.size() > 1)
+      request.sync_xid = c.next_xid++;
+    request.xid = c.next_xid++;
+    send(c, request, code, body);
   }
 
   // Takes every frame the client was sent, in order.
@@ -404,6 +546,9 @@ class ServerSim {
             check::WatchEventRecord{c.index, c.connections, event.path, header.zxid});
       }
       return;
+    }
+    if (c.in_flight && c.in_flight->sync_xid != 0 && header.xid == c.in_flight->sync_xid) {
+      return;  // the sync before a read: the read's reply says what it got
     }
     if (!c.in_flight || header.xid != c.in_flight->xid) {
       throw std::runtime_error("client " + std::to_string(c.index) + ": a reply to xid " +
@@ -480,10 +625,10 @@ class ServerSim {
   // instead of finding the io_context out of work.
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
       boost::asio::make_work_guard(io_);
-  zkd::storage::MemoryEnv env_;
+  SimNetwork network_;
+  std::vector<Node> nodes_;
   std::mt19937_64 random_;
   zkd::server::ServerConfig config_;
-  std::optional<zkd::server::Server> server_;
   std::vector<SimClient> clients_;
   zkd::net::ConnectionId ids_ = 0;
   int step_ = 0;

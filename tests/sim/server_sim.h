@@ -26,6 +26,7 @@ namespace zk::sim {
 struct ServerSimOptions {
   uint64_t seed = 1;
   int steps = 600;  // simulated steps of 20 ms, with faults and load
+  int servers = 1;  // 1: standalone; 3 or 5: an ensemble on a simulated network
   int clients = 4;  // simulated clients
   bool verbose = false;
 };
@@ -33,7 +34,8 @@ struct ServerSimOptions {
 struct ServerSimStats {
   int64_t sessions_created = 0;
   int64_t sessions_expired = 0;  // expired by the server, seen by their client
-  int64_t restarts = 0;          // crashes of the server, each followed by a restart
+  int64_t restarts = 0;          // crashes of a server, each followed by a restart
+  int64_t partitions = 0;        // a server cut off from its peers for a while
   int64_t operations = 0;        // register operations recorded (every outcome)
   int64_t acknowledged = 0;      // of which answered ok
   int64_t watch_events = 0;
