@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "tests/sim/server_sim.h"
+#include "tests/sim/server/server_sim.h"
 
 namespace zk::sim {
 namespace {

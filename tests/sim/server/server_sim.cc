@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "tests/sim/server_sim.h"
+#include "tests/sim/server/server_sim.h"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -20,8 +20,8 @@
 #include "libzk/wire/jute.h"
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
-#include "tests/sim/sim_peer_links.h"
-#include "tests/sim/sim_server_log.h"
+#include "tests/sim/server/sim_peer_links.h"
+#include "tests/sim/server/sim_server_log.h"
 #include "zkd/log/log.h"
 #include "zkd/net/client_connection.h"
 #include "zkd/server/config.h"
