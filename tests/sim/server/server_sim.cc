@@ -23,7 +23,7 @@
 #include "tests/sim/server/sim_peer_links.h"
 #include "tests/sim/server/sim_server_log.h"
 #include "zkd/log/log.h"
-#include "zkd/net/client_connection.h"
+#include "zkd/net/queued_client_connection.h"
 #include "zkd/server/config.h"
 #include "zkd/server/server.h"
 #include "zkd/storage/memory_env.h"
@@ -46,52 +46,7 @@ constexpr int kHealSteps = 100;  // no faults, no silence: living sessions stay
 
 std::string register_path(int k) { return "/r" + std::to_string(k); }
 
-// A client connection without a socket: frames the server sends wait in
-// `inbox` (payloads, without the length) until the client reads them;
-// close() tells the server's handler once, on the state thread, as a TCP
-// connection does.
-class SimConnection final : public zkd::net::ClientConnection {
- public:
-  SimConnection(boost::asio::io_context& io, zkd::net::ConnectionHandler& handler,
-                zkd::net::ConnectionId id)
-      : ClientConnection(id, {boost::asio::ip::make_address("127.0.0.1"),
-                              static_cast<uint16_t>(10000 + id % 50000)}),
-        io_(io),
-        handler_(handler) {}
-
-  void send(std::string bytes) override {
-    if (!open_) return;
-    ++packets_sent_;
-    inbox.push_back(bytes.substr(4));
-  }
-  void close_after_flush() override { close(); }
-  void close() override {
-    if (!open_) return;
-    open_ = false;
-    boost::asio::post(io_, [self = shared_from_this(), this] { handler_.closed(*this); });
-  }
-  void mark_established() override {}
-  void hold_handshake(milliseconds, std::string) override {}
-  void resume_reading() override {}
-  bool secure() const override { return false; }
-  const std::string& peer_certificate_subject() const override { return subject_; }
-  bool accepting_sends() const override { return open_; }
-  size_t queued() const override { return 0; }
-
-  void receive(const std::string& payload) {
-    if (!open_) return;
-    ++packets_received_;
-    handler_.frame(*this, payload);
-  }
-
-  std::deque<std::string> inbox;
-
- private:
-  boost::asio::io_context& io_;
-  zkd::net::ConnectionHandler& handler_;
-  bool open_ = true;
-  std::string subject_;
-};
+using SimConnection = zkd::net::QueuedClientConnection;
 
 // The request a client has in flight (one at a time, as zklab check's).
 struct InFlight {
@@ -363,10 +318,10 @@ class ServerSim {
                                 zk::wire::encode(create));
     }
     settle();
-    if (setup.connection->inbox.size() != static_cast<size_t>(kRegisters)) {
+    if (setup.connection->sent.size() != static_cast<size_t>(kRegisters)) {
       throw std::runtime_error("the registers were not created");
     }
-    for (const std::string& frame : setup.connection->inbox) {
+    for (const std::string& frame : setup.connection->sent) {
       zk::wire::ReplyHeader header;
       if (!zk::wire::decode(frame, header) || header.err != Error::kOk) {
         throw std::runtime_error("a register was not created");
@@ -496,9 +451,9 @@ class ServerSim {
 
   // Takes every frame the client was sent, in order.
   void read_inbox(SimClient& c) {
-    while (c.connection && !c.connection->inbox.empty()) {
-      std::string frame = std::move(c.connection->inbox.front());
-      c.connection->inbox.pop_front();
+    while (c.connection && !c.connection->sent.empty()) {
+      std::string frame = std::move(c.connection->sent.front());
+      c.connection->sent.pop_front();
       if (c.connecting) {
         connected(c, frame);
       } else {
@@ -605,13 +560,13 @@ class ServerSim {
     read_inbox(looker);
     for (size_t record : acknowledged_ephemerals_) {
       const Ephemeral& e = ephemerals_[record];
-      looker.connection->inbox.clear();
+      looker.connection->sent.clear();
       looker.connection->receive(zk::wire::encode(zk::wire::RequestHeader{1, OpCode::kExists}) +
                                  zk::wire::encode(zk::wire::PathWatchRequest{e.path, false}));
       settle();
-      if (looker.connection->inbox.empty()) throw std::runtime_error("no answer to exists");
+      if (looker.connection->sent.empty()) throw std::runtime_error("no answer to exists");
       zk::wire::ReplyHeader header;
-      zk::wire::decode(looker.connection->inbox.front(), header);
+      zk::wire::decode(looker.connection->sent.front(), header);
       const bool ended = std::find(ended_sessions_.begin(), ended_sessions_.end(), e.session) !=
                          ended_sessions_.end();
       history_.ephemerals.push_back(

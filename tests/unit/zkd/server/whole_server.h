@@ -25,7 +25,7 @@
 #include "libzk/wire/records.h"
 #include "tests/common/request_bodies.h"
 #include "tests/common/run_until.h"
-#include "zkd/net/client_connection.h"
+#include "zkd/net/queued_client_connection.h"
 #include "zkd/server/config.h"
 #include "zkd/server/server.h"
 #include "zkd/storage/memory_env.h"
@@ -36,51 +36,7 @@ using std::chrono::milliseconds;
 using zk::wire::Error;
 using zk::wire::OpCode;
 
-// A connection without a socket. What the server sends is kept, payloads
-// only; close() ends it as a TCP connection does: the handler hears of it
-// once, after the call, on the state thread.
-class TestConnection final : public net::ClientConnection {
- public:
-  TestConnection(boost::asio::io_context& io, net::ConnectionHandler& handler, net::ConnectionId id)
-      : ClientConnection(
-            id, {boost::asio::ip::make_address("127.0.0.1"), static_cast<uint16_t>(40000 + id)}),
-        io_(io),
-        handler_(handler) {}
-
-  void send(std::string bytes) override {
-    if (!open_) return;
-    ++packets_sent_;
-    sent.push_back(bytes.substr(4));
-  }
-  void close_after_flush() override { close(); }
-  void close() override {
-    if (!open_) return;
-    open_ = false;
-    boost::asio::post(io_, [self = shared_from_this(), this] { handler_.closed(*this); });
-  }
-  void mark_established() override { established = true; }
-  void hold_handshake(milliseconds, std::string) override {}
-  void resume_reading() override {}
-  bool secure() const override { return false; }
-  const std::string& peer_certificate_subject() const override { return subject_; }
-  bool accepting_sends() const override { return open_; }
-  size_t queued() const override { return 0; }
-
-  // The client sends one frame's payload.
-  void receive(const std::string& payload) {
-    ++packets_received_;
-    handler_.frame(*this, payload);
-  }
-
-  std::deque<std::string> sent;
-  bool established = false;
-
- private:
-  boost::asio::io_context& io_;
-  net::ConnectionHandler& handler_;
-  bool open_ = true;
-  std::string subject_;
-};
+using TestConnection = net::QueuedClientConnection;
 
 class WholeServerTest : public ::testing::Test {
  protected:
