@@ -426,6 +426,18 @@ TEST(ConfigKeys, EveryHonouredKeyIsActedOnByTheParser) {
   }
 }
 
+// A bare prefix is the honoured pattern's key, judged by its apply function
+// (as Apache's startsWith); other patterns' bare prefixes are unknown keys.
+TEST(ConfigKeys, ABarePrefixOfAnHonouredPatternIsItsKey) {
+  EXPECT_THAT(with_line("server.=a:1:2").error,
+              HasSubstr("zoo.cfg:3: server.: the server id after 'server.' is not a number"));
+  EXPECT_THAT(with_line("authProvider.=com.example.Custom").error,
+              HasSubstr("zoo.cfg:3: authProvider.: zkd serves the digest"));
+  auto ssl = with_line("ssl.=x");
+  ASSERT_TRUE(ssl.config) << ssl.error;
+  EXPECT_THAT(ssl.warnings, Contains(HasSubstr("unknown key 'ssl.' ignored")));
+}
+
 TEST(ConfigKeys, UnknownKeyWarnsWithTheClosestKnownKey) {
   auto typo = with_line("tickTim=2000");
   ASSERT_TRUE(typo.config) << typo.error;
