@@ -2,7 +2,6 @@
 #include "zkd/server/config.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <fstream>
 #include <map>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "zkd/server/config_keys.h"
+#include "zkd/server/config_parser.h"
 #include "zkd/server/properties.h"
 
 namespace zkd::server {
@@ -120,162 +120,6 @@ std::string parse_server_line(std::string_view value, QuorumServer& out) {
 
 namespace {
 
-class Parser {
- public:
-  Parser(const std::string& file_name, ConfigResult& result) : file_(file_name), result_(result) {}
-
-  // "zoo.cfg:3: tickTime: 'abc' is not a number"
-  bool fail(const Property& p, const std::string& why) {
-    if (result_.error.empty()) {
-      result_.error = file_ + ":" + std::to_string(p.line) + ": " + p.key + ": " + why;
-    }
-    return false;
-  }
-
-  template <typename Int>
-  bool number(const Property& p, Int& out) {
-    const std::string& v = p.value;
-    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-    if (v.empty() || ec != std::errc{} || end != v.data() + v.size()) {
-      return fail(p, "'" + v + "' is not a number");
-    }
-    return true;
-  }
-
-  bool boolean(const Property& p, bool& out) {
-    out = java_true(p.value);
-    return true;
-  }
-
-  void warn(const Property& p, const std::string& why) {
-    result_.warnings.push_back(file_ + ":" + std::to_string(p.line) + ": " + why);
-  }
-
- private:
-  const std::string& file_;
-  ConfigResult& result_;
-};
-
-// What parse_config checks after the last line.
-struct Seen {
-  std::optional<int> min_line;
-  std::optional<int32_t> min_timeout;
-  std::optional<int32_t> max_timeout;
-  bool has_client_port = false;
-  bool has_data_dir = false;
-  std::optional<Property> client_port_address;
-  std::optional<Property> init_limit;
-  std::optional<Property> sync_limit;
-  std::map<int64_t, int> server_lines;  // id -> line
-  std::optional<Property> dynamic_config_file;
-};
-
-// One key of a TLS settings group: `key` without its prefix ("ssl." or
-// "ssl.quorum."). False when it is not such a key.
-bool apply_tls_store_key(Parser& parser, const Property& p, std::string_view key,
-                         net::TlsSettings& tls, std::string& protocol, bool& ok) {
-  ok = true;
-  if (key == "keyStore.location") {
-    tls.key_store.location = p.value;
-  } else if (key == "keyStore.password") {
-    tls.key_store.password = p.value;
-  } else if (key == "keyStore.type") {
-    tls.key_store.type = p.value;
-  } else if (key == "trustStore.location") {
-    tls.trust_store.location = p.value;
-  } else if (key == "trustStore.password") {
-    tls.trust_store.password = p.value;
-  } else if (key == "trustStore.type") {
-    tls.trust_store.type = p.value;
-  } else if (key == "keyStore.passwordPath" || key == "trustStore.passwordPath") {
-    std::ifstream in(p.value, std::ios::binary);
-    if (!in) {
-      ok = parser.fail(p, "cannot read " + p.value);
-      return true;
-    }
-    std::string secret((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
-    (key == "keyStore.passwordPath" ? tls.key_store : tls.trust_store).password = secret;
-  } else if (key == "clientAuth") {
-    const std::string mode = lower_case(p.value);
-    if (mode == "need") {
-      tls.client_auth = net::TlsSettings::ClientAuth::kNeed;
-    } else if (mode == "want") {
-      tls.client_auth = net::TlsSettings::ClientAuth::kWant;
-    } else if (mode == "none") {
-      tls.client_auth = net::TlsSettings::ClientAuth::kNone;
-    } else {
-      ok = parser.fail(p, "'" + p.value + "' is not need, want or none");
-    }
-  } else if (key == "protocol") {
-    protocol = p.value;  // used when enabledProtocols is absent (check_tls)
-  } else if (key == "enabledProtocols") {
-    tls.protocols = comma_list(p.value);
-  } else if (key == "ciphersuites") {
-    tls.cipher_suites = comma_list(p.value);
-  } else if (key == "crl") {
-    tls.revocation.crl = java_true(p.value);
-  } else if (key == "ocsp") {
-    tls.revocation.ocsp = java_true(p.value);
-  } else {
-    return false;
-  }
-  return true;
-}
-
-// TLS for clients (secureClientPort, client.portUnification, ssl.*) and
-// between servers (sslQuorum, portUnification, ssl.quorum.*); false when
-// `p` is not one of the keys zkd honours there.
-bool apply_tls(Parser& parser, const Property& p, ServerConfig& c, bool& ok) {
-  const std::string& k = p.key;
-  ok = true;
-  constexpr std::string_view kQuorumPrefix = "ssl.quorum.";
-  constexpr std::string_view kClientPrefix = "ssl.";
-  if (k.starts_with(kQuorumPrefix)) {
-    const std::string_view key = std::string_view(k).substr(kQuorumPrefix.size());
-    if (key == "hostnameVerification") return parser.boolean(p, c.quorum_verify_host);
-    if (key == "clientHostnameVerification") {
-      c.quorum_verify_client_host = java_true(p.value);
-      return true;
-    }
-    return apply_tls_store_key(parser, p, key, c.quorum_tls_settings, c.quorum_ssl_protocol, ok);
-  }
-  if (k.starts_with(kClientPrefix) &&
-      apply_tls_store_key(parser, p, std::string_view(k).substr(kClientPrefix.size()),
-                          c.client_tls_settings, c.ssl_protocol, ok)) {
-    return true;
-  }
-  if (k == "secureClientPort") {
-    int32_t port = 0;
-    if (!(ok = parser.number(p, port))) return true;
-    if (port <= 0 || port > 65535) ok = parser.fail(p, "'" + p.value + "' is not a TCP port");
-    c.secure_client_port = static_cast<uint16_t>(port);
-  } else if (k == "secureClientPortAddress") {
-    c.secure_client_port_address = p.value;
-  } else if (k == "client.portUnification") {
-    parser.boolean(p, c.port_unification);
-  } else if (k == "client.certReload") {
-    parser.boolean(p, c.client_tls_settings.reload);
-  } else if (k == "admin.forceHttps") {
-    parser.boolean(p, c.admin_force_https);
-  } else if (k == "admin.portUnification") {
-    parser.boolean(p, c.admin_port_unification);
-  } else if (k == "admin.needClientAuth") {
-    parser.boolean(p, c.admin_need_client_auth);
-  } else if (k == "sslQuorum") {
-    parser.boolean(p, c.ssl_quorum);
-  } else if (k == "portUnification") {
-    parser.boolean(p, c.quorum_port_unification);
-  } else if (k == "sslQuorumReloadCertFiles") {
-    parser.boolean(p, c.quorum_tls_settings.reload);
-  } else if (k == "X509AuthenticationProvider.superUser") {
-    c.x509_super_user = p.value;
-  } else {
-    return false;
-  }
-  return true;
-}
-
 // After the last line: quorum.auth.*RequireSasl needs quorum.auth.enableSasl,
 // as Apache checks.
 bool check_quorum_sasl(const ServerConfig& c, const std::string& file_name, ConfigResult& result) {
@@ -348,238 +192,49 @@ bool check_tls(ServerConfig& c, const std::string& file_name, ConfigResult& resu
   return true;
 }
 
-// `overridden`: a later line gives the same key, whose value counts (as in
-// java.util.Properties), so this one cannot be refused.
-bool apply(Parser& parser, const Property& p, bool overridden, ServerConfig& c, Seen& seen) {
-  const std::string& k = p.key;
-  // The registry (config_keys.h) decides first: a refused key stops here,
-  // whatever else the parser knows about it.
-  const ConfigKey* known = find_config_key(k);
-  if (!overridden && known != nullptr && known->key_class == KeyClass::kRefused &&
-      class_applies(*known, p.value)) {
-    return parser.fail(p, std::string(known->note));
+// The entry that parses `key`: find_config_key's, else, for a bare prefix
+// ("server.", "authProvider."), the honoured pattern's, whose apply function
+// judges it (as Apache's startsWith does).
+const ConfigKey* entry_for(std::string_view key) {
+  if (const ConfigKey* entry = find_config_key(key)) return entry;
+  if (!key.ends_with('.')) return nullptr;
+  for (const ConfigKey& entry : config_keys()) {
+    if (entry.apply != nullptr && entry.key.size() == key.size() + 1 &&
+        entry.key.starts_with(key) && entry.key.ends_with('*')) {
+      return &entry;
+    }
   }
-  if (bool ok = true; apply_tls(parser, p, c, ok)) return ok;
-  if (k == "tickTime") {
-    if (!parser.number(p, c.tick_time_ms)) return false;
-    if (c.tick_time_ms <= 0) return parser.fail(p, "must be a positive number of milliseconds");
-  } else if (k == "dynamicConfigFile") {
-    if (p.value.empty()) return parser.fail(p, "is empty");
-    c.dynamic_config_file = p.value;
-    seen.dynamic_config_file = p;
-  } else if (k == "dataDir") {
-    if (p.value.empty()) return parser.fail(p, "is empty");
-    c.data_dir = p.value;
-    seen.has_data_dir = true;
-  } else if (k == "dataLogDir") {
-    c.data_log_dir = p.value;
-  } else if (k == "clientPort") {
-    int32_t port = 0;
-    if (!parser.number(p, port)) return false;
-    if (port <= 0 || port > 65535) return parser.fail(p, "'" + p.value + "' is not a TCP port");
-    c.client_port = static_cast<uint16_t>(port);
-    seen.has_client_port = true;
-  } else if (k == "clientPortAddress") {
-    c.client_port_address = p.value;
-    seen.client_port_address = p;
-  } else if (k == "maxClientCnxns") {
-    if (!parser.number(p, c.max_client_cnxns)) return false;
-    if (c.max_client_cnxns < 0) return parser.fail(p, "must not be negative");
-  } else if (k == "minSessionTimeout") {
-    int32_t v = 0;
-    if (!parser.number(p, v)) return false;
-    seen.min_timeout = v;
-    seen.min_line = p.line;
-  } else if (k == "maxSessionTimeout") {
-    int32_t v = 0;
-    if (!parser.number(p, v)) return false;
-    seen.max_timeout = v;
-  } else if (k == "4lw.commands.whitelist") {
-    c.four_letter_whitelist = p.value;
-  } else if (k == "reconfigEnabled") {
-    parser.boolean(p, c.reconfig_enabled);
-  } else if (k == "extendedTypesEnabled") {
-    parser.boolean(p, c.extended_types_enabled);
-  } else if (k == "enforceQuota") {
-    parser.boolean(p, c.enforce_quota);
-  } else if (k == "znode.container.checkIntervalMs") {
-    if (!parser.number(p, c.container_check_interval_ms)) return false;
-    if (c.container_check_interval_ms <= 0)
-      return parser.fail(p, "must be a positive number of ms");
-  } else if (k == "znode.container.maxPerMinute") {
-    if (!parser.number(p, c.container_max_per_minute)) return false;
-    if (c.container_max_per_minute <= 0) return parser.fail(p, "must be a positive number");
-  } else if (k == "znode.container.maxNeverUsedIntervalMs") {
-    if (!parser.number(p, c.container_max_never_used_interval_ms)) return false;
-    if (c.container_max_never_used_interval_ms < 0) return parser.fail(p, "must not be negative");
-  } else if (k == "DigestAuthenticationProvider.superDigest") {
-    c.digest.super_digest = p.value;
-  } else if (k == "DigestAuthenticationProvider.enabled") {
-    parser.boolean(p, c.digest.enabled);
-  } else if (k == "DigestAuthenticationProvider.digestAlg") {
-    if (!valid_digest_algorithm(p.value)) {
-      return parser.fail(p, "OpenSSL has no digest " + p.value + " (SHA1, SHA-256, SHA3-256, ...)");
-    }
-    c.digest.algorithm = p.value;
-  } else if (k == "skipACL") {
-    c.skip_acl = p.value == "yes";
-  } else if (k.starts_with("authProvider.")) {
-    if (p.value == kSaslProviderClass) {
-      c.sasl_provider = true;
-    } else if (p.value != kDigestProviderClass && p.value != kX509ProviderClass) {
-      return parser.fail(p, "zkd serves the digest, ip, sasl and x509 schemes only (" +
-                                std::string(kDigestProviderClass) + ", " +
-                                std::string(kSaslProviderClass) + ", " +
-                                std::string(kX509ProviderClass) + "); remove the key");
-    }
-  } else if (k == "enforce.auth.enabled") {
-    parser.boolean(p, c.enforce_auth);
-  } else if (k == "enforce.auth.schemes") {
-    c.enforce_auth_schemes = comma_list(p.value);
-  } else if (k == "sessionRequireClientSASLAuth") {
-    parser.boolean(p, c.session_require_sasl);
-  } else if (k == "superUser") {
-    c.sasl_super_user = p.value;
-  } else if (k == "kerberos.removeHostFromPrincipal") {
-    parser.boolean(p, c.kerberos_remove_host);
-  } else if (k == "kerberos.removeRealmFromPrincipal") {
-    parser.boolean(p, c.kerberos_remove_realm);
-  } else if (k == "quorum.auth.kerberos.servicePrincipal") {
-    c.quorum_kerberos_service_principal = p.value;
-  } else if (k == "quorum.auth.enableSasl") {
-    parser.boolean(p, c.quorum_sasl);
-  } else if (k == "quorum.auth.learnerRequireSasl") {
-    parser.boolean(p, c.quorum_sasl_learner_required);
-  } else if (k == "quorum.auth.serverRequireSasl") {
-    parser.boolean(p, c.quorum_sasl_server_required);
-  } else if (k == "quorum.auth.learner.saslLoginContext") {
-    c.quorum_sasl_learner_section = p.value;
-  } else if (k == "quorum.auth.server.saslLoginContext") {
-    c.quorum_sasl_server_section = p.value;
-  } else if (k == "initLimit") {
-    int32_t v = 0;
-    if (!parser.number(p, v)) return false;
-    c.init_limit = v;
-    seen.init_limit = p;
-  } else if (k == "syncLimit") {
-    int32_t v = 0;
-    if (!parser.number(p, v)) return false;
-    c.sync_limit = v;
-    seen.sync_limit = p;
-  } else if (k == "zkd.quorumSync") {
-    parser.boolean(p, c.quorum_sync);
-  } else if (k == "readonlymode.enabled") {
-    parser.boolean(p, c.read_only_mode);
-  } else if (k == "zkd.peerTimeoutMs") {
-    if (!parser.number(p, c.peer_timeout_ms)) return false;
-    if (c.peer_timeout_ms < 0) return parser.fail(p, "must be 0 or a number of milliseconds");
-  } else if (k == "peerType") {
-    const std::string type = lower_case(p.value);
-    if (type != "participant" && type != "observer") {
-      return parser.fail(p, "'" + p.value + "' is not a peer type (participant or observer)");
-    }
-    c.peer_type_observer = type == "observer";
-  } else if (k.rfind("server.", 0) == 0) {
-    int64_t id = 0;
-    std::string_view digits = std::string_view(k).substr(7);
-    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
-    if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size()) {
-      return parser.fail(p, "the server id after 'server.' is not a number");
-    }
-    if (id < 1 || id > 255) {
-      return parser.fail(p, "server id " + std::to_string(id) +
-                                " is out of range: zkd needs 1..255, because a session id "
-                                "carries its server's id in its top byte");
-    }
-    if (auto [it, added] = seen.server_lines.emplace(id, p.line); !added) {
-      return parser.fail(p, "server id " + std::to_string(id) + " is given twice (also on line " +
-                                std::to_string(it->second) + ")");
-    }
-    QuorumServer server;
-    if (std::string why = parse_server_line(p.value, server); !why.empty()) {
-      return parser.fail(p, why);
-    }
-    server.id = id;
-    c.servers[id] = p.value;
-    c.quorum_servers[id] = std::move(server);
-  } else if (k == "autopurge.snapRetainCount") {
-    if (!parser.number(p, c.autopurge_snap_retain_count)) return false;
-    if (c.autopurge_snap_retain_count < 3) c.autopurge_snap_retain_count = 3;  // Apache's floor
-  } else if (k == "autopurge.purgeInterval") {
-    if (!parser.number(p, c.autopurge_purge_interval_hours)) return false;
-  } else if (k == "snapshot.compression.method") {
-    // Apache's names; "checked" (its default) and empty mean none.
-    std::string method = p.value;
-    std::transform(method.begin(), method.end(), method.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    if (method == "gz") {
-      c.snapshot_compression = storage::SnapshotCompression::kGzip;
-    } else if (method == "snappy") {
-      c.snapshot_compression = storage::SnapshotCompression::kSnappy;
-    } else if (method == "checked" || method.empty()) {
-      c.snapshot_compression = storage::SnapshotCompression::kNone;
-    } else {
-      return parser.fail(p, "must be gz, snappy or checked (none)");
-    }
-  } else if (k == "snapCount") {
-    if (!parser.number(p, c.snap_count)) return false;
-    if (c.snap_count < 2) c.snap_count = 2;  // Apache's floor
-  } else if (k == "preAllocSize") {
-    if (!parser.number(p, c.pre_alloc_size_kb)) return false;
-    if (c.pre_alloc_size_kb <= 0) return parser.fail(p, "must be a positive number of KiB");
-  } else if (k == "forceSync") {
-    // Apache: zookeeper.forceSync; only "no" turns fsync off.
-    c.force_sync = p.value != "no";
-  } else if (k == "globalOutstandingLimit") {
-    if (!parser.number(p, c.global_outstanding_limit)) return false;
-    if (c.global_outstanding_limit < 1) return parser.fail(p, "must be a positive number");
-  } else if (k == "jute.maxbuffer") {
-    if (!parser.number(p, c.jute_max_buffer)) return false;
-    if (c.jute_max_buffer < 1) return parser.fail(p, "must be a positive number of bytes");
-  } else if (k == "admin.enableServer") {
-    parser.boolean(p, c.admin_enabled);
-  } else if (k == "admin.serverAddress") {
-    c.admin_address = p.value;
-  } else if (k == "admin.serverPort" || k == "metricsProvider.httpPort") {
-    int32_t port = 0;
-    if (!parser.number(p, port)) return false;
-    if (port <= 0 || port > 65535) return parser.fail(p, "'" + p.value + "' is not a TCP port");
-    (k == "admin.serverPort" ? c.admin_port : c.metrics_http_port) = static_cast<uint16_t>(port);
-  } else if (k == "admin.commandURL") {
-    if (!p.value.starts_with('/')) return parser.fail(p, "must start with '/'");
-    c.admin_command_url = p.value;
-    while (c.admin_command_url.size() > 1 && c.admin_command_url.ends_with('/')) {
-      c.admin_command_url.pop_back();
-    }
-  } else if (k == "admin.idleTimeout") {
-    if (!parser.number(p, c.admin_idle_timeout_ms)) return false;
-    if (c.admin_idle_timeout_ms <= 0) return parser.fail(p, "must be a positive number of ms");
-  } else if (k == "metricsProvider.className") {
-    c.metrics_provider_class = p.value;
-  } else if (k == "metricsProvider.httpHost") {
-    c.metrics_http_host = p.value;
-  } else if (k == "standaloneEnabled") {
-    parser.boolean(p, c.standalone_enabled);
-  } else if (known != nullptr) {
-    if (known->key_class == KeyClass::kHonoured) {
-      // The registry promises what this function does not do: a bug here.
-      parser.warn(p, k + ": zkd's parser does not act on this key although it should");
-    } else if (known->key_class == KeyClass::kWarned && class_applies(*known, p.value)) {
-      parser.warn(p, k + "=" + p.value + " is accepted, but " + std::string(known->note));
-    }
-    // Otherwise of no effect (or a value that is what zkd does): silent.
-  } else {
+  return nullptr;
+}
+
+// One line, as its registry entry (config_keys.h) says: refused, applied,
+// warned, or silent; an unknown key is warned with a hint. `overridden`: a
+// later line gives the same key, whose value counts (as in
+// java.util.Properties), so this one cannot be refused.
+bool apply(ConfigParser& parser, const Property& p, bool overridden, ServerConfig& c) {
+  const std::string& k = p.key;
+  const ConfigKey* known = entry_for(k);
+  if (known == nullptr) {
     // Apache turns an unknown key into a JVM system property; zkd warns.
     const std::string hint = closest_config_key_hint(k);
     parser.warn(p, "unknown key '" + k + "' ignored" + (hint.empty() ? "" : "; " + hint));
+    return true;
   }
+  if (!overridden && known->key_class == KeyClass::kRefused && class_applies(*known, p.value)) {
+    return parser.fail(p, std::string(known->note));
+  }
+  if (known->apply != nullptr) return known->apply(parser, p, c);
+  if (known->key_class == KeyClass::kWarned && class_applies(*known, p.value)) {
+    parser.warn(p, k + "=" + p.value + " is accepted, but " + std::string(known->note));
+  }
+  // Otherwise of no effect (or a value that is what zkd does): silent.
   return true;
 }
 
 // Checks the ensemble keys as a whole (after the last line): which
 // combinations of participants, observers and standaloneEnabled Apache
 // accepts, and initLimit/syncLimit in replicated mode.
-bool check_ensemble(Parser& parser, const ServerConfig& c, const Seen& seen,
+bool check_ensemble(ConfigParser& parser, const ServerConfig& c, const ConfigSeen& seen,
                     const std::string& file_name, ConfigResult& result) {
   const size_t voters = participants(c.quorum_servers);
   const size_t observers = c.quorum_servers.size() - voters;
@@ -659,7 +314,8 @@ int64_t version_in_name(const std::filesystem::path& file) {
 
 // dynamicConfigFile: its server.N (and Apache's version=) lines, read as
 // zoo.cfg's own would be, errors naming that file and line.
-bool read_dynamic_config(Parser& parser, ServerConfig& c, Seen& seen, ConfigResult& result) {
+bool read_dynamic_config(ConfigParser& parser, ServerConfig& c, ConfigSeen& seen,
+                         ConfigResult& result) {
   const Property& key = *seen.dynamic_config_file;
   if (!seen.server_lines.empty()) {
     return parser.fail(key,
@@ -671,7 +327,7 @@ bool read_dynamic_config(Parser& parser, ServerConfig& c, Seen& seen, ConfigResu
   std::ostringstream text;
   text << in.rdbuf();
   const std::string file = c.dynamic_config_file.string();
-  Parser lines(file, result);
+  ConfigParser lines(file, result, seen);
   c.config_version = version_in_name(c.dynamic_config_file);
   for (const Property& p : parse_properties(text.str())) {
     if (p.key == "version") {
@@ -684,7 +340,7 @@ bool read_dynamic_config(Parser& parser, ServerConfig& c, Seen& seen, ConfigResu
       c.config_version = static_cast<int64_t>(v);
     } else if (p.key.rfind("server.", 0) == 0 || p.key.rfind("group.", 0) == 0 ||
                p.key.rfind("weight.", 0) == 0) {
-      if (!apply(lines, p, false, c, seen)) return false;
+      if (!apply(lines, p, false, c)) return false;
     } else {
       return lines.fail(p, "a dynamic configuration file holds server.N lines only");
     }
@@ -696,15 +352,15 @@ bool read_dynamic_config(Parser& parser, ServerConfig& c, Seen& seen, ConfigResu
 
 ConfigResult parse_config(std::string_view text, const std::string& file_name) {
   ConfigResult result;
-  Parser parser(file_name, result);
   ServerConfig c;
   c.text = std::string(text);
-  Seen seen;
+  ConfigSeen seen;
+  ConfigParser parser(file_name, result, seen);
   const std::vector<Property> properties = parse_properties(text);
   std::map<std::string_view, int> last_line;  // key -> the line whose value counts
   for (const Property& p : properties) last_line[p.key] = p.line;
   for (const Property& p : properties) {
-    if (!apply(parser, p, last_line[p.key] != p.line, c, seen)) return result;
+    if (!apply(parser, p, last_line[p.key] != p.line, c)) return result;
   }
   if (!seen.has_data_dir) {
     result.error = file_name + ": dataDir is not set";

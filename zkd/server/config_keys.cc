@@ -4,7 +4,18 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <system_error>
 #include <vector>
+
+#include "zkd/server/authentication.h"
+#include "zkd/server/config.h"
+#include "zkd/server/config_parser.h"
+#include "zkd/server/properties.h"
 
 namespace zkd::server {
 namespace {
@@ -22,25 +33,226 @@ constexpr std::string_view kNetty =
 constexpr std::string_view kQuorumInternals =
     "tunes Apache's quorum internals; zkd's replication (docs/replication.md) has its own";
 
+// Apply functions (ApplyKey) shared by many entries, or too long for a row.
+
+// A text key: the value as written.
+template <auto Field>
+bool text(ConfigParser&, const Property& line, ServerConfig& c) {
+  c.*Field = line.value;
+  return true;
+}
+
+// A boolean key, read as Java's Boolean.parseBoolean (never fails).
+template <auto Field>
+bool flag(ConfigParser& parser, const Property& line, ServerConfig& c) {
+  return parser.boolean(line, c.*Field);
+}
+
+// A TCP port key (1..65535).
+template <auto Field>
+bool port(ConfigParser& parser, const Property& line, ServerConfig& c) {
+  return parser.tcp_port(line, c.*Field);
+}
+
+// The settings of one TLS group, client (ssl.*) or quorum (ssl.quorum.*),
+// with its ssl.protocol value (check_tls in config.cc uses that when
+// enabledProtocols is absent).
+struct TlsGroup {
+  net::TlsSettings& tls;
+  std::string& protocol;
+};
+TlsGroup client_tls(ServerConfig& c) { return {c.client_tls_settings, c.ssl_protocol}; }
+TlsGroup quorum_tls(ServerConfig& c) { return {c.quorum_tls_settings, c.quorum_ssl_protocol}; }
+
+using ApplyTlsKey = bool (*)(ConfigParser&, const Property&, TlsGroup);
+
+// The ApplyKey of a TLS key of the group Group picks: one function serves
+// ssl.X and ssl.quorum.X alike.
+template <TlsGroup (*Group)(ServerConfig&), ApplyTlsKey Apply>
+bool tls_key(ConfigParser& parser, const Property& line, ServerConfig& c) {
+  return Apply(parser, line, Group(c));
+}
+
+bool key_store_location(ConfigParser&, const Property& line, TlsGroup g) {
+  g.tls.key_store.location = line.value;
+  return true;
+}
+bool key_store_password(ConfigParser&, const Property& line, TlsGroup g) {
+  g.tls.key_store.password = line.value;
+  return true;
+}
+bool key_store_type(ConfigParser&, const Property& line, TlsGroup g) {
+  g.tls.key_store.type = line.value;
+  return true;
+}
+bool trust_store_location(ConfigParser&, const Property& line, TlsGroup g) {
+  g.tls.trust_store.location = line.value;
+  return true;
+}
+bool trust_store_password(ConfigParser&, const Property& line, TlsGroup g) {
+  g.tls.trust_store.password = line.value;
+  return true;
+}
+bool trust_store_type(ConfigParser&, const Property& line, TlsGroup g) {
+  g.tls.trust_store.type = line.value;
+  return true;
+}
+
+// *.passwordPath: the file's content (read now), without trailing line ends.
+bool read_password(ConfigParser& parser, const Property& line, std::string& password) {
+  std::ifstream in(line.value, std::ios::binary);
+  if (!in) return parser.fail(line, "cannot read " + line.value);
+  std::string secret((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
+  password = secret;
+  return true;
+}
+bool key_store_password_path(ConfigParser& parser, const Property& line, TlsGroup g) {
+  return read_password(parser, line, g.tls.key_store.password);
+}
+bool trust_store_password_path(ConfigParser& parser, const Property& line, TlsGroup g) {
+  return read_password(parser, line, g.tls.trust_store.password);
+}
+
+bool client_auth(ConfigParser& parser, const Property& line, TlsGroup g) {
+  const std::string mode = lower_case(line.value);
+  if (mode == "need") {
+    g.tls.client_auth = net::TlsSettings::ClientAuth::kNeed;
+  } else if (mode == "want") {
+    g.tls.client_auth = net::TlsSettings::ClientAuth::kWant;
+  } else if (mode == "none") {
+    g.tls.client_auth = net::TlsSettings::ClientAuth::kNone;
+  } else {
+    return parser.fail(line, "'" + line.value + "' is not need, want or none");
+  }
+  return true;
+}
+bool protocol(ConfigParser&, const Property& line, TlsGroup g) {
+  g.protocol = line.value;  // used when enabledProtocols is absent (check_tls)
+  return true;
+}
+bool enabled_protocols(ConfigParser&, const Property& line, TlsGroup g) {
+  g.tls.protocols = comma_list(line.value);
+  return true;
+}
+bool cipher_suites(ConfigParser&, const Property& line, TlsGroup g) {
+  g.tls.cipher_suites = comma_list(line.value);
+  return true;
+}
+bool crl(ConfigParser&, const Property& line, TlsGroup g) {
+  g.tls.revocation.crl = java_true(line.value);
+  return true;
+}
+bool ocsp(ConfigParser&, const Property& line, TlsGroup g) {
+  g.tls.revocation.ocsp = java_true(line.value);
+  return true;
+}
+
+// server.N: N in 1..255, given once; the line as parse_server_line reads it.
+bool server_line(ConfigParser& parser, const Property& p, ServerConfig& c) {
+  int64_t id = 0;
+  std::string_view digits = std::string_view(p.key).substr(7);
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+  if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size()) {
+    return parser.fail(p, "the server id after 'server.' is not a number");
+  }
+  if (id < 1 || id > 255) {
+    return parser.fail(p, "server id " + std::to_string(id) +
+                              " is out of range: zkd needs 1..255, because a session id "
+                              "carries its server's id in its top byte");
+  }
+  if (auto [it, added] = parser.seen().server_lines.emplace(id, p.line); !added) {
+    return parser.fail(p, "server id " + std::to_string(id) + " is given twice (also on line " +
+                              std::to_string(it->second) + ")");
+  }
+  QuorumServer server;
+  if (std::string why = parse_server_line(p.value, server); !why.empty()) {
+    return parser.fail(p, why);
+  }
+  server.id = id;
+  c.servers[id] = p.value;
+  c.quorum_servers[id] = std::move(server);
+  return true;
+}
+
+// authProvider.N: the providers zkd serves; SASL's switches SASL on.
+bool auth_provider(ConfigParser& parser, const Property& p, ServerConfig& c) {
+  if (p.value == kSaslProviderClass) {
+    c.sasl_provider = true;
+  } else if (p.value != kDigestProviderClass && p.value != kX509ProviderClass) {
+    return parser.fail(p, "zkd serves the digest, ip, sasl and x509 schemes only (" +
+                              std::string(kDigestProviderClass) + ", " +
+                              std::string(kSaslProviderClass) + ", " +
+                              std::string(kX509ProviderClass) + "); remove the key");
+  }
+  return true;
+}
+
+bool snapshot_compression(ConfigParser& parser, const Property& p, ServerConfig& c) {
+  // Apache's names; "checked" (its default) and empty mean none.
+  const std::string method = lower_case(p.value);
+  if (method == "gz") {
+    c.snapshot_compression = storage::SnapshotCompression::kGzip;
+  } else if (method == "snappy") {
+    c.snapshot_compression = storage::SnapshotCompression::kSnappy;
+  } else if (method == "checked" || method.empty()) {
+    c.snapshot_compression = storage::SnapshotCompression::kNone;
+  } else {
+    return parser.fail(p, "must be gz, snappy or checked (none)");
+  }
+  return true;
+}
+
 constexpr auto kKeys = std::to_array<ConfigKey>({
     // Minimum configuration.
     {"clientPort", kHonoured, kAlways, "",
      "the client port (or this server's server.N line's); when neither gives one, only "
-     "secureClientPort serves clients, as in Apache"},
+     "secureClientPort serves clients, as in Apache",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       if (!parser.tcp_port(line, c.client_port)) return false;
+       parser.seen().has_client_port = true;
+       return true;
+     }},
     {"secureClientPort", kHonoured, kAlways, "",
-     "the TLS client port (needs ssl.keyStore.location; docs/security.md)"},
+     "the TLS client port (needs ssl.keyStore.location; docs/security.md)",
+     port<&ServerConfig::secure_client_port>},
     {"secureClientPortAddress", kHonoured, kAlways, "",
-     "the address of the TLS client port (default every address)"},
+     "the address of the TLS client port (default every address)",
+     text<&ServerConfig::secure_client_port_address>},
     {"observerMasterPort", kWarned, kAlways, "",
      "zkd opens no observer master port: observers sync from the leader"},
-    {"dataDir", kHonoured, kAlways, "", "snapshots, epoch files and myid; created when missing"},
-    {"tickTime", kHonoured, kAlways, "", "the basic time unit in ms (default 3000)"},
+    {"dataDir", kHonoured, kAlways, "", "snapshots, epoch files and myid; created when missing",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       if (line.value.empty()) return parser.fail(line, "is empty");
+       c.data_dir = line.value;
+       parser.seen().has_data_dir = true;
+       return true;
+     }},
+    {"tickTime", kHonoured, kAlways, "", "the basic time unit in ms (default 3000)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.tick_time_ms, 1,
+                                     "must be a positive number of milliseconds");
+     }},
     // Advanced configuration.
-    {"dataLogDir", kHonoured, kAlways, "", "the txn log directory (default dataDir)"},
+    {"dataLogDir", kHonoured, kAlways, "", "the txn log directory (default dataDir)",
+     text<&ServerConfig::data_log_dir>},
     {"globalOutstandingLimit", kHonoured, kAlways, "",
-     "back-pressure on client reads while this many writes wait"},
-    {"preAllocSize", kHonoured, kAlways, "", "txn log preallocation step in KiB"},
-    {"snapCount", kHonoured, kAlways, "", "txns between snapshots (randomised as in Apache)"},
+     "back-pressure on client reads while this many writes wait",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.global_outstanding_limit, 1,
+                                     "must be a positive number");
+     }},
+    {"preAllocSize", kHonoured, kAlways, "", "txn log preallocation step in KiB",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.pre_alloc_size_kb, 1,
+                                     "must be a positive number of KiB");
+     }},
+    {"snapCount", kHonoured, kAlways, "", "txns between snapshots (randomised as in Apache)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       if (!parser.number(line, c.snap_count)) return false;
+       if (c.snap_count < 2) c.snap_count = 2;  // Apache's floor
+       return true;
+     }},
     {"commitLogCount", kNoEffect, kAlways, "",
      "sizes Apache's in-memory log of committed proposals; zkd syncs learners from its txn log"},
     {"snapSizeLimitInKb", kWarned, kIsNot, "4194304",
@@ -50,12 +262,33 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "zkd starts a new txn log segment by preAllocSize, not by this limit"},
     {"maxCnxns", kWarned, kIsNot, "0",
      "zkd has no limit on the total number of connections; maxClientCnxns limits each client IP"},
-    {"maxClientCnxns", kHonoured, kAlways, "", "connections per client IP (0: no limit)"},
-    {"clientPortAddress", kHonoured, kAlways, "", "the address the client port listens on"},
+    {"maxClientCnxns", kHonoured, kAlways, "", "connections per client IP (0: no limit)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.max_client_cnxns, 0, "must not be negative");
+     }},
+    {"clientPortAddress", kHonoured, kAlways, "", "the address the client port listens on",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       c.client_port_address = line.value;
+       parser.seen().client_port_address = line;
+       return true;
+     }},
     {"minSessionTimeout", kHonoured, kAlways, "",
-     "the lowest session timeout granted, ms (default 2 x tickTime)"},
+     "the lowest session timeout granted, ms (default 2 x tickTime)",
+     [](ConfigParser& parser, const Property& line, ServerConfig&) {
+       int32_t v = 0;
+       if (!parser.number(line, v)) return false;
+       parser.seen().min_timeout = v;
+       parser.seen().min_line = line.line;
+       return true;
+     }},
     {"maxSessionTimeout", kHonoured, kAlways, "",
-     "the highest session timeout granted, ms (default 20 x tickTime)"},
+     "the highest session timeout granted, ms (default 20 x tickTime)",
+     [](ConfigParser& parser, const Property& line, ServerConfig&) {
+       int32_t v = 0;
+       if (!parser.number(line, v)) return false;
+       parser.seen().max_timeout = v;
+       return true;
+     }},
     {"fsync.warningthresholdms", kNoEffect, kAlways, "",
      "zkd reports fsync times in mntr and /metrics (fsynctime) rather than logging slow ones"},
     {"maxResponseCacheSize", kNoEffect, kAlways, "",
@@ -63,11 +296,19 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"maxGetChildrenResponseCacheSize", kNoEffect, kAlways, "",
      "sizes Apache's cache of serialised getChildren replies; zkd has none"},
     {"autopurge.snapRetainCount", kHonoured, kAlways, "",
-     "snapshots kept (at least 3); zkd purges after every snapshot too"},
-    {"autopurge.purgeInterval", kHonoured, kAlways, "", "hours between timed purges (0: none)"},
+     "snapshots kept (at least 3); zkd purges after every snapshot too",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       if (!parser.number(line, c.autopurge_snap_retain_count)) return false;
+       if (c.autopurge_snap_retain_count < 3) c.autopurge_snap_retain_count = 3;  // Apache's floor
+       return true;
+     }},
+    {"autopurge.purgeInterval", kHonoured, kAlways, "", "hours between timed purges (0: none)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number(line, c.autopurge_purge_interval_hours);
+     }},
     {"syncEnabled", kWarned, kFalse, "", "zkd observers always write their txn log"},
     {"extendedTypesEnabled", kHonoured, kAlways, "",
-     "TTL nodes; server ids must then be 254 or less"},
+     "TTL nodes; server ids must then be 254 or less", flag<&ServerConfig::extended_types_enabled>},
     {"emulate353TTLNodes", kWarned, kTrue, "",
      "zkd encodes TTL nodes as Apache 3.5.4 and later do, not as 3.5.3"},
     {"watchManagerName", kNoEffect, kAlways, "",
@@ -117,7 +358,8 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "tunes Apache's batching of txn log flushes; zkd's log thread batches what is waiting"},
     {"maxBatchSize", kNoEffect, kAlways, "",
      "tunes Apache's batching of txn log flushes; zkd's log thread batches what is waiting"},
-    {"enforceQuota", kHonoured, kAlways, "", "writes beyond a hard quota fail with QUOTAEXCEEDED"},
+    {"enforceQuota", kHonoured, kAlways, "", "writes beyond a hard quota fail with QUOTAEXCEEDED",
+     flag<&ServerConfig::enforce_quota>},
     {"requestThrottleLimit", kWarned, kIsNot, "0",
      "zkd has no request throttle; only globalOutstandingLimit holds clients back"},
     {"requestThrottleStallTime", kNoEffect, kAlways, "",
@@ -140,7 +382,8 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "(docs/storage-format.md)"},
     {"snapshot.compression.method", kHonoured, kAlways, "",
      "gz or snappy compress the snapshots this server writes (a leader's snapshot it installs "
-     "stays as sent)"},
+     "stays as sent)",
+     snapshot_compression},
     {"snapshot.trust.empty", kNoEffect, kAlways, "",
      "zkd's recovery does not read this key; docs/durability.md says what it trusts"},
     {"audit.enable", kWarned, kTrue, "", "zkd writes no audit log"},
@@ -166,15 +409,30 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "zkd has only fast leader election, electionAlg=3 (Apache 3.8 refuses 1 and 2); remove the "
      "key"},
     {"maxTimeToWaitForEpoch", kNoEffect, kAlways, "", kQuorumInternals},
-    {"initLimit", kHonoured, kAlways, "", "ticks a learner has to connect and sync"},
+    {"initLimit", kHonoured, kAlways, "", "ticks a learner has to connect and sync",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       int32_t v = 0;
+       if (!parser.number(line, v)) return false;
+       c.init_limit = v;
+       parser.seen().init_limit = line;
+       return true;
+     }},
     {"connectToLearnerMasterLimit", kNoEffect, kAlways, "",
      "zkd observers connect to the leader (no observer master), within initLimit"},
     {"leaderServes", kWarned, kIs, "no", "zkd's leader always accepts client connections"},
     {"server.*", kHonoured, kAlways, "",
-     "one line per ensemble member (server.N); several addresses for one server are refused"},
+     "one line per ensemble member (server.N); several addresses for one server are refused",
+     server_line},
     {"syncLimit", kHonoured, kAlways, "",
      "ticks a leader and a follower may go without hearing from each other (zkd.peerTimeoutMs "
-     "makes it shorter)"},
+     "makes it shorter)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       int32_t v = 0;
+       if (!parser.number(line, v)) return false;
+       c.sync_limit = v;
+       parser.seen().sync_limit = line;
+       return true;
+     }},
     {"group.*", kRefused, kAlways, "",
      "zkd has no hierarchical quorums: every participant has one vote in one majority. Remove the "
      "group.N and weight.N lines"},
@@ -184,11 +442,13 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"cnxTimeout", kNoEffect, kAlways, "", kQuorumInternals},
     {"quorumCnxnTimeoutMs", kNoEffect, kAlways, "", kQuorumInternals},
     {"standaloneEnabled", kHonoured, kAlways, "",
-     "false: one participant still runs as an ensemble"},
+     "false: one participant still runs as an ensemble", flag<&ServerConfig::standalone_enabled>},
     {"reconfigEnabled", kHonoured, kAlways, "",
      "true: a superuser (or any client with skipACL) may change the membership with the reconfig "
-     "request; false: reconfig is answered RECONFIGDISABLED"},
-    {"4lw.commands.whitelist", kHonoured, kAlways, "", "the four-letter words answered"},
+     "request; false: reconfig is answered RECONFIGDISABLED",
+     flag<&ServerConfig::reconfig_enabled>},
+    {"4lw.commands.whitelist", kHonoured, kAlways, "", "the four-letter words answered",
+     text<&ServerConfig::four_letter_whitelist>},
     {"tcpKeepAlive", kNoEffect, kAlways, "", kQuorumInternals},
     {"clientTcpKeepAlive", kNoEffect, kAlways, "",
      "zkd does not set TCP keep-alive on client connections; sessions time out on their own"},
@@ -202,16 +462,32 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"localSessionsUpgradingEnabled", kWarned, kTrue, "",
      "zkd has no local sessions: every session is global already"},
     {"peerType", kHonoured, kAlways, "",
-     "participant or observer; the server's own server.N line decides"},
+     "participant or observer; the server's own server.N line decides",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       const std::string type = lower_case(line.value);
+       if (type != "participant" && type != "observer") {
+         return parser.fail(line,
+                            "'" + line.value + "' is not a peer type (participant or observer)");
+       }
+       c.peer_type_observer = type == "observer";
+       return true;
+     }},
     {"dynamicConfigFile", kHonoured, kAlways, "",
      "the server.N lines (and version) are read from that file, as Apache 3.5+ writes it; a "
      "reconfiguration is kept in /zookeeper/config and the snapshots, and zkd does not rewrite the "
-     "file"},
+     "file",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       if (line.value.empty()) return parser.fail(line, "is empty");
+       c.dynamic_config_file = line.value;
+       parser.seen().dynamic_config_file = line;
+       return true;
+     }},
     {"oraclePath", kRefused, kAlways, "",
      "zkd has no quorum oracle for two-server ensembles; remove the key (and run three servers)"},
     {"portUnification", kHonoured, kAlways, "",
      "the quorum port takes TLS and plaintext peers, for a rolling move to sslQuorum (needs "
-     "ssl.quorum.keyStore.location)"},
+     "ssl.quorum.keyStore.location)",
+     flag<&ServerConfig::quorum_port_unification>},
     {"quorum.cnxn.threads.size", kNoEffect, kAlways, "", kQuorumInternals},
     {"multiAddress.enabled", kRefused, kTrue, "",
      "zkd supports one address per server; remove multiAddress.enabled and the extra addresses"},
@@ -224,41 +500,67 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     // Encryption, authentication, authorization.
     {"DigestAuthenticationProvider.enabled", kHonoured, kAlways, "",
      "false: the digest scheme is not served (addauth digest gets AUTHFAILED; digest ACL entries "
-     "match no one)"},
+     "match no one)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.boolean(line, c.digest.enabled);
+     }},
     {"DigestAuthenticationProvider.superDigest", kHonoured, kAlways, "",
-     "the digest that makes a connection super"},
+     "the digest that makes a connection super",
+     [](ConfigParser&, const Property& line, ServerConfig& c) {
+       c.digest.super_digest = line.value;
+       return true;
+     }},
     {"DigestAuthenticationProvider.digestAlg", kHonoured, kAlways, "",
      "the digest scheme's hash (default SHA1; SHA-256, SHA3-256 and the other names Java and "
-     "OpenSSL share)"},
+     "OpenSSL share)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       if (!valid_digest_algorithm(line.value)) {
+         return parser.fail(
+             line, "OpenSSL has no digest " + line.value + " (SHA1, SHA-256, SHA3-256, ...)");
+       }
+       c.digest.algorithm = line.value;
+       return true;
+     }},
     {"IPAuthenticationProvider.usexforwardedfor", kWarned, kTrue, "",
      "zkd's admin server authenticates no request, so no ip id is taken from X-Forwarded-For"},
     {"X509AuthenticationProvider.superUser", kHonoured, kAlways, "",
-     "the certificate subject whose TLS connections are super"},
+     "the certificate subject whose TLS connections are super",
+     text<&ServerConfig::x509_super_user>},
     {"superUser", kHonoured, kAlways, "",
-     "a SASL user whose connections are super (Apache's JVM property zookeeper.superUser)"},
+     "a SASL user whose connections are super (Apache's JVM property zookeeper.superUser)",
+     text<&ServerConfig::sasl_super_user>},
     {"ssl.authProvider", kRefused, kIsNot, "x509",
      "zkd authenticates TLS clients by the x509 scheme only; remove the key"},
     {"ensembleAuthName", kNoEffect, kAlways, "",
      "only read by Apache's ensemble authentication provider, which needs an authProvider.N line "
      "(refused)"},
     {"sessionRequireClientSASLAuth", kHonoured, kAlways, "",
-     "true: as enforce.auth.enabled=true with enforce.auth.schemes=sasl (Apache 3.6's key)"},
+     "true: as enforce.auth.enabled=true with enforce.auth.schemes=sasl (Apache 3.6's key)",
+     flag<&ServerConfig::session_require_sasl>},
     {"enforce.auth.enabled", kHonoured, kAlways, "",
      "true: a request from a connection without an id of enforce.auth.schemes gets "
-     "SESSIONCLOSEDREQUIRESASLAUTH and the connection closes"},
+     "SESSIONCLOSEDREQUIRESASLAUTH and the connection closes",
+     flag<&ServerConfig::enforce_auth>},
     {"enforce.auth.schemes", kHonoured, kAlways, "",
-     "the schemes enforce.auth.enabled accepts: digest, ip, sasl, x509, comma-separated"},
+     "the schemes enforce.auth.enabled accepts: digest, ip, sasl, x509, comma-separated",
+     [](ConfigParser&, const Property& line, ServerConfig& c) {
+       c.enforce_auth_schemes = comma_list(line.value);
+       return true;
+     }},
     {"requireClientAuthScheme", kWarned, kAlways, "",
      "Apache ZooKeeper does not read this key and enforces nothing with it; zkd neither. To "
      "require SASL, set enforce.auth.enabled=true and enforce.auth.schemes=sasl"},
     {"authProvider.*", kHonoured, kAlways, "",
      "DigestAuthenticationProvider, and SASLAuthenticationProvider (SASL needs a JAAS file: zkd "
      "--jaas, or -Djava.security.auth.login.config in SERVER_JVMFLAGS); other providers are "
-     "refused"},
+     "refused",
+     auth_provider},
     {"kerberos.removeHostFromPrincipal", kHonoured, kAlways, "",
-     "a Kerberos SASL id drops the principal's /host part"},
+     "a Kerberos SASL id drops the principal's /host part",
+     flag<&ServerConfig::kerberos_remove_host>},
     {"kerberos.removeRealmFromPrincipal", kHonoured, kAlways, "",
-     "a Kerberos SASL id drops the principal's @REALM part"},
+     "a Kerberos SASL id drops the principal's @REALM part",
+     flag<&ServerConfig::kerberos_remove_realm>},
     {"kerberos.canonicalizeHostNames", kNoEffect, kAlways, "",
      "read by Kerberos clients, which canonicalize the server's host name; a server does not"},
     {"kerberos.*", kRefused, kAlways, "",
@@ -267,34 +569,49 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"quorum.auth.enableSasl", kHonoured, kAlways, "",
      "a server authenticates to the peers it dials as the JAAS learner section says (DIGEST-MD5 "
      "user, or Kerberos keytab) and checks those that dial it as the server section says; "
-     "docs/security.md"},
+     "docs/security.md",
+     flag<&ServerConfig::quorum_sasl>},
     {"quorum.auth.learnerRequireSasl", kHonoured, kAlways, "",
-     "a dialer refuses a peer that offers no quorum SASL"},
+     "a dialer refuses a peer that offers no quorum SASL",
+     flag<&ServerConfig::quorum_sasl_learner_required>},
     {"quorum.auth.serverRequireSasl", kHonoured, kAlways, "",
-     "a server refuses peers that dial it without quorum SASL"},
+     "a server refuses peers that dial it without quorum SASL",
+     flag<&ServerConfig::quorum_sasl_server_required>},
     {"quorum.auth.learner.saslLoginContext", kHonoured, kAlways, "",
-     "the JAAS section the dialer authenticates with (default QuorumLearner)"},
+     "the JAAS section the dialer authenticates with (default QuorumLearner)",
+     text<&ServerConfig::quorum_sasl_learner_section>},
     {"quorum.auth.server.saslLoginContext", kHonoured, kAlways, "",
-     "the JAAS section that checks the peers that dial (default QuorumServer)"},
+     "the JAAS section that checks the peers that dial (default QuorumServer)",
+     text<&ServerConfig::quorum_sasl_server_section>},
     {"quorum.auth.kerberos.servicePrincipal", kHonoured, kAlways, "",
      "with Kerberos, the principal a dialer asks for, _HOST standing for the peer's host "
-     "(default zkquorum/localhost)"},
+     "(default zkquorum/localhost)",
+     text<&ServerConfig::quorum_kerberos_service_principal>},
     {"quorum.auth.*", kRefused, kAlways, "",
      "not a quorum.auth key zkd knows: it would not act on it. Remove the key"},
     {"sslQuorum", kHonoured, kAlways, "",
      "the links between servers run over TLS, each end checking the other's certificate (needs "
-     "ssl.quorum.keyStore.location)"},
-    {"ssl.keyStore.location", kHonoured, kAlways, "", kTlsStore},
-    {"ssl.keyStore.password", kHonoured, kAlways, "", kTlsStore},
-    {"ssl.keyStore.passwordPath", kHonoured, kAlways, "", kTlsStore},
-    {"ssl.keyStore.type", kHonoured, kAlways, "", kTlsStore},
-    {"ssl.trustStore.location", kHonoured, kAlways, "", kTlsStore},
-    {"ssl.trustStore.password", kHonoured, kAlways, "", kTlsStore},
-    {"ssl.trustStore.passwordPath", kHonoured, kAlways, "", kTlsStore},
-    {"ssl.trustStore.type", kHonoured, kAlways, "", kTlsStore},
-    {"ssl.protocol", kHonoured, kAlways, "", kTlsStore},
-    {"ssl.enabledProtocols", kHonoured, kAlways, "", kTlsStore},
-    {"ssl.ciphersuites", kHonoured, kAlways, "", kTlsStore},
+     "ssl.quorum.keyStore.location)",
+     flag<&ServerConfig::ssl_quorum>},
+    {"ssl.keyStore.location", kHonoured, kAlways, "", kTlsStore,
+     tls_key<client_tls, key_store_location>},
+    {"ssl.keyStore.password", kHonoured, kAlways, "", kTlsStore,
+     tls_key<client_tls, key_store_password>},
+    {"ssl.keyStore.passwordPath", kHonoured, kAlways, "", kTlsStore,
+     tls_key<client_tls, key_store_password_path>},
+    {"ssl.keyStore.type", kHonoured, kAlways, "", kTlsStore, tls_key<client_tls, key_store_type>},
+    {"ssl.trustStore.location", kHonoured, kAlways, "", kTlsStore,
+     tls_key<client_tls, trust_store_location>},
+    {"ssl.trustStore.password", kHonoured, kAlways, "", kTlsStore,
+     tls_key<client_tls, trust_store_password>},
+    {"ssl.trustStore.passwordPath", kHonoured, kAlways, "", kTlsStore,
+     tls_key<client_tls, trust_store_password_path>},
+    {"ssl.trustStore.type", kHonoured, kAlways, "", kTlsStore,
+     tls_key<client_tls, trust_store_type>},
+    {"ssl.protocol", kHonoured, kAlways, "", kTlsStore, tls_key<client_tls, protocol>},
+    {"ssl.enabledProtocols", kHonoured, kAlways, "", kTlsStore,
+     tls_key<client_tls, enabled_protocols>},
+    {"ssl.ciphersuites", kHonoured, kAlways, "", kTlsStore, tls_key<client_tls, cipher_suites>},
     {"ssl.context.supplier.class", kRefused, kAlways, "",
      "names a Java class; zkd builds its TLS context from the ssl.* keys. Remove the key"},
     {"ssl.hostnameVerification", kNoEffect, kAlways, "",
@@ -305,68 +622,108 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"ssl.crl", kHonoured, kAlways, "",
      "true: the client port's certificates are checked against the CRLs their distribution points "
      "name "
-     "(http://, file://); one whose list cannot be had is refused"},
+     "(http://, file://); one whose list cannot be had is refused",
+     tls_key<client_tls, crl>},
     {"ssl.ocsp", kHonoured, kAlways, "",
      "true: each certificate's OCSP responder (http://) is asked first, its CRLs when the "
-     "responder has no answer"},
-    {"ssl.clientAuth", kHonoured, kAlways, "", kTlsStore},
+     "responder has no answer",
+     tls_key<client_tls, ocsp>},
+    {"ssl.clientAuth", kHonoured, kAlways, "", kTlsStore, tls_key<client_tls, client_auth>},
     {"ssl.handshakeDetectionTimeoutMillis", kNoEffect, kAlways, "",
      "zkd waits for a connection's first byte within the session handshake timeout"},
     {"ssl.sslProvider", kNoEffect, kAlways, "", "zkd's TLS is OpenSSL's"},
-    {"ssl.quorum.keyStore.location", kHonoured, kAlways, "", kQuorumTlsStore},
-    {"ssl.quorum.keyStore.password", kHonoured, kAlways, "", kQuorumTlsStore},
-    {"ssl.quorum.keyStore.passwordPath", kHonoured, kAlways, "", kQuorumTlsStore},
-    {"ssl.quorum.keyStore.type", kHonoured, kAlways, "", kQuorumTlsStore},
-    {"ssl.quorum.trustStore.location", kHonoured, kAlways, "", kQuorumTlsStore},
-    {"ssl.quorum.trustStore.password", kHonoured, kAlways, "", kQuorumTlsStore},
-    {"ssl.quorum.trustStore.passwordPath", kHonoured, kAlways, "", kQuorumTlsStore},
-    {"ssl.quorum.trustStore.type", kHonoured, kAlways, "", kQuorumTlsStore},
-    {"ssl.quorum.protocol", kHonoured, kAlways, "", kQuorumTlsStore},
-    {"ssl.quorum.enabledProtocols", kHonoured, kAlways, "", kQuorumTlsStore},
-    {"ssl.quorum.ciphersuites", kHonoured, kAlways, "", kQuorumTlsStore},
+    {"ssl.quorum.keyStore.location", kHonoured, kAlways, "", kQuorumTlsStore,
+     tls_key<quorum_tls, key_store_location>},
+    {"ssl.quorum.keyStore.password", kHonoured, kAlways, "", kQuorumTlsStore,
+     tls_key<quorum_tls, key_store_password>},
+    {"ssl.quorum.keyStore.passwordPath", kHonoured, kAlways, "", kQuorumTlsStore,
+     tls_key<quorum_tls, key_store_password_path>},
+    {"ssl.quorum.keyStore.type", kHonoured, kAlways, "", kQuorumTlsStore,
+     tls_key<quorum_tls, key_store_type>},
+    {"ssl.quorum.trustStore.location", kHonoured, kAlways, "", kQuorumTlsStore,
+     tls_key<quorum_tls, trust_store_location>},
+    {"ssl.quorum.trustStore.password", kHonoured, kAlways, "", kQuorumTlsStore,
+     tls_key<quorum_tls, trust_store_password>},
+    {"ssl.quorum.trustStore.passwordPath", kHonoured, kAlways, "", kQuorumTlsStore,
+     tls_key<quorum_tls, trust_store_password_path>},
+    {"ssl.quorum.trustStore.type", kHonoured, kAlways, "", kQuorumTlsStore,
+     tls_key<quorum_tls, trust_store_type>},
+    {"ssl.quorum.protocol", kHonoured, kAlways, "", kQuorumTlsStore, tls_key<quorum_tls, protocol>},
+    {"ssl.quorum.enabledProtocols", kHonoured, kAlways, "", kQuorumTlsStore,
+     tls_key<quorum_tls, enabled_protocols>},
+    {"ssl.quorum.ciphersuites", kHonoured, kAlways, "", kQuorumTlsStore,
+     tls_key<quorum_tls, cipher_suites>},
     {"ssl.quorum.context.supplier.class", kRefused, kAlways, "",
      "names a Java class; zkd builds its TLS context from the ssl.quorum.* keys. Remove the key"},
     {"ssl.quorum.hostnameVerification", kHonoured, kAlways, "",
-     "true (default): a dialed peer's certificate must name the host of its server.N line"},
+     "true (default): a dialed peer's certificate must name the host of its server.N line",
+     flag<&ServerConfig::quorum_verify_host>},
     {"ssl.quorum.clientHostnameVerification", kHonoured, kAlways, "",
      "true (default: as hostnameVerification): a dialing peer's certificate must name its "
-     "address"},
+     "address",
+     [](ConfigParser&, const Property& line, ServerConfig& c) {
+       c.quorum_verify_client_host = java_true(line.value);
+       return true;
+     }},
     {"ssl.quorum.allowReverseDnsLookup", kNoEffect, kAlways, "",
      "zkd checks a peer's address against the IP names of its certificate, without DNS"},
     {"ssl.quorum.crl", kHonoured, kAlways, "",
      "true: a peer's (and the admin server's) certificates are checked against the CRLs their "
      "distribution points name "
-     "(http://, file://); one whose list cannot be had is refused"},
+     "(http://, file://); one whose list cannot be had is refused",
+     tls_key<quorum_tls, crl>},
     {"ssl.quorum.ocsp", kHonoured, kAlways, "",
      "true: each certificate's OCSP responder (http://) is asked first, its CRLs when the "
-     "responder has no answer"},
-    {"ssl.quorum.clientAuth", kHonoured, kAlways, "", kQuorumTlsStore},
+     "responder has no answer",
+     tls_key<quorum_tls, ocsp>},
+    {"ssl.quorum.clientAuth", kHonoured, kAlways, "", kQuorumTlsStore,
+     tls_key<quorum_tls, client_auth>},
     {"ssl.quorum.handshakeDetectionTimeoutMillis", kNoEffect, kAlways, "",
      "zkd waits for a peer's first byte within its hello timeout (10 s)"},
     {"ssl.*", kRefused, kAlways, "",
      "not an ssl key zkd knows: it would not act on it. Remove the key or run Apache ZooKeeper"},
     {"sslQuorumReloadCertFiles", kHonoured, kAlways, "",
-     "new peer connections use the ssl.quorum stores again once their files change"},
+     "new peer connections use the ssl.quorum stores again once their files change",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.boolean(line, c.quorum_tls_settings.reload);
+     }},
     {"client.certReload", kHonoured, kAlways, "",
-     "new TLS connections use the key and trust stores again once their files change"},
+     "new TLS connections use the key and trust stores again once their files change",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.boolean(line, c.client_tls_settings.reload);
+     }},
     {"client.portUnification", kHonoured, kAlways, "",
-     "the plain client port also takes TLS connections (needs ssl.keyStore.location)"},
+     "the plain client port also takes TLS connections (needs ssl.keyStore.location)",
+     flag<&ServerConfig::port_unification>},
     {"fips-mode", kNoEffect, kAlways, "",
      "only changes how Apache's Java TLS checks certificates; zkd's is OpenSSL's"},
     // Experimental and unsafe options.
     {"readonlymode.enabled", kHonoured, kAlways, "",
      "true: without a quorum for max(2 s, tickTime), serve reads to clients that allow a read-only "
      "server (Apache reads only the JVM property -Dreadonlymode.enabled=true in SERVER_JVMFLAGS, "
-     "which zkd reads too)"},
+     "which zkd reads too)",
+     flag<&ServerConfig::read_only_mode>},
     {"follower.skipLearnerRequestToNextProcessor", kNoEffect, kAlways, "", kQuorumInternals},
-    {"forceSync", kHonoured, kAlways, "", "no: never fsync the txn log (unsafe)"},
+    {"forceSync", kHonoured, kAlways, "", "no: never fsync the txn log (unsafe)",
+     [](ConfigParser&, const Property& line, ServerConfig& c) {
+       c.force_sync = line.value != "no";  // Apache: only "no" turns fsync off
+       return true;
+     }},
     {"jute.maxbuffer", kHonoured, kAlways, "",
-     "the largest request a client may send (Apache ignores this zoo.cfg key; zkd applies it)"},
+     "the largest request a client may send (Apache ignores this zoo.cfg key; zkd applies it)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.jute_max_buffer, 1,
+                                     "must be a positive number of bytes");
+     }},
     {"jute.maxbuffer.extrasize", kNoEffect, kAlways, "",
      "zkd limits requests by jute.maxbuffer alone"},
     {"skipACL", kHonoured, kAlways, "",
      "yes: no ACL is checked, every client may do everything (as Apache; for trusted networks "
-     "only)"},
+     "only)",
+     [](ConfigParser&, const Property& line, ServerConfig& c) {
+       c.skip_acl = line.value == "yes";
+       return true;
+     }},
     // Data directory and database creation.
     {"datadir.autocreate", kWarned, kFalse, "",
      "zkd always creates a missing dataDir and dataLogDir"},
@@ -379,11 +736,23 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"commitProcessor.maxReadBatchSize", kNoEffect, kAlways, "", kJvm},
     {"commitProcessor.maxCommitBatchSize", kNoEffect, kAlways, "", kJvm},
     {"znode.container.checkIntervalMs", kHonoured, kAlways, "",
-     "how often containers and TTL nodes are checked (Apache: JVM property only)"},
+     "how often containers and TTL nodes are checked (Apache: JVM property only)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.container_check_interval_ms, 1,
+                                     "must be a positive number of ms");
+     }},
     {"znode.container.maxPerMinute", kHonoured, kAlways, "",
-     "deletions of containers and TTL nodes per minute (Apache: JVM property only)"},
+     "deletions of containers and TTL nodes per minute (Apache: JVM property only)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.container_max_per_minute, 1,
+                                     "must be a positive number");
+     }},
     {"znode.container.maxNeverUsedIntervalMs", kHonoured, kAlways, "",
-     "age at which a never-used container goes (Apache: JVM property only)"},
+     "age at which a never-used container goes (Apache: JVM property only)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.container_max_never_used_interval_ms, 0,
+                                     "must not be negative");
+     }},
     {"messageTracker.BufferSize", kNoEffect, kAlways, "",
      "sizes Apache's debugging message tracker; zkd has none"},
     {"messageTracker.Enabled", kNoEffect, kAlways, "",
@@ -397,22 +766,43 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "zkd's admin server has no snapshot command"},
     {"admin.restore.enabled", kNoEffect, kAlways, "", "zkd's admin server has no restore command"},
     {"admin.needClientAuth", kHonoured, kAlways, "",
-     "with admin.forceHttps: the admin server requires a trusted client certificate"},
+     "with admin.forceHttps: the admin server requires a trusted client certificate",
+     flag<&ServerConfig::admin_need_client_auth>},
     {"admin.forceHttps", kHonoured, kAlways, "",
-     "the admin server speaks HTTPS only, with the ssl.quorum.* key and trust stores (as Apache)"},
+     "the admin server speaks HTTPS only, with the ssl.quorum.* key and trust stores (as Apache)",
+     flag<&ServerConfig::admin_force_https>},
     {"admin.portUnification", kHonoured, kAlways, "",
      "the admin port takes HTTPS (with the ssl.quorum.* stores, as admin.forceHttps) and HTTP; "
-     "admin.forceHttps wins"},
-    {"admin.enableServer", kHonoured, kAlways, "", "false: no admin server"},
-    {"admin.serverAddress", kHonoured, kAlways, "", "the admin server's address"},
-    {"admin.serverPort", kHonoured, kAlways, "", "the admin server's port"},
-    {"admin.idleTimeout", kHonoured, kAlways, "", "ms a connection may take to send its request"},
-    {"admin.commandURL", kHonoured, kAlways, "", "where the commands live"},
+     "admin.forceHttps wins",
+     flag<&ServerConfig::admin_port_unification>},
+    {"admin.enableServer", kHonoured, kAlways, "", "false: no admin server",
+     flag<&ServerConfig::admin_enabled>},
+    {"admin.serverAddress", kHonoured, kAlways, "", "the admin server's address",
+     text<&ServerConfig::admin_address>},
+    {"admin.serverPort", kHonoured, kAlways, "", "the admin server's port",
+     port<&ServerConfig::admin_port>},
+    {"admin.idleTimeout", kHonoured, kAlways, "", "ms a connection may take to send its request",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.admin_idle_timeout_ms, 1,
+                                     "must be a positive number of ms");
+     }},
+    {"admin.commandURL", kHonoured, kAlways, "", "where the commands live",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       if (!line.value.starts_with('/')) return parser.fail(line, "must start with '/'");
+       c.admin_command_url = line.value;
+       while (c.admin_command_url.size() > 1 && c.admin_command_url.ends_with('/')) {
+         c.admin_command_url.pop_back();
+       }
+       return true;
+     }},
     // Metrics providers.
     {"metricsProvider.className", kHonoured, kAlways, "",
-     "Apache's Prometheus provider: zkd serves /metrics"},
-    {"metricsProvider.httpHost", kHonoured, kAlways, "", "the /metrics address"},
-    {"metricsProvider.httpPort", kHonoured, kAlways, "", "the /metrics port"},
+     "Apache's Prometheus provider: zkd serves /metrics",
+     text<&ServerConfig::metrics_provider_class>},
+    {"metricsProvider.httpHost", kHonoured, kAlways, "", "the /metrics address",
+     text<&ServerConfig::metrics_http_host>},
+    {"metricsProvider.httpPort", kHonoured, kAlways, "", "the /metrics port",
+     port<&ServerConfig::metrics_http_port>},
     {"metricsProvider.exportJvmInfo", kNoEffect, kAlways, "", "zkd has no JVM to report on"},
     {"metricsProvider.numWorkerThreads", kNoEffect, kAlways, "", kJvm},
     {"metricsProvider.maxQueueSize", kNoEffect, kAlways, "", kJvm},
@@ -423,13 +813,24 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"zkd.peerTimeoutMs", kHonoured, kAlways, "",
      "how long (ms, default 500) a leader and its followers may go without hearing from each other "
      "before "
-     "a new leader is elected; 0: syncLimit alone"},
+     "a new leader is elected; 0: syncLimit alone",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.peer_timeout_ms, 0,
+                                     "must be 0 or a number of milliseconds");
+     }},
     {"zkd.quorumSync", kHonoured, kAlways, "",
      "true: sync is answered once a quorum has confirmed the leader, so sync and a read after it "
-     "are linearizable (default false, as Apache)"},
+     "are linearizable (default false, as Apache)",
+     flag<&ServerConfig::quorum_sync>},
 });
 
 bool is_pattern(std::string_view key) { return key.ends_with(".*"); }
+
+// Honoured means acted on: an honoured entry has an apply function, and
+// only an honoured one does.
+static_assert(std::ranges::all_of(kKeys, [](const ConfigKey& entry) {
+  return (entry.key_class == kHonoured) == (entry.apply != nullptr);
+}));
 
 // Levenshtein distance, ignoring case.
 size_t edit_distance(std::string_view a, std::string_view b) {

@@ -4,10 +4,10 @@
 // properties: the key without its `zookeeper.` prefix), each with one class
 // saying what zkd does with it. parse_config (config.h) consults it for every
 // key: a refused key stops start-up, a warned key logs a warning, a key of no
-// effect is accepted in silence; honoured keys are acted on by the parser
-// itself. A key may carry its class only for some values (e.g. refused only
-// when true): with any other value it is accepted, because that value is what
-// zkd does anyway.
+// effect is accepted in silence; an honoured key is acted on by its entry's
+// apply function, which parses the value into ServerConfig. A key may carry its class only for some
+// values (e.g. refused only when true): with any other value it is accepted, because that value is
+// what zkd does anyway.
 //
 // docs/zoo-cfg.md shows the same table; a test (ConfigKeysDoc) checks that the
 // two list the same keys with the same classes.
@@ -19,8 +19,18 @@
 
 namespace zkd::server {
 
+class ConfigParser;   // config_parser.h
+struct Property;      // properties.h
+struct ServerConfig;  // config.h
+
+// Parses one line of an honoured key into `config`: checks the value
+// (errors through parser.fail, naming file, line and key), sets the fields,
+// and records in parser.seen() what parse_config checks after the last line.
+// False after parser.fail: parsing stops.
+using ApplyKey = bool (*)(ConfigParser& parser, const Property& line, ServerConfig& config);
+
 enum class KeyClass {
-  kHonoured,  // zkd does what Apache does (the parser acts on it)
+  kHonoured,  // zkd does what Apache does (the entry's apply function)
   kNoEffect,  // accepted, no effect in zkd; `note` says why
   kWarned,    // zkd starts but logs `note`: what differs
   kRefused,   // start-up stops with `note`: why and what to do
@@ -44,6 +54,8 @@ struct ConfigKey {
   KeyWhen when;
   std::string_view value;  // for kIs and kIsNot
   std::string_view note;   // what zkd does, why, what to do: one or two sentences
+  // Set exactly for honoured entries (a static_assert in config_keys.cc).
+  ApplyKey apply = nullptr;
 };
 
 // Every entry, in the order of docs/zoo-cfg.md's table.
