@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "zkd/net/four_letter_word.h"
 #include "zkd/log/log.h"
+#include "zkd/net/four_letter_word.h"
 #include "zkd/net/tls_context.h"
 #include "zkd/net/tls_detect.h"
 

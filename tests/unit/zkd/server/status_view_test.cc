@@ -19,9 +19,9 @@
 namespace zkd::server {
 namespace {
 
+using std::chrono::milliseconds;
 using test_support::WholeServerTest;
 using ::testing::HasSubstr;
-using std::chrono::milliseconds;
 using zk::wire::Error;
 using zk::wire::OpCode;
 
