@@ -826,12 +826,6 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
 
 bool is_pattern(std::string_view key) { return key.ends_with(".*"); }
 
-// Honoured means acted on: an honoured entry has an apply function, and
-// only an honoured one does.
-static_assert(std::ranges::all_of(kKeys, [](const ConfigKey& entry) {
-  return (entry.key_class == kHonoured) == (entry.apply != nullptr);
-}));
-
 // Levenshtein distance, ignoring case.
 size_t edit_distance(std::string_view a, std::string_view b) {
   const std::string x = lower_case(a);

@@ -54,7 +54,8 @@ struct ConfigKey {
   KeyWhen when;
   std::string_view value;  // for kIs and kIsNot
   std::string_view note;   // what zkd does, why, what to do: one or two sentences
-  // Set exactly for honoured entries (a static_assert in config_keys.cc).
+  // Set exactly for honoured entries (checked by ConfigKeys.OnlyHonouredKeysHaveAnApplyFunction;
+  // not a static_assert, which the sanitizers' build cannot evaluate).
   ApplyKey apply = nullptr;
 };
 

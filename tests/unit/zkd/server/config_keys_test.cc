@@ -36,6 +36,14 @@ TEST(ConfigKeys, EachKeyIsListedOnceWithAReason) {
   }
 }
 
+// Honoured means acted on: an honoured entry has an apply function, and
+// only an honoured one does.
+TEST(ConfigKeys, OnlyHonouredKeysHaveAnApplyFunction) {
+  for (const ConfigKey& entry : config_keys()) {
+    EXPECT_EQ(entry.key_class == KeyClass::kHonoured, entry.apply != nullptr) << entry.key;
+  }
+}
+
 TEST(ConfigKeys, ExactEntriesWinOverPatterns) {
   ASSERT_NE(find_config_key("ssl.quorum.ciphersuites"), nullptr);
   EXPECT_EQ(find_config_key("ssl.quorum.ciphersuites")->key, "ssl.quorum.ciphersuites");
