@@ -63,13 +63,13 @@ int serve(const std::string& config_path, const std::string& jaas_option) {
   auto loaded = zkd::server::load_config(config_path);
   for (const auto& w : loaded.warnings) log_warn(w);
   if (!loaded.config) {
-    log_error("invalid configuration: ", loaded.error);
+    log_error("invalid configuration: ", loaded.error.message());
     return 1;
   }
   zkd::server::apply_jvm_properties(*loaded.config, environment("SERVER_JVMFLAGS"),
                                     environment("JVMFLAGS"));
-  if (auto why = zkd::server::prepare_directories(*loaded.config); !why.empty()) {
-    log_error(why);
+  if (auto prepared = zkd::server::prepare_directories(*loaded.config); !prepared.ok()) {
+    log_error(prepared.message());
     return 1;
   }
   auto data_dir_lock = zkd::server::lock_data_dir(loaded.config->data_dir);
@@ -108,7 +108,7 @@ int serve(const std::string& config_path, const std::string& jaas_option) {
   server.on_stop([&signals] { signals.cancel(); });
   zkd::notify_status("recovering the data in " + loaded.config->data_dir.string());
   if (auto status = server.open_storage(); !status.ok()) {
-    if (status.kind() == zkd::storage::Status::Kind::kConfig) {
+    if (status.kind() == zkd::Status::Kind::kConfig) {
       log_error("invalid configuration: ", status.message());
       return 1;
     }

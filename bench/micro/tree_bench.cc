@@ -108,9 +108,8 @@ void BM_SnapshotLoad(benchmark::State& state) {
   fill(db, static_cast<int>(state.range(0)), 100);
   const std::string payload = snapshot_of(db);
   for (auto _ : state) {
-    std::optional<zkd::tree::LoadedSnapshot> loaded;
-    std::string error = zkd::tree::read_snapshot(payload, loaded);
-    if (!error.empty()) state.SkipWithError(error.c_str());
+    auto loaded = zkd::tree::read_snapshot(payload);
+    if (!loaded.ok()) state.SkipWithError(loaded.status().message().c_str());
     benchmark::DoNotOptimize(loaded);
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));

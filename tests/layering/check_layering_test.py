@@ -120,7 +120,8 @@ class CheckLayeringTest(unittest.TestCase):
 
     def test_an_arrow_the_build_lacks_fails(self):
         design = self.design_with(
-            r"(?m)^zkd::tree +-> zk::wire, ", "zkd::tree         -> zk::wire, zkd::storage, "
+            r"(?m)^zkd::tree +-> zkd::status, ",
+            "zkd::tree         -> zkd::status, zkd::storage, ",
         )
         status, output = run_check("--design", design)
         self.assert_fails_with(

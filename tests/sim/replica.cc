@@ -105,7 +105,7 @@ void SimReplica::sync() {
   host_->persisted(disk_.durable);
 }
 
-zkd::storage::Status SimReplica::snapshot() {
+zkd::Status SimReplica::snapshot() {
   const Zxid at = db_.last_zxid();
   auto s = zkd::server::write_snapshot_now(env_, kLayout.snap_dir, db_);
   if (!s.ok()) return s;
@@ -124,12 +124,12 @@ void SimReplica::append(int64_t zxid, std::string txn) {
   observer_.appended(*this, zxid, txn);
 }
 
-zkd::storage::Status SimReplica::truncate_after(int64_t zxid) {
+zkd::Status SimReplica::truncate_after(int64_t zxid) {
   truncate(zxid, false);
   return {};
 }
 
-zkd::storage::Status SimReplica::clear() {
+zkd::Status SimReplica::clear() {
   // Only a snapshot install empties the log, once the leader's snapshot is
   // durable (snapshot_install.h): the disk holds that snapshot from now on.
   auto staged = zkd::server::staged_snapshot_install(env_, kLayout);

@@ -110,7 +110,7 @@ class SimReplica final : private zkd::server::ReplicaLog, private zkd::server::R
   bool unsynced() const { return disk_.last() > disk_.durable; }
   // Writes a snapshot of the tree as zkd does (write_snapshot_now); the
   // Disk's base moves there. Errors (an injected one) are returned.
-  zkd::storage::Status snapshot();
+  zkd::Status snapshot();
 
   zkd::zab::ServerId id() const { return config_.id; }
   zkd::server::ReplicaHost& host() { return *host_; }
@@ -124,8 +124,8 @@ class SimReplica final : private zkd::server::ReplicaLog, private zkd::server::R
  private:
   // ReplicaLog
   void append(int64_t zxid, std::string txn) override;
-  zkd::storage::Status truncate_after(int64_t zxid) override;
-  zkd::storage::Status clear() override;
+  zkd::Status truncate_after(int64_t zxid) override;
+  zkd::Status clear() override;
   // ReplicaEvents
   void send(zkd::zab::Message message, std::string attachment) override;
   uint64_t queued_bytes(zkd::zab::ServerId peer) override;

@@ -95,8 +95,8 @@ std::string full_snapshot(const Database& db) {
 
 uint64_t digest(const Database& db) {
   DigestVisitor v;
-  const std::string err = Database::visit_snapshot(full_snapshot(db), v);
-  if (!err.empty()) throw Violation("snapshot walk does not decode: " + err);
+  const zkd::Status visited = Database::visit_snapshot(full_snapshot(db), v);
+  if (!visited.ok()) throw Violation("snapshot walk does not decode: " + visited.message());
   std::sort(v.lines.begin(), v.lines.end());
   uint64_t h = fnv(std::to_string(db.last_zxid()));
   for (const auto& l : v.lines) h = fnv(l, h);

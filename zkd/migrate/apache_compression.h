@@ -10,13 +10,13 @@
 #include <string_view>
 
 #include "zkd/migrate/apache_format.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 
 namespace zkd::migrate {
 
 // The uncompressed bytes of a snapshot file's content. Errors name `file`
 // and the offset in the compressed bytes where the stream breaks.
-storage::StatusOr<std::string> decompress(Compression compression, std::string_view bytes,
+StatusOr<std::string> decompress(Compression compression, std::string_view bytes,
                                           const std::string& file);
 
 }  // namespace zkd::migrate

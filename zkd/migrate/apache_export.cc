@@ -11,8 +11,6 @@
 
 namespace zkd::migrate {
 
-using storage::Status;
-using storage::StatusOr;
 
 StatusOr<ExportSummary> export_apache(storage::Env& env, const server::ServerConfig& source,
                                       const std::string& out_dir,

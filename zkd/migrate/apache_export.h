@@ -13,7 +13,7 @@
 #include "zkd/server/config.h"
 #include "zkd/server/epoch_files.h"
 #include "zkd/storage/env.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 
 namespace zkd::migrate {
 
@@ -28,7 +28,7 @@ struct ExportSummary {
 // Recovers the state `source` names and writes it under `out_dir`
 // (`out_dir`/version-2 is created). Refuses (kConfig) when `source` holds no
 // zkd data or `out_dir`/version-2 already holds snapshot or log files.
-storage::StatusOr<ExportSummary> export_apache(
+StatusOr<ExportSummary> export_apache(
     storage::Env& env, const server::ServerConfig& source, const std::string& out_dir,
     const std::function<void(const std::string&)>& progress);
 

@@ -19,8 +19,6 @@
 namespace zkd::migrate {
 namespace {
 
-using storage::Status;
-using storage::StatusOr;
 
 void tell(const ImportRequest& request, const std::string& what) {
   if (request.progress) request.progress(what);

@@ -15,7 +15,7 @@
 #include "zkd/server/config.h"
 #include "zkd/server/epoch_files.h"
 #include "zkd/storage/env.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 
 namespace zkd::migrate {
 
@@ -44,7 +44,7 @@ struct ImportSummary {
 // how TTL owners read). Refuses (kConfig) a target that already holds
 // snapshot or log files, and (kCorruption) Apache data that does not read,
 // naming the file and offset; nothing is written then.
-storage::StatusOr<ImportSummary> import_apache(storage::Env& env, const ImportRequest& request,
+StatusOr<ImportSummary> import_apache(storage::Env& env, const ImportRequest& request,
                                                const server::ServerConfig& target);
 
 }  // namespace zkd::migrate

@@ -13,8 +13,6 @@
 namespace zkd::migrate {
 namespace {
 
-using storage::Status;
-using storage::StatusOr;
 using zk::wire::ACLs;
 
 constexpr int64_t kOpenAclKey = -1;

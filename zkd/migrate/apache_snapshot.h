@@ -26,7 +26,7 @@
 #include <string>
 #include <string_view>
 
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 #include "zkd/tree/data_tree.h"
 #include "zkd/tree/session_table.h"
 #include "zkd/tree/snapshot.h"
@@ -40,7 +40,7 @@ using NodeProgress = std::function<void(int64_t nodes)>;
 // offset too. `extended_types`: the zkd tree's (how owners are read). The
 // result's zxid is left 0: Apache names a snapshot by its zxid (the caller
 // knows it from the file name).
-storage::StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes,
+StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes,
                                                              const std::string& file,
                                                              bool extended_types,
                                                              const NodeProgress& progress);
@@ -48,8 +48,8 @@ storage::StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view by
 // Writes `tree` and `sessions` as an uncompressed snapshot through `sink`,
 // in pieces of about 1 MiB, without the optional digest (Apache 3.6+ reads
 // snapshots without one and computes the tree's digest itself).
-using ByteSink = std::function<storage::Status(std::string_view bytes)>;
-storage::Status write_apache_snapshot(const tree::DataTree& tree,
+using ByteSink = std::function<Status(std::string_view bytes)>;
+Status write_apache_snapshot(const tree::DataTree& tree,
                                       const tree::SessionTable& sessions, const ByteSink& sink,
                                       const NodeProgress& progress);
 

@@ -9,8 +9,6 @@
 namespace zkd::migrate {
 namespace {
 
-using storage::Status;
-using storage::StatusOr;
 
 constexpr size_t kEntryOverhead = 8 + 4 + 1;  // checksum, length, end byte
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 #include "zkd/tree/txn.h"
 
 namespace zkd::migrate {
@@ -32,8 +32,8 @@ struct LogSegmentRead {
 // names `file` and the entry's offset, unless `last_segment` and nothing but
 // zeros follows it: then it is a torn tail (LogSegmentRead::torn_tail), as a
 // crash leaves one. An error from `visit` stops the read and is returned.
-storage::StatusOr<LogSegmentRead> read_apache_log(
+StatusOr<LogSegmentRead> read_apache_log(
     std::string_view bytes, const std::string& file, bool last_segment,
-    const std::function<storage::Status(const tree::Txn&)>& visit);
+    const std::function<Status(const tree::Txn&)>& visit);
 
 }  // namespace zkd::migrate

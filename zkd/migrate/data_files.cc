@@ -10,7 +10,7 @@ std::string version2_dir(storage::Env& env, const std::string& dir) {
   return env.file_exists(nested) ? nested : dir;
 }
 
-storage::StatusOr<DataFiles> list_data_files(storage::Env& env, const std::string& dir) {
+StatusOr<DataFiles> list_data_files(storage::Env& env, const std::string& dir) {
   DataFiles out;
   if (!env.file_exists(dir)) return out;
   auto names = env.list_dir(dir);
@@ -28,14 +28,14 @@ storage::StatusOr<DataFiles> list_data_files(storage::Env& env, const std::strin
   return out;
 }
 
-storage::Status require_no_data_files(storage::Env& env, const std::string& dir,
+Status require_no_data_files(storage::Env& env, const std::string& dir,
                                       const std::string& writing) {
   auto files = list_data_files(env, dir);
   if (!files.ok()) return files.status();
-  if (files->empty()) return storage::Status();
+  if (files->empty()) return Status();
   const DataFile& first = files->snapshots.empty() ? files->logs.front() : files->snapshots.front();
   const size_t count = files->snapshots.size() + files->logs.size();
-  return storage::Status::config(
+  return Status::config(
       dir + " already holds " + std::to_string(count) +
       (count == 1 ? " snapshot or log file (" : " snapshot and log files (") + first.name + "); " +
       writing +

@@ -9,7 +9,7 @@
 
 #include "zkd/migrate/apache_format.h"
 #include "zkd/storage/env.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 
 namespace zkd::migrate {
 
@@ -28,11 +28,11 @@ struct DataFiles {
   std::vector<DataFile> logs;
   bool empty() const { return snapshots.empty() && logs.empty(); }
 };
-storage::StatusOr<DataFiles> list_data_files(storage::Env& env, const std::string& dir);
+StatusOr<DataFiles> list_data_files(storage::Env& env, const std::string& dir);
 
 // A config error when `dir` holds any snapshot or log file: `writing` says
 // what would have been written there.
-storage::Status require_no_data_files(storage::Env& env, const std::string& dir,
+Status require_no_data_files(storage::Env& env, const std::string& dir,
                                       const std::string& writing);
 
 }  // namespace zkd::migrate

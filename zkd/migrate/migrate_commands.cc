@@ -42,8 +42,8 @@ class ProgressLine {
   bool dirty_ = false;
 };
 
-int exit_status(const storage::Status& s) {
-  return s.kind() == storage::Status::Kind::kConfig ? kExitConfig : kExitData;
+int exit_status(const Status& s) {
+  return s.kind() == Status::Kind::kConfig ? kExitConfig : kExitData;
 }
 
 // The configuration with its dataDir locked, or the exit status after
@@ -57,7 +57,7 @@ std::variant<LockedConfig, int> locked_config(const std::string& config_path, co
   auto loaded = server::load_config(config_path);
   for (const auto& w : loaded.warnings) err << "zkd " << command << ": warning: " << w << "\n";
   if (!loaded.config) {
-    err << "zkd " << command << ": invalid configuration: " << loaded.error << "\n";
+    err << "zkd " << command << ": invalid configuration: " << loaded.error.message() << "\n";
     return kExitConfig;
   }
   auto lock = server::lock_data_dir(loaded.config->data_dir);

@@ -63,30 +63,38 @@ constexpr std::string_view kServerLineForm =
 
 }  // namespace
 
-std::string parse_server_line(std::string_view value, QuorumServer& out) {
+StatusOr<QuorumServer> parse_server_line(std::string_view value) {
+  QuorumServer out;
   const std::string quoted = "'" + std::string(value) + "'";
   const std::string expected = " (expected " + std::string(kServerLineForm) + ")";
   const std::vector<std::string_view> halves = split(value, ';');
-  if (halves.size() > 2) return quoted + ": more than one ';'" + expected;
+  if (halves.size() > 2) return Status::invalid_argument(quoted + ": more than one ';'" + expected);
   if (halves[0].find('|') != std::string_view::npos) {
-    return quoted + ": several addresses for one server (separated by '|') are not supported";
+    return Status::invalid_argument(
+        quoted + ": several addresses for one server (separated by '|') are not supported");
   }
   auto parts = host_and_ports(halves[0]);
-  if (!parts) return quoted + ": bad IPv6 address in brackets" + expected;
+  if (!parts) return Status::invalid_argument(quoted + ": bad IPv6 address in brackets" + expected);
   if (parts->size() < 3) {
-    return quoted + (parts->size() == 1 ? ": no quorum and election ports" : ": no election port") +
-           expected;
+    return Status::invalid_argument(
+        quoted + (parts->size() == 1 ? ": no quorum and election ports" : ": no election port") +
+        expected);
   }
   if (parts->size() > 4) {
-    return quoted + ": too many ':'" + expected + "; write an IPv6 address in brackets";
+    return Status::invalid_argument(quoted + ": too many ':'" + expected +
+                                    "; write an IPv6 address in brackets");
   }
-  if ((*parts)[0].empty()) return quoted + ": the host is empty" + expected;
+  if ((*parts)[0].empty())
+    return Status::invalid_argument(quoted + ": the host is empty" + expected);
   out.host = std::string((*parts)[0]);
   const auto quorum_port = tcp_port((*parts)[1]);
-  if (!quorum_port) return "'" + std::string((*parts)[1]) + "' is not a TCP port (the quorum port)";
+  if (!quorum_port)
+    return Status::invalid_argument("'" + std::string((*parts)[1]) +
+                                    "' is not a TCP port (the quorum port)");
   const auto election_port = tcp_port((*parts)[2]);
   if (!election_port) {
-    return "'" + std::string((*parts)[2]) + "' is not a TCP port (the election port)";
+    return Status::invalid_argument("'" + std::string((*parts)[2]) +
+                                    "' is not a TCP port (the election port)");
   }
   out.quorum_port = *quorum_port;
   out.election_port = *election_port;
@@ -94,7 +102,8 @@ std::string parse_server_line(std::string_view value, QuorumServer& out) {
   if (parts->size() == 4) {
     const std::string type = lower_case((*parts)[3]);
     if (type != "participant" && type != "observer") {
-      return "'" + std::string((*parts)[3]) + "' is not a peer type (participant or observer)";
+      return Status::invalid_argument("'" + std::string((*parts)[3]) +
+                                      "' is not a peer type (participant or observer)");
     }
     out.observer = type == "observer";
   }
@@ -103,19 +112,21 @@ std::string parse_server_line(std::string_view value, QuorumServer& out) {
   if (halves.size() == 2) {
     auto client = host_and_ports(halves[1]);
     if (!client || client->size() > 2) {
-      return quoted + ": bad client address after ';'" + expected;
+      return Status::invalid_argument(quoted + ": bad client address after ';'" + expected);
     }
     if (client->size() == 2) {
-      if ((*client)[0].empty()) return quoted + ": the client address is empty" + expected;
+      if ((*client)[0].empty())
+        return Status::invalid_argument(quoted + ": the client address is empty" + expected);
       out.client_address = std::string((*client)[0]);
     }
     const auto client_port = tcp_port(client->back());
     if (!client_port) {
-      return "'" + std::string(client->back()) + "' is not a TCP port (the client port)";
+      return Status::invalid_argument("'" + std::string(client->back()) +
+                                      "' is not a TCP port (the client port)");
     }
     out.client_port = *client_port;
   }
-  return {};
+  return out;
 }
 
 namespace {
@@ -126,8 +137,8 @@ bool check_quorum_sasl(const ServerConfig& c, const std::string& file_name, Conf
   for (auto [required, key] : {std::pair{c.quorum_sasl_learner_required, "learnerRequireSasl"},
                                std::pair{c.quorum_sasl_server_required, "serverRequireSasl"}}) {
     if (required && !c.quorum_sasl) {
-      result.error =
-          file_name + ": quorum.auth." + key + " needs quorum.auth.enableSasl=true (as in Apache)";
+      result.error = Status::config(file_name + ": quorum.auth." + key +
+                                    " needs quorum.auth.enableSasl=true (as in Apache)");
       return false;
     }
   }
@@ -143,15 +154,17 @@ bool check_enforced_auth(ServerConfig& c, const std::string& file_name, ConfigRe
   }
   if (!c.enforce_auth) return true;
   if (c.enforce_auth_schemes.empty()) {
-    result.error = file_name +
-                   ": enforce.auth.enabled is true, so enforce.auth.schemes must name the schemes "
-                   "a client must have authenticated with (digest, ip, sasl, x509)";
+    result.error = Status::config(
+        file_name +
+        ": enforce.auth.enabled is true, so enforce.auth.schemes must name the schemes "
+        "a client must have authenticated with (digest, ip, sasl, x509)");
     return false;
   }
   for (const std::string& scheme : c.enforce_auth_schemes) {
     if (scheme != "digest" && scheme != "ip" && scheme != "sasl" && scheme != "x509") {
-      result.error = file_name + ": enforce.auth.schemes: authentication scheme " + scheme +
-                     " is not available (zkd serves digest, ip, sasl and x509)";
+      result.error =
+          Status::config(file_name + ": enforce.auth.schemes: authentication scheme " + scheme +
+                         " is not available (zkd serves digest, ip, sasl and x509)");
       return false;
     }
   }
@@ -170,23 +183,25 @@ bool check_tls(ServerConfig& c, const std::string& file_name, ConfigResult& resu
   }
   if (c.admin_enabled && (c.admin_force_https || c.admin_port_unification) &&
       c.quorum_tls_settings.key_store.location.empty()) {
-    result.error = file_name + ": " +
-                   (c.admin_force_https ? "admin.forceHttps" : "admin.portUnification") +
-                   " needs ssl.quorum.keyStore.location (the admin server's key and certificate, "
-                   "as Apache's)";
+    result.error = Status::config(
+        file_name + ": " + (c.admin_force_https ? "admin.forceHttps" : "admin.portUnification") +
+        " needs ssl.quorum.keyStore.location (the admin server's key and certificate, "
+        "as Apache's)");
     return false;
   }
   if ((c.ssl_quorum || c.quorum_port_unification) &&
       c.quorum_tls_settings.key_store.location.empty()) {
-    result.error = file_name + ": " + (c.ssl_quorum ? "sslQuorum" : "portUnification") +
-                   " needs ssl.quorum.keyStore.location (this server's key and certificate)";
+    result.error =
+        Status::config(file_name + ": " + (c.ssl_quorum ? "sslQuorum" : "portUnification") +
+                       " needs ssl.quorum.keyStore.location (this server's key and certificate)");
     return false;
   }
   net::TlsSettings& tls = c.client_tls_settings;
   if ((c.secure_client_port != 0 || c.port_unification) && tls.key_store.location.empty()) {
-    result.error = file_name + ": " +
-                   (c.secure_client_port != 0 ? "secureClientPort" : "client.portUnification") +
-                   " needs ssl.keyStore.location (this server's key and certificate)";
+    result.error =
+        Status::config(file_name + ": " +
+                       (c.secure_client_port != 0 ? "secureClientPort" : "client.portUnification") +
+                       " needs ssl.keyStore.location (this server's key and certificate)");
     return false;
   }
   return true;
@@ -240,21 +255,21 @@ bool check_ensemble(ConfigParser& parser, const ServerConfig& c, const ConfigSee
   const size_t observers = c.quorum_servers.size() - voters;
   if (c.quorum_servers.empty()) {
     if (!c.standalone_enabled) {
-      result.error = file_name + ": standaloneEnabled=false needs server.N lines";
+      result.error = Status::config(file_name + ": standaloneEnabled=false needs server.N lines");
       return false;
     }
     return true;
   }
   if (voters == 0) {
-    result.error =
-        file_name + ": every server.N line is an observer; an ensemble needs participants";
+    result.error = Status::config(
+        file_name + ": every server.N line is an observer; an ensemble needs participants");
     return false;
   }
   if (voters == 1 && c.standalone_enabled) {
     if (observers > 0) {
-      result.error = file_name +
-                     ": observers need an ensemble: there is one participant and "
-                     "standaloneEnabled is not false";
+      result.error = Status::config(file_name +
+                                    ": observers need an ensemble: there is one participant and "
+                                    "standaloneEnabled is not false");
       return false;
     }
     result.warnings.push_back(file_name + ":" + std::to_string(seen.server_lines.begin()->second) +
@@ -267,7 +282,7 @@ bool check_ensemble(ConfigParser& parser, const ServerConfig& c, const ConfigSee
        {std::tuple{"initLimit", &seen.init_limit, c.init_limit},
         std::tuple{"syncLimit", &seen.sync_limit, c.sync_limit}}) {
     if (!limit) {
-      result.error = file_name + ": " + key + " is not set";
+      result.error = Status::config(file_name + ": " + key + " is not set");
       return false;
     }
     if (*limit < 1) return parser.fail(**property, "must be at least 1 tick");
@@ -363,7 +378,7 @@ ConfigResult parse_config(std::string_view text, const std::string& file_name) {
     if (!apply(parser, p, last_line[p.key] != p.line, c)) return result;
   }
   if (!seen.has_data_dir) {
-    result.error = file_name + ": dataDir is not set";
+    result.error = Status::config(file_name + ": dataDir is not set");
     return result;
   }
   if (seen.dynamic_config_file && !read_dynamic_config(parser, c, seen, result)) return result;
@@ -382,7 +397,7 @@ ConfigResult parse_config(std::string_view text, const std::string& file_name) {
     for (const auto& [id, server] : c.quorum_servers) lines_give_ports |= server.client_port != 0;
     if (!lines_give_ports) {
       if (c.secure_client_port == 0) {
-        result.error = file_name + ": clientPort and secureClientPort are not set";
+        result.error = Status::config(file_name + ": clientPort and secureClientPort are not set");
         return result;
       }
       c.plaintext_clients = false;  // TLS clients only
@@ -395,14 +410,15 @@ ConfigResult parse_config(std::string_view text, const std::string& file_name) {
   c.max_session_timeout_ms =
       (!seen.max_timeout || *seen.max_timeout == -1) ? 20 * c.tick_time_ms : *seen.max_timeout;
   if (c.min_session_timeout_ms > c.max_session_timeout_ms) {
-    result.error =
+    result.error = Status::config(
         file_name + ":" + (seen.min_line ? std::to_string(*seen.min_line) : std::string("?")) +
         ": minSessionTimeout: " + std::to_string(c.min_session_timeout_ms) +
-        " must not be larger than maxSessionTimeout " + std::to_string(c.max_session_timeout_ms);
+        " must not be larger than maxSessionTimeout " + std::to_string(c.max_session_timeout_ms));
     if (!seen.min_line) {
-      result.error =
+      result.error = Status::config(
           file_name + ": maxSessionTimeout: " + std::to_string(c.max_session_timeout_ms) +
-          " must not be smaller than minSessionTimeout " + std::to_string(c.min_session_timeout_ms);
+          " must not be smaller than minSessionTimeout " +
+          std::to_string(c.min_session_timeout_ms));
     }
     return result;
   }
@@ -435,13 +451,13 @@ std::optional<int64_t> parse_my_id(std::string_view text) {
 namespace {
 
 // The id in <dataDir>/myid (parse_my_id), or the error naming the file.
-std::optional<int64_t> read_my_id_file(const std::filesystem::path& path, std::string& error) {
+StatusOr<int64_t> read_my_id_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = path.string() +
-            ": cannot read this server's id (an ensemble member needs a myid file holding the N "
-            "of its server.N line)";
-    return std::nullopt;
+    return Status::config(
+        path.string() +
+        ": cannot read this server's id (an ensemble member needs a myid file holding the N "
+        "of its server.N line)");
   }
   std::ostringstream content;
   content << in.rdbuf();
@@ -449,11 +465,12 @@ std::optional<int64_t> read_my_id_file(const std::filesystem::path& path, std::s
   const std::optional<int64_t> id = parse_my_id(text);
   if (!id) {
     std::string shown = text.substr(0, std::min<size_t>(40, text.find_first_of("\r\n")));
-    error = path.string() + ": '" + shown +
-            "' is not a server id (expected the N of this server's server.N line, in decimal, "
-            "alone on the first line: no spaces, as Apache reads it)";
+    return Status::config(
+        path.string() + ": '" + shown +
+        "' is not a server id (expected the N of this server's server.N line, in decimal, "
+        "alone on the first line: no spaces, as Apache reads it)");
   }
-  return id;
+  return *id;
 }
 
 std::string config_name(const ServerConfig& config) {
@@ -462,14 +479,13 @@ std::string config_name(const ServerConfig& config) {
 
 }  // namespace
 
-std::string read_my_id(ServerConfig& config) {
+Status read_my_id(ServerConfig& config) {
   const std::filesystem::path path = config.data_dir / "myid";
-  std::string error;
-  const std::optional<int64_t> id = read_my_id_file(path, error);
-  if (!id) return error;
+  const StatusOr<int64_t> id = read_my_id_file(path);
+  if (!id.ok()) return id.status();
   if (config.quorum_servers.count(*id) == 0) {
-    return path.string() + ": server id " + std::to_string(*id) + " has no server." +
-           std::to_string(*id) + " line in " + config_name(config);
+    return Status::config(path.string() + ": server id " + std::to_string(*id) + " has no server." +
+                          std::to_string(*id) + " line in " + config_name(config));
   }
   config.my_id = *id;
   return {};
@@ -486,7 +502,8 @@ void apply_own_line(ConfigResult& result, const std::string& file_name) {
   if (c.client_port == 0 && c.plaintext_clients) {
     if (me.client_port == 0) {
       if (c.secure_client_port == 0) {
-        result.error = file_name + ": clientPort is not set, and " + line + " gives no client port";
+        result.error = Status::config(file_name + ": clientPort is not set, and " + line +
+                                      " gives no client port");
         return;
       }
       c.plaintext_clients = false;  // TLS clients only, on secureClientPort
@@ -494,9 +511,9 @@ void apply_own_line(ConfigResult& result, const std::string& file_name) {
     c.client_port = me.client_port;
     c.client_port_address = me.client_address;
   } else if (me.client_port != 0 && me.client_port != c.client_port) {
-    result.error = file_name + ": clientPort " + std::to_string(c.client_port) +
-                   " differs from the client port " + std::to_string(me.client_port) + " of " +
-                   line;
+    result.error = Status::config(file_name + ": clientPort " + std::to_string(c.client_port) +
+                                  " differs from the client port " +
+                                  std::to_string(me.client_port) + " of " + line);
     return;
   }
   if (c.peer_type_observer != me.observer) {
@@ -519,31 +536,36 @@ void apply_standalone_line(ConfigResult& result, const std::string& file_name) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     if (c.client_port == 0) {
-      result.error = file_name + ": clientPort is not set, and " + path.string() +
-                     " does not exist to name the server.N line whose client port to use "
-                     "(Apache would run without a client port); set clientPort, or write this "
-                     "server's N into myid";
+      result.error =
+          Status::config(file_name + ": clientPort is not set, and " + path.string() +
+                         " does not exist to name the server.N line whose client port to use "
+                         "(Apache would run without a client port); set clientPort, or write this "
+                         "server's N into myid");
     }
     return;
   }
-  const std::optional<int64_t> id = read_my_id_file(path, result.error);
-  if (!id) return;
+  const StatusOr<int64_t> id = read_my_id_file(path);
+  if (!id.ok()) {
+    result.error = id.status();
+    return;
+  }
   const auto me = c.quorum_servers.find(*id);
   const uint16_t line_port = me == c.quorum_servers.end() ? 0 : me->second.client_port;
   if (c.client_port == 0) {
     if (line_port == 0) {
-      result.error = file_name + ": clientPort is not set, and server." + std::to_string(*id) +
-                     " (this server, per " + path.string() + ") " +
-                     (me == c.quorum_servers.end() ? "does not exist" : "gives no client port") +
-                     " (Apache would run without a client port); set clientPort";
+      result.error = Status::config(
+          file_name + ": clientPort is not set, and server." + std::to_string(*id) +
+          " (this server, per " + path.string() + ") " +
+          (me == c.quorum_servers.end() ? "does not exist" : "gives no client port") +
+          " (Apache would run without a client port); set clientPort");
       return;
     }
     c.client_port = line_port;
     c.client_port_address = me->second.client_address;
   } else if (line_port != 0 && line_port != c.client_port) {
-    result.error = file_name + ": clientPort " + std::to_string(c.client_port) +
-                   " differs from the client port " + std::to_string(line_port) + " of server." +
-                   std::to_string(*id) + " (this server, per myid)";
+    result.error = Status::config(file_name + ": clientPort " + std::to_string(c.client_port) +
+                                  " differs from the client port " + std::to_string(line_port) +
+                                  " of server." + std::to_string(*id) + " (this server, per myid)");
   }
 }
 
@@ -553,7 +575,7 @@ ConfigResult load_config(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     ConfigResult result;
-    result.error = file.string() + ": cannot read the configuration file";
+    result.error = Status::config(file.string() + ": cannot read the configuration file");
     return result;
   }
   std::ostringstream text;
@@ -563,28 +585,30 @@ ConfigResult load_config(const std::filesystem::path& file) {
   result.config->source = file;
   if (result.config->replicated()) {
     result.error = read_my_id(*result.config);
-    if (result.error.empty()) apply_own_line(result, file.string());
-    if (result.error.empty() && result.config->extended_types_enabled &&
-        result.config->my_id > 254) {
+    if (result.error.ok()) apply_own_line(result, file.string());
+    if (result.error.ok() && result.config->extended_types_enabled && result.config->my_id > 254) {
       // Apache's EphemeralType.validateServerId: a TTL node's owner has the
       // top byte 0xFF, which server id 255 puts into its session ids.
-      result.error = file.string() + ": extendedTypesEnabled is true but server id " +
-                     std::to_string(result.config->my_id) + " is larger than 254";
+      result.error =
+          Status::config(file.string() + ": extendedTypesEnabled is true but server id " +
+                         std::to_string(result.config->my_id) + " is larger than 254");
     }
-    if (!result.error.empty()) result.config.reset();
+    if (!result.error.ok()) result.config.reset();
   } else if (!result.config->quorum_servers.empty()) {
     apply_standalone_line(result, file.string());
-    if (!result.error.empty()) result.config.reset();
+    if (!result.error.ok()) result.config.reset();
   }
   return result;
 }
 
-std::string prepare_directories(const ServerConfig& config) {
+Status prepare_directories(const ServerConfig& config) {
   for (const auto& dir : {config.data_dir, config.data_log_dir}) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) return "cannot create directory " + dir.string() + ": " + ec.message();
-    if (!std::filesystem::is_directory(dir, ec)) return dir.string() + " is not a directory";
+    if (ec) return Status::error("cannot create directory " + dir.string() + ": " + ec.message());
+    if (!std::filesystem::is_directory(dir, ec)) {
+      return Status::config(dir.string() + " is not a directory");
+    }
   }
   return {};
 }

@@ -49,8 +49,8 @@ struct QuorumServer {
 
 // Parses the value of a server.N line (Apache's form,
 // host:quorumPort:electionPort[:participant|:observer][;[clientAddress:]clientPort])
-// into `out`, the id excepted. Empty on success, else why not.
-std::string parse_server_line(std::string_view value, QuorumServer& out);
+// (the id excepted); kInvalidArgument saying what is wrong with it.
+StatusOr<QuorumServer> parse_server_line(std::string_view value);
 
 struct ServerConfig {
   std::filesystem::path source;  // the file it was read from ("" when parsed from text)
@@ -248,7 +248,7 @@ struct ServerConfig {
 
 struct ConfigResult {
   std::optional<ServerConfig> config;  // set on success
-  std::string error;                   // set on failure: names the file, line and key
+  Status error;                        // kConfig on failure: names the file, line and key
   std::vector<std::string> warnings;   // warned and unknown keys and the like
 };
 
@@ -279,12 +279,13 @@ std::optional<int64_t> parse_my_id(std::string_view text);
 // ends ignored; nullopt when the rest is not exactly one decimal int64.
 std::optional<int64_t> parse_number_file(std::string_view text);
 
-// Sets config.my_id from <dataDir>/myid (parse_my_id). Empty on success;
-// else the error, naming the file: missing or unreadable, not a number, or
-// no server.N line for it.
-std::string read_my_id(ServerConfig& config);
+// Sets config.my_id from <dataDir>/myid (parse_my_id); else a kConfig error
+// naming the file: missing or unreadable, not a number, or no server.N line
+// for it.
+Status read_my_id(ServerConfig& config);
 
-// Creates dataDir (and dataLogDir) when missing. Empty on success, else why not.
-std::string prepare_directories(const ServerConfig& config);
+// Creates dataDir (and dataLogDir) when missing: kIo when one cannot be
+// created, kConfig when the path is not a directory.
+Status prepare_directories(const ServerConfig& config);
 
 }  // namespace zkd::server

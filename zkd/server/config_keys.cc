@@ -165,13 +165,11 @@ bool server_line(ConfigParser& parser, const Property& p, ServerConfig& c) {
     return parser.fail(p, "server id " + std::to_string(id) + " is given twice (also on line " +
                               std::to_string(it->second) + ")");
   }
-  QuorumServer server;
-  if (std::string why = parse_server_line(p.value, server); !why.empty()) {
-    return parser.fail(p, why);
-  }
-  server.id = id;
+  StatusOr<QuorumServer> server = parse_server_line(p.value);
+  if (!server.ok()) return parser.fail(p, server.status().message());
+  server->id = id;
   c.servers[id] = p.value;
-  c.quorum_servers[id] = std::move(server);
+  c.quorum_servers[id] = *std::move(server);
   return true;
 }
 

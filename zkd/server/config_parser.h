@@ -47,8 +47,9 @@ class ConfigParser {
   // Records "zoo.cfg:3: tickTime: <why>" unless an error is recorded already
   // (the first one counts); always false, so that `return fail(...)` stops.
   bool fail(const Property& p, const std::string& why) {
-    if (result_.error.empty()) {
-      result_.error = file_ + ":" + std::to_string(p.line) + ": " + p.key + ": " + why;
+    if (result_.error.ok()) {
+      result_.error =
+          Status::config(file_ + ":" + std::to_string(p.line) + ": " + p.key + ": " + why);
     }
     return false;
   }

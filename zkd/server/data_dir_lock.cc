@@ -25,12 +25,12 @@ DataDirLock& DataDirLock::operator=(DataDirLock&& other) noexcept {
   return *this;
 }
 
-storage::StatusOr<DataDirLock> lock_data_dir(const std::filesystem::path& data_dir) {
+StatusOr<DataDirLock> lock_data_dir(const std::filesystem::path& data_dir) {
   std::error_code ec;
   std::filesystem::create_directories(data_dir, ec);
   const std::string path = (data_dir / "zkd.lock").string();
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return storage::Status::error("open " + path + ": " + std::strerror(errno));
+  if (fd < 0) return Status::error("open " + path + ": " + std::strerror(errno));
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     char pid[32] = {};
@@ -39,16 +39,16 @@ storage::StatusOr<DataDirLock> lock_data_dir(const std::filesystem::path& data_d
     if (err == EWOULDBLOCK) {
       std::string holder = n > 0 ? std::string(pid, static_cast<size_t>(n)) : std::string("?");
       while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
-      return storage::Status::config(data_dir.string() + " is in use by another zkd (pid " +
+      return Status::config(data_dir.string() + " is in use by another zkd (pid " +
                                      holder + ", " + path + "); stop it first");
     }
-    return storage::Status::error("flock " + path + ": " + std::strerror(err));
+    return Status::error("flock " + path + ": " + std::strerror(err));
   }
   const std::string pid = std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
     const int err = errno;
     ::close(fd);
-    return storage::Status::error("write " + path + ": " + std::strerror(err));
+    return Status::error("write " + path + ": " + std::strerror(err));
   }
   return DataDirLock(fd);
 }

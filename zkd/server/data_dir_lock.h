@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 
 namespace zkd::server {
 
@@ -20,13 +20,13 @@ class DataDirLock {
   DataDirLock& operator=(DataDirLock&&) noexcept;
 
  private:
-  friend storage::StatusOr<DataDirLock> lock_data_dir(const std::filesystem::path& data_dir);
+  friend StatusOr<DataDirLock> lock_data_dir(const std::filesystem::path& data_dir);
   explicit DataDirLock(int fd) : fd_(fd) {}
   int fd_ = -1;
 };
 
 // Takes the lock, creating `data_dir` and the file when missing. A config
 // error, naming the holder's pid, when another process holds it.
-storage::StatusOr<DataDirLock> lock_data_dir(const std::filesystem::path& data_dir);
+StatusOr<DataDirLock> lock_data_dir(const std::filesystem::path& data_dir);
 
 }  // namespace zkd::server

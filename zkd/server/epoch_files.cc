@@ -13,8 +13,6 @@
 namespace zkd::server {
 namespace {
 
-using storage::Status;
-using storage::StatusOr;
 
 std::string path_of(const std::string& dir, std::string_view name) {
   return dir + "/" + std::string(name);

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "zkd/storage/env.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 
 namespace zkd::server {
 
@@ -33,7 +33,7 @@ inline constexpr char kCurrentEpochFile[] = "currentEpoch";
 // replica; Apache's files may also be absent after an upgrade). A file that
 // is not a non-negative decimal number (surrounding whitespace and a trailing
 // newline are allowed) is an error naming the file.
-storage::StatusOr<EpochFiles> read_epoch_files(storage::Env& env, const std::string& snap_dir);
+StatusOr<EpochFiles> read_epoch_files(storage::Env& env, const std::string& snap_dir);
 
 // Replaces each file whose content differs from `epochs` (written in full
 // under a temporary name, synced, renamed, directory synced); files that
@@ -41,7 +41,7 @@ storage::StatusOr<EpochFiles> read_epoch_files(storage::Env& env, const std::str
 // currentEpoch, so a crash in between never leaves currentEpoch ahead of the
 // new acceptedEpoch when the caller raises both. Durable when it returns ok.
 // Creates `snap_dir` if missing.
-storage::Status write_epoch_files(storage::Env& env, const std::string& snap_dir,
+Status write_epoch_files(storage::Env& env, const std::string& snap_dir,
                                   const EpochFiles& epochs);
 
 }  // namespace zkd::server

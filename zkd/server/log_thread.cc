@@ -29,13 +29,13 @@ void LogThread::append(int64_t zxid, std::string txn) {
 
 void LogThread::roll() { push(Item{Item::Kind::kRoll, 0, {}, {}}); }
 
-storage::Status LogThread::truncate_after(int64_t zxid) {
+Status LogThread::truncate_after(int64_t zxid) {
   ++truncations_requested_;
-  std::future<storage::Status> done;
+  std::future<Status> done;
   {
     std::lock_guard lock(mutex_);
     if (stopping_) {
-      return storage::Status::error("txn log truncation after zxid " + std::to_string(zxid) +
+      return Status::error("txn log truncation after zxid " + std::to_string(zxid) +
                                     ": the log thread has stopped");
     }
     Item item{Item::Kind::kTruncate, zxid, {}, {}};
@@ -55,14 +55,14 @@ void LogThread::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-void LogThread::fail_truncations(std::deque<Item>& items, const storage::Status& why) {
+void LogThread::fail_truncations(std::deque<Item>& items, const Status& why) {
   for (auto& item : items) {
     if (item.kind == Item::Kind::kTruncate) item.done.set_value(why);
   }
   items.clear();
 }
 
-storage::Status LogThread::write_batch(std::deque<Item>& batch, int64_t& last_zxid,
+Status LogThread::write_batch(std::deque<Item>& batch, int64_t& last_zxid,
                                        uint64_t& txns) {
   while (!batch.empty()) {
     Item item = std::move(batch.front());
@@ -70,7 +70,7 @@ storage::Status LogThread::write_batch(std::deque<Item>& batch, int64_t& last_zx
     switch (item.kind) {
       case Item::Kind::kAppend:
         if (failpoint::kLogBeforeWrite.fail()) {
-          return storage::Status::error(failpoint::kLogBeforeWrite.error_message());
+          return Status::error(failpoint::kLogBeforeWrite.error_message());
         }
         if (auto s = writer_->append(item.zxid, item.txn); !s.ok()) return s;
         last_zxid = item.zxid;
@@ -78,12 +78,12 @@ storage::Status LogThread::write_batch(std::deque<Item>& batch, int64_t& last_zx
         break;
       case Item::Kind::kRoll:
         if (failpoint::kLogRoll.fail()) {
-          return storage::Status::error(failpoint::kLogRoll.error_message());
+          return Status::error(failpoint::kLogRoll.error_message());
         }
         if (auto s = writer_->roll(); !s.ok()) return s;
         break;
       case Item::Kind::kTruncate: {
-        storage::Status s = writer_->truncate_after(item.zxid);
+        Status s = writer_->truncate_after(item.zxid);
         if (s.ok()) ++truncations_;
         item.done.set_value(s);
         if (!s.ok()) return s;
@@ -99,7 +99,7 @@ storage::Status LogThread::write_batch(std::deque<Item>& batch, int64_t& last_zx
 
 void LogThread::run() {
   std::deque<Item> batch;
-  storage::Status failure;  // the first failure; nothing reaches the disk after it
+  Status failure;  // the first failure; nothing reaches the disk after it
   for (;;) {
     bool stopping = false;
     {
@@ -121,7 +121,7 @@ void LogThread::run() {
     if (result.status.ok() && result.txns > 0) {
       const int64_t started_us = clock_.steady_us();
       result.status = failpoint::kLogBeforeSync.fail()
-                          ? storage::Status::error(failpoint::kLogBeforeSync.error_message())
+                          ? Status::error(failpoint::kLogBeforeSync.error_message())
                           : writer_->sync();
       if (result.status.ok()) failpoint::kLogSynced.hit();
       result.sync_us = clock_.steady_us() - started_us;

@@ -25,7 +25,7 @@
 
 #include "zkd/server/server_log.h"
 #include "zkd/storage/clock.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 #include "zkd/storage/txn_log.h"
 
 namespace zkd::server {
@@ -53,7 +53,7 @@ class LogThread final : public ServerLog {
   // after it made that true; a batch that held txns on both sides of the cut
   // reports at most `zxid` (those up to the cut are durable then). After
   // stop() it returns an error without touching the log.
-  storage::Status truncate_after(int64_t zxid) override;
+  Status truncate_after(int64_t zxid) override;
   // truncate_after() calls made so far (by the calling thread): a LogBatch
   // with fewer (LogBatch::truncations) describes a log that is gone.
   uint64_t truncations_requested() const override { return truncations_requested_; }
@@ -67,13 +67,13 @@ class LogThread final : public ServerLog {
     Kind kind = Kind::kAppend;
     int64_t zxid = 0;
     std::string txn;                     // kAppend
-    std::promise<storage::Status> done;  // kTruncate: the caller waits on it
+    std::promise<Status> done;  // kTruncate: the caller waits on it
   };
   void push(Item item);
   // Answers every truncate_after() waiting in `items` with `why`; clears them.
-  static void fail_truncations(std::deque<Item>& items, const storage::Status& why);
+  static void fail_truncations(std::deque<Item>& items, const Status& why);
   void run();
-  storage::Status write_batch(std::deque<Item>& batch, int64_t& last_zxid, uint64_t& txns);
+  Status write_batch(std::deque<Item>& batch, int64_t& last_zxid, uint64_t& txns);
 
   std::unique_ptr<storage::TxnLogWriter> writer_;  // used by the log thread only
   storage::Clock& clock_;

@@ -39,21 +39,23 @@ std::optional<T> number(std::string_view s, int base = 10) {
   return v;
 }
 
-// "server.N=<line>" into `servers`; empty on success, else why not.
-std::string add_server(std::string_view item, QuorumServers& servers) {
+// "server.N=<line>" into `servers`; kInvalidArgument saying what is wrong.
+Status add_server(std::string_view item, QuorumServers& servers) {
   const size_t eq = item.find('=');
   const std::string_view key = trimmed(item.substr(0, eq));
   if (eq == std::string_view::npos || !key.starts_with("server.")) {
-    return "'" + std::string(item) + "' is not server.N=host:quorumPort:electionPort...";
+    return Status::invalid_argument("'" + std::string(item) +
+                                    "' is not server.N=host:quorumPort:electionPort...");
   }
   const auto id = number<int64_t>(key.substr(7));
-  if (!id || *id <= 0) return "'" + std::string(key) + "': the server id is not a number above 0";
-  QuorumServer server;
-  if (std::string why = parse_server_line(trimmed(item.substr(eq + 1)), server); !why.empty()) {
-    return why;
+  if (!id || *id <= 0) {
+    return Status::invalid_argument("'" + std::string(key) +
+                                    "': the server id is not a number above 0");
   }
-  server.id = *id;
-  servers[*id] = std::move(server);
+  StatusOr<QuorumServer> server = parse_server_line(trimmed(item.substr(eq + 1)));
+  if (!server.ok()) return server.status();
+  server->id = *id;
+  servers[*id] = *std::move(server);
   return {};
 }
 
@@ -88,8 +90,8 @@ ReconfigPlan plan_reconfig(const QuorumServers& current, int64_t version,
       return refused(Error::kBadArguments, "new members together with joining or leaving servers");
     }
     for (std::string_view item : items(*request.new_members, ',')) {
-      if (std::string why = add_server(item, next); !why.empty()) {
-        return refused(Error::kBadArguments, why);
+      if (Status added = add_server(item, next); !added.ok()) {
+        return refused(Error::kBadArguments, added.message());
       }
     }
   } else {
@@ -104,8 +106,8 @@ ReconfigPlan plan_reconfig(const QuorumServers& current, int64_t version,
     }
     if (request.joining) {
       for (std::string_view item : items(*request.joining, ',')) {
-        if (std::string why = add_server(item, next); !why.empty()) {
-          return refused(Error::kBadArguments, why);
+        if (Status added = add_server(item, next); !added.ok()) {
+          return refused(Error::kBadArguments, added.message());
         }
       }
     }
@@ -133,7 +135,7 @@ std::optional<std::pair<QuorumServers, int64_t>> parse_membership_text(std::stri
       const auto v = number<uint64_t>(line.substr(8), 16);
       if (!v) return std::nullopt;
       version = static_cast<int64_t>(*v);
-    } else if (!add_server(line, servers).empty()) {
+    } else if (!add_server(line, servers).ok()) {
       return std::nullopt;
     }
   }

@@ -16,9 +16,6 @@
 
 namespace zkd::server {
 
-using storage::Status;
-using storage::StatusOr;
-
 namespace {
 constexpr std::string_view kSessionKeyName = "session.key";
 
@@ -98,10 +95,9 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
   });
   if (loaded->snapshot) {
     const auto& snapshot = *loaded->snapshot;
-    std::string why = db.load_snapshot(snapshot.payload);
-    if (!why.empty()) {
+    if (Status loaded_tree = db.load_snapshot(snapshot.payload); !loaded_tree.ok()) {
       std::string error = layout.snap_dir + "/" + snapshot.name +
-                          ": checksum intact but the tree refuses it: " + why +
+                          ": checksum intact but the tree refuses it: " + loaded_tree.message() +
                           "; move the file aside to recover from an older snapshot";
       // What the log reading did meanwhile is said too: it is no less done.
       if (auto log = log_read.get(); log.ok() && !log->repaired.empty()) {

@@ -12,7 +12,7 @@
 #include "zkd/server/config.h"
 #include "zkd/server/session_credentials.h"
 #include "zkd/storage/env.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 #include "zkd/storage/txn_log.h"
 #include "zkd/tree/database.h"
 
@@ -34,7 +34,7 @@ StorageLayout storage_layout(const ServerConfig& config);
 // replaced (that would invalidate every password). zkd up to 0.1 kept it in
 // <snap_dir>/session.key: a key found only there is read and copied beside
 // myid (durably, before it is used).
-storage::StatusOr<SessionPasswords::Key> load_or_create_session_key(storage::Env& env,
+StatusOr<SessionPasswords::Key> load_or_create_session_key(storage::Env& env,
                                                                     const std::string& data_dir,
                                                                     const std::string& snap_dir);
 // Whether either place holds a session.key (an ensemble without one shares a
@@ -66,13 +66,13 @@ struct Recovered {
 // With `replayed_records`, it is set to the log records applied after the
 // snapshot, in zxid order (exactly `Recovered::replayed` of them; what a
 // replica hands its protocol core as its log). Left empty on error.
-storage::StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout,
+StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout,
                                      tree::Database& db,
                                      std::vector<storage::LogRecord>* replayed_records = nullptr);
 
 // Writes a whole snapshot of `db` at once (start-up of a data dir that has
 // none yet, like Apache's initial snapshot.0). Nothing may apply meanwhile.
-storage::Status write_snapshot_now(storage::Env& env, const std::string& snap_dir,
+Status write_snapshot_now(storage::Env& env, const std::string& snap_dir,
                                    const tree::Database& db);
 
 }  // namespace zkd::server

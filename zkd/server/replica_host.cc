@@ -36,10 +36,10 @@ const char* replica_mode(zab::Role role) {
   return "looking";
 }
 
-storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std::string& snap_dir,
-                                                    std::vector<storage::LogRecord> records,
-                                                    int64_t snapshot_zxid, int64_t applied,
-                                                    size_t commit_window, uint32_t incarnation) {
+StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std::string& snap_dir,
+                                           std::vector<storage::LogRecord> records,
+                                           int64_t snapshot_zxid, int64_t applied,
+                                           size_t commit_window, uint32_t incarnation) {
   auto epochs = read_epoch_files(env, snap_dir);
   if (!epochs.ok()) return epochs.status();
   zab::Bootstrap boot;
@@ -255,9 +255,9 @@ bool ReplicaHost::install_snapshot(zab::Zxid zxid) {
   // committed txns that count toward a quorum (snapshot_install.h). A
   // streamed one is staged already, but for its seal.
   const StorageLayout& layout = storage_.layout;
-  storage::Status status;
+  Status status;
   if (failpoint::kSnapBeforeWrite.fail()) {
-    status = storage::Status::error(failpoint::kSnapBeforeWrite.error_message());
+    status = Status::error(failpoint::kSnapBeforeWrite.error_message());
   }
   std::string_view payload;
   if (status.ok() && streamed) {
@@ -272,9 +272,9 @@ bool ReplicaHost::install_snapshot(zab::Zxid zxid) {
     return false;
   }
   tree::Database db(storage_.db_options);
-  if (auto err = db.load_snapshot(payload); !err.empty()) {
+  if (Status loaded = db.load_snapshot(payload); !loaded.ok()) {
     incoming_.abandon();
-    fail("the leader's snapshot " + hex(zxid) + " does not load: " + err);
+    fail("the leader's snapshot " + hex(zxid) + " does not load: " + loaded.message());
     return false;
   }
   events_.abandon_snapshot();
@@ -303,9 +303,9 @@ bool ReplicaHost::install_snapshot(zab::Zxid zxid) {
 bool ReplicaHost::truncate(zab::Zxid after) {
   outgoing_.drop_all();
   events_.abandon_snapshot();
-  storage::Status status;
+  Status status;
   if (failpoint::kTruncBeforeCut.fail()) {
-    status = storage::Status::error(failpoint::kTruncBeforeCut.error_message());
+    status = Status::error(failpoint::kTruncBeforeCut.error_message());
   }
   if (status.ok()) status = log_.truncate_after(after);
   if (status.ok()) {

@@ -37,7 +37,7 @@
 #include "zkd/server/snapshot_stream.h"
 #include "zkd/server/write_request.h"
 #include "zkd/storage/env.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 #include "zkd/storage/txn_log.h"
 #include "zkd/tree/database.h"
 #include "zkd/tree/txn.h"
@@ -93,7 +93,7 @@ class ReplicaEvents {
 // `applied` for DIFFs, and every record from the last reconfig txn on. A missing currentEpoch is
 // taken from the last zxid and written, as Apache does. An unreadable or unwritable epoch file is
 // an error.
-storage::StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std::string& snap_dir,
+StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std::string& snap_dir,
                                                     std::vector<storage::LogRecord> records,
                                                     int64_t snapshot_zxid, int64_t applied,
                                                     size_t commit_window, uint32_t incarnation);

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 
 namespace zkd::server {
 
@@ -18,9 +18,9 @@ class ReplicaLog {
   virtual void append(int64_t zxid, std::string txn) = 0;
   // Drops every txn above `zxid`, durably, before it returns; after it, no
   // durability report names a dropped txn.
-  virtual storage::Status truncate_after(int64_t zxid) = 0;
+  virtual Status truncate_after(int64_t zxid) = 0;
   // Drops the whole log, durably: a leader's snapshot replaces it.
-  virtual storage::Status clear() { return truncate_after(0); }
+  virtual Status clear() { return truncate_after(0); }
 };
 
 }  // namespace zkd::server

@@ -61,11 +61,11 @@ void take_logged_membership(zab::Config& config, const std::vector<storage::LogR
   }
 }
 
-storage::Status take_snapshot_membership(zab::Config& config, const std::string& snapshot_config) {
+Status take_snapshot_membership(zab::Config& config, const std::string& snapshot_config) {
   if (snapshot_config.empty()) return {};
   auto parsed = parse_membership_text(snapshot_config);
   if (!parsed) {
-    return storage::Status::corruption("/zookeeper/config in the snapshot does not parse: " +
+    return Status::corruption("/zookeeper/config in the snapshot does not parse: " +
                                        snapshot_config);
   }
   zab::Membership m = zab_membership(parsed->first);

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "zkd/server/reconfig.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 #include "zkd/storage/txn_log.h"
 #include "zkd/zab/config.h"
 #include "zkd/zab/types.h"
@@ -35,7 +35,7 @@ size_t last_reconfig_index(const std::vector<storage::LogRecord>& records);
 // config keeps zoo.cfg's), even when that leaves this server out (removed;
 // or being added, with a snapshot from before: it joins once a membership
 // with it is committed). Text that does not parse is corruption.
-storage::Status take_snapshot_membership(zab::Config& config, const std::string& snapshot_config);
+Status take_snapshot_membership(zab::Config& config, const std::string& snapshot_config);
 // Then: `config` takes every reconfiguration in the log `records` after the
 // snapshot but the last one (a reconfiguration followed by another was
 // committed). The last one may not be: replica_bootstrap keeps it among the

@@ -70,7 +70,7 @@ SessionPasswords::Key server_list_session_key(const ServerConfig& config) {
   return {siphash24(kFixed, "0" + servers), siphash24(kFixed, "1" + servers)};
 }
 
-storage::StatusOr<std::unique_ptr<Replication>> Replication::open(
+StatusOr<std::unique_ptr<Replication>> Replication::open(
     Parts parts, std::vector<storage::LogRecord> records, int64_t snapshot_zxid,
     const std::string& snapshot_config) {
   ReplicaTiming timing = replica_timing(parts.config);
@@ -79,7 +79,7 @@ storage::StatusOr<std::unique_ptr<Replication>> Replication::open(
   }
   take_logged_membership(timing.config, records);
   if (auto why = zab::validate(timing.config); !why.empty()) {
-    return storage::Status::config("ensemble configuration: " + why);
+    return Status::config("ensemble configuration: " + why);
   }
   const tree::Database& db = parts.db;
   const int64_t last = records.empty() ? db.last_zxid() : records.back().zxid;

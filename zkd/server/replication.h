@@ -24,7 +24,7 @@
 #include "zkd/server/snapshot_service.h"
 #include "zkd/server/write_path.h"
 #include "zkd/storage/env.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 #include "zkd/tree/database.h"
 #include "zkd/zab/zab.h"
 
@@ -100,7 +100,7 @@ class Replication final : ReplicaEvents {
   // wrote it (this server is kept in it, as zoo.cfg names it: one being
   // added may hold a snapshot from before). A configuration the Zab core
   // refuses is a config error.
-  static storage::StatusOr<std::unique_ptr<Replication>> open(
+  static StatusOr<std::unique_ptr<Replication>> open(
       Parts parts, std::vector<storage::LogRecord> records, int64_t snapshot_zxid,
       const std::string& snapshot_config = {});
   Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot);

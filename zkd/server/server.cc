@@ -131,7 +131,7 @@ std::optional<asio::ip::tcp::endpoint> Server::metrics_endpoint() const {
 
 Server::~Server() { stop(); }
 
-storage::Status Server::open_storage() {
+Status Server::open_storage() {
   std::vector<storage::LogRecord> records;
   auto recovered = recover(env_, layout_, db_, config_.replicated() ? &records : nullptr);
   if (!recovered.ok()) return recovered.status();

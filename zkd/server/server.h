@@ -56,7 +56,7 @@
 #include "zkd/server/status_view.h"
 #include "zkd/server/write_path.h"
 #include "zkd/storage/env.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 #include "zkd/storage/txn_log.h"
 #include "zkd/tree/database.h"
 
@@ -79,7 +79,7 @@ class Server final {
   // or creates the session key, opens the log and starts the storage threads.
   // Must succeed before start(); an error (corrupt log, unreadable files)
   // names the file and what to do.
-  storage::Status open_storage();
+  Status open_storage();
   // Makes the txn log from its writer and the callback its reports go to:
   // the simulator's log, written when the simulation says (server_log.h).
   using LogFactory = std::function<std::unique_ptr<ServerLog>(

@@ -9,7 +9,6 @@
 
 namespace zkd::server {
 
-using storage::Status;
 
 namespace {
 
@@ -68,7 +67,7 @@ Status finish_snapshot_install(storage::Env& env, const StorageLayout& layout, i
   return Status::error(staging + ": no staged snapshot at zxid " + net::hex(zxid));
 }
 
-storage::StatusOr<std::optional<int64_t>> staged_snapshot_install(storage::Env& env,
+StatusOr<std::optional<int64_t>> staged_snapshot_install(storage::Env& env,
                                                                   const StorageLayout& layout) {
   const std::string staging = staging_dir(layout);
   if (!env.file_exists(staging)) return std::optional<int64_t>();

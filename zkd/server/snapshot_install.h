@@ -24,7 +24,7 @@
 
 #include "zkd/server/recovery.h"
 #include "zkd/storage/env.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 #include "zkd/tree/database.h"
 
 namespace zkd::server {
@@ -35,21 +35,21 @@ inline constexpr char kInstallDirName[] = "installingSnapshot";
 std::string staging_dir(const StorageLayout& layout);
 // Step 1 begins: the staging directory made empty (what an interrupted
 // staging left goes), durably.
-storage::Status begin_staging(storage::Env& env, const StorageLayout& layout);
+Status begin_staging(storage::Env& env, const StorageLayout& layout);
 
 // Step 1: `db` (the leader's state) written whole into the staging directory.
 // (A streamed snapshot is written there as it arrives: snapshot_stream.h.)
-storage::Status stage_snapshot_install(storage::Env& env, const StorageLayout& layout,
+Status stage_snapshot_install(storage::Env& env, const StorageLayout& layout,
                                        const tree::Database& db);
 // Step 3, once the log is emptied.
-storage::Status finish_snapshot_install(storage::Env& env, const StorageLayout& layout,
+Status finish_snapshot_install(storage::Env& env, const StorageLayout& layout,
                                         int64_t zxid);
 // The zxid of the snapshot staged for install, if one is.
-storage::StatusOr<std::optional<int64_t>> staged_snapshot_install(storage::Env& env,
+StatusOr<std::optional<int64_t>> staged_snapshot_install(storage::Env& env,
                                                                   const StorageLayout& layout);
 // Finishes an install a crash interrupted after step 1; nothing without a
 // staged snapshot. Run before the snapshots and the log are read, with no
 // log writer open (recover() does).
-storage::Status settle_snapshot_install(storage::Env& env, const StorageLayout& layout);
+Status settle_snapshot_install(storage::Env& env, const StorageLayout& layout);
 
 }  // namespace zkd::server

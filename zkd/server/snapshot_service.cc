@@ -45,7 +45,7 @@ struct SnapshotService::Job {
 
 SnapshotService::SnapshotService(asio::io_context& io, storage::Env& env, const tree::Database& db,
                                  SnapshotOptions options, std::function<void()> roll_log,
-                                 std::function<void(int64_t, const storage::Status&)> finished)
+                                 std::function<void(int64_t, const Status&)> finished)
     : io_(io),
       env_(env),
       db_(db),
@@ -78,7 +78,7 @@ void SnapshotService::start_snapshot(int64_t last_prepared_zxid) {
   asio::post(*thread_, [this, job] {
     auto writer = storage::SnapshotWriter::create(env_, options_.layout.snap_dir, job->zxid,
                                                   options_.compression);
-    storage::Status status = writer.status();
+    Status status = writer.status();
     if (writer.ok()) job->writer = std::move(*writer);
     asio::post(io_, [this, job, status] {
       if (stopped_ || job != job_) return;
@@ -95,7 +95,7 @@ void SnapshotService::step(const std::shared_ptr<Job>& job) {
   std::string chunk = cursor_->next_chunk(kSnapshotNodesPerTurn);
   const bool last = chunk.empty();
   asio::post(*thread_, [this, job, chunk = std::move(chunk), last] {
-    storage::Status status;
+    Status status;
     std::vector<std::string> purged;
     if (!last) {
       status = job->writer->append(chunk);
@@ -124,7 +124,7 @@ void SnapshotService::step(const std::shared_ptr<Job>& job) {
   });
 }
 
-void SnapshotService::done(const std::shared_ptr<Job>& job, const storage::Status& status,
+void SnapshotService::done(const std::shared_ptr<Job>& job, const Status& status,
                            const std::vector<std::string>& purged) {
   cursor_.reset();
   job_.reset();

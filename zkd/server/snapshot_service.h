@@ -43,7 +43,7 @@
 #include "zkd/server/snapshot_schedule.h"
 #include "zkd/storage/env.h"
 #include "zkd/storage/snapshot_file.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 #include "zkd/tree/database.h"
 #include "zkd/view/latency_stats.h"
 #include "zkd/view/server_view.h"
@@ -67,7 +67,7 @@ class SnapshotService {
   // ended) may be empty.
   SnapshotService(boost::asio::io_context& io, storage::Env& env, const tree::Database& db,
                   SnapshotOptions options, std::function<void()> roll_log,
-                  std::function<void(int64_t zxid, const storage::Status&)> finished = {});
+                  std::function<void(int64_t zxid, const Status&)> finished = {});
   // Calls stop().
   ~SnapshotService();
   SnapshotService(const SnapshotService&) = delete;
@@ -105,7 +105,7 @@ class SnapshotService {
  private:
   struct Job;
   void step(const std::shared_ptr<Job>& job);
-  void done(const std::shared_ptr<Job>& job, const storage::Status& status,
+  void done(const std::shared_ptr<Job>& job, const Status& status,
             const std::vector<std::string>& purged);
   void schedule_purge();
   void purge_in_background();
@@ -115,7 +115,7 @@ class SnapshotService {
   const tree::Database& db_;
   const SnapshotOptions options_;
   std::function<void()> roll_log_;
-  std::function<void(int64_t, const storage::Status&)> finished_;
+  std::function<void(int64_t, const Status&)> finished_;
   bool stopped_ = false;
   SnapshotSchedule schedule_;
   std::unique_ptr<tree::Database::SnapshotCursor> cursor_;  // set while a snapshot runs

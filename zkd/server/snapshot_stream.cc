@@ -8,8 +8,6 @@
 
 namespace zkd::server {
 
-using storage::Status;
-using storage::StatusOr;
 
 namespace {
 

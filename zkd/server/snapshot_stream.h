@@ -34,7 +34,7 @@
 #include "zkd/server/recovery.h"
 #include "zkd/storage/env.h"
 #include "zkd/storage/snapshot_file.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 #include "zkd/tree/database.h"
 #include "zkd/zab/message.h"
 
@@ -92,11 +92,11 @@ class IncomingSnapshot {
 
   // A streamed Snap arrived (a stream under way is abandoned): its state is
   // staged from the SnapChunks that follow.
-  storage::Status begin(const zab::Message& snap);
+  Status begin(const zab::Message& snap);
   // A SnapChunk. Returns the Snap to step into the core when this was the
   // last chunk of the stream under way; nothing otherwise (also for a chunk
   // of no stream under way, which is dropped).
-  storage::StatusOr<std::optional<zab::Message>> chunk(const zab::Message& message,
+  StatusOr<std::optional<zab::Message>> chunk(const zab::Message& message,
                                                        std::string_view bytes);
   // Whether the state of a Snap at `zxid` is whole on disk, waiting for the
   // core's install.
@@ -104,7 +104,7 @@ class IncomingSnapshot {
   // For install: seals the staged file (durable in the staging directory)
   // and returns its payload, viewed in the file; the view lives until
   // abandon() or the next begin().
-  storage::StatusOr<std::string_view> seal();
+  StatusOr<std::string_view> seal();
   // Forgets the stream and removes its unsealed file.
   void abandon();
 

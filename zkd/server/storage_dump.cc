@@ -218,9 +218,8 @@ int dump_snapshot(storage::Env& env, const std::string& path, bool json, std::os
   header.str("kind", "snapshot").str("zxid", hex(snapshot->zxid)).str("file", path);
   out << header.done() << "\n";
   SnapshotPrinter printer(json, out);
-  std::string why = tree::Database::visit_snapshot(snapshot->payload, printer);
-  if (!why.empty()) {
-    err << path << ": the payload does not decode: " << why << "\n";
+  if (Status visited = tree::Database::visit_snapshot(snapshot->payload, printer); !visited.ok()) {
+    err << path << ": the payload does not decode: " << visited.message() << "\n";
     return 1;
   }
   Line footer(json);

@@ -75,7 +75,7 @@ bool WritePath::sync(ClientState& client, std::string_view payload, int64_t star
   return false;
 }
 
-storage::Status WritePath::logged(const LogBatch& batch) {
+Status WritePath::logged(const LogBatch& batch) {
   // Posted before a truncation this thread has since made: stale.
   if (batch.status.ok() && batch.truncations < log_->truncations_requested()) return {};
   if (!batch.status.ok()) return batch.status;

@@ -37,7 +37,7 @@
 #include "zkd/server/snapshot_service.h"
 #include "zkd/server/write_request.h"
 #include "zkd/storage/clock.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 #include "zkd/tree/database.h"
 
 namespace zkd::server {
@@ -95,7 +95,7 @@ class WritePath {
   // before it (standalone: prepared here; ensemble: the leader's) is applied.
   bool sync(ClientState& client, std::string_view payload, int64_t started_ms);
   // The log thread's report. Not ok: the log failed; nothing more is done.
-  storage::Status logged(const LogBatch& batch);
+  Status logged(const LogBatch& batch);
   // Applies and answers whatever is released, in order.
   void drain();
 

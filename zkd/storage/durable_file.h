@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "zkd/storage/env.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 
 namespace zkd::storage {
 

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "zkd/storage/clock.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 
 namespace boost::asio {
 class io_context;

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 
 namespace zkd::storage {
 

@@ -17,7 +17,7 @@
 
 #include "zkd/storage/env.h"
 #include "zkd/storage/snapshot_compression.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 
 namespace zkd::storage {
 

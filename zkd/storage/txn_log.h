@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "zkd/storage/env.h"
-#include "zkd/storage/status.h"
+#include "zkd/status/status.h"
 
 namespace zkd::storage {
 

@@ -110,10 +110,9 @@ std::unique_ptr<Database::SnapshotCursor> Database::begin_snapshot() const {
   return start_snapshot(impl_->tree, impl_->sessions, impl_->last_zxid, &impl_->last_zxid);
 }
 
-std::string Database::load_snapshot(std::string_view payload) {
-  std::optional<LoadedSnapshot> loaded;
-  if (std::string err = read_snapshot(payload, loaded, impl_->tree.extended_types()); !err.empty())
-    return err;
+Status Database::load_snapshot(std::string_view payload) {
+  auto loaded = read_snapshot(payload, impl_->tree.extended_types());
+  if (!loaded.ok()) return loaded.status();
   load(std::move(*loaded));
   return {};
 }
@@ -131,9 +130,9 @@ void Database::load(LoadedSnapshot&& state) {
 const DataTree& Database::tree() const { return impl_->tree; }
 const SessionTable& Database::session_table() const { return impl_->sessions; }
 
-std::string Database::visit_snapshot(std::string_view payload, SnapshotVisitor& visitor) {
-  std::optional<LoadedSnapshot> loaded;
-  if (std::string err = read_snapshot(payload, loaded); !err.empty()) return err;
+Status Database::visit_snapshot(std::string_view payload, SnapshotVisitor& visitor) {
+  auto loaded = read_snapshot(payload);
+  if (!loaded.ok()) return loaded.status();
   for (SessionId id : loaded->sessions.ids()) {
     visitor.session(id, loaded->sessions.timeout(id).value_or(0));
   }

@@ -23,6 +23,7 @@
 
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
+#include "zkd/status/status.h"
 #include "zkd/tree/auth_ids.h"
 #include "zkd/tree/ids.h"
 #include "zkd/tree/results.h"
@@ -190,9 +191,9 @@ class Database {
   std::unique_ptr<SnapshotCursor> begin_snapshot() const;
 
   // Replaces the whole state (tree, sessions; no watches, nothing pending)
-  // with a snapshot's payload: the concatenated chunks of one walk. Returns
-  // an error message, empty on success; on error the state is unchanged.
-  std::string load_snapshot(std::string_view payload);
+  // with a snapshot's payload: the concatenated chunks of one walk. A
+  // damaged payload is a corruption, and leaves the state unchanged.
+  Status load_snapshot(std::string_view payload);
   // The same with a state already decoded (zkd import builds one from
   // Apache's snapshot). Its tree must have this Database's extended_types.
   void load(LoadedSnapshot&& state);
@@ -209,7 +210,7 @@ class Database {
     virtual void node(const std::string& path, const zk::wire::Buffer& data,
                       const zk::wire::ACLs& acl, const zk::wire::Stat& stat) = 0;
   };
-  static std::string visit_snapshot(std::string_view payload, SnapshotVisitor& visitor);
+  static Status visit_snapshot(std::string_view payload, SnapshotVisitor& visitor);
 
  private:
   struct Impl;

@@ -280,7 +280,9 @@ class SnapshotDecoder {
   SnapshotDecoder(size_t max_nodes, bool extended_types)
       : max_nodes_(max_nodes), extended_types_(extended_types) {}
 
-  std::string decode(std::string_view payload) {
+  // The whole payload decoded, or a corruption naming what is wrong and
+  // the offset of its chunk.
+  StatusOr<LoadedSnapshot> decode(std::string_view payload) {
     size_t offset = 0;
     while (offset < payload.size()) {
       if (ended_) return error("bytes after the end record", offset);
@@ -290,49 +292,48 @@ class SnapshotDecoder {
       if (!frame.ok() || frame.remaining() < length) return error("truncated chunk", offset);
       std::string_view body = payload.substr(offset + kChunkHeaderSize, length);
       if (checksum(body) != sum) return error("chunk checksum mismatch", offset);
-      if (std::string err = records(body); !err.empty()) return error(err, offset);
+      if (Status s = records(body); !s.ok()) return error(s.message(), offset);
       offset += kChunkHeaderSize + length;
     }
-    if (!header_) return "snapshot: empty payload";
-    if (!ended_) return "snapshot: truncated (no end record)";
+    if (!header_) return Status::corruption("snapshot: empty payload");
+    if (!ended_) return Status::corruption("snapshot: truncated (no end record)");
     std::optional<DataTree> tree = std::move(*loader_).finish();
-    if (!tree) return "snapshot: a system node is missing";
-    result_.emplace(LoadedSnapshot{zxid_, std::move(*tree), std::move(sessions_), walked_});
-    return {};
+    if (!tree) return Status::corruption("snapshot: a system node is missing");
+    return LoadedSnapshot{zxid_, std::move(*tree), std::move(sessions_), walked_};
   }
-
-  std::optional<LoadedSnapshot>& result() { return result_; }
 
  private:
-  static std::string error(std::string_view what, size_t offset) {
-    return "snapshot: " + std::string(what) + " in the chunk at offset " + std::to_string(offset);
+  static Status error(std::string_view what, size_t offset) {
+    return Status::corruption("snapshot: " + std::string(what) + " in the chunk at offset " +
+                              std::to_string(offset));
   }
 
-  std::string records(std::string_view body) {
+  // What is wrong with one chunk's records, said without the chunk.
+  Status records(std::string_view body) {
     Input in(body);
     while (!in.at_end()) {
-      if (ended_) return "record after the end record";
+      if (ended_) return Status::corruption("record after the end record");
       char tag = in.u8();
-      if (!header_ && tag != kHeader) return "no header record";
+      if (!header_ && tag != kHeader) return Status::corruption("no header record");
       switch (tag) {
         case kHeader:
-          if (header_) return "second header record";
-          if (!read_header(in)) return "bad header record";
+          if (header_) return Status::corruption("second header record");
+          if (!read_header(in)) return Status::corruption("bad header record");
           header_ = true;
           break;
         case kNode:
-          if (std::string err = read_node(in); !err.empty()) return err;
+          if (Status s = read_node(in); !s.ok()) return s;
           break;
         case kEnd:
-          if (in.i64() != nodes_ || !in.ok()) return "node count mismatch";
+          if (in.i64() != nodes_ || !in.ok()) return Status::corruption("node count mismatch");
           walked_ = version_ >= 2 ? in.i64() : zxid_;
-          if (!in.ok() || walked_ < zxid_) return "bad end record";
+          if (!in.ok() || walked_ < zxid_) return Status::corruption("bad end record");
           ended_ = true;
           break;
         default:
-          return "unknown record";
+          return Status::corruption("unknown record");
       }
-      if (!in.ok()) return "truncated record";
+      if (!in.ok()) return Status::corruption("truncated record");
     }
     return {};
   }
@@ -355,15 +356,15 @@ class SnapshotDecoder {
     return in.ok();
   }
 
-  std::string read_node(Input& in) {
+  Status read_node(Input& in) {
     std::string_view path = in.string();
     DataView data = in.buffer();
     int32_t acl_count = in.i32();
     if (acl_count == kSameAcl) {
-      if (nodes_ == 0) return "no previous ACL";
+      if (nodes_ == 0) return Status::corruption("no previous ACL");
     } else {
       if (acl_count < 0 || static_cast<size_t>(acl_count) > in.remaining() / 12) {
-        return "bad ACL count";
+        return Status::corruption("bad ACL count");
       }
       previous_acl_.resize(static_cast<size_t>(acl_count));
       for (zk::wire::ACL& entry : previous_acl_) {
@@ -382,10 +383,10 @@ class SnapshotDecoder {
     s.cversion = in.i32();
     s.aversion = in.i32();
     s.ephemeral_owner = in.i64();
-    if (!in.ok()) return "truncated node record";
+    if (!in.ok()) return Status::corruption("truncated node record");
     if (!loader_->add(path, data, previous_acl_, s)) {
-      return "node " + std::string(path.substr(0, 200)) +
-             " out of place (no parent, duplicate or malformed)";
+      return Status::corruption("node " + std::string(path.substr(0, 200)) +
+                                " out of place (no parent, duplicate or malformed)");
     }
     ++nodes_;
     return {};
@@ -402,7 +403,6 @@ class SnapshotDecoder {
   SessionTable sessions_;
   zk::wire::ACLs previous_acl_;
   std::optional<DataTreeLoader> loader_;
-  std::optional<LoadedSnapshot> result_;
 };
 
 }  // namespace
@@ -413,13 +413,10 @@ std::unique_ptr<Database::SnapshotCursor> start_snapshot(const DataTree& tree,
   return std::make_unique<TreeSnapshotCursor>(tree, sessions, zxid, applied);
 }
 
-std::string read_snapshot(std::string_view payload, std::optional<LoadedSnapshot>& out,
-                          bool extended_types) {
+StatusOr<LoadedSnapshot> read_snapshot(std::string_view payload, bool extended_types) {
   // The smallest node record: tag, path "/x", null data, same ACL, the stat.
   SnapshotDecoder decoder(payload.size() / (1 + 6 + 4 + 4 + 5 * 8 + 3 * 4 + 8), extended_types);
-  if (std::string err = decoder.decode(payload); !err.empty()) return err;
-  out = std::move(decoder.result());
-  return {};
+  return decoder.decode(payload);
 }
 
 }  // namespace zkd::tree

@@ -47,6 +47,7 @@
 #include <string>
 #include <string_view>
 
+#include "zkd/status/status.h"
 #include "zkd/tree/data_tree.h"
 #include "zkd/tree/database.h"
 #include "zkd/tree/session_table.h"
@@ -68,10 +69,9 @@ struct LoadedSnapshot {
   int64_t walked = 0;  // >= zxid: the tree may hold txns up to this one
 };
 
-// Decodes a whole payload. Returns an error message (empty on success); `out`
-// is set only on success. `extended_types`: the tree's (DataTree), which
+// Decodes a whole payload; a damaged one is a corruption naming what is wrong
+// and where. `extended_types`: the tree's (DataTree), which
 // decides how node owners are read; the payload stores only the owners.
-std::string read_snapshot(std::string_view payload, std::optional<LoadedSnapshot>& out,
-                          bool extended_types = false);
+StatusOr<LoadedSnapshot> read_snapshot(std::string_view payload, bool extended_types = false);
 
 }  // namespace zkd::tree

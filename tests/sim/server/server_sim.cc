@@ -107,7 +107,7 @@ class ServerSim {
       }
     }
     auto parsed = zkd::server::parse_config(text, "zoo.cfg");
-    if (!parsed.config) throw std::runtime_error("zoo.cfg: " + parsed.error);
+    if (!parsed.config) throw std::runtime_error("zoo.cfg: " + parsed.error.message());
     nodes_.resize(static_cast<size_t>(options.servers));
     for (size_t i = 0; i < nodes_.size(); ++i) {
       nodes_[i].id = options.servers > 1 ? static_cast<zkd::zab::ServerId>(i + 1) : 0;

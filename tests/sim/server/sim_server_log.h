@@ -29,10 +29,10 @@ class SimServerLog final : public zkd::server::ServerLog {
     last_appended_ = zxid;
     ++unsynced_;
   }
-  zkd::storage::Status truncate_after(int64_t zxid) override {
+  zkd::Status truncate_after(int64_t zxid) override {
     ++truncations_;
-    if (stopped_ || !failure_.ok()) return zkd::storage::Status::error("the log has stopped");
-    zkd::storage::Status s = writer_->truncate_after(zxid);
+    if (stopped_ || !failure_.ok()) return zkd::Status::error("the log has stopped");
+    zkd::Status s = writer_->truncate_after(zxid);
     if (s.ok()) s = writer_->sync();
     if (!check(s)) return s;
     if (last_appended_ > zxid) last_appended_ = zxid;
@@ -65,7 +65,7 @@ class SimServerLog final : public zkd::server::ServerLog {
  private:
   // A failed write is reported once, as the LogThread reports it; nothing
   // more is taken.
-  bool check(const zkd::storage::Status& s) {
+  bool check(const zkd::Status& s) {
     if (s.ok() || !failure_.ok()) return s.ok();
     failure_ = s;
     zkd::server::LogBatch batch;
@@ -81,7 +81,7 @@ class SimServerLog final : public zkd::server::ServerLog {
   uint64_t unsynced_ = 0;
   uint64_t truncations_ = 0;
   bool stopped_ = false;
-  zkd::storage::Status failure_;
+  zkd::Status failure_;
 };
 
 }  // namespace zk::sim

@@ -28,7 +28,7 @@ class ApacheImportExportTest : public ::testing::Test {
     auto parsed = server::parse_config(
         "dataDir=" + zkd_.path().string() + "\nclientPort=2181\nextendedTypesEnabled=true\n",
         "zoo.cfg");
-    EXPECT_TRUE(parsed.config) << parsed.error;
+    EXPECT_TRUE(parsed.config) << parsed.error.message();
     config_ = *parsed.config;
     std::filesystem::create_directories(version2());
   }
@@ -70,12 +70,12 @@ class ApacheImportExportTest : public ::testing::Test {
     std::string payload;
     auto cursor = db.begin_snapshot();
     for (std::string chunk; !(chunk = cursor->next_chunk(100)).empty();) payload += chunk;
-    std::optional<tree::LoadedSnapshot> loaded;
-    EXPECT_EQ(tree::read_snapshot(payload, loaded, true), "");
-    return std::move(*loaded);
+    auto loaded = tree::read_snapshot(payload, true);
+    EXPECT_TRUE(loaded.ok()) << loaded.status().message();
+    return *std::move(loaded);
   }
 
-  storage::StatusOr<ImportSummary> import() {
+  zkd::StatusOr<ImportSummary> import() {
     return import_apache(env_, {apache_.path().string(), "", nullptr}, config_);
   }
 
@@ -110,7 +110,7 @@ TEST_F(ApacheImportExportTest, ImportRefusesADataDirThatHoldsData) {
   ASSERT_TRUE(import().ok());
   auto again = import();
   ASSERT_FALSE(again.ok());
-  EXPECT_EQ(again.status().kind(), storage::Status::Kind::kConfig);
+  EXPECT_EQ(again.status().kind(), zkd::Status::Kind::kConfig);
   EXPECT_THAT(again.status().message(), HasSubstr("already holds 1 snapshot or log file"));
 }
 

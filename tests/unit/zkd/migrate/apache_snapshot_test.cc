@@ -14,7 +14,7 @@ using test::describe;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-storage::StatusOr<tree::LoadedSnapshot> read(std::string_view bytes) {
+zkd::StatusOr<tree::LoadedSnapshot> read(std::string_view bytes) {
   return read_apache_snapshot(bytes, "snapshot.2a", /*extended_types=*/true, nullptr);
 }
 
@@ -94,7 +94,7 @@ TEST(ApacheSnapshotTest, AFlippedByteIsDamageNamingTheFileAndOffset) {
   bytes[at] ^= 0x40;
   auto loaded = read(bytes);
   ASSERT_FALSE(loaded.ok());
-  EXPECT_EQ(loaded.status().kind(), storage::Status::Kind::kCorruption);
+  EXPECT_EQ(loaded.status().kind(), zkd::Status::Kind::kCorruption);
   EXPECT_THAT(loaded.status().message(),
               AllOf(HasSubstr("snapshot.2a: offset "), HasSubstr("checksum")));
 }

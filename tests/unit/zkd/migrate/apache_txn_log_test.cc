@@ -18,12 +18,12 @@ std::string segment() {
          test::log_entry(test::create_txn(7, "/z", "3", 3)) + std::string(4096, '\0');
 }
 
-storage::StatusOr<std::vector<int64_t>> zxids(std::string_view bytes, bool last,
+zkd::StatusOr<std::vector<int64_t>> zxids(std::string_view bytes, bool last,
                                               std::string* torn = nullptr) {
   std::vector<int64_t> seen;
   auto read = read_apache_log(bytes, "log.5", last, [&seen](const tree::Txn& txn) {
     seen.push_back(txn.header.zxid);
-    return storage::Status();
+    return zkd::Status();
   });
   if (!read.ok()) return read.status();
   if (torn != nullptr) *torn = read->torn_tail;
@@ -61,7 +61,7 @@ TEST(ApacheTxnLogTest, DamageInTheMiddleNamesTheFileAndOffset) {
   bytes[second + 20] ^= 0x01;  // inside the second entry's txn
   auto seen = zxids(bytes, true);
   ASSERT_FALSE(seen.ok());
-  EXPECT_EQ(seen.status().kind(), storage::Status::Kind::kCorruption);
+  EXPECT_EQ(seen.status().kind(), zkd::Status::Kind::kCorruption);
   EXPECT_THAT(seen.status().message(), HasSubstr("log.5: offset " + std::to_string(second) +
                                                  ": the entry's checksum does not match"));
 }

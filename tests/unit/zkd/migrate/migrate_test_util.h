@@ -64,11 +64,11 @@ inline tree::SessionTable varied_sessions() {
 inline std::string apache_snapshot_bytes(const tree::DataTree& tree,
                                          const tree::SessionTable& sessions) {
   std::string out;
-  storage::Status s = write_apache_snapshot(
+  zkd::Status s = write_apache_snapshot(
       tree, sessions,
       [&out](std::string_view bytes) {
         out += bytes;
-        return storage::Status();
+        return zkd::Status();
       },
       nullptr);
   EXPECT_TRUE(s.ok()) << s.message();

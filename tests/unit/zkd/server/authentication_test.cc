@@ -92,7 +92,7 @@ TEST(SuperDigestConfig, IsReadFromZooCfg) {
       "dataDir=/d\nclientPort=1\n"
       "DigestAuthenticationProvider.superDigest=super:lK75jTNcA+U9vtVEw5vB51mj/w4=\n",
       "zoo.cfg");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_EQ(r.config->digest.super_digest, "super:lK75jTNcA+U9vtVEw5vB51mj/w4=");
   EXPECT_TRUE(r.warnings.empty());
   auto none = parse_config("dataDir=/d\nclientPort=1\n", "zoo.cfg");
@@ -108,17 +108,17 @@ TEST(DigestConfig, AlgorithmSwitchAndSkipAclAreRead) {
       "dataDir=/d\nclientPort=1\nDigestAuthenticationProvider.digestAlg=SHA-256\n"
       "DigestAuthenticationProvider.enabled=false\nskipACL=yes\n",
       "zoo.cfg");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_EQ(r.config->digest.algorithm, "SHA-256");
   EXPECT_FALSE(r.config->digest.enabled);
   EXPECT_TRUE(r.config->skip_acl);
   auto bad = parse_config(
       "dataDir=/d\nclientPort=1\nDigestAuthenticationProvider.digestAlg=SHA-9\n", "zoo.cfg");
   EXPECT_FALSE(bad.config);
-  EXPECT_NE(bad.error.find(
+  EXPECT_NE(bad.error.message().find(
                 "zoo.cfg:3: DigestAuthenticationProvider.digestAlg: OpenSSL has no digest SHA-9"),
             std::string::npos)
-      << bad.error;
+      << bad.error.message();
 }
 
 TEST(KerberosSaslId, KeepsHostAndRealmUnlessTold) {

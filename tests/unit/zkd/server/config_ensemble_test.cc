@@ -27,7 +27,7 @@ ConfigResult parse(const std::string& extra) {
 std::string error_of(const std::string& line) {
   auto r = parse(line + "\n");
   EXPECT_FALSE(r.config) << line;
-  return r.error;
+  return r.error.message();
 }
 
 TEST(ConfigEnsemble, ThreeParticipantsAreReplicated) {
@@ -35,7 +35,7 @@ TEST(ConfigEnsemble, ThreeParticipantsAreReplicated) {
       "server.1=zk1.example.com:2888:3888\n"
       "server.2=10.0.0.2:2889:3889\n"
       "server.3=localhost:2890:3890:participant\n");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   const auto& c = *r.config;
   EXPECT_TRUE(c.replicated());
   EXPECT_EQ(c.my_id, 0);  // parse_config reads no myid
@@ -62,7 +62,7 @@ TEST(ConfigEnsemble, ObserverAndClientPortForms) {
       "server.3=127.0.0.3:2888:3888:Participant;0.0.0.0:2183\n"
       "server.4=[::1]:2888:3888:observer\n"
       "server.5=127.0.0.5:2888:3888;[::1]:2185\n");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   const auto& s = r.config->quorum_servers;
   EXPECT_EQ(s.at(1).client_address, "");
   EXPECT_EQ(s.at(1).client_port, 2181);
@@ -81,24 +81,24 @@ TEST(ConfigEnsemble, ObserverAndClientPortForms) {
 
 TEST(ConfigEnsemble, ReplicatedFollowsApachesRule) {
   auto one = parse("server.1=localhost:2888:3888\n");
-  ASSERT_TRUE(one.config) << one.error;
+  ASSERT_TRUE(one.config) << one.error.message();
   EXPECT_FALSE(one.config->replicated());
   ASSERT_EQ(one.warnings.size(), 1u);
   EXPECT_THAT(one.warnings[0], HasSubstr("running standalone"));
   EXPECT_THAT(one.warnings[0], HasSubstr("zoo.cfg:5"));
 
   auto forced = parse("server.1=localhost:2888:3888\nstandaloneEnabled=false\n");
-  ASSERT_TRUE(forced.config) << forced.error;
+  ASSERT_TRUE(forced.config) << forced.error.message();
   EXPECT_TRUE(forced.config->replicated());
 
   auto two = parse("server.1=localhost:2888:3888\nserver.2=localhost:2889:3889\n");
-  ASSERT_TRUE(two.config) << two.error;
+  ASSERT_TRUE(two.config) << two.error.message();
   EXPECT_TRUE(two.config->replicated());
   ASSERT_EQ(two.warnings.size(), 1u);
   EXPECT_THAT(two.warnings[0], HasSubstr("no server failure will be tolerated"));
 
   auto none = parse("");
-  ASSERT_TRUE(none.config) << none.error;
+  ASSERT_TRUE(none.config) << none.error.message();
   EXPECT_FALSE(none.config->replicated());
 }
 
@@ -108,7 +108,7 @@ TEST(ConfigEnsemble, ObserversNeedParticipants) {
   EXPECT_THAT(error_of("server.1=a:1:2\nserver.2=b:1:2:observer"),
               HasSubstr("observers need an ensemble"));
   auto ok = parse("server.1=a:1:2\nserver.2=b:1:2:observer\nstandaloneEnabled=false\n");
-  ASSERT_TRUE(ok.config) << ok.error;
+  ASSERT_TRUE(ok.config) << ok.error.message();
   EXPECT_TRUE(ok.config->replicated());
 }
 
@@ -120,25 +120,25 @@ TEST(ConfigEnsemble, InitLimitAndSyncLimitAreRequiredWhenReplicated) {
   const std::string servers = "server.1=a:1:2\nserver.2=b:1:2\nserver.3=c:1:2\n";
   auto no_init = parse_config("dataDir=/d\nclientPort=1\nsyncLimit=5\n" + servers, "zoo.cfg");
   EXPECT_FALSE(no_init.config);
-  EXPECT_EQ(no_init.error, "zoo.cfg: initLimit is not set");
+  EXPECT_EQ(no_init.error.message(), "zoo.cfg: initLimit is not set");
   auto no_sync = parse_config("dataDir=/d\nclientPort=1\ninitLimit=5\n" + servers, "zoo.cfg");
   EXPECT_FALSE(no_sync.config);
-  EXPECT_EQ(no_sync.error, "zoo.cfg: syncLimit is not set");
+  EXPECT_EQ(no_sync.error.message(), "zoo.cfg: syncLimit is not set");
   auto zero =
       parse_config("dataDir=/d\nclientPort=1\ninitLimit=0\nsyncLimit=5\n" + servers, "zoo.cfg");
   EXPECT_FALSE(zero.config);
-  EXPECT_THAT(zero.error, HasSubstr("zoo.cfg:3: initLimit: must be at least 1"));
+  EXPECT_THAT(zero.error.message(), HasSubstr("zoo.cfg:3: initLimit: must be at least 1"));
   // Standalone: not needed.
   auto standalone = parse_config("dataDir=/d\nclientPort=1\n", "zoo.cfg");
-  EXPECT_TRUE(standalone.config) << standalone.error;
+  EXPECT_TRUE(standalone.config) << standalone.error.message();
 }
 
 TEST(ConfigEnsemble, PeerTimeoutDefaultsTo500MsAndTakesZero) {
   auto plain = parse("server.1=a:1:2\nserver.2=b:1:2\n");
-  ASSERT_TRUE(plain.config) << plain.error;
+  ASSERT_TRUE(plain.config) << plain.error.message();
   EXPECT_EQ(plain.config->peer_timeout_ms, 500);
   auto off = parse("server.1=a:1:2\nserver.2=b:1:2\nzkd.peerTimeoutMs=0\n");
-  ASSERT_TRUE(off.config) << off.error;
+  ASSERT_TRUE(off.config) << off.error.message();
   EXPECT_EQ(off.config->peer_timeout_ms, 0);
   EXPECT_EQ(off.warnings, plain.warnings);  // an honoured key: no warning of its own
   EXPECT_THAT(error_of("zkd.peerTimeoutMs=-1"), HasSubstr("zkd.peerTimeoutMs: must be 0 or"));
@@ -147,11 +147,11 @@ TEST(ConfigEnsemble, PeerTimeoutDefaultsTo500MsAndTakesZero) {
 
 TEST(ConfigEnsemble, PeerTypeIsStored) {
   auto observer = parse("peerType=observer\n");
-  ASSERT_TRUE(observer.config) << observer.error;
+  ASSERT_TRUE(observer.config) << observer.error.message();
   EXPECT_TRUE(observer.config->peer_type_observer);
   EXPECT_TRUE(observer.warnings.empty());
   auto participant = parse("peerType=participant\n");
-  ASSERT_TRUE(participant.config) << participant.error;
+  ASSERT_TRUE(participant.config) << participant.error.message();
   EXPECT_FALSE(participant.config->peer_type_observer);
   EXPECT_THAT(error_of("peerType=leader"), HasSubstr("zoo.cfg:5: peerType: 'leader'"));
 }
@@ -202,19 +202,19 @@ TEST(ConfigEnsemble, DuplicateIdNamesBothLines) {
 TEST(ConfigEnsemble, ClientPortMayComeFromTheServerLines) {
   const std::string servers = "server.1=a:1:2;2181\nserver.2=b:1:2;2182\n";
   auto r = parse_config("dataDir=/d\ninitLimit=5\nsyncLimit=2\n" + servers, "zoo.cfg");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_EQ(r.config->client_port, 0);  // load_config takes it from this server's line
 
   // Standalone too (Apache's Docker image): load_config picks the line by myid.
   auto standalone = parse_config("dataDir=/d\nserver.1=a:1:2;2181\n", "zoo.cfg");
-  ASSERT_TRUE(standalone.config) << standalone.error;
+  ASSERT_TRUE(standalone.config) << standalone.error.message();
   EXPECT_FALSE(standalone.config->replicated());
   EXPECT_EQ(standalone.config->client_port, 0);
 
   auto no_ports = parse_config(
       "dataDir=/d\ninitLimit=5\nsyncLimit=2\nserver.1=a:1:2\nserver.2=b:1:2\n", "zoo.cfg");
   EXPECT_FALSE(no_ports.config);
-  EXPECT_EQ(no_ports.error, "zoo.cfg: clientPort and secureClientPort are not set");
+  EXPECT_EQ(no_ports.error.message(), "zoo.cfg: clientPort and secureClientPort are not set");
 }
 
 TEST(ConfigEnsemble, ParseNumberFile) {
@@ -259,7 +259,7 @@ class MyIdTest : public ::testing::Test {
 TEST_F(MyIdTest, LoadReadsMyIdAndTakesTheClientPortFromThisServersLine) {
   write(data_ / "myid", "2\n");
   auto r = load("");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_EQ(r.config->my_id, 2);
   EXPECT_EQ(r.config->client_port, 2182);
   EXPECT_EQ(r.config->client_port_address, "127.0.0.1");
@@ -268,23 +268,23 @@ TEST_F(MyIdTest, LoadReadsMyIdAndTakesTheClientPortFromThisServersLine) {
 TEST_F(MyIdTest, ClientPortKeyWinsWhenItAgreesWithTheLine) {
   write(data_ / "myid", "1\n");
   auto r = load("clientPort=2181\nclientPortAddress=127.0.0.1\n");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_EQ(r.config->my_id, 1);
   EXPECT_EQ(r.config->client_port, 2181);
   EXPECT_EQ(r.config->client_port_address, "127.0.0.1");
 
   auto differs = load("clientPort=2999\n");
   EXPECT_FALSE(differs.config);
-  EXPECT_THAT(differs.error, HasSubstr("clientPort 2999 differs from the client port 2181"));
+  EXPECT_THAT(differs.error.message(), HasSubstr("clientPort 2999 differs from the client port 2181"));
 }
 
 TEST_F(MyIdTest, ThisServersLineWithoutClientPortNeedsTheKey) {
   write(data_ / "myid", "3");
   auto r = load("");
   EXPECT_FALSE(r.config);
-  EXPECT_THAT(r.error, HasSubstr("clientPort is not set, and server.3 (this server, per myid)"));
+  EXPECT_THAT(r.error.message(), HasSubstr("clientPort is not set, and server.3 (this server, per myid)"));
   auto with_key = load("clientPort=2183\npeerType=participant\n");
-  ASSERT_TRUE(with_key.config) << with_key.error;
+  ASSERT_TRUE(with_key.config) << with_key.error.message();
   EXPECT_EQ(with_key.config->client_port, 2183);
   EXPECT_TRUE(with_key.config->quorum_servers.at(3).observer);
   EXPECT_THAT(with_key.warnings, Contains(HasSubstr("the server.N line wins")));
@@ -293,14 +293,14 @@ TEST_F(MyIdTest, ThisServersLineWithoutClientPortNeedsTheKey) {
 TEST_F(MyIdTest, MissingMyIdNamesTheFile) {
   auto r = load("");
   EXPECT_FALSE(r.config);
-  EXPECT_THAT(r.error, HasSubstr(myid_path() + ": cannot read this server's id"));
+  EXPECT_THAT(r.error.message(), HasSubstr(myid_path() + ": cannot read this server's id"));
 }
 
 TEST_F(MyIdTest, GarbageMyIdNamesTheFile) {
   write(data_ / "myid", "two\n");
   auto r = load("");
   EXPECT_FALSE(r.config);
-  EXPECT_THAT(r.error, HasSubstr(myid_path() + ": 'two' is not a server id"));
+  EXPECT_THAT(r.error.message(), HasSubstr(myid_path() + ": 'two' is not a server id"));
 }
 
 TEST_F(MyIdTest, MyIdIsReadAsApacheReadsIt) {
@@ -319,22 +319,22 @@ TEST_F(MyIdTest, MyIdIsReadAsApacheReadsIt) {
   write(data_ / "myid", " 1 ");
   auto r = load("");
   EXPECT_FALSE(r.config);
-  EXPECT_THAT(r.error, HasSubstr(myid_path() + ": ' 1 ' is not a server id"));
-  EXPECT_THAT(r.error, HasSubstr("no spaces"));
+  EXPECT_THAT(r.error.message(), HasSubstr(myid_path() + ": ' 1 ' is not a server id"));
+  EXPECT_THAT(r.error.message(), HasSubstr("no spaces"));
 }
 
 TEST_F(MyIdTest, IdWithoutServerLineNamesBothFiles) {
   write(data_ / "myid", "7");
   auto r = load("");
   EXPECT_FALSE(r.config);
-  EXPECT_THAT(r.error, HasSubstr(myid_path() + ": server id 7 has no server.7 line in " +
+  EXPECT_THAT(r.error.message(), HasSubstr(myid_path() + ": server id 7 has no server.7 line in " +
                                  (base_ / "zoo.cfg").string()));
 }
 
 TEST_F(MyIdTest, StandaloneNeedsNoMyId) {
   write(base_ / "zoo.cfg", "dataDir=" + data_.string() + "\nclientPort=2181\n");
   auto r = load_config(base_ / "zoo.cfg");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_EQ(r.config->my_id, 0);
 }
 
@@ -349,7 +349,7 @@ TEST_F(MyIdTest, DockerDefaultRunsStandaloneOnTheLinesClientPort) {
   write(data_ / "myid", "1\n");
   write(base_ / "zoo.cfg", "dataDir=" + data_.string() + "\n" + kDockerDefault);
   auto r = load_config(base_ / "zoo.cfg");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_FALSE(r.config->replicated());
   EXPECT_EQ(r.config->client_port, 2181);
   EXPECT_EQ(r.config->client_port_address, "");  // every address, as Apache's 0.0.0.0
@@ -361,33 +361,33 @@ TEST_F(MyIdTest, StandaloneWithoutAPortFromMyIdIsRefused) {
   write(base_ / "zoo.cfg", "dataDir=" + data_.string() + "\n" + kDockerDefault);
   auto no_myid = load_config(base_ / "zoo.cfg");
   EXPECT_FALSE(no_myid.config);
-  EXPECT_THAT(no_myid.error,
+  EXPECT_THAT(no_myid.error.message(),
               HasSubstr("clientPort is not set, and " + myid_path() + " does not exist"));
-  EXPECT_THAT(no_myid.error, HasSubstr("set clientPort"));
+  EXPECT_THAT(no_myid.error.message(), HasSubstr("set clientPort"));
 
   write(data_ / "myid", "2\n");
   auto other_id = load_config(base_ / "zoo.cfg");
   EXPECT_FALSE(other_id.config);
-  EXPECT_THAT(other_id.error,
+  EXPECT_THAT(other_id.error.message(),
               HasSubstr("server.2 (this server, per " + myid_path() + ") does not exist"));
 }
 
 TEST_F(MyIdTest, StandaloneWithClientPortReadsMyIdOnlyWhenPresent) {
   write(base_ / "zoo.cfg", "dataDir=" + data_.string() + "\nclientPort=2181\n" + kDockerDefault);
   auto r = load_config(base_ / "zoo.cfg");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_EQ(r.config->client_port, 2181);
 
   write(data_ / "myid", "one\n");  // Apache refuses a myid that is not a number
   auto garbage = load_config(base_ / "zoo.cfg");
   EXPECT_FALSE(garbage.config);
-  EXPECT_THAT(garbage.error, HasSubstr(myid_path() + ": 'one' is not a server id"));
+  EXPECT_THAT(garbage.error.message(), HasSubstr(myid_path() + ": 'one' is not a server id"));
 
   write(data_ / "myid", "1");
   write(base_ / "zoo.cfg", "dataDir=" + data_.string() + "\nclientPort=2999\n" + kDockerDefault);
   auto differs = load_config(base_ / "zoo.cfg");
   EXPECT_FALSE(differs.config);
-  EXPECT_THAT(differs.error, HasSubstr("clientPort 2999 differs from the client port 2181"));
+  EXPECT_THAT(differs.error.message(), HasSubstr("clientPort 2999 differs from the client port 2181"));
 }
 
 TEST_F(MyIdTest, ReadMyIdOnAParsedConfig) {
@@ -395,12 +395,12 @@ TEST_F(MyIdTest, ReadMyIdOnAParsedConfig) {
                                  "\nclientPort=1\ninitLimit=5\nsyncLimit=2\n"
                                  "server.5=a:1:2\nserver.9=b:1:2\n",
                              "zoo.cfg");
-  ASSERT_TRUE(parsed.config) << parsed.error;
+  ASSERT_TRUE(parsed.config) << parsed.error.message();
   write(data_ / "myid", "9\n");
-  EXPECT_EQ(read_my_id(*parsed.config), "");
+  EXPECT_TRUE(read_my_id(*parsed.config).ok());
   EXPECT_EQ(parsed.config->my_id, 9);
   write(data_ / "myid", "4\n");
-  EXPECT_THAT(read_my_id(*parsed.config), HasSubstr("no server.4 line in the configuration"));
+  EXPECT_THAT(read_my_id(*parsed.config).message(), HasSubstr("no server.4 line in the configuration"));
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
        }) {
     auto r = with_line(line);
     EXPECT_FALSE(r.config) << line << " was accepted";
-    EXPECT_THAT(r.error, HasSubstr("zoo.cfg:3: " + line.substr(0, line.find('=')) + ": ")) << line;
+    EXPECT_THAT(r.error.message(), HasSubstr("zoo.cfg:3: " + line.substr(0, line.find('=')) + ": ")) << line;
   }
 }
 
@@ -78,18 +78,18 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
 TEST(ConfigKeys, QuorumSaslRequirementsNeedQuorumSasl) {
   for (const char* key : {"learnerRequireSasl", "serverRequireSasl"}) {
     const std::string line = std::string("quorum.auth.") + key + "=true";
-    EXPECT_THAT(with_line(line).error, HasSubstr("needs quorum.auth.enableSasl=true")) << key;
+    EXPECT_THAT(with_line(line).error.message(), HasSubstr("needs quorum.auth.enableSasl=true")) << key;
     auto enabled = with_line("quorum.auth.enableSasl=true\n" + line);
-    ASSERT_TRUE(enabled.config) << enabled.error;
+    ASSERT_TRUE(enabled.config) << enabled.error.message();
     EXPECT_TRUE(enabled.config->quorum_sasl);
   }
 }
 
 TEST(ConfigKeys, RefusalSaysWhyAndWhatToDo) {
   auto tls = with_line("multiAddress.enabled=true");
-  EXPECT_THAT(tls.error, HasSubstr("multiAddress.enabled"));
+  EXPECT_THAT(tls.error.message(), HasSubstr("multiAddress.enabled"));
   auto dynamic = with_line("dynamicConfigFile=/nonexistent/zoo.cfg.dynamic");
-  EXPECT_THAT(dynamic.error,
+  EXPECT_THAT(dynamic.error.message(),
               HasSubstr("zoo.cfg:3: dynamicConfigFile: cannot read /nonexistent/zoo.cfg.dynamic"));
 }
 
@@ -112,7 +112,7 @@ TEST_F(DynamicConfigFile, ServerLinesAndVersionComeFromTheFile) {
       "dataDir=/d\ninitLimit=10\nsyncLimit=5\nreconfigEnabled=true\ndynamicConfigFile=" + file +
           "\n",
       "zoo.cfg");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_EQ(r.config->quorum_servers.size(), 3u);
   EXPECT_TRUE(r.config->quorum_servers.at(3).observer);
   EXPECT_EQ(r.config->config_version, 0x100000000);
@@ -123,7 +123,7 @@ TEST_F(DynamicConfigFile, ServerLinesAndVersionComeFromTheFile) {
         "version=200000005\n");
   r = parse_config("dataDir=/d\ninitLimit=10\nsyncLimit=5\ndynamicConfigFile=" + file + "\n",
                    "zoo.cfg");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_EQ(r.config->config_version, 0x200000005);
 }
 
@@ -131,15 +131,15 @@ TEST_F(DynamicConfigFile, ErrorsNameTheFileAndLine) {
   const std::string bad = write("zoo.cfg.dynamic.1", "server.1=127.0.0.1:2888:3888\nserver.2=x\n");
   auto r = parse_config("dataDir=/d\ndynamicConfigFile=" + bad + "\n", "zoo.cfg");
   EXPECT_FALSE(r.config);
-  EXPECT_THAT(r.error, HasSubstr(bad + ":2: server.2: "));
+  EXPECT_THAT(r.error.message(), HasSubstr(bad + ":2: server.2: "));
   const std::string other = write("zoo.cfg.dynamic.2", "tickTime=2000\n");
   r = parse_config("dataDir=/d\ndynamicConfigFile=" + other + "\n", "zoo.cfg");
-  EXPECT_THAT(r.error, HasSubstr(other + ":1: tickTime: a dynamic configuration file holds"));
+  EXPECT_THAT(r.error.message(), HasSubstr(other + ":1: tickTime: a dynamic configuration file holds"));
   // Server lines in both places: which would count is not guessed.
   const std::string good = write("zoo.cfg.dynamic.3", "server.1=a:1:2\nserver.2=b:1:2\n");
   r = parse_config("dataDir=/d\nserver.1=a:1:2\ndynamicConfigFile=" + good + "\n", "zoo.cfg");
   EXPECT_FALSE(r.config);
-  EXPECT_THAT(r.error, HasSubstr("zoo.cfg:3: dynamicConfigFile: zoo.cfg has server.N lines too"));
+  EXPECT_THAT(r.error.message(), HasSubstr("zoo.cfg:3: dynamicConfigFile: zoo.cfg has server.N lines too"));
 }
 
 TEST(ConfigKeys, DefaultValuesOfRefusedKeysAreAccepted) {
@@ -156,7 +156,7 @@ TEST(ConfigKeys, DefaultValuesOfRefusedKeysAreAccepted) {
            "authProvider.1=org.apache.zookeeper.server.auth.DigestAuthenticationProvider",
        }) {
     auto r = with_line(line);
-    EXPECT_TRUE(r.config) << line << ": " << r.error;
+    EXPECT_TRUE(r.config) << line << ": " << r.error.message();
     EXPECT_THAT(r.warnings, IsEmpty()) << line;
   }
 }
@@ -165,7 +165,7 @@ TEST(ConfigKeys, SaslSettingsAreTaken) {
   auto r = with_line(
       "authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider\n"
       "superUser=admin\nkerberos.removeHostFromPrincipal=true");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_TRUE(r.config->sasl_provider);
   EXPECT_EQ(r.config->sasl_super_user, "admin");
   EXPECT_TRUE(r.config->kerberos_remove_host);
@@ -180,7 +180,7 @@ TEST(ConfigKeys, ClientTlsSettingsAreTaken) {
       "ssl.ciphersuites=TLS_AES_128_GCM_SHA256, TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256\n"
       "authProvider.x509=org.apache.zookeeper.server.auth.X509AuthenticationProvider\n"
       "X509AuthenticationProvider.superUser=CN=admin\nclient.certReload=true");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   const ServerConfig& c = *r.config;
   EXPECT_EQ(c.secure_client_port, 2281);
   EXPECT_EQ(c.secure_client_port_address, "127.0.0.1");
@@ -201,41 +201,41 @@ TEST(ConfigKeys, ClientTlsSettingsAreTaken) {
 TEST(ConfigKeys, SecureClientPortAloneMeansNoPlaintextPort) {
   auto standalone =
       parse_config("dataDir=/d\nsecureClientPort=2281\nssl.keyStore.location=/k.pem\n", "zoo.cfg");
-  ASSERT_TRUE(standalone.config) << standalone.error;
+  ASSERT_TRUE(standalone.config) << standalone.error.message();
   EXPECT_FALSE(standalone.config->plaintext_clients);
   EXPECT_EQ(standalone.config->secure_client_port, 2281);
 
   auto with_plain = with_line("secureClientPort=2281\nssl.keyStore.location=/k.pem");
-  ASSERT_TRUE(with_plain.config) << with_plain.error;
+  ASSERT_TRUE(with_plain.config) << with_plain.error.message();
   EXPECT_TRUE(with_plain.config->plaintext_clients);
 
   auto neither = parse_config("dataDir=/d\n", "zoo.cfg");
-  EXPECT_EQ(neither.error, "zoo.cfg: clientPort and secureClientPort are not set");
+  EXPECT_EQ(neither.error.message(), "zoo.cfg: clientPort and secureClientPort are not set");
 }
 
 TEST(ConfigKeys, EnabledProtocolsWinOverProtocolWhateverTheOrder) {
   auto r = with_line(
       "secureClientPort=2281\nssl.keyStore.location=/k.pem\n"
       "ssl.enabledProtocols=TLSv1.2\nssl.protocol=TLSv1.3");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_EQ(r.config->client_tls_settings.protocols, std::vector<std::string>{"TLSv1.2"});
 }
 
 TEST(ConfigKeys, EnforcedAuthenticationNeedsSchemesZkdServes) {
   auto r = with_line("enforce.auth.enabled=true\nenforce.auth.schemes=sasl, x509");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_TRUE(r.config->enforce_auth);
   EXPECT_EQ(r.config->enforce_auth_schemes, (std::vector<std::string>{"sasl", "x509"}));
   auto old = with_line("sessionRequireClientSASLAuth=true");
-  ASSERT_TRUE(old.config) << old.error;
+  ASSERT_TRUE(old.config) << old.error.message();
   EXPECT_TRUE(old.config->enforce_auth);
   EXPECT_EQ(old.config->enforce_auth_schemes, std::vector<std::string>{"sasl"});
-  EXPECT_THAT(with_line("enforce.auth.enabled=true").error,
+  EXPECT_THAT(with_line("enforce.auth.enabled=true").error.message(),
               HasSubstr("enforce.auth.schemes must name the schemes"));
-  EXPECT_THAT(with_line("enforce.auth.enabled=true\nenforce.auth.schemes=ldap").error,
+  EXPECT_THAT(with_line("enforce.auth.enabled=true\nenforce.auth.schemes=ldap").error.message(),
               HasSubstr("authentication scheme ldap is not available"));
   auto folklore = with_line("requireClientAuthScheme=sasl");
-  ASSERT_TRUE(folklore.config) << folklore.error;
+  ASSERT_TRUE(folklore.config) << folklore.error.message();
   ASSERT_EQ(folklore.warnings.size(), 1u);
   EXPECT_THAT(folklore.warnings[0], HasSubstr("set enforce.auth.enabled=true"));
 }
@@ -245,7 +245,7 @@ TEST(ConfigKeys, QuorumTlsSettingsAreTaken) {
       "sslQuorum=true\nportUnification=true\nssl.quorum.keyStore.location=/q.pem\n"
       "ssl.quorum.trustStore.location=/ca.pem\nssl.quorum.protocol=TLSv1.2\n"
       "ssl.quorum.hostnameVerification=false\nsslQuorumReloadCertFiles=true");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   const ServerConfig& c = *r.config;
   EXPECT_TRUE(c.ssl_quorum);
   EXPECT_TRUE(c.quorum_port_unification);
@@ -256,7 +256,7 @@ TEST(ConfigKeys, QuorumTlsSettingsAreTaken) {
   EXPECT_FALSE(c.quorum_verify_host);
   EXPECT_FALSE(c.quorum_verify_client_host.has_value());
   EXPECT_TRUE(c.client_tls_settings.key_store.location.empty());  // the client port's are apart
-  EXPECT_THAT(with_line("sslQuorum=true").error,
+  EXPECT_THAT(with_line("sslQuorum=true").error.message(),
               HasSubstr("sslQuorum needs ssl.quorum.keyStore.location"));
 }
 
@@ -264,46 +264,46 @@ TEST(ConfigKeys, AnHttpsAdminServerNeedsTheQuorumKeyStore) {
   auto r = with_line(
       "admin.forceHttps=true\nadmin.needClientAuth=true\n"
       "ssl.quorum.keyStore.location=/q.pem");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   EXPECT_TRUE(r.config->admin_force_https);
   EXPECT_TRUE(r.config->admin_need_client_auth);
-  EXPECT_THAT(with_line("admin.forceHttps=true").error,
+  EXPECT_THAT(with_line("admin.forceHttps=true").error.message(),
               HasSubstr("admin.forceHttps needs ssl.quorum.keyStore.location"));
   EXPECT_TRUE(with_line("admin.forceHttps=true\nadmin.enableServer=false").config);
 }
 
 TEST(ConfigKeys, ATlsPortNeedsAKeyStore) {
-  EXPECT_THAT(with_line("secureClientPort=2281").error,
+  EXPECT_THAT(with_line("secureClientPort=2281").error.message(),
               HasSubstr("secureClientPort needs ssl.keyStore.location"));
-  EXPECT_THAT(with_line("client.portUnification=true").error,
+  EXPECT_THAT(with_line("client.portUnification=true").error.message(),
               HasSubstr("client.portUnification needs ssl.keyStore.location"));
   EXPECT_THAT(
-      with_line("secureClientPort=2281\nssl.keyStore.location=/k.pem\nssl.clientAuth=maybe").error,
+      with_line("secureClientPort=2281\nssl.keyStore.location=/k.pem\nssl.clientAuth=maybe").error.message(),
       HasSubstr("ssl.clientAuth: 'maybe' is not need, want or none"));
 }
 
 TEST(ConfigKeys, OnlyTheValueThatCountsIsRefused) {
   // java.util.Properties: the last of two lines with one key wins.
   auto overridden = with_line("multiAddress.enabled=true\nmultiAddress.enabled=false");
-  EXPECT_TRUE(overridden.config) << overridden.error;
+  EXPECT_TRUE(overridden.config) << overridden.error.message();
   auto refused = with_line("multiAddress.enabled=false\nmultiAddress.enabled=true");
   EXPECT_FALSE(refused.config);
-  EXPECT_THAT(refused.error, HasSubstr("zoo.cfg:4: multiAddress.enabled: "));
+  EXPECT_THAT(refused.error.message(), HasSubstr("zoo.cfg:4: multiAddress.enabled: "));
 }
 
 TEST(ConfigKeys, WarnedKeysStartWithAWarningSayingWhatDiffers) {
   auto r = with_line("localSessionsEnabled=true");
-  ASSERT_TRUE(r.config) << r.error;
+  ASSERT_TRUE(r.config) << r.error.message();
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_THAT(r.warnings[0], HasSubstr("zoo.cfg:3: localSessionsEnabled=true"));
   EXPECT_THAT(r.warnings[0], HasSubstr("no local sessions"));
 
   auto quiet = with_line("localSessionsEnabled=false");
-  ASSERT_TRUE(quiet.config) << quiet.error;
+  ASSERT_TRUE(quiet.config) << quiet.error.message();
   EXPECT_THAT(quiet.warnings, IsEmpty());
 
   auto limit = with_line("maxCnxns=100");
-  ASSERT_TRUE(limit.config) << limit.error;
+  ASSERT_TRUE(limit.config) << limit.error.message();
   EXPECT_THAT(limit.warnings, Contains(HasSubstr("no limit on the total number")));
   EXPECT_THAT(with_line("maxCnxns=0").warnings, IsEmpty());
 }
@@ -316,7 +316,7 @@ TEST(ConfigKeys, KeysOfNoEffectAreAcceptedSilently) {
         "clientPortListenBacklog=128", "metricsProvider.exportJvmInfo=false",
         "jvm.pause.monitor=true", "commitLogCount=500"}) {
     auto r = with_line(line);
-    EXPECT_TRUE(r.config) << line << ": " << r.error;
+    EXPECT_TRUE(r.config) << line << ": " << r.error.message();
     EXPECT_THAT(r.warnings, IsEmpty()) << line;
   }
 }
@@ -428,7 +428,7 @@ TEST(ConfigKeys, EveryHonouredKeyTakesAGoodValueSilently) {
     auto value = values.find(entry.key);
     ASSERT_NE(value, values.end()) << "no sample value for honoured key " << entry.key;
     auto r = with_line(std::string(entry.key) + "=" + value->second);
-    EXPECT_TRUE(r.config) << entry.key << ": " << r.error;
+    EXPECT_TRUE(r.config) << entry.key << ": " << r.error.message();
     EXPECT_THAT(r.warnings, IsEmpty()) << entry.key;
   }
 }
@@ -436,18 +436,18 @@ TEST(ConfigKeys, EveryHonouredKeyTakesAGoodValueSilently) {
 // A bare prefix is the honoured pattern's key, judged by its apply function
 // (as Apache's startsWith); other patterns' bare prefixes are unknown keys.
 TEST(ConfigKeys, ABarePrefixOfAnHonouredPatternIsItsKey) {
-  EXPECT_THAT(with_line("server.=a:1:2").error,
+  EXPECT_THAT(with_line("server.=a:1:2").error.message(),
               HasSubstr("zoo.cfg:3: server.: the server id after 'server.' is not a number"));
-  EXPECT_THAT(with_line("authProvider.=com.example.Custom").error,
+  EXPECT_THAT(with_line("authProvider.=com.example.Custom").error.message(),
               HasSubstr("zoo.cfg:3: authProvider.: zkd serves the digest"));
   auto ssl = with_line("ssl.=x");
-  ASSERT_TRUE(ssl.config) << ssl.error;
+  ASSERT_TRUE(ssl.config) << ssl.error.message();
   EXPECT_THAT(ssl.warnings, Contains(HasSubstr("unknown key 'ssl.' ignored")));
 }
 
 TEST(ConfigKeys, UnknownKeyWarnsWithTheClosestKnownKey) {
   auto typo = with_line("tickTim=2000");
-  ASSERT_TRUE(typo.config) << typo.error;
+  ASSERT_TRUE(typo.config) << typo.error.message();
   ASSERT_EQ(typo.warnings.size(), 1u);
   EXPECT_THAT(typo.warnings[0], HasSubstr("zoo.cfg:3: unknown key 'tickTim' ignored"));
   EXPECT_THAT(typo.warnings[0], HasSubstr("did you mean 'tickTime'?"));

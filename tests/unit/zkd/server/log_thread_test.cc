@@ -121,17 +121,17 @@ TEST(LogThread, StopMakesQueuedTxnsDurableWithoutReporting) {
 // fails truncations when told to.
 class GatedLog final : public storage::TxnLogWriter {
  public:
-  storage::Status append(int64_t zxid, std::string_view) override {
+  zkd::Status append(int64_t zxid, std::string_view) override {
     std::lock_guard lock(mutex_);
     calls_.push_back("append " + std::to_string(zxid));
     return {};
   }
-  storage::Status roll() override { return {}; }
+  zkd::Status roll() override { return {}; }
   uint64_t syncs() const override { return 0; }
-  storage::Status truncate_after(int64_t zxid) override {
+  zkd::Status truncate_after(int64_t zxid) override {
     std::lock_guard lock(mutex_);
     calls_.push_back("truncate " + std::to_string(zxid));
-    return truncate_error_.empty() ? storage::Status() : storage::Status::error(truncate_error_);
+    return truncate_error_.empty() ? zkd::Status() : zkd::Status::error(truncate_error_);
   }
   void fail_truncations(std::string why) {
     std::lock_guard lock(mutex_);
@@ -141,7 +141,7 @@ class GatedLog final : public storage::TxnLogWriter {
     std::lock_guard lock(mutex_);
     return calls_;
   }
-  storage::Status sync() override {
+  zkd::Status sync() override {
     std::unique_lock lock(mutex_);
     ++in_sync_;
     changed_.notify_all();
@@ -204,7 +204,7 @@ TEST(LogThread, TruncateAfterWaitsForEarlierTxnsAndCutsTheLog) {
     reports.add(b);
   });
   for (int64_t zxid = 1; zxid <= 100; ++zxid) log.append(zxid, "old " + std::to_string(zxid));
-  storage::Status s = log.truncate_after(50);  // returns once all 100 were written and cut
+  zkd::Status s = log.truncate_after(50);  // returns once all 100 were written and cut
   ASSERT_TRUE(s.ok()) << s.message();
 
   auto check_log = [&](size_t size, int64_t last_old) {
@@ -242,7 +242,7 @@ TEST(LogThread, TruncationRunsAfterEverythingQueuedBeforeIt) {
   for (int64_t zxid = 2; zxid <= 20; ++zxid) log.append(zxid, "queued");
   // Released by another thread: this one (the state thread) blocks in truncate_after.
   std::thread releaser([&] { log_file.release_all(); });
-  storage::Status s = log.truncate_after(10);
+  zkd::Status s = log.truncate_after(10);
   releaser.join();
   ASSERT_TRUE(s.ok()) << s.message();
 
@@ -269,14 +269,14 @@ TEST(LogThread, FailedTruncationIsReturnedReportedOnceAndStopsTheLog) {
                 [&](const LogBatch& b) { reports.add(b); });
   log.append(1, "a");
   ASSERT_TRUE(reports.wait_durable(1));
-  storage::Status s = log.truncate_after(0);
+  zkd::Status s = log.truncate_after(0);
   EXPECT_EQ(s.message(), "truncate failed: disk on fire");
   ASSERT_TRUE(reports.wait_batches(2));
   EXPECT_EQ(reports.copy()[1].status.message(), "truncate failed: disk on fire");
 
   // Nothing more reaches the log; later truncations get the same error.
   log.append(2, "b");
-  storage::Status again = log.truncate_after(1);
+  zkd::Status again = log.truncate_after(1);
   EXPECT_EQ(again.message(), "truncate failed: disk on fire");
   log.stop();
   EXPECT_EQ(log_file.calls(), (std::vector<std::string>{"append 1", "truncate 0"}));
@@ -288,7 +288,7 @@ TEST(LogThread, TruncateAfterStopIsAnError) {
   LogThread log(open_writer(env), env.clock(), [](const LogBatch&) {});
   log.append(1, "a");
   log.stop();
-  storage::Status s = log.truncate_after(0);
+  zkd::Status s = log.truncate_after(0);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("stopped"), std::string::npos) << s.message();
   auto read = storage::read_txn_log(env, "log", 0);

@@ -14,7 +14,7 @@ namespace {
 ServerConfig parsed(const std::string& servers) {
   auto r =
       parse_config("dataDir=/d\nclientPort=2181\ninitLimit=10\nsyncLimit=5\n" + servers, "zoo.cfg");
-  EXPECT_TRUE(r.config) << r.error;
+  EXPECT_TRUE(r.config) << r.error.message();
   return r.config.value_or(ServerConfig{});
 }
 

@@ -132,7 +132,7 @@ TEST(Recovery, BadRecordInTheMiddleOfTheLogStopsWithFileAndOffset) {
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr(segments->front().name));
   EXPECT_THAT(r.status().message(), HasSubstr("16"));
-  EXPECT_EQ(r.status().kind(), storage::Status::Kind::kCorruption);
+  EXPECT_EQ(r.status().kind(), zkd::Status::Kind::kCorruption);
 }
 
 // ZOOKEEPER-4925's symptom: a hole in a replica's log. Replaying across it
@@ -153,7 +153,7 @@ TEST(Recovery, HoleInTheLogStopsNamingBothZxids) {
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("hole: after zxid " + net::hex(2)));
   EXPECT_THAT(r.status().message(), HasSubstr("holds " + net::hex(5)));
-  EXPECT_EQ(r.status().kind(), storage::Status::Kind::kCorruption) << "zkd exits 3";
+  EXPECT_EQ(r.status().kind(), zkd::Status::Kind::kCorruption) << "zkd exits 3";
 }
 
 TEST(Recovery, FirstZxidOfALaterEpochFollowsAnyZxid) {

@@ -39,7 +39,7 @@ class SnapshotServiceTest : public ::testing::Test {
     options.retain_count = 3;
     service_.emplace(
         io_, env_, db_, options, [this] { ++rolls_; },
-        [this](int64_t zxid, const storage::Status& status) {
+        [this](int64_t zxid, const zkd::Status& status) {
           finished_.push_back({zxid, status});
         });
     service_->open();
@@ -72,7 +72,7 @@ class SnapshotServiceTest : public ::testing::Test {
 
   struct Finished {
     int64_t zxid = 0;
-    storage::Status status;
+    zkd::Status status;
   };
   static constexpr int64_t kSession = 0x100;
 
@@ -105,7 +105,7 @@ TEST_F(SnapshotServiceTest, ASnapshotIsWrittenInChunksAndReadsBackAsTheSameTree)
   ASSERT_TRUE(loaded->snapshot);
   EXPECT_EQ(loaded->snapshot->zxid, db_.last_zxid());
   tree::Database copy;
-  ASSERT_EQ(copy.load_snapshot(loaded->snapshot->payload), "");
+  ASSERT_TRUE(copy.load_snapshot(loaded->snapshot->payload).ok());
   EXPECT_EQ(copy.compute_digest(), db_.compute_digest());
   EXPECT_EQ(copy.counts().znodes, db_.counts().znodes);
   EXPECT_EQ(copy.sessions().size(), 1u);

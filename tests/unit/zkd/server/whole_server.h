@@ -46,7 +46,7 @@ class WholeServerTest : public ::testing::Test {
         "tickTime=100\ndataDir=/data\nclientPort=2181\nadmin.enableServer=false\n"
         "4lw.commands.whitelist=*\n",
         "zoo.cfg");
-    EXPECT_TRUE(parsed.config) << parsed.error;
+    EXPECT_TRUE(parsed.config) << parsed.error.message();
     server_.emplace(io_, *parsed.config, env_, 7);
     auto opened = server_->open_storage();
     EXPECT_TRUE(opened.ok()) << opened.message();

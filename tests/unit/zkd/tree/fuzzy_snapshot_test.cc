@@ -57,7 +57,7 @@ TEST(FuzzySnapshot, LoadPlusReplayEqualsLiveState) {
     for (int i = 0; i < 20; ++i) step(gen.next());
 
     Database restored;
-    ASSERT_EQ(restored.load_snapshot(payload), "");
+    ASSERT_TRUE(restored.load_snapshot(payload).ok());
     EXPECT_EQ(restored.last_zxid(), cursor->zxid());
     for (const Txn& txn : after) restored.apply(logged(txn));
     EXPECT_EQ(dump(restored), dump(live));
@@ -79,7 +79,7 @@ class ReplayTest : public TreeTest {
   // expects the two to agree.
   void expect_replay_converges(const std::vector<Txn>& txns) {
     Database restored;
-    ASSERT_EQ(restored.load_snapshot(whole_snapshot(db)), "");
+    ASSERT_TRUE(restored.load_snapshot(whole_snapshot(db)).ok());
     for (const Txn& txn : txns) restored.apply(txn);
     EXPECT_EQ(dump(restored), dump(db));
   }
@@ -136,7 +136,7 @@ TEST_F(ReplayTest, ReplayedCloseSessionRemovesEphemeralsTheSnapshotCaught) {
   Txn close = db.prepare_close_session(kOther, next_zxid(), time_of(next_zxid()));
   db.apply(close);
   Database restored;
-  ASSERT_EQ(restored.load_snapshot(payload), "");
+  ASSERT_TRUE(restored.load_snapshot(payload).ok());
   EXPECT_EQ(restored.ephemerals(kOther), std::vector<std::string>{"/e"});
   restored.apply(close);
   restored.apply(close);

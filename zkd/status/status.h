@@ -1,22 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
-// Errors of the storage layer and of what starts on it (recovery, the
-// replica host): a value, cheap on success, with a message that names the
-// file and offset where that helps the operator, and a kind. [[nodiscard]]:
-// an error is never dropped silently.
+// zkd's one error type, from the storage layer to the server: a value, cheap
+// on success, with a message for the operator (naming the file and offset,
+// or the zoo.cfg file, line and key, where that helps) and a kind that says
+// what the error comes to. Every part of zkd that can fail returns a Status
+// or a StatusOr<T>; exceptions stay inside the part that catches them, and
+// boost::system::error_code inside the network code that Asio calls back.
+// [[nodiscard]]: an error is never dropped silently.
 #pragma once
 
 #include <string>
 #include <utility>
 #include <variant>
 
-namespace zkd::storage {
+namespace zkd {
 
 class [[nodiscard]] Status {
  public:
   // What kind of error, for whoever decides what it comes to (zkd's exit
-  // status, zkd(8)): the data on disk cannot be used (kCorruption, kIo), or
-  // the configuration cannot be carried out (kConfig).
-  enum class Kind { kOk, kIo, kCorruption, kConfig };
+  // status, zkd(8)): the data cannot be read or written (kIo) or can be read
+  // but not used (kCorruption: a damaged log, snapshot or tree); the
+  // configuration cannot be carried out (kConfig: zoo.cfg, myid, JAAS,
+  // keystores); a value handed in is malformed (kInvalidArgument: a server
+  // line, a snapshot streamed by a peer or an operator).
+  enum class Kind { kOk, kIo, kCorruption, kConfig, kInvalidArgument };
 
   Status() = default;  // ok
   static Status error(std::string message, Kind kind = Kind::kIo) {
@@ -26,13 +32,16 @@ class [[nodiscard]] Status {
     return Status(std::move(message), Kind::kCorruption);
   }
   static Status config(std::string message) { return Status(std::move(message), Kind::kConfig); }
+  static Status invalid_argument(std::string message) {
+    return Status(std::move(message), Kind::kInvalidArgument);
+  }
   bool ok() const { return kind_ == Kind::kOk; }
   Kind kind() const { return kind_; }
   const std::string& message() const { return message_; }
 
  private:
   Status(std::string message, Kind kind) : message_(std::move(message)), kind_(kind) {
-    if (message_.empty()) message_ = "unknown storage error";
+    if (message_.empty()) message_ = "unknown error";
     if (kind_ == Kind::kOk) kind_ = Kind::kIo;
   }
   std::string message_;
@@ -56,11 +65,13 @@ class [[nodiscard]] StatusOr {
   const T& value() const& { return std::get<T>(v_); }
   T value() && { return std::move(std::get<T>(v_)); }
   T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
   T operator*() && { return std::move(std::get<T>(v_)); }
 
  private:
   std::variant<T, Status> v_;
 };
 
-}  // namespace zkd::storage
+}  // namespace zkd
