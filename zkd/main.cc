@@ -79,20 +79,17 @@ int serve(const std::string& config_path, const std::string& jaas_option) {
   }
   const std::string jaas =
       zkd::server::jaas_path(jaas_option, environment("SERVER_JVMFLAGS"), environment("JVMFLAGS"));
-  if (auto why = zkd::server::setup_sasl(*loaded.config, jaas); !why.empty()) {
-    log_error("invalid configuration: ", why);
-    return 1;
-  }
-  if (auto why = zkd::server::setup_tls(*loaded.config); !why.empty()) {
-    log_error("invalid configuration: ", why);
+  auto security = zkd::server::open_security(*loaded.config, jaas);
+  if (!security.ok()) {
+    log_error("invalid configuration: ", security.status().message());
     return 1;
   }
   if (loaded.config->skip_acl) {
     zkd::tree::skip_acl_checks();
     log_warn("skipACL=yes: no ACL is checked; every client may read, change and delete every node");
   }
-  if (loaded.config->sasl) {
-    log_info("SASL ", loaded.config->sasl->settings().mechanism_name(), " set up from ", jaas);
+  if (security->sasl) {
+    log_info("SASL ", security->sasl->settings().mechanism_name(), " set up from ", jaas);
   }
   log_info("zkd ", zkd::server::full_version(), " starting (",
            loaded.config->replicated() ? "replica " + std::to_string(loaded.config->my_id)
@@ -103,7 +100,7 @@ int serve(const std::string& config_path, const std::string& jaas_option) {
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   // The server's random draws come from one seed, drawn here.
   zkd::storage::Env& env = zkd::storage::posix_env();
-  zkd::server::Server server(io, *loaded.config, env, env.secure_random());
+  zkd::server::Server server(io, *loaded.config, *std::move(security), env, env.secure_random());
   // A server that stops by itself (its log failed) ends the signal wait too.
   server.on_stop([&signals] { signals.cancel(); });
   zkd::notify_status("recovering the data in " + loaded.config->data_dir.string());

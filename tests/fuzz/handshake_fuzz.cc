@@ -44,8 +44,8 @@ SSL_CTX* server_context() {
     settings.trust_store.location = (dir / "ca.pem").string();
     settings.client_auth = zkd::net::TlsSettings::ClientAuth::kWant;
     auto opened = zkd::net::TlsServer::open(settings);
-    if (!std::holds_alternative<std::shared_ptr<zkd::net::TlsServer>>(opened)) std::abort();
-    return std::get<std::shared_ptr<zkd::net::TlsServer>>(opened);
+    if (!opened.ok()) std::abort();
+    return *std::move(opened);
   }();
   return server->context()->native_handle();
 }

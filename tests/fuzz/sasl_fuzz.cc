@@ -26,8 +26,8 @@ const zkd::sasl::SaslServer& digest_server() {
     zkd::sasl::SaslSettings settings;
     settings.digest_users = {{"bob", "bobsecret"}};
     auto opened = zkd::sasl::SaslServer::open(settings);
-    if (!std::holds_alternative<std::unique_ptr<zkd::sasl::SaslServer>>(opened)) std::abort();
-    return std::move(std::get<std::unique_ptr<zkd::sasl::SaslServer>>(opened));
+    if (!opened.ok()) std::abort();
+    return *std::move(opened);
   }();
   return *server;
 }

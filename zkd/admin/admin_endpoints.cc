@@ -21,9 +21,8 @@ HttpResponse not_found(std::string_view path) {
 
 }  // namespace
 
-AdminEndpoints::AdminEndpoints(asio::io_context& io, ServerView& view,
-                               const server::ServerConfig& config)
-    : io_(io), view_(view), config_(config) {}
+AdminEndpoints::AdminEndpoints(asio::io_context& io, ServerView& view, AdminOptions options)
+    : io_(io), view_(view), options_(std::move(options)) {}
 
 AdminEndpoints::~AdminEndpoints() { stop(); }
 
@@ -38,7 +37,7 @@ std::shared_ptr<HttpServer> AdminEndpoints::bind(const std::string& name, const 
     return nullptr;
   }
   HttpOptions options;
-  options.idle_timeout = std::chrono::milliseconds(config_.admin_idle_timeout_ms);
+  options.idle_timeout = std::chrono::milliseconds(options_.idle_timeout_ms);
   options.tls = std::move(tls);
   options.tls_optional = tls_optional;
   auto server = std::make_shared<HttpServer>(io_, name, std::move(handler), options);
@@ -56,23 +55,23 @@ std::shared_ptr<HttpServer> AdminEndpoints::bind(const std::string& name, const 
 }
 
 void AdminEndpoints::start() {
-  if (config_.admin_enabled) {
+  if (options_.admin_enabled) {
     admin_ = bind(
-        "admin server", config_.admin_address, config_.admin_port,
+        "admin server", options_.admin_address, options_.admin_port,
         [this](std::string_view path, const std::map<std::string, std::string>& query) {
           return admin_request(path, query);
         },
-        config_.admin_tls, !config_.admin_force_https);
+        options_.admin_tls, !options_.https_only);
   }
-  if (config_.prometheus_enabled()) {
-    metrics_ = bind("metrics server", config_.metrics_http_host, config_.metrics_http_port,
+  if (options_.prometheus) {
+    metrics_ = bind("metrics server", options_.metrics_host, options_.metrics_port,
                     [this](std::string_view path, const std::map<std::string, std::string>&) {
                       return metrics_request(path);
                     });
-  } else if (!config_.metrics_provider_class.empty() &&
-             config_.metrics_provider_class !=
+  } else if (!options_.metrics_provider_class.empty() &&
+             options_.metrics_provider_class !=
                  "org.apache.zookeeper.metrics.impl.DefaultMetricsProvider") {
-    net::log_warn("metricsProvider.className=", config_.metrics_provider_class,
+    net::log_warn("metricsProvider.className=", options_.metrics_provider_class,
                   " is not a provider zkd knows; no metrics endpoint");
   }
 }
@@ -96,7 +95,7 @@ std::optional<tcp::endpoint> AdminEndpoints::metrics_endpoint() const {
 
 HttpResponse AdminEndpoints::admin_request(std::string_view path,
                                            const std::map<std::string, std::string>& query) {
-  const std::string& url = config_.admin_command_url;
+  const std::string& url = options_.admin_command_url;
   if (path == url || path == url + "/") {
     return HttpResponse{200, "text/html; charset=utf-8", command_links(url)};
   }

@@ -23,14 +23,37 @@
 #include <string>
 
 #include "zkd/admin/http_server.h"
-#include "zkd/server/config.h"
+#include "zkd/net/tls_context.h"
 #include "zkd/view/server_view.h"
 
 namespace zkd::admin {
 
+// What zoo.cfg says of the endpoints (the server builds it from its
+// ServerConfig: admin.*, metricsProvider.*), with the admin server's TLS
+// context when it speaks HTTPS.
+struct AdminOptions {
+  bool admin_enabled = true;                    // admin.enableServer
+  std::string admin_address = "0.0.0.0";        // admin.serverAddress
+  uint16_t admin_port = 8080;                   // admin.serverPort
+  std::string admin_command_url = "/commands";  // admin.commandURL
+  int32_t idle_timeout_ms = 30000;              // admin.idleTimeout
+  // admin.forceHttps / admin.portUnification: HTTPS with this context; null:
+  // HTTP only. https_only: no plain HTTP beside it.
+  std::shared_ptr<net::TlsServer> admin_tls;
+  bool https_only = false;
+  // metricsProvider.className names Apache's Prometheus provider: /metrics
+  // on metricsProvider.httpHost:httpPort.
+  bool prometheus = false;
+  std::string metrics_host = "0.0.0.0";
+  uint16_t metrics_port = 7000;
+  // metricsProvider.className as given, for the warning when it names a
+  // provider zkd does not know ("" and Apache's default are silent).
+  std::string metrics_provider_class;
+};
+
 class AdminEndpoints {
  public:
-  AdminEndpoints(boost::asio::io_context& io, ServerView& view, const server::ServerConfig& config);
+  AdminEndpoints(boost::asio::io_context& io, ServerView& view, AdminOptions options);
   ~AdminEndpoints();
   AdminEndpoints(const AdminEndpoints&) = delete;
   AdminEndpoints& operator=(const AdminEndpoints&) = delete;
@@ -54,7 +77,7 @@ class AdminEndpoints {
 
   boost::asio::io_context& io_;
   ServerView& view_;
-  const server::ServerConfig& config_;
+  const AdminOptions options_;
   std::shared_ptr<HttpServer> admin_;
   std::shared_ptr<HttpServer> metrics_;
 };

@@ -34,24 +34,26 @@ std::filesystem::file_time_type modified(const std::string& path) {
   return ec ? std::filesystem::file_time_type{} : time;
 }
 
-// "" when `type` can be read, else why not and what to do. `key` is the
+// Ok when `type` can be read, else why not and what to do. `key` is the
 // zoo.cfg key prefix ("ssl.keyStore") for the message.
-std::string check_readable_type(const TlsStore& store, std::string_view key) {
+Status check_readable_type(const TlsStore& store, std::string_view key) {
   const std::string type = store_type(store);
   if (type == "PEM" || type == "PKCS12") return {};
   const std::string where = std::string(key) + ".location " + store.location;
   if (type == "JKS" || type == "BCFKS") {
-    return where + " is a " + type +
-           " store, which zkd cannot read: convert it with `keytool -importkeystore -srckeystore " +
-           store.location + " -destkeystore " + store.location +
-           ".p12 -deststoretype PKCS12` and point " + std::string(key) +
-           ".location at the .p12 file (" + std::string(key) + ".type=PKCS12)";
+    return Status::config(
+        where + " is a " + type +
+        " store, which zkd cannot read: convert it with `keytool -importkeystore -srckeystore " +
+        store.location + " -destkeystore " + store.location +
+        ".p12 -deststoretype PKCS12` and point " + std::string(key) +
+        ".location at the .p12 file (" + std::string(key) + ".type=PKCS12)");
   }
   if (type.empty()) {
-    return "cannot tell the type of " + where + ": name it .pem or .p12, or set " +
-           std::string(key) + ".type (PEM or PKCS12)";
+    return Status::config("cannot tell the type of " + where + ": name it .pem or .p12, or set " +
+                          std::string(key) + ".type (PEM or PKCS12)");
   }
-  return std::string(key) + ".type " + type + " is not a store type zkd reads (PEM or PKCS12)";
+  return Status::config(std::string(key) + ".type " + type +
+                        " is not a store type zkd reads (PEM or PKCS12)");
 }
 
 struct Pkcs12 {
@@ -65,71 +67,82 @@ struct Pkcs12 {
   }
 };
 
-// Reads a PKCS12 file; "" on success.
-std::string read_pkcs12(const TlsStore& store, Pkcs12& out) {
+// Reads a PKCS12 file.
+Status read_pkcs12(const TlsStore& store, Pkcs12& out) {
   BIO* bio = BIO_new_file(store.location.c_str(), "rb");
-  if (bio == nullptr) return "cannot read " + store.location + ": " + openssl_errors();
+  if (bio == nullptr)
+    return Status::config("cannot read " + store.location + ": " + openssl_errors());
   PKCS12* p12 = d2i_PKCS12_bio(bio, nullptr);
   BIO_free(bio);
-  if (p12 == nullptr) return store.location + " is not a PKCS12 file: " + openssl_errors();
+  if (p12 == nullptr)
+    return Status::config(store.location + " is not a PKCS12 file: " + openssl_errors());
   const int ok = PKCS12_parse(p12, store.password.c_str(), &out.key, &out.certificate, &out.chain);
   PKCS12_free(p12);
-  if (ok != 1) return "cannot open " + store.location + " (wrong password?): " + openssl_errors();
+  if (ok != 1)
+    return Status::config("cannot open " + store.location +
+                          " (wrong password?): " + openssl_errors());
   return {};
 }
 
-std::string load_key_store(ssl::context& context, const TlsStore& store) {
+Status load_key_store(ssl::context& context, const TlsStore& store) {
   SSL_CTX* ctx = context.native_handle();
   if (store_type(store) == "PKCS12") {
     Pkcs12 p12;
-    if (auto why = read_pkcs12(store, p12); !why.empty()) return why;
+    if (Status read = read_pkcs12(store, p12); !read.ok()) return read;
     if (p12.key == nullptr || p12.certificate == nullptr) {
-      return store.location + " holds no private key with its certificate";
+      return Status::config(store.location + " holds no private key with its certificate");
     }
     if (SSL_CTX_use_cert_and_key(ctx, p12.certificate, p12.key, p12.chain, 1) != 1) {
-      return "cannot use the key and certificate of " + store.location + ": " + openssl_errors();
+      return Status::config("cannot use the key and certificate of " + store.location + ": " +
+                            openssl_errors());
     }
     return {};
   }
   // PEM: the key, this server's certificate and its chain in one file.
   context.set_password_callback(
-      [password = store.password](size_t, ssl::context::password_purpose) { return password; });
+      [password = store.password](size_t, ssl::context::password_purpose) {
+        return password;
+      });
   if (SSL_CTX_use_certificate_chain_file(ctx, store.location.c_str()) != 1) {
-    return "cannot read a certificate from " + store.location + ": " + openssl_errors();
+    return Status::config("cannot read a certificate from " + store.location + ": " +
+                          openssl_errors());
   }
   if (SSL_CTX_use_PrivateKey_file(ctx, store.location.c_str(), SSL_FILETYPE_PEM) != 1) {
-    return "cannot read the private key in " + store.location +
-           " (an encrypted key needs ssl.keyStore.password): " + openssl_errors();
+    return Status::config("cannot read the private key in " + store.location +
+                          " (an encrypted key needs ssl.keyStore.password): " + openssl_errors());
   }
   if (SSL_CTX_check_private_key(ctx) != 1) {
-    return "the private key in " + store.location + " does not match its certificate";
+    return Status::config("the private key in " + store.location +
+                          " does not match its certificate");
   }
   return {};
 }
 
-std::string load_trust_store(SSL_CTX* ctx, const TlsStore& store) {
+Status load_trust_store(SSL_CTX* ctx, const TlsStore& store) {
   if (store.location.empty()) {
     SSL_CTX_set_default_verify_paths(ctx);
     return {};
   }
   if (store_type(store) == "PKCS12") {
     Pkcs12 p12;
-    if (auto why = read_pkcs12(store, p12); !why.empty()) return why;
+    if (Status read = read_pkcs12(store, p12); !read.ok()) return read;
     X509_STORE* trusted = SSL_CTX_get_cert_store(ctx);
     int added = 0;
     if (p12.certificate != nullptr) added += X509_STORE_add_cert(trusted, p12.certificate);
     for (int i = 0; p12.chain != nullptr && i < sk_X509_num(p12.chain); ++i) {
       added += X509_STORE_add_cert(trusted, sk_X509_value(p12.chain, i));
     }
-    return added > 0 ? "" : store.location + " holds no certificate to trust";
+    if (added == 0) return Status::config(store.location + " holds no certificate to trust");
+    return {};
   }
   if (SSL_CTX_load_verify_locations(ctx, store.location.c_str(), nullptr) != 1) {
-    return "cannot read the trusted certificates in " + store.location + ": " + openssl_errors();
+    return Status::config("cannot read the trusted certificates in " + store.location + ": " +
+                          openssl_errors());
   }
   return {};
 }
 
-std::string set_protocols(SSL_CTX* ctx, const std::vector<std::string>& protocols) {
+Status set_protocols(SSL_CTX* ctx, const std::vector<std::string>& protocols) {
   int lowest = TLS1_2_VERSION;
   int highest = TLS1_3_VERSION;
   if (!protocols.empty()) {
@@ -140,8 +153,8 @@ std::string set_protocols(SSL_CTX* ctx, const std::vector<std::string>& protocol
       if (p == "TLSv1.2") version = TLS1_2_VERSION;
       if (p == "TLSv1.3") version = TLS1_3_VERSION;
       if (version == 0) {
-        return "ssl.enabledProtocols/ssl.protocol " + p +
-               " is not one zkd offers (TLSv1.2, TLSv1.3)";
+        return Status::config("ssl.enabledProtocols/ssl.protocol " + p +
+                              " is not one zkd offers (TLSv1.2, TLSv1.3)");
       }
       lowest = std::min(lowest, version);
       highest = std::max(highest, version);
@@ -154,7 +167,7 @@ std::string set_protocols(SSL_CTX* ctx, const std::vector<std::string>& protocol
 
 // Java's cipher suite names are the IANA ones; OpenSSL knows both. A
 // protocol left without a suite is switched off.
-std::string set_cipher_suites(SSL_CTX* ctx, const std::vector<std::string>& suites) {
+Status set_cipher_suites(SSL_CTX* ctx, const std::vector<std::string>& suites) {
   if (suites.empty()) return {};
   SSL_CTX_set_cipher_list(ctx, "ALL");  // to look every TLS 1.2 suite up
   std::string tls12;
@@ -166,7 +179,8 @@ std::string set_cipher_suites(SSL_CTX* ctx, const std::vector<std::string>& suit
       const SSL_CIPHER* c = sk_SSL_CIPHER_value(known, i);
       if (suite == SSL_CIPHER_standard_name(c)) found = c;
     }
-    if (found == nullptr) return "ssl.ciphersuites: OpenSSL has no cipher suite " + suite;
+    if (found == nullptr)
+      return Status::config("ssl.ciphersuites: OpenSSL has no cipher suite " + suite);
     std::string& list =
         std::string_view(SSL_CIPHER_get_version(found)) == "TLSv1.3" ? tls13 : tls12;
     if (!list.empty()) list += ':';
@@ -175,37 +189,35 @@ std::string set_cipher_suites(SSL_CTX* ctx, const std::vector<std::string>& suit
   if (tls12.empty()) {
     SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);
   } else if (SSL_CTX_set_cipher_list(ctx, tls12.c_str()) != 1) {
-    return "ssl.ciphersuites: " + openssl_errors();
+    return Status::config("ssl.ciphersuites: " + openssl_errors());
   }
   if (tls13.empty()) SSL_CTX_set_max_proto_version(ctx, TLS1_2_VERSION);
   if (SSL_CTX_set_ciphersuites(ctx, tls13.c_str()) != 1) {
-    return "ssl.ciphersuites: " + openssl_errors();
+    return Status::config("ssl.ciphersuites: " + openssl_errors());
   }
   return {};
 }
 
 enum class Side { kAccepting, kDialing };
 
-std::variant<std::shared_ptr<ssl::context>, std::string> build(const TlsSettings& settings,
-                                                               Side side = Side::kAccepting) {
-  if (auto why = check_readable_type(settings.key_store, "ssl.keyStore"); !why.empty()) return why;
+StatusOr<std::shared_ptr<ssl::context>> build(const TlsSettings& settings,
+                                              Side side = Side::kAccepting) {
+  if (Status s = check_readable_type(settings.key_store, "ssl.keyStore"); !s.ok()) return s;
   if (!settings.trust_store.location.empty()) {
-    if (auto why = check_readable_type(settings.trust_store, "ssl.trustStore"); !why.empty()) {
-      return why;
-    }
+    if (Status s = check_readable_type(settings.trust_store, "ssl.trustStore"); !s.ok()) return s;
   }
   auto context = std::make_shared<ssl::context>(
       side == Side::kAccepting ? ssl::context::tls_server : ssl::context::tls_client);
   SSL_CTX* ctx = context->native_handle();
   ERR_clear_error();
-  if (auto why = load_key_store(*context, settings.key_store); !why.empty()) {
-    return "ssl.keyStore: " + why;
+  if (Status s = load_key_store(*context, settings.key_store); !s.ok()) {
+    return Status::config("ssl.keyStore: " + s.message());
   }
-  if (auto why = load_trust_store(ctx, settings.trust_store); !why.empty()) {
-    return "ssl.trustStore: " + why;
+  if (Status s = load_trust_store(ctx, settings.trust_store); !s.ok()) {
+    return Status::config("ssl.trustStore: " + s.message());
   }
-  if (auto why = set_protocols(ctx, settings.protocols); !why.empty()) return why;
-  if (auto why = set_cipher_suites(ctx, settings.cipher_suites); !why.empty()) return why;
+  if (Status s = set_protocols(ctx, settings.protocols); !s.ok()) return s;
+  if (Status s = set_cipher_suites(ctx, settings.cipher_suites); !s.ok()) return s;
   // The dialing end always checks the certificate of the end it reached.
   switch (side == Side::kDialing ? TlsSettings::ClientAuth::kWant : settings.client_auth) {
     case TlsSettings::ClientAuth::kNeed:
@@ -238,8 +250,7 @@ std::string openssl_errors() {
   return out.empty() ? "no reason given" : out;
 }
 
-std::variant<std::shared_ptr<ssl::context>, std::string> make_client_context(
-    const TlsSettings& settings) {
+StatusOr<std::shared_ptr<ssl::context>> make_client_context(const TlsSettings& settings) {
   return build(settings, Side::kDialing);
 }
 
@@ -272,11 +283,11 @@ std::string x509_subject(X509* certificate) {
   return subject;
 }
 
-std::variant<std::shared_ptr<TlsServer>, std::string> TlsServer::open(TlsSettings settings) {
+StatusOr<std::shared_ptr<TlsServer>> TlsServer::open(TlsSettings settings) {
   auto built = build(settings);
-  if (auto* error = std::get_if<std::string>(&built)) return *error;
+  if (!built.ok()) return built.status();
   std::shared_ptr<TlsServer> server(new TlsServer(std::move(settings)));
-  server->context_ = std::get<std::shared_ptr<ssl::context>>(std::move(built));
+  server->context_ = *std::move(built);
   server->key_store_time_ = modified(server->settings_.key_store.location);
   server->trust_store_time_ = modified(server->settings_.trust_store.location);
   server->checked_ = std::chrono::steady_clock::now();
@@ -294,11 +305,12 @@ void TlsServer::reload_if_changed() {
   key_store_time_ = key_time;
   trust_store_time_ = trust_time;
   auto built = build(settings_);
-  if (auto* error = std::get_if<std::string>(&built)) {
-    log_warn("TLS stores changed but cannot be used (keeping the old ones): ", *error);
+  if (!built.ok()) {
+    log_warn("TLS stores changed but cannot be used (keeping the old ones): ",
+             built.status().message());
     return;
   }
-  context_ = std::get<std::shared_ptr<ssl::context>>(std::move(built));
+  context_ = *std::move(built);
   log_info("TLS key and trust stores reloaded from ", settings_.key_store.location,
            settings_.trust_store.location.empty() ? "" : " and ", settings_.trust_store.location);
 }

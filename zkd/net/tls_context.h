@@ -15,10 +15,10 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include "zkd/net/tls_revocation.h"
+#include "zkd/status/status.h"
 
 namespace boost::asio::ssl {
 class context;
@@ -63,7 +63,7 @@ std::string store_type(const TlsStore& store);
 // A context for the dialing end of a connection (a peer link): it presents
 // the key store's certificate (peers need one) and verifies the accepting
 // end's certificate against the trust store. Errors as TlsServer::open's.
-std::variant<std::shared_ptr<boost::asio::ssl::context>, std::string> make_client_context(
+StatusOr<std::shared_ptr<boost::asio::ssl::context>> make_client_context(
     const TlsSettings& settings);
 
 // Whether `certificate` names `host`: an IP literal matched against its IP
@@ -83,7 +83,7 @@ class TlsServer {
  public:
   // Reads the stores and builds the context; an error names the key and the
   // file and says what to do.
-  static std::variant<std::shared_ptr<TlsServer>, std::string> open(TlsSettings settings);
+  static StatusOr<std::shared_ptr<TlsServer>> open(TlsSettings settings);
 
   std::shared_ptr<boost::asio::ssl::context> context() const { return context_; }
   const TlsSettings& settings() const { return settings_; }

@@ -217,18 +217,20 @@ std::unique_ptr<SaslExchange> refused_exchange(std::string why) {
   return std::make_unique<RefusedExchange>(std::move(why));
 }
 
-std::variant<std::unique_ptr<SaslServer>, std::string> SaslServer::open(SaslSettings settings) {
+StatusOr<std::unique_ptr<SaslServer>> SaslServer::open(SaslSettings settings) {
   if (settings.mechanism == SaslSettings::Mechanism::kGssapi) {
     // MIT Kerberos's acceptor reads its keytab from here.
     ::setenv("KRB5_KTNAME", settings.keytab.c_str(), 1);
   }
   if (const int rc = init_library(); rc != SASL_OK) {
-    return std::string("cannot start Cyrus SASL: ") + sasl_errstring(rc, nullptr, nullptr);
+    return Status::config(std::string("cannot start Cyrus SASL: ") +
+                          sasl_errstring(rc, nullptr, nullptr));
   }
   if (!has_mechanism(settings.mechanism_name())) {
-    return "Cyrus SASL has no " + std::string(settings.mechanism_name()) + " plugin: install " +
-           (settings.mechanism == SaslSettings::Mechanism::kGssapi ? "libsasl2-modules-gssapi-mit"
-                                                                   : "libsasl2-modules");
+    return Status::config(
+        "Cyrus SASL has no " + std::string(settings.mechanism_name()) + " plugin: install " +
+        (settings.mechanism == SaslSettings::Mechanism::kGssapi ? "libsasl2-modules-gssapi-mit"
+                                                                : "libsasl2-modules"));
   }
   {
     std::lock_guard lock(users_mutex);

@@ -10,7 +10,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 
 #include "zkd/sasl/sasl_settings.h"
 
@@ -49,7 +48,7 @@ class SaslServer {
   // are the ones every exchange uses (one SASL configuration per process, as
   // a JVM has one JAAS file; the clients' and the quorum's realms differ). An error
   // says what is missing ("no DIGEST-MD5 plugin: install libsasl2-modules").
-  static std::variant<std::unique_ptr<SaslServer>, std::string> open(SaslSettings settings);
+  static StatusOr<std::unique_ptr<SaslServer>> open(SaslSettings settings);
 
   const SaslSettings& settings() const { return settings_; }
   // A new exchange for one client connection.

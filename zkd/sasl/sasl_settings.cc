@@ -22,13 +22,13 @@ std::string SaslSettings::server_host() const {
   return principal.substr(slash + 1, principal.find('@') - slash - 1);
 }
 
-std::variant<SaslSettings, std::string> sasl_settings(std::string_view text,
-                                                      std::string_view section) {
+StatusOr<SaslSettings> sasl_settings(std::string_view text, std::string_view section) {
   auto parsed = zk::java::parse_jaas(text);
-  if (auto* error = std::get_if<std::string>(&parsed)) return *error;
+  if (auto* error = std::get_if<std::string>(&parsed)) return Status::config(*error);
   const zk::java::JaasSection* found =
       zk::java::find_section(std::get<std::vector<zk::java::JaasSection>>(parsed), section);
-  if (found == nullptr) return "the JAAS file has no section " + std::string(section);
+  if (found == nullptr)
+    return Status::config("the JAAS file has no section " + std::string(section));
   for (const zk::java::JaasModule& m : found->modules) {
     SaslSettings settings;
     if (m.class_name == kKerberosLoginModule) {
@@ -36,14 +36,15 @@ std::variant<SaslSettings, std::string> sasl_settings(std::string_view text,
       auto keytab = m.options.find("keyTab");
       auto principal = m.options.find("principal");
       if (keytab == m.options.end() || principal == m.options.end()) {
-        return "the JAAS section " + std::string(section) + "'s " +
-               std::string(kKerberosLoginModule) + " needs keyTab and principal options";
+        return Status::config("the JAAS section " + std::string(section) + "'s " +
+                              std::string(kKerberosLoginModule) +
+                              " needs keyTab and principal options");
       }
       settings.keytab = keytab->second;
       settings.principal = principal->second;
       if (settings.server_host().empty()) {
-        return "the JAAS section " + std::string(section) + "'s principal " + settings.principal +
-               " is not of the form service/host@REALM";
+        return Status::config("the JAAS section " + std::string(section) + "'s principal " +
+                              settings.principal + " is not of the form service/host@REALM");
       }
       // As Apache: the service is the principal's ("zkquorum/host": zkquorum).
       settings.service = settings.principal.substr(0, settings.principal.find('/'));
@@ -58,8 +59,9 @@ std::variant<SaslSettings, std::string> sasl_settings(std::string_view text,
       return settings;
     }
   }
-  return "the JAAS section " + std::string(section) + " has no login module zkd serves (" +
-         std::string(kDigestLoginModule) + " or " + std::string(kKerberosLoginModule) + ")";
+  return Status::config("the JAAS section " + std::string(section) +
+                        " has no login module zkd serves (" + std::string(kDigestLoginModule) +
+                        " or " + std::string(kKerberosLoginModule) + ")");
 }
 
 }  // namespace zkd::sasl

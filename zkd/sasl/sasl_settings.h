@@ -10,9 +10,9 @@
 #include <map>
 #include <string>
 #include <string_view>
-#include <variant>
 
 #include "libzk/java/jaas_config.h"
+#include "zkd/status/status.h"
 
 namespace zkd::sasl {
 
@@ -46,7 +46,7 @@ struct SaslSettings {
 // The settings of `section` in `text`, or a message saying what is missing
 // or unsupported ("the JAAS section Server has no login module zkd serves:
 // ...").
-std::variant<SaslSettings, std::string> sasl_settings(std::string_view text,
-                                                      std::string_view section = kServerSection);
+StatusOr<SaslSettings> sasl_settings(std::string_view text,
+                                     std::string_view section = kServerSection);
 
 }  // namespace zkd::sasl

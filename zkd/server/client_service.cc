@@ -35,6 +35,7 @@ bool allows_read_only(std::string_view connect_request) {
 
 ClientService::ClientService(Parts parts)
     : config_(parts.config),
+      security_(parts.security),
       db_(parts.db),
       clients_(parts.clients),
       sessions_(parts.sessions),

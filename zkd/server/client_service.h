@@ -42,6 +42,7 @@
 #include "zkd/server/four_letter_whitelist.h"
 #include "zkd/server/pending_write.h"
 #include "zkd/server/read_only_mode.h"
+#include "zkd/server/security_setup.h"
 #include "zkd/server/server_stats.h"
 #include "zkd/server/sessions.h"
 #include "zkd/server/status_view.h"
@@ -56,6 +57,7 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   // What the service works with; all of it outlives the service.
   struct Parts {
     const ServerConfig& config;
+    const Security& security;  // SASL for clients
     tree::Database& db;
     ClientRegistry& clients;
     Sessions& sessions;
@@ -140,6 +142,7 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   void answer_who_am_i(ClientState& client, int32_t xid, int64_t started_ms);
 
   const ServerConfig& config_;
+  const Security& security_;
   tree::Database& db_;
   ClientRegistry& clients_;
   Sessions& sessions_;

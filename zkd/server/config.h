@@ -15,14 +15,10 @@
 #include <string_view>
 #include <vector>
 
-#include "libzk/client/sasl.h"
 #include "zkd/net/tls_context.h"
 #include "zkd/server/authentication.h"
+#include "zkd/status/status.h"
 #include "zkd/storage/snapshot_compression.h"
-
-namespace zkd::sasl {
-class SaslServer;
-}
 
 namespace zkd::server {
 
@@ -119,58 +115,47 @@ struct ServerConfig {
   // TLS for clients: secureClientPort (0: none) on secureClientPortAddress
   // ("" = every address), and client.portUnification (the plain port takes
   // TLS too); the ssl.* keys, as read (ssl.protocol folded into
-  // client_tls_settings.protocols); tls_setup.h opens client_tls from them
-  // before the server starts.
+  // client_tls_settings.protocols); open_security (security_setup.h) opens
+  // the client ports' TLS from them before the server starts.
   uint16_t secure_client_port = 0;
   std::string secure_client_port_address;
   bool port_unification = false;
   std::string ssl_protocol;
   net::TlsSettings client_tls_settings;
-  std::shared_ptr<net::TlsServer> client_tls;
   // TLS between servers: sslQuorum (the peer links run over TLS, mutually
   // authenticated), portUnification (the quorum port also takes plaintext
   // peers, for a rolling move to TLS), the ssl.quorum.* keys as read, and
   // ssl.quorum.hostnameVerification / clientHostnameVerification (default
-  // true: a peer's certificate must name its host). tls_setup opens
-  // quorum_tls_server and quorum_tls_client.
+  // true: a peer's certificate must name its host). open_security opens
+  // the quorum's TLS from them.
   bool ssl_quorum = false;
   bool quorum_port_unification = false;
   std::string quorum_ssl_protocol;
   net::TlsSettings quorum_tls_settings;
   bool quorum_verify_host = true;
   std::optional<bool> quorum_verify_client_host;  // absent: as quorum_verify_host
-  std::shared_ptr<net::TlsServer> quorum_tls_server;
-  std::shared_ptr<boost::asio::ssl::context> quorum_tls_client;
   // admin.forceHttps: the admin server speaks HTTPS only, with the
   // ssl.quorum.* stores (as Apache's Jetty admin server); with
-  // admin.needClientAuth a client certificate is required. tls_setup opens
-  // admin_tls.
+  // admin.needClientAuth a client certificate is required (open_security
+  // opens the admin server's TLS).
   bool admin_force_https = false;
   // admin.portUnification: the admin port takes HTTPS (with the same stores)
   // and HTTP; admin.forceHttps wins over it.
   bool admin_port_unification = false;
   bool admin_need_client_auth = false;
-  std::shared_ptr<net::TlsServer> admin_tls;
-  // The SASL server the JAAS file set up (security_setup.h opens it before the
-  // server starts); null: every SASL request fails with AUTHFAILED.
-  std::shared_ptr<const sasl::SaslServer> sasl;
   // SASL between servers (quorum.auth.*): with quorum_sasl a server
   // authenticates to the peers it dials as the JAAS file's learner section
   // says (a DIGEST-MD5 user, or Kerberos with a keytab) and checks the peers
   // that dial it as its server section says (DIGEST-MD5 users, or Kerberos
   // principals whose host is one of the server.N lines'), as Apache's
   // QuorumLearner/QuorumServer do; the *_required flags refuse peers that
-  // do not (peer_transport.h). security_setup opens quorum_sasl_server and
-  // fills quorum_sasl_learner.
+  // do not (peer_transport.h). open_security opens both sides from the
+  // JAAS file.
   bool quorum_sasl = false;
   bool quorum_sasl_learner_required = false;
   bool quorum_sasl_server_required = false;
   std::string quorum_sasl_learner_section = "QuorumLearner";
   std::string quorum_sasl_server_section = "QuorumServer";
-  std::shared_ptr<const sasl::SaslServer> quorum_sasl_server;
-  // The learner's mechanism and DIGEST-MD5 user; per peer, GSSAPI's service
-  // and host come from quorum_kerberos_service_principal (quorum_sasl.h).
-  zk::client::SaslOptions quorum_sasl_learner;
   // quorum.auth.kerberos.servicePrincipal: the principal a learner asks for,
   // "_HOST" standing for the dialed server's host (Apache's default).
   std::string quorum_kerberos_service_principal = "zkquorum/localhost";

@@ -86,16 +86,17 @@ net::PeerAuthExchange server_exchange(const sasl::SaslServer& server,
 
 }  // namespace
 
-void set_quorum_sasl(const ServerConfig& config, net::PeerTransportOptions& options) {
-  if (!config.quorum_sasl || !config.quorum_sasl_server) return;
-  options.sasl_client = [learner = config.quorum_sasl_learner,
+void set_quorum_sasl(const ServerConfig& config, const Security& security,
+                     net::PeerTransportOptions& options) {
+  if (!config.quorum_sasl || !security.quorum_sasl_server) return;
+  options.sasl_client = [learner = security.quorum_sasl_learner,
                          principal =
                              config.quorum_kerberos_service_principal](const std::string& host) {
     return learner_exchange(options_for(learner, principal, host), host);
   };
   auto hosts = std::make_shared<std::set<std::string>>();
   for (const auto& [id, server] : config.quorum_servers) hosts->insert(server.host);
-  options.sasl_server = [server = config.quorum_sasl_server, hosts] {
+  options.sasl_server = [server = security.quorum_sasl_server, hosts] {
     return server_exchange(*server, hosts);
   };
   options.sasl_required_by_dialer = config.quorum_sasl_learner_required;

@@ -10,10 +10,13 @@
 
 #include "zkd/peer/peer_transport.h"
 #include "zkd/server/config.h"
+#include "zkd/server/security_setup.h"
 
 namespace zkd::server {
 
-// Sets options.sasl_* from config (nothing without quorum.auth.enableSasl).
-void set_quorum_sasl(const ServerConfig& config, net::PeerTransportOptions& options);
+// Sets options.sasl_* from config and the quorum's SASL objects in
+// `security` (nothing without quorum.auth.enableSasl).
+void set_quorum_sasl(const ServerConfig& config, const Security& security,
+                     net::PeerTransportOptions& options);
 
 }  // namespace zkd::server

@@ -70,9 +70,10 @@ SessionPasswords::Key server_list_session_key(const ServerConfig& config) {
   return {siphash24(kFixed, "0" + servers), siphash24(kFixed, "1" + servers)};
 }
 
-StatusOr<std::unique_ptr<Replication>> Replication::open(
-    Parts parts, std::vector<storage::LogRecord> records, int64_t snapshot_zxid,
-    const std::string& snapshot_config) {
+StatusOr<std::unique_ptr<Replication>> Replication::open(Parts parts,
+                                                         std::vector<storage::LogRecord> records,
+                                                         int64_t snapshot_zxid,
+                                                         const std::string& snapshot_config) {
   ReplicaTiming timing = replica_timing(parts.config);
   if (auto status = take_snapshot_membership(timing.config, snapshot_config); !status.ok()) {
     return status;
@@ -111,11 +112,12 @@ std::unique_ptr<net::PeerLinks> Replication::tcp_links(std::vector<net::PeerAddr
                                                        net::PeerLinks::Receive receive) const {
   net::PeerTransportOptions options;
   const ServerConfig& config = parts_.config;
+  const Security& security = parts_.security;
   if (config.ssl_quorum || config.quorum_port_unification) {
-    options.tls_server = config.quorum_tls_server;
+    options.tls_server = security.quorum_tls_server;
     // Without sslQuorum (a unified port during a move to TLS) this server
     // dials in plaintext and accepts both.
-    options.tls_client = config.ssl_quorum ? config.quorum_tls_client : nullptr;
+    options.tls_client = config.ssl_quorum ? security.quorum_tls_client : nullptr;
     options.tls_optional = config.quorum_port_unification;
     options.verify_host = config.quorum_verify_host;
     options.verify_client_host =
@@ -124,9 +126,9 @@ std::unique_ptr<net::PeerLinks> Replication::tcp_links(std::vector<net::PeerAddr
              config.quorum_port_unification ? ", accepting TLS and plaintext peers" : "",
              " (sslQuorum, portUnification)");
   }
-  set_quorum_sasl(config, options);
+  set_quorum_sasl(config, security, options);
   if (options.sasl_server) {
-    log_info("peer links: quorum SASL (", config.quorum_sasl_server->settings().mechanism_name(),
+    log_info("peer links: quorum SASL (", security.quorum_sasl_server->settings().mechanism_name(),
              ")", options.sasl_required_by_acceptor ? ", required of peers that dial" : "",
              options.sasl_required_by_dialer ? ", required of peers dialed" : "");
   }

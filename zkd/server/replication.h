@@ -19,12 +19,13 @@
 #include "zkd/server/read_only_mode.h"
 #include "zkd/server/recovery.h"
 #include "zkd/server/replica_host.h"
+#include "zkd/server/security_setup.h"
 #include "zkd/server/session_credentials.h"
 #include "zkd/server/sessions.h"
 #include "zkd/server/snapshot_service.h"
 #include "zkd/server/write_path.h"
-#include "zkd/storage/env.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/env.h"
 #include "zkd/tree/database.h"
 #include "zkd/zab/zab.h"
 
@@ -73,6 +74,7 @@ class Replication final : ReplicaEvents {
   struct Parts {
     boost::asio::io_context& io;
     const ServerConfig& config;
+    const Security& security;  // the quorum's TLS and SASL
     storage::Env& env;
     const StorageLayout& layout;
     tree::Database& db;
@@ -100,9 +102,10 @@ class Replication final : ReplicaEvents {
   // wrote it (this server is kept in it, as zoo.cfg names it: one being
   // added may hold a snapshot from before). A configuration the Zab core
   // refuses is a config error.
-  static StatusOr<std::unique_ptr<Replication>> open(
-      Parts parts, std::vector<storage::LogRecord> records, int64_t snapshot_zxid,
-      const std::string& snapshot_config = {});
+  static StatusOr<std::unique_ptr<Replication>> open(Parts parts,
+                                                     std::vector<storage::LogRecord> records,
+                                                     int64_t snapshot_zxid,
+                                                     const std::string& snapshot_config = {});
   Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot);
   Replication(const Replication&) = delete;
   Replication& operator=(const Replication&) = delete;

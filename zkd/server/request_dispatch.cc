@@ -298,10 +298,10 @@ void ClientService::answer_sasl(ClientState& client, int32_t xid, std::string_vi
   }
   // Answered outside the request pipeline with zxid 0, like auth (§10.6).
   if (!client.sasl) {
-    client.sasl = config_.sasl ? config_.sasl->start()
-                               : sasl::refused_exchange(
-                                     "SASL is not set up on this server (no JAAS file: zkd "
-                                     "--jaas, or -Djava.security.auth.login.config)");
+    client.sasl = security_.sasl ? security_.sasl->start()
+                                 : sasl::refused_exchange(
+                                       "SASL is not set up on this server (no JAAS file: zkd "
+                                       "--jaas, or -Djava.security.auth.login.config)");
   }
   sasl::SaslExchange::Step step = client.sasl->step(token.value_or(""));
   if (step.outcome == sasl::SaslExchange::Step::Outcome::kFailed) {
@@ -316,7 +316,7 @@ void ClientService::answer_sasl(ClientState& client, int32_t xid, std::string_vi
   }
   if (step.outcome == sasl::SaslExchange::Step::Outcome::kComplete) {
     const bool kerberos =
-        config_.sasl->settings().mechanism == sasl::SaslSettings::Mechanism::kGssapi;
+        security_.sasl->settings().mechanism == sasl::SaslSettings::Mechanism::kGssapi;
     const std::string id =
         kerberos ? kerberos_sasl_id(step.authenticated_id, config_.kerberos_remove_host,
                                     config_.kerberos_remove_realm)

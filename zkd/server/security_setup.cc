@@ -39,18 +39,19 @@ bool has_section(const std::string& text, std::string_view name) {
          nullptr;
 }
 
-// config.quorum_sasl_learner from the learner section: a DIGEST-MD5 user,
+// security.quorum_sasl_learner from the learner section: a DIGEST-MD5 user,
 // or Kerberos, whose keytab MIT Kerberos then takes this process's initial
-// credentials from (into a private cache). "" or what is wrong.
-std::string setup_quorum_learner(ServerConfig& config, const std::string& text) {
+// credentials from (into a private cache).
+Status open_quorum_learner(const ServerConfig& config, const std::string& text,
+                           Security& security) {
   const auto parsed = zk::java::parse_jaas(text);
   const zk::java::JaasSection* learner = zk::java::find_section(
       std::get<std::vector<zk::java::JaasSection>>(parsed), config.quorum_sasl_learner_section);
   if (learner == nullptr) {
-    return "the JAAS file has no section " + config.quorum_sasl_learner_section +
-           " (quorum.auth.learner.saslLoginContext)";
+    return Status::config("the JAAS file has no section " + config.quorum_sasl_learner_section +
+                          " (quorum.auth.learner.saslLoginContext)");
   }
-  zk::client::SaslOptions& options = config.quorum_sasl_learner;
+  zk::client::SaslOptions& options = security.quorum_sasl_learner;
   for (const auto& module : learner->modules) {
     if (module.class_name == zk::java::kKerberosLoginModule) {
       options.mechanism = "GSSAPI";
@@ -69,61 +70,65 @@ std::string setup_quorum_learner(ServerConfig& config, const std::string& text) 
     options.server_name = std::string(sasl::kQuorumDigestRealm);
     return {};
   }
-  return "the JAAS section " + config.quorum_sasl_learner_section + " needs a " +
-         std::string(zk::java::kDigestLoginModule) + " with username and password options, or a " +
-         std::string(zk::java::kKerberosLoginModule);
+  return Status::config("the JAAS section " + config.quorum_sasl_learner_section + " needs a " +
+                        std::string(zk::java::kDigestLoginModule) +
+                        " with username and password options, or a " +
+                        std::string(zk::java::kKerberosLoginModule));
 }
 
-// config.quorum_sasl_server from the server section (DIGEST-MD5 users or a
-// Kerberos keytab) and config.quorum_sasl_learner. "" or what is wrong.
-std::string setup_quorum_sasl(ServerConfig& config, const std::string& text) {
+// security.quorum_sasl_server from the server section (DIGEST-MD5 users or
+// a Kerberos keytab), and security.quorum_sasl_learner.
+Status open_quorum_sasl(const ServerConfig& config, const std::string& text, Security& security) {
   auto settings = sasl::sasl_settings(text, config.quorum_sasl_server_section);
-  if (auto* error = std::get_if<std::string>(&settings)) return *error;
-  auto& server_settings = std::get<sasl::SaslSettings>(settings);
-  if (server_settings.mechanism == sasl::SaslSettings::Mechanism::kDigestMd5) {
-    server_settings.service = std::string(sasl::kQuorumServiceName);
-    server_settings.digest_realm = std::string(sasl::kQuorumDigestRealm);
+  if (!settings.ok()) return settings.status();
+  if (settings->mechanism == sasl::SaslSettings::Mechanism::kDigestMd5) {
+    settings->service = std::string(sasl::kQuorumServiceName);
+    settings->digest_realm = std::string(sasl::kQuorumDigestRealm);
   }
-  auto server = sasl::SaslServer::open(std::move(server_settings));
-  if (auto* error = std::get_if<std::string>(&server)) return *error;
-  config.quorum_sasl_server = std::move(std::get<std::unique_ptr<sasl::SaslServer>>(server));
-  return setup_quorum_learner(config, text);
+  auto server = sasl::SaslServer::open(*std::move(settings));
+  if (!server.ok()) return server.status();
+  security.quorum_sasl_server = *std::move(server);
+  return open_quorum_learner(config, text, security);
 }
 
 // MIT Kerberos's acceptor reads one keytab per process.
-std::string check_one_keytab(const ServerConfig& config) {
-  if (!config.sasl || !config.quorum_sasl_server) return {};
-  const sasl::SaslSettings& clients = config.sasl->settings();
-  const sasl::SaslSettings& peers = config.quorum_sasl_server->settings();
+Status check_one_keytab(const ServerConfig& config, const Security& security) {
+  if (!security.sasl || !security.quorum_sasl_server) return {};
+  const sasl::SaslSettings& clients = security.sasl->settings();
+  const sasl::SaslSettings& peers = security.quorum_sasl_server->settings();
   if (clients.mechanism != sasl::SaslSettings::Mechanism::kGssapi ||
       peers.mechanism != sasl::SaslSettings::Mechanism::kGssapi || clients.keytab == peers.keytab) {
     return {};
   }
-  return "the Server and " + config.quorum_sasl_server_section + " sections name different " +
-         "keytabs (" + clients.keytab + ", " + peers.keytab +
-         "); zkd's Kerberos reads one: merge them (ktutil: rkt each, then wkt) and name the result "
-         "in both";
+  return Status::config(
+      "the Server and " + config.quorum_sasl_server_section + " sections name different " +
+      "keytabs (" + clients.keytab + ", " + peers.keytab +
+      "); zkd's Kerberos reads one: merge them (ktutil: rkt each, then wkt) and name the result "
+      "in both");
 }
 
-}  // namespace
-
-std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path) {
+Status open_sasl(const ServerConfig& config, const std::filesystem::path& path,
+                 Security& security) {
   if (path.empty()) {
     if (config.sasl_provider) {
-      return "authProvider names " + std::string(kSaslProviderClass) + std::string(kNoJaas);
+      return Status::config("authProvider names " + std::string(kSaslProviderClass) +
+                            std::string(kNoJaas));
     }
-    if (config.quorum_sasl) return "quorum.auth.enableSasl is true" + std::string(kNoJaas);
+    if (config.quorum_sasl) {
+      return Status::config("quorum.auth.enableSasl is true" + std::string(kNoJaas));
+    }
     return {};
   }
+  const auto in_jaas_file = [&path](const Status& s) {
+    return Status::config("JAAS file " + path.string() + ": " + s.message());
+  };
   std::ifstream in(path, std::ios::binary);
-  if (!in) return "cannot read the JAAS file " + path.string();
+  if (!in) return Status::config("cannot read the JAAS file " + path.string());
   std::ostringstream buffer;
   buffer << in.rdbuf();
   const std::string text = buffer.str();
   if (config.quorum_sasl) {
-    if (auto why = setup_quorum_sasl(config, text); !why.empty()) {
-      return "JAAS file " + path.string() + ": " + why;
-    }
+    if (Status s = open_quorum_sasl(config, text, security); !s.ok()) return in_jaas_file(s);
     // A file for the quorum alone serves clients no SASL.
     if (!config.sasl_provider && !has_section(text, sasl::kServerSection)) return {};
   }
@@ -135,46 +140,54 @@ std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path) 
     return {};
   }
   auto settings = sasl::sasl_settings(text);
-  if (auto* error = std::get_if<std::string>(&settings)) {
-    return "JAAS file " + path.string() + ": " + *error;
-  }
-  auto server = sasl::SaslServer::open(std::get<sasl::SaslSettings>(std::move(settings)));
-  if (auto* error = std::get_if<std::string>(&server)) {
-    return "JAAS file " + path.string() + ": " + *error;
-  }
-  config.sasl = std::move(std::get<std::unique_ptr<sasl::SaslServer>>(server));
-  if (auto why = check_one_keytab(config); !why.empty())
-    return "JAAS file " + path.string() + ": " + why;
+  if (!settings.ok()) return in_jaas_file(settings.status());
+  auto server = sasl::SaslServer::open(*std::move(settings));
+  if (!server.ok()) return in_jaas_file(server.status());
+  security.sasl = *std::move(server);
+  if (Status s = check_one_keytab(config, security); !s.ok()) return in_jaas_file(s);
   return {};
 }
 
-std::string setup_tls(ServerConfig& config) {
+// `what`: a TLS setup error, prefixed with the side it concerns.
+Status for_side(std::string_view side, const Status& what) {
+  return Status::config(std::string(side) + what.message());
+}
+
+Status open_tls(const ServerConfig& config, Security& security) {
   if (config.secure_client_port != 0 || config.port_unification) {
     auto opened = net::TlsServer::open(config.client_tls_settings);
-    if (auto* error = std::get_if<std::string>(&opened)) return *error;
-    config.client_tls = std::get<std::shared_ptr<net::TlsServer>>(std::move(opened));
+    if (!opened.ok()) return opened.status();
+    security.client_tls = *std::move(opened);
   }
   if (config.admin_enabled && (config.admin_force_https || config.admin_port_unification)) {
     net::TlsSettings settings = config.quorum_tls_settings;
     settings.client_auth = config.admin_need_client_auth ? net::TlsSettings::ClientAuth::kNeed
                                                          : net::TlsSettings::ClientAuth::kNone;
     auto admin = net::TlsServer::open(settings);
-    if (auto* error = std::get_if<std::string>(&admin)) return "admin TLS: " + *error;
-    config.admin_tls = std::get<std::shared_ptr<net::TlsServer>>(std::move(admin));
+    if (!admin.ok()) return for_side("admin TLS: ", admin.status());
+    security.admin_tls = *std::move(admin);
   }
   if (config.ssl_quorum || config.quorum_port_unification) {
     // A peer must present a certificate whatever ssl.quorum.clientAuth says.
     net::TlsSettings settings = config.quorum_tls_settings;
     settings.client_auth = net::TlsSettings::ClientAuth::kNeed;
     auto server = net::TlsServer::open(settings);
-    if (auto* error = std::get_if<std::string>(&server)) return "ssl.quorum: " + *error;
-    config.quorum_tls_server = std::get<std::shared_ptr<net::TlsServer>>(std::move(server));
+    if (!server.ok()) return for_side("ssl.quorum: ", server.status());
+    security.quorum_tls_server = *std::move(server);
     auto client = net::make_client_context(settings);
-    if (auto* error = std::get_if<std::string>(&client)) return "ssl.quorum: " + *error;
-    config.quorum_tls_client =
-        std::get<std::shared_ptr<boost::asio::ssl::context>>(std::move(client));
+    if (!client.ok()) return for_side("ssl.quorum: ", client.status());
+    security.quorum_tls_client = *std::move(client);
   }
   return {};
+}
+
+}  // namespace
+
+StatusOr<Security> open_security(const ServerConfig& config, const std::filesystem::path& jaas) {
+  Security security;
+  if (Status s = open_sasl(config, jaas, security); !s.ok()) return s;
+  if (Status s = open_tls(config, security); !s.ok()) return s;
+  return security;
 }
 
 }  // namespace zkd::server

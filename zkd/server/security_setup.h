@@ -7,13 +7,44 @@
 // variables, or takes the path from its --jaas option.
 #pragma once
 
+#include <boost/asio/ssl/context.hpp>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 
+#include "libzk/client/sasl.h"
+#include "zkd/net/tls_context.h"
+#include "zkd/sasl/sasl_server.h"
 #include "zkd/server/config.h"
+#include "zkd/status/status.h"
 
 namespace zkd::server {
+
+// The live objects that authenticate, opened from the parsed ServerConfig
+// before the server starts and shared by the parts that need them (the
+// client listeners, request dispatch, the peer links, the admin server).
+// A null pointer: that side is off.
+struct Security {
+  // secureClientPort or client.portUnification: the client ports' TLS.
+  std::shared_ptr<net::TlsServer> client_tls;
+  // admin.forceHttps or admin.portUnification: the admin server's HTTPS,
+  // with the ssl.quorum.* stores (as Apache's Jetty admin server).
+  std::shared_ptr<net::TlsServer> admin_tls;
+  // sslQuorum or portUnification: the quorum port's TLS (a peer must
+  // present a certificate), and the dialing end's context.
+  std::shared_ptr<net::TlsServer> quorum_tls_server;
+  std::shared_ptr<boost::asio::ssl::context> quorum_tls_client;
+  // The JAAS file's Server section; null: every SASL request fails with
+  // AUTHFAILED.
+  std::shared_ptr<const sasl::SaslServer> sasl;
+  // quorum.auth.enableSasl: the server section checks the peers that dial
+  // in; the learner's mechanism and DIGEST-MD5 user authenticate this server
+  // to the peers it dials (GSSAPI's service and host per peer come from
+  // quorum.auth.kerberos.servicePrincipal, quorum_sasl.h).
+  std::shared_ptr<const sasl::SaslServer> quorum_sasl_server;
+  zk::client::SaslOptions quorum_sasl_learner;
+};
 
 // The JAAS file: `option` (zkd --jaas) when given, else
 // java.security.auth.login.config from `server_jvmflags`, else from
@@ -21,21 +52,13 @@ namespace zkd::server {
 std::string jaas_path(std::string_view option, std::string_view server_jvmflags,
                       std::string_view jvmflags);
 
-// Opens config.sasl from the JAAS file at `path` ("" = none), and with
-// quorum.auth.enableSasl config.quorum_sasl_server and the quorum's learner
-// credentials from its QuorumServer and QuorumLearner sections (or those
-// the saslLoginContext keys name). "" on success, else what is wrong,
-// naming the file: unreadable, malformed (with its line), no SASL plugin,
-// Kerberos sections naming two keytabs, or SASL asked for without a JAAS
-// file. A file without a Server section leaves client SASL off (logged), as
-// Apache starts then.
-std::string setup_sasl(ServerConfig& config, const std::filesystem::path& path);
-
-// Opens config.client_tls from config.client_tls_settings when a port
-// serves TLS (secureClientPort, client.portUnification), and the quorum's
-// contexts from config.quorum_tls_settings with sslQuorum or
-// portUnification. "" on success, else what is wrong with a key or trust
-// store (tls_context.h).
-std::string setup_tls(ServerConfig& config);
+// Opens what `config` asks for: SASL from the JAAS file at `jaas` ("" =
+// none) and TLS from the ssl.* and ssl.quorum.* stores. A kConfig error
+// names the file and says what is wrong: a JAAS file unreadable, malformed
+// (with its line), without a SASL plugin, with Kerberos sections naming two
+// keytabs, or SASL asked for without a JAAS file; a key or trust store that
+// cannot be used (tls_context.h). A JAAS file without a Server section
+// leaves client SASL off (logged), as Apache starts then.
+StatusOr<Security> open_security(const ServerConfig& config, const std::filesystem::path& jaas);
 
 }  // namespace zkd::server

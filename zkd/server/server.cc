@@ -29,9 +29,11 @@ uint64_t derived_seed(uint64_t seed, uint64_t n) {
 }
 }  // namespace
 
-Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env, uint64_t seed)
+Server::Server(asio::io_context& io, ServerConfig config, Security security, storage::Env& env,
+               uint64_t seed)
     : io_(io),
       config_(std::move(config)),
+      security_(std::move(security)),
       env_(env),
       seed_(seed),
       layout_(storage_layout(config_)),
@@ -64,6 +66,7 @@ Server::Server(asio::io_context& io, ServerConfig config, storage::Env& env, uin
                                 .yield_leadership = [this] { return yield_leadership(); },
                                 .clock = env_.clock()}),
       service_(ClientService::Parts{.config = config_,
+                                    .security = security_,
                                     .db = db_,
                                     .clients = clients_,
                                     .sessions = sessions_,
@@ -95,10 +98,26 @@ net::ConnectionOptions Server::connection_options(bool secure_port) const {
   options.max_frame = config_.jute_max_buffer;
   options.read_gate = writes_.read_gate();
   if (secure_port || config_.port_unification) {
-    options.tls = config_.client_tls;
+    options.tls = security_.client_tls;
     options.tls_optional = !secure_port;
   }
   return options;
+}
+
+admin::AdminOptions Server::admin_options() const {
+  return admin::AdminOptions{
+      .admin_enabled = config_.admin_enabled,
+      .admin_address = config_.admin_address,
+      .admin_port = config_.admin_port,
+      .admin_command_url = config_.admin_command_url,
+      .idle_timeout_ms = config_.admin_idle_timeout_ms,
+      .admin_tls = security_.admin_tls,
+      .https_only = config_.admin_force_https,
+      .prometheus = config_.prometheus_enabled(),
+      .metrics_host = config_.metrics_http_host,
+      .metrics_port = config_.metrics_http_port,
+      .metrics_provider_class = config_.metrics_provider_class,
+  };
 }
 
 std::pair<std::shared_ptr<net::ClientListener>, boost::system::error_code> Server::bind_listener(
@@ -188,6 +207,7 @@ Status Server::open_storage() {
         Replication::Parts{
             .io = io_,
             .config = config_,
+            .security = security_,
             .env = env_,
             .layout = layout_,
             .db = db_,
@@ -240,7 +260,7 @@ boost::system::error_code Server::start(Listeners listeners) {
   }
   if (listener_) listener_->start();
   if (secure_listener_) secure_listener_->start();
-  admin_ = std::make_unique<admin::AdminEndpoints>(io_, view_, config_);
+  admin_ = std::make_unique<admin::AdminEndpoints>(io_, view_, admin_options());
   admin_->start();
   sessions_.start();
   snapshots_.start();

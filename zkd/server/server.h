@@ -49,14 +49,15 @@
 #include "zkd/server/read_only_mode.h"
 #include "zkd/server/recovery.h"
 #include "zkd/server/replication.h"
+#include "zkd/server/security_setup.h"
 #include "zkd/server/server_log.h"
 #include "zkd/server/server_stats.h"
 #include "zkd/server/sessions.h"
 #include "zkd/server/snapshot_service.h"
 #include "zkd/server/status_view.h"
 #include "zkd/server/write_path.h"
-#include "zkd/storage/env.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/env.h"
 #include "zkd/storage/txn_log.h"
 #include "zkd/tree/database.h"
 
@@ -70,7 +71,10 @@ class Server final {
   // `env` is the server's files, clocks, timers and secrets; `seed` its
   // random draws (the snapshot schedule's jitter, election timeouts), drawn
   // by main from env.secure_random(), fixed by a simulation.
-  Server(boost::asio::io_context& io, ServerConfig config, storage::Env& env, uint64_t seed);
+  // `config` as parsed, `security` the TLS and SASL objects opened from it
+  // (open_security); both stay as given for the server's life.
+  Server(boost::asio::io_context& io, ServerConfig config, Security security, storage::Env& env,
+         uint64_t seed);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -137,13 +141,16 @@ class Server final {
   // Client connections' options: jute.maxbuffer, the write path's read
   // gate, and TLS on the secure port or (client.portUnification) both.
   net::ConnectionOptions connection_options(bool secure_port) const;
+  // The admin server's and metrics endpoint's part of the configuration.
+  admin::AdminOptions admin_options() const;
   // A listener bound to `address` ("" = every address, IPv6 or else IPv4)
   // and `port`, or the bind error.
   std::pair<std::shared_ptr<net::ClientListener>, boost::system::error_code> bind_listener(
       const std::string& address, uint16_t port, bool secure_port);
 
   boost::asio::io_context& io_;
-  ServerConfig config_;
+  const ServerConfig config_;
+  const Security security_;
   storage::Env& env_;
   uint64_t seed_;
   StorageLayout layout_;

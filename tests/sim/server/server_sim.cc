@@ -191,7 +191,8 @@ class ServerSim {
   }
 
   void start(Node& node) {
-    node.server = std::make_unique<zkd::server::Server>(io_, node.config, *node.env, random_());
+    node.server = std::make_unique<zkd::server::Server>(io_, node.config, zkd::server::Security{},
+                                                        *node.env, random_());
     node.server->use_log([&node](std::unique_ptr<zkd::storage::TxnLogWriter> writer,
                                  std::function<void(const zkd::server::LogBatch&)> report) {
       auto log = std::make_unique<SimServerLog>(std::move(writer), std::move(report));

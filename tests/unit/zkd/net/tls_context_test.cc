@@ -47,7 +47,9 @@ class TlsContextTest : public ::testing::Test {
   }
   std::string error_of(TlsSettings settings) {
     auto opened = TlsServer::open(std::move(settings));
-    return std::holds_alternative<std::string>(opened) ? std::get<std::string>(opened) : "";
+    if (opened.ok()) return "";
+    EXPECT_EQ(opened.status().kind(), zkd::Status::Kind::kConfig);
+    return opened.status().message();
   }
 
   Identity id_;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Where zkd finds its JAAS file and what it says when SASL cannot be set up
-// (security_setup.h).
+// (security_setup.h's open_security).
 #include "zkd/server/security_setup.h"
 
 #include <gmock/gmock.h>
@@ -48,22 +48,31 @@ class SaslSetupFiles : public ::testing::Test {
   const std::filesystem::path& dir_ = temp_.path();
 };
 
+// The error open_security gives, which must be a configuration error.
+std::string error_of(const StatusOr<Security>& opened) {
+  EXPECT_FALSE(opened.ok());
+  if (opened.ok()) return {};
+  EXPECT_EQ(opened.status().kind(), Status::Kind::kConfig);
+  return opened.status().message();
+}
+
 TEST_F(SaslSetupFiles, NoFileIsFineUnlessTheSaslProviderIsConfigured) {
   ServerConfig config;
-  EXPECT_EQ(setup_sasl(config, ""), "");
-  EXPECT_EQ(config.sasl, nullptr);
+  auto none = open_security(config, "");
+  ASSERT_TRUE(none.ok()) << none.status().message();
+  EXPECT_EQ(none->sasl, nullptr);
   config.sasl_provider = true;
-  EXPECT_THAT(setup_sasl(config, ""), HasSubstr("zkd has no JAAS file: pass zkd --jaas FILE"));
+  EXPECT_THAT(error_of(open_security(config, "")),
+              HasSubstr("zkd has no JAAS file: pass zkd --jaas FILE"));
 }
 
 TEST_F(SaslSetupFiles, ErrorsNameTheFile) {
   ServerConfig config;
-  EXPECT_EQ(setup_sasl(config, dir_ / "missing.conf"),
+  EXPECT_EQ(error_of(open_security(config, dir_ / "missing.conf")),
             "cannot read the JAAS file " + (dir_ / "missing.conf").string());
   const auto bad = write("Server {\n  m required user_a=;\n};");
-  EXPECT_EQ(setup_sasl(config, bad),
+  EXPECT_EQ(error_of(open_security(config, bad)),
             "JAAS file " + bad.string() + ": line 2: expected a value for option user_a");
-  EXPECT_EQ(config.sasl, nullptr);
 }
 
 // Apache starts with client SASL off then (kazoo's harness passes an empty
@@ -71,33 +80,37 @@ TEST_F(SaslSetupFiles, ErrorsNameTheFile) {
 TEST_F(SaslSetupFiles, AFileWithoutAServerSectionLeavesClientSaslOff) {
   ServerConfig config;
   config.sasl_provider = true;
-  EXPECT_EQ(setup_sasl(config, write("")), "");
-  EXPECT_EQ(setup_sasl(config, write("Client { m required; };")), "");
-  EXPECT_EQ(config.sasl, nullptr);
+  for (const std::string_view text : {"", "Client { m required; };"}) {
+    auto opened = open_security(config, write(text));
+    ASSERT_TRUE(opened.ok()) << opened.status().message();
+    EXPECT_EQ(opened->sasl, nullptr) << text;
+  }
 }
 
 TEST_F(SaslSetupFiles, QuorumSaslTakesItsTwoSectionsAndNeedsNoServerSection) {
   ServerConfig config;
   config.quorum_sasl = true;
-  EXPECT_THAT(setup_sasl(config, ""), HasSubstr("quorum.auth.enableSasl is true but zkd has no"));
+  EXPECT_THAT(error_of(open_security(config, "")),
+              HasSubstr("quorum.auth.enableSasl is true but zkd has no"));
   const auto quorum_only = write(
       "QuorumServer { org.apache.zookeeper.server.auth.DigestLoginModule required "
       "user_peer=\"pw\"; };\n"
       "QuorumLearner { org.apache.zookeeper.server.auth.DigestLoginModule required "
       "username=\"peer\" password=\"pw\"; };");
-  ASSERT_EQ(setup_sasl(config, quorum_only), "");
-  ASSERT_NE(config.quorum_sasl_server, nullptr);
-  EXPECT_EQ(config.quorum_sasl_server->settings().service, "zookeeper-quorum");
-  EXPECT_EQ(config.quorum_sasl_learner.mechanism, "DIGEST-MD5");
-  EXPECT_EQ(config.quorum_sasl_learner.username, "peer");
-  EXPECT_EQ(config.quorum_sasl_learner.password, "pw");
-  EXPECT_EQ(config.quorum_sasl_learner.service, "zookeeper-quorum");
-  EXPECT_EQ(config.sasl, nullptr);  // no Server section: no client SASL
+  auto opened = open_security(config, quorum_only);
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  ASSERT_NE(opened->quorum_sasl_server, nullptr);
+  EXPECT_EQ(opened->quorum_sasl_server->settings().service, "zookeeper-quorum");
+  EXPECT_EQ(opened->quorum_sasl_learner.mechanism, "DIGEST-MD5");
+  EXPECT_EQ(opened->quorum_sasl_learner.username, "peer");
+  EXPECT_EQ(opened->quorum_sasl_learner.password, "pw");
+  EXPECT_EQ(opened->quorum_sasl_learner.service, "zookeeper-quorum");
+  EXPECT_EQ(opened->sasl, nullptr);  // no Server section: no client SASL
 
   ServerConfig renamed;
   renamed.quorum_sasl = true;
   renamed.quorum_sasl_learner_section = "Elsewhere";
-  EXPECT_THAT(setup_sasl(renamed, quorum_only), HasSubstr("no section Elsewhere"));
+  EXPECT_THAT(error_of(open_security(renamed, quorum_only)), HasSubstr("no section Elsewhere"));
 }
 
 TEST_F(SaslSetupFiles, KerberosQuorumSectionsTakeTheServiceFromThePrincipal) {
@@ -108,11 +121,12 @@ TEST_F(SaslSetupFiles, KerberosQuorumSectionsTakeTheServiceFromThePrincipal) {
       "keyTab=\"/k\" principal=\"zkquorum/h@R\"; };\n";
   ServerConfig config;
   config.quorum_sasl = true;
-  ASSERT_EQ(setup_sasl(config, write(quorum)), "");
-  ASSERT_NE(config.quorum_sasl_server, nullptr);
-  EXPECT_EQ(config.quorum_sasl_server->settings().mechanism_name(), "GSSAPI");
-  EXPECT_EQ(config.quorum_sasl_server->settings().service, "zkquorum");
-  EXPECT_EQ(config.quorum_sasl_learner.mechanism, "GSSAPI");
+  auto opened = open_security(config, write(quorum));
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  ASSERT_NE(opened->quorum_sasl_server, nullptr);
+  EXPECT_EQ(opened->quorum_sasl_server->settings().mechanism_name(), "GSSAPI");
+  EXPECT_EQ(opened->quorum_sasl_server->settings().service, "zkquorum");
+  EXPECT_EQ(opened->quorum_sasl_learner.mechanism, "GSSAPI");
 
   ServerConfig two_keytabs;
   two_keytabs.quorum_sasl = true;
@@ -120,16 +134,18 @@ TEST_F(SaslSetupFiles, KerberosQuorumSectionsTakeTheServiceFromThePrincipal) {
       "Server { com.sun.security.auth.module.Krb5LoginModule required "
       "keyTab=\"/other\" principal=\"zookeeper/h@R\"; };\n" +
       quorum);
-  EXPECT_THAT(setup_sasl(two_keytabs, both), HasSubstr("name different keytabs (/other, /k)"));
+  EXPECT_THAT(error_of(open_security(two_keytabs, both)),
+              HasSubstr("name different keytabs (/other, /k)"));
 }
 
 TEST_F(SaslSetupFiles, ADigestSectionSetsUpDigestMd5) {
   ServerConfig config;
   const auto good = write(
       "Server { org.apache.zookeeper.server.auth.DigestLoginModule required user_bob=\"pw\"; };");
-  ASSERT_EQ(setup_sasl(config, good), "");
-  ASSERT_NE(config.sasl, nullptr);
-  EXPECT_EQ(config.sasl->settings().mechanism_name(), "DIGEST-MD5");
+  auto opened = open_security(config, good);
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  ASSERT_NE(opened->sasl, nullptr);
+  EXPECT_EQ(opened->sasl->settings().mechanism_name(), "DIGEST-MD5");
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ class WholeServerTest : public ::testing::Test {
         "4lw.commands.whitelist=*\n",
         "zoo.cfg");
     EXPECT_TRUE(parsed.config) << parsed.error.message();
-    server_.emplace(io_, *parsed.config, env_, 7);
+    server_.emplace(io_, *parsed.config, Security{}, env_, 7);
     auto opened = server_->open_storage();
     EXPECT_TRUE(opened.ok()) << opened.message();
     EXPECT_FALSE(server_->start(Server::Listeners::kNone));
