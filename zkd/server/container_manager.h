@@ -20,16 +20,21 @@
 #include <utility>
 #include <vector>
 
-#include "zkd/server/config.h"
-
 namespace zkd::server {
+
+// zoo.cfg's znode.container.* keys (ServerConfig holds their defaults).
+struct ContainerOptions {
+  int64_t check_interval_ms = 0;  // checkIntervalMs, > 0
+  int64_t max_per_minute = 0;     // maxPerMinute, > 0
+  int64_t max_never_used_ms = 0;  // maxNeverUsedIntervalMs; 0: never-used containers stay
+};
 
 class ContainerManager {
  public:
-  explicit ContainerManager(const ServerConfig& config)
-      : check_interval_ms_(config.container_check_interval_ms),
-        max_per_minute_(config.container_max_per_minute),
-        max_never_used_ms_(config.container_max_never_used_interval_ms) {}
+  explicit ContainerManager(const ContainerOptions& options)
+      : check_interval_ms_(options.check_interval_ms),
+        max_per_minute_(options.max_per_minute),
+        max_never_used_ms_(options.max_never_used_ms) {}
 
   std::chrono::milliseconds check_interval() const {
     return std::chrono::milliseconds(check_interval_ms_);

@@ -2,6 +2,7 @@
 #include "zkd/server/quorum_sasl.h"
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <variant>
 
@@ -51,15 +52,15 @@ net::PeerAuthExchange learner_exchange(const zk::client::SaslOptions& options,
   };
 }
 
-// Why the peer authenticated as `id` may not join, or "": a Kerberos
-// principal service/host@REALM must name the host of one of the server.N
-// lines (Apache's SaslQuorumServerCallbackHandler).
-std::string refusal(const std::string& id, const std::set<std::string>& hosts) {
+// Why the peer authenticated as `id` may not join; nullopt when it may: a
+// Kerberos principal service/host@REALM must name the host of one of the
+// server.N lines (Apache's SaslQuorumServerCallbackHandler).
+std::optional<std::string> refusal(const std::string& id, const std::set<std::string>& hosts) {
   const size_t slash = id.find('/');
   const size_t at = id.find('@');
-  if (slash == std::string::npos || at == std::string::npos || at < slash) return {};
+  if (slash == std::string::npos || at == std::string::npos || at < slash) return std::nullopt;
   const std::string host = id.substr(slash + 1, at - slash - 1);
-  if (hosts.contains(host)) return {};
+  if (hosts.contains(host)) return std::nullopt;
   return id + " is not authorized to join: " + host + " is not the host of a server.N line";
 }
 
@@ -73,8 +74,8 @@ net::PeerAuthExchange server_exchange(const sasl::SaslServer& server,
       case sasl::SaslExchange::Step::Outcome::kContinue:
         return net::PeerAuthStep{Outcome::kContinue, step.token, "", ""};
       case sasl::SaslExchange::Step::Outcome::kComplete:
-        if (auto why = refusal(step.authenticated_id, *hosts); !why.empty()) {
-          return net::PeerAuthStep{Outcome::kFailed, std::nullopt, "", why};
+        if (auto why = refusal(step.authenticated_id, *hosts)) {
+          return net::PeerAuthStep{Outcome::kFailed, std::nullopt, "", *why};
         }
         return net::PeerAuthStep{Outcome::kComplete, step.token, step.authenticated_id, ""};
       case sasl::SaslExchange::Step::Outcome::kFailed:

@@ -43,7 +43,7 @@ Server::Server(asio::io_context& io, ServerConfig config, Security security, sto
                  [this] { writes_.log().roll(); }),
       writes_(db_, clients_, snapshots_, stats_, service_, config_.global_outstanding_limit,
               env_.clock()),
-      sessions_(io, env_, config_, db_, clients_, writes_,
+      sessions_(io, env_, sessions_options(config_), db_, clients_, writes_,
                 [this] {
                   // In an ensemble only the serving leader decides.
                   if (!replication_) return true;

@@ -10,24 +10,36 @@ namespace zkd::server {
 using net::hex;
 using net::log_info;
 
-Sessions::Sessions(boost::asio::io_context& io, storage::Env& env, const ServerConfig& config,
+SessionsOptions sessions_options(const ServerConfig& config) {
+  return SessionsOptions{
+      .tick_time_ms = config.tick_time_ms,
+      .max_session_timeout_ms = config.max_session_timeout_ms,
+      .replicated = config.replicated(),
+      .my_id = config.my_id,
+      .containers = {.check_interval_ms = config.container_check_interval_ms,
+                     .max_per_minute = config.container_max_per_minute,
+                     .max_never_used_ms = config.container_max_never_used_interval_ms},
+  };
+}
+
+Sessions::Sessions(boost::asio::io_context& io, storage::Env& env, const SessionsOptions& options,
                    tree::Database& db, ClientRegistry& clients, WritePath& writes,
                    std::function<bool()> decides)
     : clock_(env.clock()),
-      config_(config),
+      options_(options),
       db_(db),
       clients_(clients),
       writes_(writes),
       decides_(std::move(decides)),
-      tracker_(config.tick_time_ms),
-      ids_(config.replicated() ? static_cast<uint8_t>(config.my_id) : 1, clock_.steady_ms()),
+      tracker_(options.tick_time_ms),
+      ids_(options.replicated ? static_cast<uint8_t>(options.my_id) : 1, clock_.steady_ms()),
       passwords_(SessionPasswords::random_key([&env] { return env.secure_random(); })),
-      containers_(config),
+      containers_(options.containers),
       tick_timer_(env.new_timer(io)),
       container_timer_(env.new_timer(io)) {}
 
 void Sessions::start() {
-  repeat(*tick_timer_, std::chrono::milliseconds(config_.tick_time_ms), &Sessions::expire_due);
+  repeat(*tick_timer_, std::chrono::milliseconds(options_.tick_time_ms), &Sessions::expire_due);
   repeat(*container_timer_, containers_.check_interval(), &Sessions::check_containers);
 }
 
@@ -59,12 +71,12 @@ bool Sessions::alive(SessionId session) const {
 
 void Sessions::used(SessionId session, int32_t timeout_ms, int64_t now_ms) {
   tracker_.touch(session, now_ms);
-  if (config_.replicated()) used_[session] = timeout_ms;
+  if (options_.replicated) used_[session] = timeout_ms;
 }
 
 void Sessions::resumed(SessionId session, int32_t timeout_ms, int64_t now_ms) {
   tracker_.touch(session, timeout_ms, now_ms);
-  if (config_.replicated()) used_[session] = timeout_ms;
+  if (options_.replicated) used_[session] = timeout_ms;
 }
 
 void Sessions::track(SessionId session, int32_t timeout_ms, int64_t now_ms) {
@@ -73,7 +85,7 @@ void Sessions::track(SessionId session, int32_t timeout_ms, int64_t now_ms) {
 
 void Sessions::touch_all(int64_t now_ms) {
   for (SessionId session : db_.sessions()) {
-    tracker_.touch(session, db_.session_timeout(session).value_or(config_.max_session_timeout_ms),
+    tracker_.touch(session, db_.session_timeout(session).value_or(options_.max_session_timeout_ms),
                    now_ms);
   }
 }

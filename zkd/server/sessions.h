@@ -40,6 +40,18 @@
 
 namespace zkd::server {
 
+// What Sessions takes from zoo.cfg.
+struct SessionsOptions {
+  int32_t tick_time_ms = 0;            // the expiry check's period
+  int32_t max_session_timeout_ms = 0;  // a session without a timeout in the tree
+  // In an ensemble: session ids carry my_id, and sessions touched here are
+  // reported to the leader; standalone, ids carry 1.
+  bool replicated = false;
+  int64_t my_id = 0;
+  ContainerOptions containers;
+};
+SessionsOptions sessions_options(const ServerConfig& config);
+
 class Sessions {
  public:
   using SessionId = int64_t;
@@ -48,7 +60,7 @@ class Sessions {
   // Every reference outlives the sessions. `decides`: whether this server
   // expires sessions and deletes containers now. The password key is drawn
   // from `env` until set_password_key().
-  Sessions(boost::asio::io_context& io, storage::Env& env, const ServerConfig& config,
+  Sessions(boost::asio::io_context& io, storage::Env& env, const SessionsOptions& options,
            tree::Database& db, ClientRegistry& clients, WritePath& writes,
            std::function<bool()> decides);
   Sessions(const Sessions&) = delete;
@@ -99,7 +111,7 @@ class Sessions {
   void check_containers();
 
   storage::Clock& clock_;
-  const ServerConfig& config_;
+  const SessionsOptions options_;
   tree::Database& db_;
   ClientRegistry& clients_;
   WritePath& writes_;

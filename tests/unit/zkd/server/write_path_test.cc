@@ -132,7 +132,8 @@ class WritePathTest : public ::testing::Test {
   }
 
   Sessions& sessions(const ServerConfig& config, std::function<bool()> decides) {
-    sessions_.emplace(io_, env_, config, db_, clients_, writes_, std::move(decides));
+    sessions_.emplace(io_, env_, sessions_options(config), db_, clients_, writes_,
+                      std::move(decides));
     return *sessions_;
   }
 
