@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -100,6 +101,10 @@ bool trust_store_type(ConfigParser&, const Property& line, TlsGroup g) {
 
 // *.passwordPath: the file's content (read now), without trailing line ends.
 bool read_password(ConfigParser& parser, const Property& line, std::string& password) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(line.value, ec)) {
+    return parser.fail(line, "cannot read " + line.value + ": a directory");
+  }
   std::ifstream in(line.value, std::ios::binary);
   if (!in) return parser.fail(line, "cannot read " + line.value);
   std::string secret((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -44,6 +44,17 @@ TEST(ConfigKeys, OnlyHonouredKeysHaveAnApplyFunction) {
   }
 }
 
+// A password path naming a directory is refused with the line, not thrown.
+TEST(ConfigKeys, APasswordPathThatIsADirectoryIsRefused) {
+  zk::test::TempDir dir("zkd-password-dir");
+  const auto r = parse_config(
+      "dataDir=/d\nclientPort=2181\nssl.keyStore.passwordPath=" + dir.path().string() + "\n",
+      "zoo.cfg");
+  EXPECT_FALSE(r.config);
+  EXPECT_THAT(r.error.message(), HasSubstr("zoo.cfg:3: ssl.keyStore.passwordPath: cannot read " +
+                                           dir.path().string() + ": a directory"));
+}
+
 TEST(ConfigKeys, ExactEntriesWinOverPatterns) {
   ASSERT_NE(find_config_key("ssl.quorum.ciphersuites"), nullptr);
   EXPECT_EQ(find_config_key("ssl.quorum.ciphersuites")->key, "ssl.quorum.ciphersuites");
@@ -70,7 +81,8 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
        }) {
     auto r = with_line(line);
     EXPECT_FALSE(r.config) << line << " was accepted";
-    EXPECT_THAT(r.error.message(), HasSubstr("zoo.cfg:3: " + line.substr(0, line.find('=')) + ": ")) << line;
+    EXPECT_THAT(r.error.message(), HasSubstr("zoo.cfg:3: " + line.substr(0, line.find('=')) + ": "))
+        << line;
   }
 }
 
@@ -78,7 +90,8 @@ TEST(ConfigKeys, SecurityAndMembershipKeysAreRefusedNamingLineAndKey) {
 TEST(ConfigKeys, QuorumSaslRequirementsNeedQuorumSasl) {
   for (const char* key : {"learnerRequireSasl", "serverRequireSasl"}) {
     const std::string line = std::string("quorum.auth.") + key + "=true";
-    EXPECT_THAT(with_line(line).error.message(), HasSubstr("needs quorum.auth.enableSasl=true")) << key;
+    EXPECT_THAT(with_line(line).error.message(), HasSubstr("needs quorum.auth.enableSasl=true"))
+        << key;
     auto enabled = with_line("quorum.auth.enableSasl=true\n" + line);
     ASSERT_TRUE(enabled.config) << enabled.error.message();
     EXPECT_TRUE(enabled.config->quorum_sasl);
@@ -134,12 +147,14 @@ TEST_F(DynamicConfigFile, ErrorsNameTheFileAndLine) {
   EXPECT_THAT(r.error.message(), HasSubstr(bad + ":2: server.2: "));
   const std::string other = write("zoo.cfg.dynamic.2", "tickTime=2000\n");
   r = parse_config("dataDir=/d\ndynamicConfigFile=" + other + "\n", "zoo.cfg");
-  EXPECT_THAT(r.error.message(), HasSubstr(other + ":1: tickTime: a dynamic configuration file holds"));
+  EXPECT_THAT(r.error.message(),
+              HasSubstr(other + ":1: tickTime: a dynamic configuration file holds"));
   // Server lines in both places: which would count is not guessed.
   const std::string good = write("zoo.cfg.dynamic.3", "server.1=a:1:2\nserver.2=b:1:2\n");
   r = parse_config("dataDir=/d\nserver.1=a:1:2\ndynamicConfigFile=" + good + "\n", "zoo.cfg");
   EXPECT_FALSE(r.config);
-  EXPECT_THAT(r.error.message(), HasSubstr("zoo.cfg:3: dynamicConfigFile: zoo.cfg has server.N lines too"));
+  EXPECT_THAT(r.error.message(),
+              HasSubstr("zoo.cfg:3: dynamicConfigFile: zoo.cfg has server.N lines too"));
 }
 
 TEST(ConfigKeys, DefaultValuesOfRefusedKeysAreAccepted) {
@@ -277,9 +292,9 @@ TEST(ConfigKeys, ATlsPortNeedsAKeyStore) {
               HasSubstr("secureClientPort needs ssl.keyStore.location"));
   EXPECT_THAT(with_line("client.portUnification=true").error.message(),
               HasSubstr("client.portUnification needs ssl.keyStore.location"));
-  EXPECT_THAT(
-      with_line("secureClientPort=2281\nssl.keyStore.location=/k.pem\nssl.clientAuth=maybe").error.message(),
-      HasSubstr("ssl.clientAuth: 'maybe' is not need, want or none"));
+  EXPECT_THAT(with_line("secureClientPort=2281\nssl.keyStore.location=/k.pem\nssl.clientAuth=maybe")
+                  .error.message(),
+              HasSubstr("ssl.clientAuth: 'maybe' is not need, want or none"));
 }
 
 TEST(ConfigKeys, OnlyTheValueThatCountsIsRefused) {
