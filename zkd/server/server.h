@@ -111,6 +111,11 @@ class Server final {
   // Writes waiting for the disk or the leader (the 4lw's and the metrics'
   // outstanding requests).
   size_t writes_pending() const { return writes_.pending(); }
+  // In an ensemble, this server's replica, read-only: for tests that look at
+  // its role, leader, epoch and serving state (replication()->host().status())
+  // or its core. Null when standalone and before open_storage(); owned by the
+  // server, valid until it is destroyed. Read on the state thread.
+  const Replication* replication() const { return replication_.get(); }
   // The address the client port is bound to: the secure client port's when
   // the server has no plaintext port (secureClientPort alone); none (an
   // empty endpoint) when started with Listeners::kNone.

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tests/sim/server/server_sim.h"
 
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/address.hpp>
-#include <boost/asio/post.hpp>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -20,13 +16,9 @@
 #include "libzk/wire/jute.h"
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
-#include "tests/sim/server/sim_peer_links.h"
-#include "tests/sim/server/sim_server_log.h"
+#include "tests/sim/server/sim_ensemble.h"
 #include "zkd/log/log.h"
 #include "zkd/net/queued_client_connection.h"
-#include "zkd/server/config.h"
-#include "zkd/server/server.h"
-#include "zkd/storage/memory_env.h"
 #include "zklab/checker/check_history.h"
 #include "zklab/checker/check_verdict.h"
 
@@ -81,40 +73,24 @@ struct Ephemeral {
   int client = 0;
 };
 
-// One server of the simulation, on its own disk; `server` is unset while
-// it is down.
-struct Node {
-  zkd::zab::ServerId id = 0;
-  std::unique_ptr<zkd::storage::MemoryEnv> env;
-  zkd::server::ServerConfig config;
-  std::unique_ptr<zkd::server::Server> server;
-  SimServerLog* log = nullptr;  // the server's, while it runs
-  int down_until = 0;           // a crashed server restarts at this step
-  int isolated_until = 0;       // an isolated one is joined again at this step
+// The faults of one server of the simulation (SimEnsemble::Node).
+struct NodeFaults {
+  int down_until = 0;      // a crashed server restarts at this step
+  int isolated_until = 0;  // an isolated one is joined again at this step
 };
+
+constexpr const char* kZooCfg =
+    "tickTime=100\ninitLimit=10\nsyncLimit=5\ndataDir=/data\nclientPort=2181\n"
+    "admin.enableServer=false\n4lw.commands.whitelist=isro,srvr\n"
+    "snapCount=40\nautopurge.snapRetainCount=3\npreAllocSize=64\n";
 
 class ServerSim {
  public:
-  explicit ServerSim(const ServerSimOptions& options) : options_(options), random_(options.seed) {
-    std::string text =
-        "tickTime=100\ninitLimit=10\nsyncLimit=5\ndataDir=/data\nclientPort=2181\n"
-        "admin.enableServer=false\n4lw.commands.whitelist=isro,srvr\n"
-        "snapCount=40\nautopurge.snapRetainCount=3\npreAllocSize=64\n";
-    if (options.servers > 1) {
-      for (int id = 1; id <= options.servers; ++id) {
-        text += "server." + std::to_string(id) + "=127.0.0.1:" + std::to_string(2880 + id) + ":" +
-                std::to_string(3880 + id) + "\n";
-      }
-    }
-    auto parsed = zkd::server::parse_config(text, "zoo.cfg");
-    if (!parsed.config) throw std::runtime_error("zoo.cfg: " + parsed.error.message());
-    nodes_.resize(static_cast<size_t>(options.servers));
-    for (size_t i = 0; i < nodes_.size(); ++i) {
-      nodes_[i].id = options.servers > 1 ? static_cast<zkd::zab::ServerId>(i + 1) : 0;
-      nodes_[i].env = std::make_unique<zkd::storage::MemoryEnv>(options.seed * 31 + i);
-      nodes_[i].config = *parsed.config;
-      nodes_[i].config.my_id = static_cast<int64_t>(nodes_[i].id);
-    }
+  explicit ServerSim(const ServerSimOptions& options)
+      : options_(options),
+        ensemble_(kZooCfg, options.servers, options.seed),
+        faults_(ensemble_.size()),
+        random_(options.seed) {
     clients_.resize(static_cast<size_t>(options.clients));
     for (size_t i = 0; i < clients_.size(); ++i) clients_[i].index = static_cast<int>(i);
   }
@@ -122,7 +98,7 @@ class ServerSim {
   ServerSimResult run() {
     ServerSimResult result;
     try {
-      for (Node& node : nodes_) start(node);
+      for (size_t i = 0; i < ensemble_.size(); ++i) start(i);
       wait_until_all_serve();
       create_registers();
       for (step_ = 0; step_ < options_.steps + kHealSteps; ++step_) {
@@ -163,10 +139,7 @@ class ServerSim {
       result.ok = false;
       result.failure = std::string(e.what()) + " (at step " + std::to_string(step_) + ")\n";
     }
-    for (Node& node : nodes_) {
-      if (node.server) node.server->stop();
-    }
-    io_.poll();
+    ensemble_.stop_all();
     if (!result.ok) result.failure += "replay: ZK_SIM_SEED=" + std::to_string(options_.seed);
     result.stats = stats_;
     return result;
@@ -181,7 +154,7 @@ class ServerSim {
                    line.c_str());
     }
   }
-  int64_t now_ns() { return nodes_[0].env->clock().steady_us() * 1000; }
+  int64_t now_ns() { return ensemble_.node(0).env->clock().steady_us() * 1000; }
 
   std::vector<size_t> shuffled_clients() {
     std::vector<size_t> order(clients_.size());
@@ -190,40 +163,16 @@ class ServerSim {
     return order;
   }
 
-  void start(Node& node) {
-    node.server = std::make_unique<zkd::server::Server>(io_, node.config, zkd::server::Security{},
-                                                        *node.env, random_());
-    node.server->use_log([&node](std::unique_ptr<zkd::storage::TxnLogWriter> writer,
-                                 std::function<void(const zkd::server::LogBatch&)> report) {
-      auto log = std::make_unique<SimServerLog>(std::move(writer), std::move(report));
-      node.log = log.get();
-      return log;
-    });
-    node.server->use_peer_links([this](zkd::zab::ServerId self, std::vector<zkd::net::PeerAddress>,
-                                       zkd::net::PeerLinks::Receive receive) {
-      return std::make_unique<SimPeerLinks>(network_, self, std::move(receive));
-    });
-    if (auto status = node.server->open_storage(); !status.ok()) {
-      throw std::runtime_error("server " + std::to_string(node.id) +
-                               " did not recover: " + status.message());
-    }
-    if (auto ec = node.server->start(zkd::server::Server::Listeners::kNone)) {
-      throw std::runtime_error("the server did not start: " + ec.message());
-    }
-  }
+  void start(size_t i) { ensemble_.start(i, random_()); }
 
   // A server crashes: what it had not synced is lost; its connections end,
   // and what was in flight on them has an unknown outcome.
-  void crash(Node& node) {
-    trace("server " + std::to_string(node.id) + " crashes");
+  void crash(size_t i) {
+    trace("server " + std::to_string(ensemble_.node(i).id) + " crashes");
     ++stats_.restarts;
-    node.server->stop();
-    io_.poll();
-    node.server.reset();
-    node.log = nullptr;
-    node.env->drop_unsynced();
+    ensemble_.crash(i);
     for (SimClient& c : clients_) {
-      if (c.node == static_cast<size_t>(&node - nodes_.data())) lose_connection(c);
+      if (c.node == i) lose_connection(c);
     }
   }
 
@@ -231,72 +180,43 @@ class ServerSim {
   // left; a standalone server only crashes.
   void inject_faults() {
     if (!chance(1, 150)) return;
-    for (const Node& node : nodes_) {
-      if (!node.server || network_.isolated(node.id)) return;
+    for (size_t i = 0; i < ensemble_.size(); ++i) {
+      if (!ensemble_.node(i).server || ensemble_.network().isolated(ensemble_.node(i).id)) return;
     }
-    Node& node = nodes_[static_cast<size_t>(pick(static_cast<int>(nodes_.size())))];
-    if (nodes_.size() > 1 && chance(1, 2)) {
-      trace("server " + std::to_string(node.id) + " is cut off");
+    const size_t i = static_cast<size_t>(pick(static_cast<int>(ensemble_.size())));
+    if (ensemble_.size() > 1 && chance(1, 2)) {
+      trace("server " + std::to_string(ensemble_.node(i).id) + " is cut off");
       ++stats_.partitions;
-      network_.isolate(node.id, true);
-      node.isolated_until = step_ + 10 + pick(50);
+      ensemble_.network().isolate(ensemble_.node(i).id, true);
+      faults_[i].isolated_until = step_ + 10 + pick(50);
       return;
     }
-    crash(node);
-    node.down_until = step_ + pick(nodes_.size() > 1 ? 60 : 2);
+    crash(i);
+    faults_[i].down_until = step_ + pick(ensemble_.size() > 1 ? 60 : 2);
   }
 
   void heal_due() {
-    for (Node& node : nodes_) {
-      if (!node.server && step_ >= node.down_until) start(node);
-      if (network_.isolated(node.id) && step_ >= node.isolated_until) {
-        network_.isolate(node.id, false);
+    for (size_t i = 0; i < ensemble_.size(); ++i) {
+      const zkd::zab::ServerId id = ensemble_.node(i).id;
+      if (!ensemble_.node(i).server && step_ >= faults_[i].down_until) start(i);
+      if (ensemble_.network().isolated(id) && step_ >= faults_[i].isolated_until) {
+        ensemble_.network().isolate(id, false);
       }
     }
   }
   void heal_all() {
-    for (Node& node : nodes_) {
-      node.down_until = node.isolated_until = 0;
-    }
+    for (NodeFaults& f : faults_) f.down_until = f.isolated_until = 0;
     heal_due();
   }
 
-  // Moves every server's clock on by `by`, in steps of 1 ms when more, each
-  // followed by settle(): the servers' timers fire, and what they start runs
-  // to its end, before time moves again.
-  void advance(milliseconds by) {
-    for (milliseconds done{0}; done < by; done += milliseconds(1)) {
-      for (Node& node : nodes_) node.env->time().advance(milliseconds(1));
-      settle();
-    }
-  }
+  void advance(milliseconds by) { ensemble_.advance(by); }
+  void settle() { ensemble_.settle(); }
 
-  // Runs the state thread, the network and the logs until nothing is left
-  // to do now: no handler ready, no packet in flight, no txn unsynced (a
-  // bound of real time: a failure).
-  void settle() {
-    for (int round = 0; round < 100000; ++round) {
-      bool busy = false;
-      while (io_.poll() > 0) busy = true;
-      if (network_.deliver() > 0) busy = true;
-      for (Node& node : nodes_) {
-        if (node.log != nullptr && node.log->sync()) busy = true;
-      }
-      if (!busy) return;
-    }
-    throw std::runtime_error("the servers did not settle (a livelock?)");
-  }
-
-  bool serves(Node& node) {
-    if (!node.server) return false;
-    SimConnection probe(io_, node.server->client_handler(), ++ids_);
-    return node.server->client_handler().four_letter_word(probe, "isro", "") == "rw";
-  }
   // Simulated time passes (at most a minute) until every server serves.
   void wait_until_all_serve() {
     for (int i = 0; i < 600; ++i) {
       bool all = true;
-      for (Node& node : nodes_) all = all && serves(node);
+      for (size_t n = 0; n < ensemble_.size(); ++n) all = all && ensemble_.serves(n);
       if (all) return;
       advance(milliseconds(100));
     }
@@ -336,15 +256,13 @@ class ServerSim {
   // every server is down.
   void connect(SimClient& c) {
     std::vector<size_t> running;
-    for (size_t i = 0; i < nodes_.size(); ++i) {
-      if (nodes_[i].server) running.push_back(i);
+    for (size_t i = 0; i < ensemble_.size(); ++i) {
+      if (ensemble_.node(i).server) running.push_back(i);
     }
     if (running.empty()) return;
     c.node = running[static_cast<size_t>(pick(static_cast<int>(running.size())))];
-    zkd::net::ConnectionHandler& handler = nodes_[c.node].server->client_handler();
-    c.connection = std::make_shared<SimConnection>(io_, handler, ++ids_);
+    c.connection = ensemble_.open(c.node);
     ++c.connections;
-    handler.opened(c.connection);
     zk::wire::ConnectRequest request;
     request.timeout_ms = kSessionTimeoutMs;
     request.last_zxid_seen = c.last_zxid;
@@ -439,12 +357,13 @@ class ServerSim {
       body = zk::wire::encode(set);
       code = OpCode::kSetData;
     }
-    trace("client " + std::to_string(c.index) + " at server " + std::to_string(nodes_[c.node].id) +
-          ": " + std::string(check::kind_name(op.kind)) + " " + op.key +
+    trace("client " + std::to_string(c.index) + " at server " +
+          std::to_string(ensemble_.node(c.node).id) + ": " +
+          std::string(check::kind_name(op.kind)) + " " + op.key +
           (op.kind == check::RegisterOpKind::kRead ? "" : " := " + std::to_string(op.value)));
     history_.registers.push_back(op);
     InFlight request{InFlight::Kind::kRegister, 0, 0, history_.registers.size() - 1};
-    if (op.kind == check::RegisterOpKind::kRead && nodes_.size() > 1)
+    if (op.kind == check::RegisterOpKind::kRead && ensemble_.size() > 1)
       request.sync_xid = c.next_xid++;
     request.xid = c.next_xid++;
     send(c, request, code, body);
@@ -576,17 +495,10 @@ class ServerSim {
   }
 
   ServerSimOptions options_;
-  boost::asio::io_context io_;
-  // While the simulation runs, waiting for the log thread's answer blocks
-  // instead of finding the io_context out of work.
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ =
-      boost::asio::make_work_guard(io_);
-  SimNetwork network_;
-  std::vector<Node> nodes_;
+  SimEnsemble ensemble_;
+  std::vector<NodeFaults> faults_;  // by node
   std::mt19937_64 random_;
-  zkd::server::ServerConfig config_;
   std::vector<SimClient> clients_;
-  zkd::net::ConnectionId ids_ = 0;
   int step_ = 0;
   int64_t values_ = 0;
   std::vector<Ephemeral> ephemerals_;

@@ -14,8 +14,8 @@
 // Everything is drawn from one seed. Simulated time moves only between the
 // simulator's steps, and each step lets the server finish what it started
 // (the log thread's answers) before the next, so a seed replays the same run.
-// An ensemble of these servers needs the peer links behind an interface the
-// simulator can supply (next step; tests/sim/README.md).
+// The servers, their logs and their network are a SimEnsemble
+// (sim_ensemble.h).
 #pragma once
 
 #include <cstdint>
