@@ -270,8 +270,11 @@ void Replication::status_changed(const zab::Status& old, const zab::Status& now)
       if (!stopped_ && host_.status().serving) parts_.serving();
     });
   }
+  // The status carries the epoch once leader and followers agreed on it (0
+  // before): an operator reads "not yet agreed", not an epoch 0.
   log_info("now ", replica_mode(now.role), now.serving ? " (serving)" : "", ", leader ", now.leader,
-           ", epoch ", now.epoch, ", last zxid ", hex(host_.core().last_zxid()));
+           ", epoch ", now.epoch > 0 ? std::to_string(now.epoch) : std::string("not yet agreed"),
+           ", last zxid ", hex(host_.core().last_zxid()));
 }
 
 void Replication::diverged() { drop_clients(); }
