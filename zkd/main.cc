@@ -146,6 +146,8 @@ int serve(const std::string& config_path, const std::string& jaas_option) {
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
+  // Every log line, the server's and the tools', is stamped by the Env's clock.
+  zkd::net::set_log_clock(zkd::storage::posix_env().clock());
   CLI::App app{"zkd: a ZooKeeper-compatible coordination server", "zkd"};
   std::string config_option;
   std::string config_positional;
