@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "zkd/clock/real_time.h"
 #include "zkd/log/log.h"
 
 namespace zkd::net {
@@ -218,7 +219,8 @@ std::variant<std::shared_ptr<ssl::context>, std::string> build(const TlsSettings
       SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nullptr);
       break;
   }
-  enable_revocation_checks(ctx, settings.revocation);
+  enable_revocation_checks(ctx, settings.revocation,
+                           settings.clock != nullptr ? *settings.clock : real_clock());
   // Sessions are not resumed across connections: every client proves itself.
   SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
   SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
@@ -279,13 +281,17 @@ std::variant<std::shared_ptr<TlsServer>, std::string> TlsServer::open(TlsSetting
   server->context_ = std::get<std::shared_ptr<ssl::context>>(std::move(built));
   server->key_store_time_ = modified(server->settings_.key_store.location);
   server->trust_store_time_ = modified(server->settings_.trust_store.location);
-  server->checked_ = std::chrono::steady_clock::now();
+  server->checked_ = std::chrono::microseconds(server->clock().steady_us());
   return server;
+}
+
+Clock& TlsServer::clock() const {
+  return settings_.clock != nullptr ? *settings_.clock : real_clock();
 }
 
 void TlsServer::reload_if_changed() {
   if (!settings_.reload) return;
-  const auto now = std::chrono::steady_clock::now();
+  const std::chrono::microseconds now(clock().steady_us());
   if (now - checked_ < std::chrono::seconds(1)) return;
   checked_ = now;
   const auto key_time = modified(settings_.key_store.location);
