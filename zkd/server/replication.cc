@@ -70,9 +70,10 @@ SessionPasswords::Key server_list_session_key(const ServerConfig& config) {
   return {siphash24(kFixed, "0" + servers), siphash24(kFixed, "1" + servers)};
 }
 
-StatusOr<std::unique_ptr<Replication>> Replication::open(
-    Parts parts, std::vector<storage::LogRecord> records, int64_t snapshot_zxid,
-    const std::string& snapshot_config) {
+StatusOr<std::unique_ptr<Replication>> Replication::open(Parts parts,
+                                                         std::vector<storage::LogRecord> records,
+                                                         int64_t snapshot_zxid,
+                                                         const std::string& snapshot_config) {
   ReplicaTiming timing = replica_timing(parts.config);
   if (auto status = take_snapshot_membership(timing.config, snapshot_config); !status.ok()) {
     return status;
@@ -110,6 +111,9 @@ Replication::Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot)
 std::unique_ptr<net::PeerLinks> Replication::tcp_links(std::vector<net::PeerAddress> peers,
                                                        net::PeerLinks::Receive receive) const {
   net::PeerTransportOptions options;
+  // The links' deadlines and back-off run on the Env's time.
+  options.clock = &parts_.env.clock();
+  options.new_timer = [&env = parts_.env, &io = parts_.io] { return env.new_timer(io); };
   const ServerConfig& config = parts_.config;
   if (config.ssl_quorum || config.quorum_port_unification) {
     options.tls_server = config.quorum_tls_server;
