@@ -79,7 +79,8 @@ int serve(const std::string& config_path, const std::string& jaas_option) {
   }
   const std::string jaas =
       zkd::server::jaas_path(jaas_option, environment("SERVER_JVMFLAGS"), environment("JVMFLAGS"));
-  auto security = zkd::server::open_security(*loaded.config, jaas);
+  auto security =
+      zkd::server::open_security(*loaded.config, jaas, zkd::storage::posix_env().clock());
   if (!security.ok()) {
     log_error("invalid configuration: ", security.status().message());
     return 1;
@@ -143,6 +144,8 @@ int serve(const std::string& config_path, const std::string& jaas_option) {
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
+  // Every log line, the server's and the tools', is stamped by the Env's clock.
+  zkd::net::set_log_clock(zkd::storage::posix_env().clock());
   CLI::App app{"zkd: a ZooKeeper-compatible coordination server", "zkd"};
   std::string config_option;
   std::string config_positional;

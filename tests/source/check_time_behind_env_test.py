@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """scripts/check-time-behind-env: passes on the repository, fails on a planted clock read."""
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -42,10 +43,22 @@ class CheckTimeBehindEnvTest(unittest.TestCase):
             with self.subTest(planted=planted):
                 self.assertEqual(self.plant("zkd/tree/database.cc", planted).returncode, 1)
 
-    def test_the_real_env_and_the_network_may_read_clocks(self):
-        result = self.plant("zkd/peer/peer_transport.cc",
-                            "auto t = std::chrono::steady_clock::now();\n")
-        self.assertEqual(result.returncode, 0, result.stdout)
+    def test_the_real_network_and_the_logger_are_held_to_it_too(self):
+        for relative, planted in (
+                ("zkd/peer/peer_transport.cc", "auto t = std::chrono::steady_clock::now();\n"),
+                ("zkd/net/tcp_client_connection.cc", "boost::asio::steady_timer deadline(io);\n"),
+                ("zkd/net/tls_context.cc", "auto t = std::chrono::steady_clock::now();\n"),
+                ("zkd/log/log.cc", "auto t = std::chrono::system_clock::now();\n")):
+            with self.subTest(relative=relative):
+                result = self.plant(relative, planted)
+                self.assertEqual(result.returncode, 1, result.stdout)
+                self.assertRegex(result.stdout, re.escape(relative) + r":\d+: ")
+
+    def test_only_the_named_files_may_read_clocks(self):
+        for relative in ("zkd/clock/real_time.cc", "zkd/net/wake_up.h"):
+            with self.subTest(relative=relative):
+                result = self.plant(relative, "auto t = std::chrono::steady_clock::now();\n")
+                self.assertEqual(result.returncode, 0, result.stdout)
 
     def test_a_mention_in_a_comment_is_not_a_read(self):
         result = self.plant("zkd/server/sessions.cc", "// not std::random_device\n")

@@ -3,13 +3,18 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <string>
 
+#include "zkd/clock/real_time.h"
+
 namespace zkd::net {
 namespace {
+
+// Null until set_log_clock(): the real clock (constant-initialised, so a line
+// logged during static initialisation is stamped too).
+Clock* log_clock = nullptr;
 
 std::string_view level_name(LogLevel level) {
   switch (level) {
@@ -24,8 +29,7 @@ std::string_view level_name(LogLevel level) {
 }
 
 std::string timestamp() {
-  auto now = std::chrono::system_clock::now();
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  const int64_t ms = (log_clock != nullptr ? *log_clock : real_clock()).wall_ms();
   std::time_t secs = static_cast<std::time_t>(ms / 1000);
   std::tm utc{};
   gmtime_r(&secs, &utc);
@@ -40,6 +44,8 @@ LogSink sink = nullptr;
 }  // namespace
 
 void set_log_sink(LogSink new_sink) { sink = new_sink; }
+
+void set_log_clock(Clock& clock) { log_clock = &clock; }
 
 void write_log_line(LogLevel level, std::string_view message) {
   if (sink != nullptr) {

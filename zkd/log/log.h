@@ -4,6 +4,8 @@
 // Used by zkd's network and server layers (set_log_sink() below redirects
 // them). Thread-safe: each line is built
 // first and written with a single write(2), so lines never interleave.
+// The timestamp is read from the Clock set_log_clock() installs (main: the
+// server's Env's), never from the system's clocks directly.
 #pragma once
 
 #include <cstdint>
@@ -11,11 +13,18 @@
 #include <string>
 #include <string_view>
 
+#include "zkd/clock/clock.h"
+
 namespace zkd::net {
 
 enum class LogLevel { kInfo, kWarn, kError };
 
 void write_log_line(LogLevel level, std::string_view message);
+
+// The clock whose wall_ms() stamps each line; until one is installed, the
+// real one (real_clock(), zkd/clock/real_time.h). `clock` must outlive every
+// line logged after. Set it while no other thread logs, as the sink.
+void set_log_clock(Clock& clock);
 
 // Where lines go instead of stderr (nullptr: stderr again): the simulator
 // keeps the replicas' lines in its trace. Set it while no other thread logs.

@@ -7,6 +7,7 @@
 #include <exception>
 #include <utility>
 
+#include "zkd/clock/real_time.h"
 #include "zkd/log/log.h"
 
 namespace zkd::net {
@@ -19,7 +20,11 @@ ClientListener::ClientListener(asio::io_context& io, ConnectionHandler& handler,
       handler_(handler),
       options_(options),
       limiter_(ConnectionLimiter::create(max_connections_per_address)),
-      acceptor_(io) {}
+      acceptor_(io) {
+  if (!options_.new_timer) {
+    options_.new_timer = [&io] { return new_real_timer(io); };
+  }
+}
 
 boost::system::error_code ClientListener::listen(const tcp::endpoint& endpoint) {
   boost::system::error_code ec;

@@ -24,6 +24,8 @@ class ClientListener : public std::enable_shared_from_this<ClientListener> {
  public:
   using tcp = boost::asio::ip::tcp;
 
+  // Without options.new_timer, the connections' handshake deadlines are real
+  // timers on `io` (zkd/clock/real_time.h).
   ClientListener(boost::asio::io_context& io, ConnectionHandler& handler,
                  int32_t max_connections_per_address, ConnectionOptions options);
 

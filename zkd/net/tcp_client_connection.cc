@@ -54,7 +54,7 @@ TcpClientConnection::TcpClientConnection(tcp::socket socket, ConnectionId id,
       slot_(std::move(slot)),
       writer_wakeup_(socket_.get_executor()),
       reader_wakeup_(socket_.get_executor()),
-      handshake_timer_(socket_.get_executor()) {}
+      handshake_timer_(options_.new_timer()) {}
 
 void TcpClientConnection::start() {
   auto self = std::static_pointer_cast<TcpClientConnection>(shared_from_this());
@@ -67,17 +67,16 @@ void TcpClientConnection::start() {
 }
 
 void TcpClientConnection::arm_handshake_timer(std::chrono::milliseconds within, std::string why) {
-  // Re-arming cancels the wait before: its handler sees operation_aborted.
-  handshake_timer_.expires_after(within);
-  handshake_timer_.async_wait(
-      [self = std::static_pointer_cast<TcpClientConnection>(shared_from_this()),
-       why = std::move(why)](const boost::system::error_code& ec) {
-        if (ec) return;  // cancelled: established, closed or re-armed
-        if (!self->established_ && self->state_ == State::kOpen) {
-          log_info("closing connection from ", self->remote_text(), ": ", why);
-          self->close();
-        }
-      });
+  // Re-arming drops the call armed before (clock.h); so do cancel(), when
+  // the connection is established or closed, and the timer's destruction.
+  handshake_timer_->arm(within,
+                        [self = std::static_pointer_cast<TcpClientConnection>(shared_from_this()),
+                         why = std::move(why)] {
+                          if (!self->established_ && self->state_ == State::kOpen) {
+                            log_info("closing connection from ", self->remote_text(), ": ", why);
+                            self->close();
+                          }
+                        });
 }
 
 void TcpClientConnection::hold_handshake(std::chrono::milliseconds within, std::string why) {
@@ -89,7 +88,7 @@ void TcpClientConnection::send(std::string bytes) {
   if (state_ != State::kOpen) return;
   queue_.push_back(std::move(bytes));
   ++packets_sent_;
-  writer_wakeup_.cancel();
+  writer_wakeup_.notify();
   // A reply may have brought the server back under its limit.
   if (options_.read_gate) options_.read_gate->recheck();
 }
@@ -97,17 +96,17 @@ void TcpClientConnection::send(std::string bytes) {
 void TcpClientConnection::close_after_flush() {
   if (state_ != State::kOpen) return;
   state_ = State::kDraining;
-  handshake_timer_.cancel();
-  writer_wakeup_.cancel();
+  handshake_timer_->cancel();
+  writer_wakeup_.notify();
 }
 
 void TcpClientConnection::close() {
   if (state_ == State::kClosed) return;
   state_ = State::kClosed;
   queue_.clear();
-  handshake_timer_.cancel();
-  writer_wakeup_.cancel();
-  reader_wakeup_.cancel();
+  handshake_timer_->cancel();
+  writer_wakeup_.notify();
+  reader_wakeup_.notify();
   boost::system::error_code ec;
   socket_.shutdown(tcp::socket::shutdown_both, ec);  // fails harmlessly if the peer already left
   socket_.close(ec);
@@ -117,10 +116,10 @@ void TcpClientConnection::close() {
 
 void TcpClientConnection::mark_established() {
   established_ = true;
-  handshake_timer_.cancel();
+  handshake_timer_->cancel();
 }
 
-void TcpClientConnection::resume_reading() { reader_wakeup_.cancel(); }
+void TcpClientConnection::resume_reading() { reader_wakeup_.notify(); }
 
 asio::awaitable<bool> TcpClientConnection::begin_tls() {
   const FirstByte first = co_await peek_first_byte(socket_);
@@ -155,9 +154,7 @@ asio::awaitable<void> TcpClientConnection::read_loop() {
     if (gate_closed()) {
       // Back-pressure: read nothing more until the server is under its limit.
       options_.read_gate->park(weak_from_this());
-      reader_wakeup_.expires_at(asio::steady_timer::time_point::max());
-      auto [wait_ec] = co_await reader_wakeup_.async_wait(as_tuple(use_awaitable));
-      (void)wait_ec;  // operation_aborted is the wake-up signal; the loop re-checks
+      co_await reader_wakeup_.wait();  // resume_reading() or close(); the loop re-checks
       continue;
     }
     if (input_held_) {
@@ -242,9 +239,7 @@ asio::awaitable<void> TcpClientConnection::write_loop() {
         close();
         break;
       }
-      writer_wakeup_.expires_at(asio::steady_timer::time_point::max());
-      auto [ec] = co_await writer_wakeup_.async_wait(as_tuple(use_awaitable));
-      (void)ec;  // operation_aborted is the wake-up signal; the loop re-checks state
+      co_await writer_wakeup_.wait();  // send(), a close; the loop re-checks state
       continue;
     }
     batch.clear();

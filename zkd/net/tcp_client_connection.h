@@ -8,6 +8,9 @@
 //   - a negative or oversize frame length closes the connection, no reply;
 //   - a connection that is not marked established within the handshake
 //     timeout (Apache: 10 s) is closed.
+// The handshake deadline is a zkd::Timer from ConnectionOptions::new_timer
+// (the server's Env's); the reader and writer park on WakeUps (wake_up.h),
+// which are events, not time. The connection reads no clock itself.
 // Everything above framing (handshake, sessions, requests) is the handler's.
 //
 // Ownership: create with std::make_shared; start() makes the two coroutines
@@ -19,7 +22,6 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -29,8 +31,10 @@
 #include <string_view>
 
 #include "libzk/wire/frame.h"
+#include "zkd/clock/clock.h"
 #include "zkd/net/client_connection.h"
 #include "zkd/net/connection_limiter.h"
+#include "zkd/net/wake_up.h"
 
 namespace zkd::net {
 
@@ -41,6 +45,11 @@ struct ConnectionOptions {
   int32_t max_frame = zk::wire::kDefaultMaxFrame;
   // Apache's zookeeper.nio.sessionlessCnxnTimeout.
   std::chrono::milliseconds handshake_timeout{10000};
+  // Makes the timer of each connection's handshake deadline, on the
+  // connection's thread (the server: its Env's, env.new_timer(io)). Null:
+  // ClientListener sets the real one on its io_context (new_real_timer); a
+  // TcpClientConnection must be given one.
+  TimerFactory new_timer;
   // nullptr: no back-pressure.
   std::shared_ptr<ReadGate> read_gate;
   // TLS (tls_context.h): nullptr serves plaintext only. Set, a connection
@@ -53,6 +62,7 @@ struct ConnectionOptions {
 
 class TcpClientConnection final : public ClientConnection {
  public:
+  // options.new_timer must be set (ClientListener sets it when it is not).
   TcpClientConnection(tcp::socket socket, ConnectionId id, ConnectionHandler& handler,
                       ConnectionOptions options, ConnectionLimiter::Slot slot);
   ~TcpClientConnection() override;
@@ -118,9 +128,9 @@ class TcpClientConnection final : public ClientConnection {
   std::string input_;
   std::deque<std::string> queue_;
   bool input_held_ = false;  // whole frames may wait in input_ (the gate closed)
-  boost::asio::steady_timer writer_wakeup_;
-  boost::asio::steady_timer reader_wakeup_;  // a parked reader waits on it
-  boost::asio::steady_timer handshake_timer_;
+  WakeUp writer_wakeup_;
+  WakeUp reader_wakeup_;  // a parked reader waits on it
+  std::unique_ptr<Timer> handshake_timer_;
   int coroutines_running_ = 0;
   bool closed_reported_ = false;
 };

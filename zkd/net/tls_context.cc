@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "zkd/clock/real_time.h"
 #include "zkd/log/log.h"
 
 namespace zkd::net {
@@ -100,9 +101,7 @@ Status load_key_store(ssl::context& context, const TlsStore& store) {
   }
   // PEM: the key, this server's certificate and its chain in one file.
   context.set_password_callback(
-      [password = store.password](size_t, ssl::context::password_purpose) {
-        return password;
-      });
+      [password = store.password](size_t, ssl::context::password_purpose) { return password; });
   if (SSL_CTX_use_certificate_chain_file(ctx, store.location.c_str()) != 1) {
     return Status::config("cannot read a certificate from " + store.location + ": " +
                           openssl_errors());
@@ -230,7 +229,8 @@ StatusOr<std::shared_ptr<ssl::context>> build(const TlsSettings& settings,
       SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nullptr);
       break;
   }
-  enable_revocation_checks(ctx, settings.revocation);
+  enable_revocation_checks(ctx, settings.revocation,
+                           settings.clock != nullptr ? *settings.clock : real_clock());
   // Sessions are not resumed across connections: every client proves itself.
   SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
   SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
@@ -290,13 +290,17 @@ StatusOr<std::shared_ptr<TlsServer>> TlsServer::open(TlsSettings settings) {
   server->context_ = *std::move(built);
   server->key_store_time_ = modified(server->settings_.key_store.location);
   server->trust_store_time_ = modified(server->settings_.trust_store.location);
-  server->checked_ = std::chrono::steady_clock::now();
+  server->checked_ = std::chrono::microseconds(server->clock().steady_us());
   return server;
+}
+
+Clock& TlsServer::clock() const {
+  return settings_.clock != nullptr ? *settings_.clock : real_clock();
 }
 
 void TlsServer::reload_if_changed() {
   if (!settings_.reload) return;
-  const auto now = std::chrono::steady_clock::now();
+  const std::chrono::microseconds now(clock().steady_us());
   if (now - checked_ < std::chrono::seconds(1)) return;
   checked_ = now;
   const auto key_time = modified(settings_.key_store.location);

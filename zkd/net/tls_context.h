@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "zkd/clock/clock.h"
 #include "zkd/net/tls_revocation.h"
 #include "zkd/status/status.h"
 
@@ -49,6 +50,10 @@ struct TlsSettings {
   bool reload = false;
   // ssl.crl, ssl.ocsp: the peer's certificates checked for revocation.
   RevocationChecks revocation;
+  // The clock of the reload check (TlsServer::reload_if_changed) and of the
+  // revocation lists' cache (tls_revocation.h); it must outlive every context
+  // built from these settings. Null: the real one (zkd/clock/real_time.h).
+  Clock* clock = nullptr;
 };
 
 // OpenSSL's reasons for this thread's last failures, oldest first, then
@@ -88,20 +93,21 @@ class TlsServer {
   std::shared_ptr<boost::asio::ssl::context> context() const { return context_; }
   const TlsSettings& settings() const { return settings_; }
 
-  // With settings().reload, at most once a second: when a store file's
-  // modification time changed,
+  // With settings().reload, at most once a second of settings().clock: when
+  // a store file's modification time changed,
   // builds a new context from the files; a failure is logged and the old
   // context kept.
   void reload_if_changed();
 
  private:
   explicit TlsServer(TlsSettings settings) : settings_(std::move(settings)) {}
+  Clock& clock() const;
 
   TlsSettings settings_;
   std::shared_ptr<boost::asio::ssl::context> context_;
   std::filesystem::file_time_type key_store_time_;
   std::filesystem::file_time_type trust_store_time_;
-  std::chrono::steady_clock::time_point checked_;
+  std::chrono::microseconds checked_{0};  // on clock()'s steady clock
 };
 
 }  // namespace zkd::net

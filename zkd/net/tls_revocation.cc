@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "zkd/log/log.h"
@@ -28,12 +29,24 @@ constexpr std::chrono::seconds kCrlKept{30};
 constexpr size_t kMaxOcspReply = 100 * 1024;
 
 struct CachedCrl {
-  X509_CRL* crl = nullptr;  // owned; null: the last fetch failed
-  std::chrono::steady_clock::time_point fetched;
+  X509_CRL* crl = nullptr;            // owned; null: the last fetch failed
+  std::chrono::microseconds fetched;  // on the steady clock of the cache's key
 };
 
 std::mutex crl_cache_mutex;
-std::map<std::string, CachedCrl> crl_cache;  // by URI
+// By clock (the times of different clocks do not compare) and URI.
+std::map<std::pair<const Clock*, std::string>, CachedCrl> crl_cache;
+
+// The clock enable_revocation_checks() was given, in the X509_STORE's ex data.
+int clock_index() {
+  static const int index = X509_STORE_get_ex_new_index(0, nullptr, nullptr, nullptr, nullptr);
+  return index;
+}
+
+Clock& clock_of(const X509_STORE_CTX* ctx) {
+  return *static_cast<Clock*>(
+      X509_STORE_get_ex_data(X509_STORE_CTX_get0_store(ctx), clock_index()));
+}
 
 // The list at `uri` (http:// or file://, PEM or DER), or null with the reason
 // logged. The caller owns the result.
@@ -60,12 +73,12 @@ X509_CRL* fetch_crl(const std::string& uri) {
   return crl;
 }
 
-// The list at `uri`, from the cache while it is fresh; a new reference, or
-// null.
-X509_CRL* crl_at(const std::string& uri) {
+// The list at `uri`, from the cache while it is fresh by `clock`; a new
+// reference, or null.
+X509_CRL* crl_at(const std::string& uri, Clock& clock) {
   std::lock_guard lock(crl_cache_mutex);
-  const auto now = std::chrono::steady_clock::now();
-  auto [it, added] = crl_cache.try_emplace(uri);
+  const std::chrono::microseconds now(clock.steady_us());
+  auto [it, added] = crl_cache.try_emplace({&clock, uri});
   if (added || now - it->second.fetched >= kCrlKept) {
     X509_CRL_free(it->second.crl);
     it->second.crl = fetch_crl(uri);
@@ -103,7 +116,8 @@ STACK_OF(X509_CRL) * lookup_crls(const X509_STORE_CTX* ctx, const X509_NAME* iss
   if (crls == nullptr) crls = sk_X509_CRL_new_null();
   if (X509* certificate = X509_STORE_CTX_get_current_cert(ctx)) {
     for (const std::string& uri : distribution_points(certificate)) {
-      if (X509_CRL* crl = crl_at(uri); crl != nullptr && sk_X509_CRL_push(crls, crl) == 0) {
+      if (X509_CRL* crl = crl_at(uri, clock_of(ctx));
+          crl != nullptr && sk_X509_CRL_push(crls, crl) == 0) {
         X509_CRL_free(crl);
       }
     }
@@ -246,8 +260,9 @@ int verify(int ok, X509_STORE_CTX* ctx) {
 
 }  // namespace
 
-void enable_revocation_checks(SSL_CTX* ctx, RevocationChecks checks) {
+void enable_revocation_checks(SSL_CTX* ctx, RevocationChecks checks, Clock& clock) {
   if (!checks.crl && !checks.ocsp) return;
+  X509_STORE_set_ex_data(SSL_CTX_get_cert_store(ctx), clock_index(), &clock);
   // On the context's parameters, not the store's: OCSP_basic_verify checks
   // a responder's certificate against the same store without them.
   X509_VERIFY_PARAM_set_flags(SSL_CTX_get0_param(ctx),

@@ -9,12 +9,15 @@
 // lists consulted only when it has no answer. A
 // certificate whose status cannot be learned either way is refused, as Java
 // refuses it (hard fail). Lists and answers are fetched on the thread doing
-// the handshake, each fetch bounded by kRevocationFetchTimeout.
+// the handshake, each fetch bounded by kRevocationFetchTimeout. How long a
+// list is kept is measured on the Clock handed to enable_revocation_checks().
 #pragma once
 
 #include <openssl/types.h>
 
 #include <chrono>
+
+#include "zkd/clock/clock.h"
 
 namespace zkd::net {
 
@@ -27,7 +30,9 @@ struct RevocationChecks {
 
 // Sets `ctx`'s certificate verification up for `checks` (nothing when both
 // are off). Call after the context's verify mode is set: it keeps the mode
-// and installs its own verify callback.
-void enable_revocation_checks(SSL_CTX* ctx, RevocationChecks checks);
+// and installs its own verify callback. `clock` (its steady clock) times the
+// lists' cache, which the process's contexts share per clock; it must
+// outlive `ctx`.
+void enable_revocation_checks(SSL_CTX* ctx, RevocationChecks checks, Clock& clock);
 
 }  // namespace zkd::net

@@ -10,7 +10,6 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/ssl/stream.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/system/errc.hpp>
@@ -22,8 +21,11 @@
 #include <utility>
 
 #include "libzk/wire/jute.h"
+#include "zkd/clock/real_time.h"
 #include "zkd/log/log.h"
+#include "zkd/net/pause.h"
 #include "zkd/net/tls_detect.h"
+#include "zkd/net/wake_up.h"
 
 namespace zkd::net {
 
@@ -61,12 +63,12 @@ std::string describe_exception(std::exception_ptr error) {
 // an accepted one learns it from the hello. Either carries packets only once
 // `up` (hellos exchanged).
 struct Link {
-  Link(tcp::socket s, ServerId peer_id, bool was_dialed)
+  Link(tcp::socket s, ServerId peer_id, bool was_dialed, std::unique_ptr<Timer> hello)
       : socket(std::move(s)),
         peer(peer_id),
         dialed(was_dialed),
         writer_wakeup(socket.get_executor()),
-        hello_timer(socket.get_executor()) {}
+        hello_timer(std::move(hello)) {}
 
   tcp::socket socket;
   ServerId peer;  // 0 until an accepted link's hello
@@ -78,8 +80,8 @@ struct Link {
   std::deque<std::string> queue;  // whole frames, the hello first
   uint64_t queued_bytes = 0;      // queued or being written
   bool wake_posted = false;       // queue_frame posted a wake-up that has not run yet
-  asio::steady_timer writer_wakeup;
-  asio::steady_timer hello_timer;
+  WakeUp writer_wakeup;
+  std::unique_ptr<Timer> hello_timer;
   // TLS: `secured` once the handshake is done (at once without TLS); the
   // writer waits for it. `dialed_host` is what a dialed link's certificate
   // must name.
@@ -98,27 +100,27 @@ struct Link {
 
 namespace {
 
-constexpr std::chrono::minutes kRefusalLogInterval{1};
+constexpr std::chrono::milliseconds kRefusalLogInterval = std::chrono::minutes(1);
 
 }  // namespace
 
 // Reconnects to one peer with a smaller id.
 struct Dialer {
-  Dialer(asio::io_context& io, PeerAddress peer_address)
+  Dialer(asio::io_context& io, PeerAddress peer_address, const TimerFactory& new_timer)
       : address(std::move(peer_address)),
         resolver(io),
         socket(io),
-        backoff_timer(io),
-        connect_timer(io),
-        link_closed(io) {}
+        backoff(new_timer(), io.get_executor()),
+        connect_timer(new_timer()),
+        link_closed(io.get_executor()) {}
 
   PeerAddress address;
   tcp::resolver resolver;
   tcp::socket socket;  // while connecting
-  asio::steady_timer backoff_timer;
-  asio::steady_timer connect_timer;
-  asio::steady_timer link_closed;  // cancelled when the dialed link closes
-  uint64_t connect_attempt = 0;    // tells a late connect timeout it is stale
+  Pause backoff;
+  std::unique_ptr<Timer> connect_timer;
+  WakeUp link_closed;            // notified when the dialed link closes
+  uint64_t connect_attempt = 0;  // tells a late connect timeout it is stale
   bool connect_timed_out = false;
 };
 
@@ -131,8 +133,12 @@ struct PeerTransport::Impl : std::enable_shared_from_this<Impl> {
         self(self_id),
         receive(std::move(receive_fn)),
         options(opts),
+        new_timer(options.new_timer ? options.new_timer : TimerFactory([&io = io_context] {
+          return new_real_timer(io);
+        })),
+        clock(options.clock != nullptr ? *options.clock : real_clock()),
         acceptor(io_context),
-        accept_retry_timer(io_context) {
+        accept_retry(new_timer(), io_context.get_executor()) {
     for (auto& a : addresses) peers[a.id] = std::move(a);
   }
 
@@ -150,7 +156,7 @@ struct PeerTransport::Impl : std::enable_shared_from_this<Impl> {
   asio::awaitable<bool> secure(std::shared_ptr<Link> link);
   // Closes a link whose TLS failed, logging it once a minute per address.
   void refuse(const std::shared_ptr<Link>& link, const std::string& why);
-  std::map<std::string, std::chrono::steady_clock::time_point> refusals_logged;
+  std::map<std::string, int64_t> refusals_logged;  // steady ms of the last line
   asio::awaitable<void> write_loop(std::shared_ptr<Link> link);
 
   void start_link(const std::shared_ptr<Link>& link);
@@ -183,8 +189,10 @@ struct PeerTransport::Impl : std::enable_shared_from_this<Impl> {
   std::function<void(ServerId)> link_down;
   std::function<void(ServerId)> drained;
   const PeerTransportOptions options;
+  const TimerFactory new_timer;  // options.new_timer, or the real one
+  Clock& clock;                  // *options.clock, or the real one
   tcp::acceptor acceptor;
-  asio::steady_timer accept_retry_timer;
+  Pause accept_retry;
   bool started = false;
   bool stopped = false;
   std::map<ServerId, std::shared_ptr<Dialer>> dialers;
@@ -222,7 +230,7 @@ boost::system::error_code PeerTransport::Impl::start() {
 }
 
 void PeerTransport::Impl::start_dialer(const PeerAddress& address) {
-  auto dialer = std::make_shared<Dialer>(io, address);
+  auto dialer = std::make_shared<Dialer>(io, address, new_timer);
   dialers[address.id] = dialer;
   spawn(dial_loop(dialer), nullptr, "dialer");
 }
@@ -254,11 +262,10 @@ asio::awaitable<void> PeerTransport::Impl::accept_loop() {
     if (ec) {
       // Out of descriptors and the like: keep the links we have, try again soon.
       log_warn("peer accept failed: ", ec.message());
-      accept_retry_timer.expires_after(options.min_backoff);
-      co_await accept_retry_timer.async_wait(as_tuple(use_awaitable));
+      co_await accept_retry.wait(options.min_backoff);
       continue;
     }
-    auto link = std::make_shared<Link>(std::move(socket), 0, false);
+    auto link = std::make_shared<Link>(std::move(socket), 0, false, new_timer());
     start_link(link);
   }
 }
@@ -278,25 +285,24 @@ asio::awaitable<void> PeerTransport::Impl::dial_loop(std::shared_ptr<Dialer> d) 
     } else {
       d->socket = tcp::socket(io);
       d->connect_timed_out = false;
-      d->connect_timer.expires_after(kHandshakeTimeout);
-      d->connect_timer.async_wait(
-          [d, attempt = ++d->connect_attempt](const boost::system::error_code& ec) {
-            // Cancelled, or expired as the connect finished: nothing to do.
-            if (ec || d->connect_attempt != attempt) return;
-            d->connect_timed_out = true;
-            boost::system::error_code ignored;
-            d->socket.close(ignored);
-          });
+      d->connect_timer->arm(kHandshakeTimeout, [d, attempt = ++d->connect_attempt] {
+        // Expired as the connect finished (the timer drops a call once
+        // cancelled; the attempt number checks it again): nothing to do.
+        if (d->connect_attempt != attempt) return;
+        d->connect_timed_out = true;
+        boost::system::error_code ignored;
+        d->socket.close(ignored);
+      });
       auto [connect_ec, endpoint] =
           co_await asio::async_connect(d->socket, results, as_tuple(use_awaitable));
       ++d->connect_attempt;
-      d->connect_timer.cancel();
+      d->connect_timer->cancel();
       if (stopped) break;
       if (connect_ec) {
         failure = "cannot connect to " + target + ": " +
                   (d->connect_timed_out ? std::string("timed out") : connect_ec.message());
       } else {
-        auto link = std::make_shared<Link>(std::move(d->socket), peer.id, true);
+        auto link = std::make_shared<Link>(std::move(d->socket), peer.id, true, new_timer());
         link->dialed_host = peer.host;
         queue_frame(link, encode_peer_hello(self, static_cast<bool>(options.sasl_client)));
         if (options.sasl_client) {
@@ -310,10 +316,7 @@ asio::awaitable<void> PeerTransport::Impl::dial_loop(std::shared_ptr<Dialer> d) 
         }
         if (failure.empty()) {
           start_link(link);
-          while (link->open) {
-            d->link_closed.expires_at(asio::steady_timer::time_point::max());
-            co_await d->link_closed.async_wait(as_tuple(use_awaitable));
-          }
+          while (link->open) co_await d->link_closed.wait();
           if (link->up) {
             backoff = options.min_backoff;
             failure_reported = false;
@@ -330,8 +333,7 @@ asio::awaitable<void> PeerTransport::Impl::dial_loop(std::shared_ptr<Dialer> d) 
                "..", options.max_backoff.count(), " ms");
       failure_reported = true;
     }
-    d->backoff_timer.expires_after(backoff);
-    co_await d->backoff_timer.async_wait(as_tuple(use_awaitable));
+    co_await d->backoff.wait(backoff);
     backoff = std::min(backoff * 2, options.max_backoff);
   }
 }
@@ -344,16 +346,14 @@ void PeerTransport::Impl::start_link(const std::shared_ptr<Link>& link) {
   if (ec) log_warn("peer connection ", link->remote, ": cannot set TCP_NODELAY: ", ec.message());
   all_links.insert(link);
   link->secured = link->dialed ? options.tls_client == nullptr : options.tls_server == nullptr;
-  link->hello_timer.expires_after(kHandshakeTimeout);
-  link->hello_timer.async_wait(
-      [impl = shared_from_this(), link](const boost::system::error_code& ec) {
-        if (ec || !link->open || link->up) return;
-        if (!link->dialed) {
-          log_warn("closing peer connection from ", link->remote, ": no hello within ",
-                   kHandshakeTimeout.count(), " s");
-        }
-        impl->close_link(link, "no hello within the timeout");
-      });
+  link->hello_timer->arm(kHandshakeTimeout, [impl = shared_from_this(), link] {
+    if (!link->open || link->up) return;
+    if (!link->dialed) {
+      log_warn("closing peer connection from ", link->remote, ": no hello within ",
+               kHandshakeTimeout.count(), " s");
+    }
+    impl->close_link(link, "no hello within the timeout");
+  });
   spawn(read_loop(link), link, "reader");
   spawn(write_loop(link), link, "writer");
 }
@@ -365,7 +365,7 @@ void PeerTransport::Impl::queue_frame(const std::shared_ptr<Link>& link, std::st
   link->wake_posted = true;
   asio::post(io, [link] {
     link->wake_posted = false;
-    link->writer_wakeup.cancel();
+    link->writer_wakeup.notify();
   });
 }
 
@@ -403,9 +403,7 @@ asio::awaitable<void> PeerTransport::Impl::write_loop(std::shared_ptr<Link> link
   std::vector<asio::const_buffer> buffers;
   while (link->open) {
     if (link->queue.empty() || !link->secured) {
-      link->writer_wakeup.expires_at(asio::steady_timer::time_point::max());
-      // operation_aborted is the wake-up signal; the loop re-checks.
-      co_await link->writer_wakeup.async_wait(as_tuple(use_awaitable));
+      co_await link->writer_wakeup.wait();  // queue_frame(), secured, closed; the loop re-checks
       continue;
     }
     batch.clear();
@@ -446,9 +444,9 @@ asio::awaitable<void> PeerTransport::Impl::write_loop(std::shared_ptr<Link> link
 void PeerTransport::Impl::refuse(const std::shared_ptr<Link>& link, const std::string& why) {
   // A refused peer retries every max_backoff: one line per address a minute.
   const std::string address = link->remote.substr(0, link->remote.rfind(':'));
-  const auto now = std::chrono::steady_clock::now();
+  const int64_t now = clock.steady_ms();
   auto [it, first] = refusals_logged.try_emplace(address, now);
-  if (first || now - it->second >= kRefusalLogInterval) {
+  if (first || now - it->second >= kRefusalLogInterval.count()) {
     it->second = now;
     log_warn("refusing peer connection ", link->dialed ? "to " : "from ", link->remote, ": ", why);
   }
@@ -469,7 +467,7 @@ asio::awaitable<bool> PeerTransport::Impl::secure(std::shared_ptr<Link> link) {
         co_return false;
       }
       link->secured = true;  // a plaintext peer on a unified port
-      link->writer_wakeup.cancel();
+      link->writer_wakeup.notify();
       co_return true;
     }
     options.tls_server->reload_if_changed();
@@ -499,7 +497,7 @@ asio::awaitable<bool> PeerTransport::Impl::secure(std::shared_ptr<Link> link) {
     }
   }
   link->secured = true;
-  link->writer_wakeup.cancel();
+  link->writer_wakeup.notify();
   co_return true;
 }
 
@@ -698,7 +696,7 @@ bool PeerTransport::Impl::authenticate(const std::shared_ptr<Link>& link,
 void PeerTransport::Impl::bring_up(const std::shared_ptr<Link>& link) {
   const ServerId id = link->peer;
   link->up = true;
-  link->hello_timer.cancel();
+  link->hello_timer->cancel();
   std::shared_ptr<Link>& current = up_links[id];
   std::shared_ptr<Link> old = std::exchange(current, link);
   log_info("link to peer ", id, " up (", link->dialed ? "connected to " : "accepted from ",
@@ -712,8 +710,8 @@ void PeerTransport::Impl::close_link(const std::shared_ptr<Link>& link, const st
   link->close_reason = reason;
   link->queue.clear();
   link->queued_bytes = 0;
-  link->writer_wakeup.cancel();
-  link->hello_timer.cancel();
+  link->writer_wakeup.notify();
+  link->hello_timer->cancel();
   boost::system::error_code ec;
   link->socket.shutdown(tcp::socket::shutdown_both, ec);  // fails harmlessly if already gone
   link->socket.close(ec);
@@ -732,7 +730,7 @@ void PeerTransport::Impl::close_link(const std::shared_ptr<Link>& link, const st
   }
   if (link->dialed) {
     auto it = dialers.find(link->peer);
-    if (it != dialers.end()) it->second->link_closed.cancel();
+    if (it != dialers.end()) it->second->link_closed.notify();
   }
 }
 
@@ -741,13 +739,13 @@ void PeerTransport::Impl::stop() {
   stopped = true;
   boost::system::error_code ec;
   acceptor.close(ec);
-  accept_retry_timer.cancel();
+  accept_retry.cancel();
   for (auto& [id, d] : dialers) {
     d->resolver.cancel();
     d->socket.close(ec);
-    d->backoff_timer.cancel();
-    d->connect_timer.cancel();
-    d->link_closed.cancel();
+    d->backoff.cancel();
+    d->connect_timer->cancel();
+    d->link_closed.notify();
   }
   auto links = all_links;  // close_link() erases from all_links
   for (const auto& link : links) close_link(link, "stopping");

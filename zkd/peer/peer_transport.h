@@ -50,6 +50,12 @@
 // refused peer is logged as a failed TLS peer is. The hello timeout covers
 // the exchange; auth frames are at most kMaxPeerAuthFrame bytes.
 //
+// Time: the connect and hello deadlines, the back-off and the acceptor's
+// retry are zkd::Timers from options.new_timer, the refusal log's interval is
+// read from options.clock (both the server's Env's; by default the real
+// ones). The readers and writers park on WakeUps (zkd/net/wake_up.h), which
+// are events, not time. The transport reads no clock itself.
+//
 // Threading: everything runs on the io_context's thread (zkd's state thread);
 // construct, start(), send() and stop() there. `receive` is called on that
 // thread, one packet at a time, in arrival order per link.
@@ -67,6 +73,7 @@
 #include <string_view>
 #include <vector>
 
+#include "zkd/clock/clock.h"
 #include "zkd/net/tls_context.h"
 #include "zkd/peer/peer_codec.h"
 #include "zkd/peer/peer_links.h"
@@ -106,6 +113,11 @@ struct PeerTransportOptions {
   std::function<PeerAuthExchange()> sasl_server;
   bool sasl_required_by_dialer = false;    // quorum.auth.learnerRequireSasl
   bool sasl_required_by_acceptor = false;  // quorum.auth.serverRequireSasl
+  // Time (see above): timers that fire on the io_context's thread, and the
+  // clock; each must outlive the transport. Null: the real ones
+  // (zkd/clock/real_time.h: new_real_timer(io), real_clock()).
+  TimerFactory new_timer;
+  Clock* clock = nullptr;
 };
 
 class PeerTransport final : public PeerLinks {

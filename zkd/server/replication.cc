@@ -111,6 +111,9 @@ Replication::Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot)
 std::unique_ptr<net::PeerLinks> Replication::tcp_links(std::vector<net::PeerAddress> peers,
                                                        net::PeerLinks::Receive receive) const {
   net::PeerTransportOptions options;
+  // The links' deadlines and back-off run on the Env's time.
+  options.clock = &parts_.env.clock();
+  options.new_timer = [&env = parts_.env, &io = parts_.io] { return env.new_timer(io); };
   const ServerConfig& config = parts_.config;
   const Security& security = parts_.security;
   if (config.ssl_quorum || config.quorum_port_unification) {

@@ -153,14 +153,17 @@ Status for_side(std::string_view side, const Status& what) {
   return Status::config(std::string(side) + what.message());
 }
 
-Status open_tls(const ServerConfig& config, Security& security) {
+Status open_tls(const ServerConfig& config, Clock& clock, Security& security) {
   if (config.secure_client_port != 0 || config.port_unification) {
-    auto opened = net::TlsServer::open(config.client_tls_settings);
+    net::TlsSettings settings = config.client_tls_settings;
+    settings.clock = &clock;
+    auto opened = net::TlsServer::open(settings);
     if (!opened.ok()) return opened.status();
     security.client_tls = *std::move(opened);
   }
   if (config.admin_enabled && (config.admin_force_https || config.admin_port_unification)) {
     net::TlsSettings settings = config.quorum_tls_settings;
+    settings.clock = &clock;
     settings.client_auth = config.admin_need_client_auth ? net::TlsSettings::ClientAuth::kNeed
                                                          : net::TlsSettings::ClientAuth::kNone;
     auto admin = net::TlsServer::open(settings);
@@ -170,6 +173,7 @@ Status open_tls(const ServerConfig& config, Security& security) {
   if (config.ssl_quorum || config.quorum_port_unification) {
     // A peer must present a certificate whatever ssl.quorum.clientAuth says.
     net::TlsSettings settings = config.quorum_tls_settings;
+    settings.clock = &clock;
     settings.client_auth = net::TlsSettings::ClientAuth::kNeed;
     auto server = net::TlsServer::open(settings);
     if (!server.ok()) return for_side("ssl.quorum: ", server.status());
@@ -183,10 +187,11 @@ Status open_tls(const ServerConfig& config, Security& security) {
 
 }  // namespace
 
-StatusOr<Security> open_security(const ServerConfig& config, const std::filesystem::path& jaas) {
+StatusOr<Security> open_security(const ServerConfig& config, const std::filesystem::path& jaas,
+                                 Clock& clock) {
   Security security;
   if (Status s = open_sasl(config, jaas, security); !s.ok()) return s;
-  if (Status s = open_tls(config, security); !s.ok()) return s;
+  if (Status s = open_tls(config, clock, security); !s.ok()) return s;
   return security;
 }
 

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "libzk/client/sasl.h"
+#include "zkd/clock/clock.h"
 #include "zkd/net/tls_context.h"
 #include "zkd/sasl/sasl_server.h"
 #include "zkd/server/config.h"
@@ -58,7 +59,10 @@ std::string jaas_path(std::string_view option, std::string_view server_jvmflags,
 // (with its line), without a SASL plugin, with Kerberos sections naming two
 // keytabs, or SASL asked for without a JAAS file; a key or trust store that
 // cannot be used (tls_context.h). A JAAS file without a Server section
-// leaves client SASL off (logged), as Apache starts then.
-StatusOr<Security> open_security(const ServerConfig& config, const std::filesystem::path& jaas);
+// leaves client SASL off (logged), as Apache starts then. `clock` (which
+// must outlive what is opened) times the TLS contexts' reload checks and
+// CRL caches: the server's Env clock.
+StatusOr<Security> open_security(const ServerConfig& config, const std::filesystem::path& jaas,
+                                 Clock& clock);
 
 }  // namespace zkd::server

@@ -97,6 +97,8 @@ net::ConnectionOptions Server::connection_options(bool secure_port) const {
   net::ConnectionOptions options;
   options.max_frame = config_.jute_max_buffer;
   options.read_gate = writes_.read_gate();
+  // The handshake deadlines run on the Env's time, as every other deadline.
+  options.new_timer = [this] { return env_.new_timer(io_); };
   if (secure_port || config_.port_unification) {
     options.tls = security_.client_tls;
     options.tls_optional = !secure_port;

@@ -11,8 +11,8 @@
 #include <cstring>
 #include <optional>
 
+#include "zkd/clock/real_time.h"
 #include "zkd/storage/env.h"
-#include "zkd/storage/real_time.h"
 
 namespace zkd::storage {
 namespace {

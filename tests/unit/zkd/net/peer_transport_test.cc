@@ -21,6 +21,7 @@
 #include "tests/common/run_until.h"
 #include "tests/common/temp_dir.h"
 #include "tests/unit/zkd/net/peer_packet_testing.h"
+#include "zkd/storage/simulated_time.h"
 #include "zklab/process/certificates.h"
 #include "zklab/process/port_reservation.h"
 
@@ -503,6 +504,50 @@ TEST_F(PeerTransportTest, StartReportsABindError) {
   PeerTransport not_configured(
       io_, 5, addresses_, [](PeerPacket) {}, options_);
   EXPECT_TRUE(not_configured.start());
+}
+
+// Time handed in (options.new_timer, options.clock): the transport's
+// deadlines and back-off are simulated here, so they pass only when the test
+// moves the time, however long the test takes in real time.
+class PeerTransportTimeTest : public PeerTransportTest {
+ protected:
+  PeerTransportTimeTest() {
+    // The factories hold the time too: no timer outlives it.
+    options_.new_timer = [time = time_] { return time->new_timer(); };
+    options_.clock = time_.get();
+  }
+  void TearDown() override {
+    nodes_.clear();
+    io_.restart();
+    io_.run_for(5s);  // until the stopped transports' coroutines have ended
+  }
+
+  std::shared_ptr<storage::SimulatedTime> time_ = std::make_shared<storage::SimulatedTime>();
+};
+
+TEST_F(PeerTransportTimeTest, AConnectionWithoutAHelloIsClosedAfterTenSecondsOfItsTime) {
+  configure(1);
+  start(1);
+  RawPeer silent(io_, port_of(1));
+  silent.start_reading();
+  ASSERT_TRUE(run_until([&] { return time_->armed() == 1; }));  // its hello deadline
+  time_->advance(9999ms);
+  EXPECT_FALSE(zk::test::run_until(
+      io_, [&] { return silent.closed(); }, 200ms));
+  time_->advance(1ms);
+  EXPECT_TRUE(run_until([&] { return silent.closed(); }));
+}
+
+TEST_F(PeerTransportTimeTest, ADialerRetriesAfterTheBackoffOfItsTime) {
+  configure(2);
+  start(2);                                            // dials server 1, which does not listen yet
+  const int64_t retry_at = time_->steady_us() + 5000;  // min_backoff
+  ASSERT_TRUE(run_until([&] { return time_->armed() == 1 && time_->next_deadline() == retry_at; }));
+  start(1);
+  EXPECT_FALSE(links_within(1, 2, 200ms));  // its time stands still
+  time_->advance(5ms);
+  EXPECT_TRUE(run_until([&] { return linked(1, 2); }));
+  expect_traffic(1, 2);
 }
 
 // sslQuorum: links over mutually authenticated TLS. Each server's identity

@@ -13,6 +13,7 @@
 #include <openssl/x509.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 
@@ -24,6 +25,7 @@ namespace zkd::net {
 namespace {
 
 using ::testing::HasSubstr;
+using namespace std::chrono_literals;
 
 using zk::lab::Identity;
 
@@ -111,6 +113,39 @@ TEST_F(TlsContextTest, RefusalsNameTheStoreAndWhatToDo) {
   EXPECT_EQ(error_of(cipher), "ssl.ciphersuites: OpenSSL has no cipher suite TLS_NOT_A_SUITE");
   cipher.cipher_suites = {"TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384"};
   EXPECT_EQ(error_of(cipher), "");
+}
+
+// A clock the test moves by hand.
+class ManualClock final : public Clock {
+ public:
+  int64_t wall_ms() override { return 1'700'000'000'000 + steady_us_ / 1000; }
+  int64_t steady_us() override { return steady_us_; }
+  void advance(std::chrono::microseconds by) { steady_us_ += by.count(); }
+
+ private:
+  int64_t steady_us_ = 1'000'000;
+};
+
+// client.certReload looks at the stores at most once a second of the clock
+// in the settings, not of the system's.
+TEST_F(TlsContextTest, ReloadLooksAtTheStoresOnceASecondOfItsClock) {
+  ManualClock clock;
+  TlsSettings settings;
+  settings.key_store.location = pem_store();
+  settings.reload = true;
+  settings.clock = &clock;
+  auto opened = TlsServer::open(settings);
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  TlsServer& server = **opened;
+  const auto first = server.context();
+  const std::filesystem::path store = settings.key_store.location;
+  std::filesystem::last_write_time(store, std::filesystem::last_write_time(store) + 10s);
+  clock.advance(999ms);
+  server.reload_if_changed();
+  EXPECT_EQ(server.context(), first);  // within the second: the stores are not looked at
+  clock.advance(1ms);
+  server.reload_if_changed();
+  EXPECT_NE(server.context(), first);  // a new context from the changed store
 }
 
 }  // namespace

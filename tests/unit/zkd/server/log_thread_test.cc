@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "zkd/clock/real_time.h"
 #include "zkd/storage/memory_env.h"
-#include "zkd/storage/real_time.h"
 
 namespace zkd::server {
 namespace {
@@ -177,8 +177,7 @@ TEST(LogThread, TxnsQueuedDuringAnFsyncShareTheNextOne) {
   auto gated = std::make_unique<GatedLog>();
   GatedLog& log_file = *gated;
   Reports reports;
-  LogThread log(std::move(gated), storage::real_clock(),
-                [&](const LogBatch& b) { reports.add(b); });
+  LogThread log(std::move(gated), real_clock(), [&](const LogBatch& b) { reports.add(b); });
   log.append(1, "first");
   ASSERT_TRUE(log_file.wait_sync_started(1));
   for (int64_t zxid = 2; zxid <= 50; ++zxid) log.append(zxid, "queued");
@@ -235,8 +234,7 @@ TEST(LogThread, TruncationRunsAfterEverythingQueuedBeforeIt) {
   auto gated = std::make_unique<GatedLog>();
   GatedLog& log_file = *gated;
   Reports reports;
-  LogThread log(std::move(gated), storage::real_clock(),
-                [&](const LogBatch& b) { reports.add(b); });
+  LogThread log(std::move(gated), real_clock(), [&](const LogBatch& b) { reports.add(b); });
   log.append(1, "first");
   ASSERT_TRUE(log_file.wait_sync_started(1));  // the first fsync hangs
   for (int64_t zxid = 2; zxid <= 20; ++zxid) log.append(zxid, "queued");
@@ -265,8 +263,7 @@ TEST(LogThread, FailedTruncationIsReturnedReportedOnceAndStopsTheLog) {
   log_file.release_all();
   log_file.fail_truncations("truncate failed: disk on fire");
   Reports reports;
-  LogThread log(std::move(gated), storage::real_clock(),
-                [&](const LogBatch& b) { reports.add(b); });
+  LogThread log(std::move(gated), real_clock(), [&](const LogBatch& b) { reports.add(b); });
   log.append(1, "a");
   ASSERT_TRUE(reports.wait_durable(1));
   zkd::Status s = log.truncate_after(0);

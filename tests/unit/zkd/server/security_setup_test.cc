@@ -12,6 +12,7 @@
 #include "libzk/java/jvm_flags.h"
 #include "tests/common/temp_dir.h"
 #include "zkd/sasl/sasl_server.h"
+#include "zkd/storage/env.h"
 
 namespace zkd::server {
 namespace {
@@ -46,6 +47,7 @@ class SaslSetupFiles : public ::testing::Test {
   }
   zk::test::TempDir temp_{"zkd-sasl-setup"};
   const std::filesystem::path& dir_ = temp_.path();
+  Clock& clock_ = storage::posix_env().clock();
 };
 
 // The error open_security gives, which must be a configuration error.
@@ -58,20 +60,20 @@ std::string error_of(const StatusOr<Security>& opened) {
 
 TEST_F(SaslSetupFiles, NoFileIsFineUnlessTheSaslProviderIsConfigured) {
   ServerConfig config;
-  auto none = open_security(config, "");
+  auto none = open_security(config, "", clock_);
   ASSERT_TRUE(none.ok()) << none.status().message();
   EXPECT_EQ(none->sasl, nullptr);
   config.sasl_provider = true;
-  EXPECT_THAT(error_of(open_security(config, "")),
+  EXPECT_THAT(error_of(open_security(config, "", clock_)),
               HasSubstr("zkd has no JAAS file: pass zkd --jaas FILE"));
 }
 
 TEST_F(SaslSetupFiles, ErrorsNameTheFile) {
   ServerConfig config;
-  EXPECT_EQ(error_of(open_security(config, dir_ / "missing.conf")),
+  EXPECT_EQ(error_of(open_security(config, dir_ / "missing.conf", clock_)),
             "cannot read the JAAS file " + (dir_ / "missing.conf").string());
   const auto bad = write("Server {\n  m required user_a=;\n};");
-  EXPECT_EQ(error_of(open_security(config, bad)),
+  EXPECT_EQ(error_of(open_security(config, bad, clock_)),
             "JAAS file " + bad.string() + ": line 2: expected a value for option user_a");
 }
 
@@ -81,7 +83,7 @@ TEST_F(SaslSetupFiles, AFileWithoutAServerSectionLeavesClientSaslOff) {
   ServerConfig config;
   config.sasl_provider = true;
   for (const std::string_view text : {"", "Client { m required; };"}) {
-    auto opened = open_security(config, write(text));
+    auto opened = open_security(config, write(text), clock_);
     ASSERT_TRUE(opened.ok()) << opened.status().message();
     EXPECT_EQ(opened->sasl, nullptr) << text;
   }
@@ -90,14 +92,14 @@ TEST_F(SaslSetupFiles, AFileWithoutAServerSectionLeavesClientSaslOff) {
 TEST_F(SaslSetupFiles, QuorumSaslTakesItsTwoSectionsAndNeedsNoServerSection) {
   ServerConfig config;
   config.quorum_sasl = true;
-  EXPECT_THAT(error_of(open_security(config, "")),
+  EXPECT_THAT(error_of(open_security(config, "", clock_)),
               HasSubstr("quorum.auth.enableSasl is true but zkd has no"));
   const auto quorum_only = write(
       "QuorumServer { org.apache.zookeeper.server.auth.DigestLoginModule required "
       "user_peer=\"pw\"; };\n"
       "QuorumLearner { org.apache.zookeeper.server.auth.DigestLoginModule required "
       "username=\"peer\" password=\"pw\"; };");
-  auto opened = open_security(config, quorum_only);
+  auto opened = open_security(config, quorum_only, clock_);
   ASSERT_TRUE(opened.ok()) << opened.status().message();
   ASSERT_NE(opened->quorum_sasl_server, nullptr);
   EXPECT_EQ(opened->quorum_sasl_server->settings().service, "zookeeper-quorum");
@@ -110,7 +112,8 @@ TEST_F(SaslSetupFiles, QuorumSaslTakesItsTwoSectionsAndNeedsNoServerSection) {
   ServerConfig renamed;
   renamed.quorum_sasl = true;
   renamed.quorum_sasl_learner_section = "Elsewhere";
-  EXPECT_THAT(error_of(open_security(renamed, quorum_only)), HasSubstr("no section Elsewhere"));
+  EXPECT_THAT(error_of(open_security(renamed, quorum_only, clock_)),
+              HasSubstr("no section Elsewhere"));
 }
 
 TEST_F(SaslSetupFiles, KerberosQuorumSectionsTakeTheServiceFromThePrincipal) {
@@ -121,7 +124,7 @@ TEST_F(SaslSetupFiles, KerberosQuorumSectionsTakeTheServiceFromThePrincipal) {
       "keyTab=\"/k\" principal=\"zkquorum/h@R\"; };\n";
   ServerConfig config;
   config.quorum_sasl = true;
-  auto opened = open_security(config, write(quorum));
+  auto opened = open_security(config, write(quorum), clock_);
   ASSERT_TRUE(opened.ok()) << opened.status().message();
   ASSERT_NE(opened->quorum_sasl_server, nullptr);
   EXPECT_EQ(opened->quorum_sasl_server->settings().mechanism_name(), "GSSAPI");
@@ -134,7 +137,7 @@ TEST_F(SaslSetupFiles, KerberosQuorumSectionsTakeTheServiceFromThePrincipal) {
       "Server { com.sun.security.auth.module.Krb5LoginModule required "
       "keyTab=\"/other\" principal=\"zookeeper/h@R\"; };\n" +
       quorum);
-  EXPECT_THAT(error_of(open_security(two_keytabs, both)),
+  EXPECT_THAT(error_of(open_security(two_keytabs, both, clock_)),
               HasSubstr("name different keytabs (/other, /k)"));
 }
 
@@ -142,7 +145,7 @@ TEST_F(SaslSetupFiles, ADigestSectionSetsUpDigestMd5) {
   ServerConfig config;
   const auto good = write(
       "Server { org.apache.zookeeper.server.auth.DigestLoginModule required user_bob=\"pw\"; };");
-  auto opened = open_security(config, good);
+  auto opened = open_security(config, good, clock_);
   ASSERT_TRUE(opened.ok()) << opened.status().message();
   ASSERT_NE(opened->sasl, nullptr);
   EXPECT_EQ(opened->sasl->settings().mechanism_name(), "DIGEST-MD5");

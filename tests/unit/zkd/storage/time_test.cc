@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "zkd/clock/real_time.h"
 #include "zkd/storage/memory_env.h"
-#include "zkd/storage/real_time.h"
 #include "zkd/storage/simulated_time.h"
 
 namespace zkd::storage {

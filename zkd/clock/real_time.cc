@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/storage/real_time.h"
+#include "zkd/clock/real_time.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -7,7 +7,7 @@
 #include <random>
 #include <utility>
 
-namespace zkd::storage {
+namespace zkd {
 namespace {
 
 class RealClock final : public Clock {
@@ -67,4 +67,4 @@ uint64_t real_secure_random() {
   return (static_cast<uint64_t>(device()) << 32) | device();
 }
 
-}  // namespace zkd::storage
+}  // namespace zkd
