@@ -9,7 +9,6 @@
 namespace zkd::migrate {
 namespace {
 
-
 constexpr std::string_view kSnappyMagic("\x82SNAPPY\0", 8);
 constexpr size_t kSnappyHeaderSize = 16;  // magic, version, compatible version
 

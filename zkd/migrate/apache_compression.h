@@ -17,6 +17,6 @@ namespace zkd::migrate {
 // The uncompressed bytes of a snapshot file's content. Errors name `file`
 // and the offset in the compressed bytes where the stream breaks.
 StatusOr<std::string> decompress(Compression compression, std::string_view bytes,
-                                          const std::string& file);
+                                 const std::string& file);
 
 }  // namespace zkd::migrate

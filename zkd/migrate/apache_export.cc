@@ -11,7 +11,6 @@
 
 namespace zkd::migrate {
 
-
 StatusOr<ExportSummary> export_apache(storage::Env& env, const server::ServerConfig& source,
                                       const std::string& out_dir,
                                       const std::function<void(const std::string&)>& progress) {

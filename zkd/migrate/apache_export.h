@@ -12,8 +12,8 @@
 
 #include "zkd/server/config.h"
 #include "zkd/server/epoch_files.h"
-#include "zkd/storage/env.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/env.h"
 
 namespace zkd::migrate {
 
@@ -28,8 +28,8 @@ struct ExportSummary {
 // Recovers the state `source` names and writes it under `out_dir`
 // (`out_dir`/version-2 is created). Refuses (kConfig) when `source` holds no
 // zkd data or `out_dir`/version-2 already holds snapshot or log files.
-StatusOr<ExportSummary> export_apache(
-    storage::Env& env, const server::ServerConfig& source, const std::string& out_dir,
-    const std::function<void(const std::string&)>& progress);
+StatusOr<ExportSummary> export_apache(storage::Env& env, const server::ServerConfig& source,
+                                      const std::string& out_dir,
+                                      const std::function<void(const std::string&)>& progress);
 
 }  // namespace zkd::migrate

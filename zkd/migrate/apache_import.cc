@@ -19,7 +19,6 @@
 namespace zkd::migrate {
 namespace {
 
-
 void tell(const ImportRequest& request, const std::string& what) {
   if (request.progress) request.progress(what);
 }

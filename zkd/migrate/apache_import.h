@@ -14,8 +14,8 @@
 
 #include "zkd/server/config.h"
 #include "zkd/server/epoch_files.h"
-#include "zkd/storage/env.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/env.h"
 
 namespace zkd::migrate {
 
@@ -45,6 +45,6 @@ struct ImportSummary {
 // snapshot or log files, and (kCorruption) Apache data that does not read,
 // naming the file and offset; nothing is written then.
 StatusOr<ImportSummary> import_apache(storage::Env& env, const ImportRequest& request,
-                                               const server::ServerConfig& target);
+                                      const server::ServerConfig& target);
 
 }  // namespace zkd::migrate

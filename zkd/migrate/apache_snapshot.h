@@ -40,17 +40,15 @@ using NodeProgress = std::function<void(int64_t nodes)>;
 // offset too. `extended_types`: the zkd tree's (how owners are read). The
 // result's zxid is left 0: Apache names a snapshot by its zxid (the caller
 // knows it from the file name).
-StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes,
-                                                             const std::string& file,
-                                                             bool extended_types,
-                                                             const NodeProgress& progress);
+StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes, const std::string& file,
+                                                    bool extended_types,
+                                                    const NodeProgress& progress);
 
 // Writes `tree` and `sessions` as an uncompressed snapshot through `sink`,
 // in pieces of about 1 MiB, without the optional digest (Apache 3.6+ reads
 // snapshots without one and computes the tree's digest itself).
 using ByteSink = std::function<Status(std::string_view bytes)>;
-Status write_apache_snapshot(const tree::DataTree& tree,
-                                      const tree::SessionTable& sessions, const ByteSink& sink,
-                                      const NodeProgress& progress);
+Status write_apache_snapshot(const tree::DataTree& tree, const tree::SessionTable& sessions,
+                             const ByteSink& sink, const NodeProgress& progress);
 
 }  // namespace zkd::migrate

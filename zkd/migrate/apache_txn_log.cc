@@ -9,7 +9,6 @@
 namespace zkd::migrate {
 namespace {
 
-
 constexpr size_t kEntryOverhead = 8 + 4 + 1;  // checksum, length, end byte
 
 bool only_zeros(std::string_view bytes) {

@@ -32,8 +32,8 @@ struct LogSegmentRead {
 // names `file` and the entry's offset, unless `last_segment` and nothing but
 // zeros follows it: then it is a torn tail (LogSegmentRead::torn_tail), as a
 // crash leaves one. An error from `visit` stops the read and is returned.
-StatusOr<LogSegmentRead> read_apache_log(
-    std::string_view bytes, const std::string& file, bool last_segment,
-    const std::function<Status(const tree::Txn&)>& visit);
+StatusOr<LogSegmentRead> read_apache_log(std::string_view bytes, const std::string& file,
+                                         bool last_segment,
+                                         const std::function<Status(const tree::Txn&)>& visit);
 
 }  // namespace zkd::migrate

@@ -29,18 +29,17 @@ StatusOr<DataFiles> list_data_files(storage::Env& env, const std::string& dir) {
 }
 
 Status require_no_data_files(storage::Env& env, const std::string& dir,
-                                      const std::string& writing) {
+                             const std::string& writing) {
   auto files = list_data_files(env, dir);
   if (!files.ok()) return files.status();
   if (files->empty()) return Status();
   const DataFile& first = files->snapshots.empty() ? files->logs.front() : files->snapshots.front();
   const size_t count = files->snapshots.size() + files->logs.size();
-  return Status::config(
-      dir + " already holds " + std::to_string(count) +
-      (count == 1 ? " snapshot or log file (" : " snapshot and log files (") + first.name + "); " +
-      writing +
-      " needs a directory without any: move them aside or choose "
-      "another");
+  return Status::config(dir + " already holds " + std::to_string(count) +
+                        (count == 1 ? " snapshot or log file (" : " snapshot and log files (") +
+                        first.name + "); " + writing +
+                        " needs a directory without any: move them aside or choose "
+                        "another");
 }
 
 }  // namespace zkd::migrate

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "zkd/migrate/apache_format.h"
-#include "zkd/storage/env.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/env.h"
 
 namespace zkd::migrate {
 
@@ -32,7 +32,6 @@ StatusOr<DataFiles> list_data_files(storage::Env& env, const std::string& dir);
 
 // A config error when `dir` holds any snapshot or log file: `writing` says
 // what would have been written there.
-Status require_no_data_files(storage::Env& env, const std::string& dir,
-                                      const std::string& writing);
+Status require_no_data_files(storage::Env& env, const std::string& dir, const std::string& writing);
 
 }  // namespace zkd::migrate

@@ -39,8 +39,8 @@ StatusOr<DataDirLock> lock_data_dir(const std::filesystem::path& data_dir) {
     if (err == EWOULDBLOCK) {
       std::string holder = n > 0 ? std::string(pid, static_cast<size_t>(n)) : std::string("?");
       while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
-      return Status::config(data_dir.string() + " is in use by another zkd (pid " +
-                                     holder + ", " + path + "); stop it first");
+      return Status::config(data_dir.string() + " is in use by another zkd (pid " + holder + ", " +
+                            path + "); stop it first");
     }
     return Status::error("flock " + path + ": " + std::strerror(err));
   }

@@ -13,7 +13,6 @@
 namespace zkd::server {
 namespace {
 
-
 std::string path_of(const std::string& dir, std::string_view name) {
   return dir + "/" + std::string(name);
 }

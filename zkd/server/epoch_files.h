@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <string>
 
-#include "zkd/storage/env.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/env.h"
 
 namespace zkd::server {
 
@@ -41,7 +41,6 @@ StatusOr<EpochFiles> read_epoch_files(storage::Env& env, const std::string& snap
 // currentEpoch, so a crash in between never leaves currentEpoch ahead of the
 // new acceptedEpoch when the caller raises both. Durable when it returns ok.
 // Creates `snap_dir` if missing.
-Status write_epoch_files(storage::Env& env, const std::string& snap_dir,
-                                  const EpochFiles& epochs);
+Status write_epoch_files(storage::Env& env, const std::string& snap_dir, const EpochFiles& epochs);
 
 }  // namespace zkd::server

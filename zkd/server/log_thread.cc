@@ -36,7 +36,7 @@ Status LogThread::truncate_after(int64_t zxid) {
     std::lock_guard lock(mutex_);
     if (stopping_) {
       return Status::error("txn log truncation after zxid " + std::to_string(zxid) +
-                                    ": the log thread has stopped");
+                           ": the log thread has stopped");
     }
     Item item{Item::Kind::kTruncate, zxid, {}, {}};
     done = item.done.get_future();
@@ -62,8 +62,7 @@ void LogThread::fail_truncations(std::deque<Item>& items, const Status& why) {
   items.clear();
 }
 
-Status LogThread::write_batch(std::deque<Item>& batch, int64_t& last_zxid,
-                                       uint64_t& txns) {
+Status LogThread::write_batch(std::deque<Item>& batch, int64_t& last_zxid, uint64_t& txns) {
   while (!batch.empty()) {
     Item item = std::move(batch.front());
     batch.pop_front();

@@ -24,8 +24,8 @@
 #include <thread>
 
 #include "zkd/server/server_log.h"
-#include "zkd/storage/clock.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/clock.h"
 #include "zkd/storage/txn_log.h"
 
 namespace zkd::server {
@@ -66,7 +66,7 @@ class LogThread final : public ServerLog {
     enum class Kind { kAppend, kRoll, kTruncate };
     Kind kind = Kind::kAppend;
     int64_t zxid = 0;
-    std::string txn;                     // kAppend
+    std::string txn;            // kAppend
     std::promise<Status> done;  // kTruncate: the caller waits on it
   };
   void push(Item item);

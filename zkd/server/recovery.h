@@ -11,8 +11,8 @@
 
 #include "zkd/server/config.h"
 #include "zkd/server/session_credentials.h"
-#include "zkd/storage/env.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/env.h"
 #include "zkd/storage/txn_log.h"
 #include "zkd/tree/database.h"
 
@@ -35,8 +35,8 @@ StorageLayout storage_layout(const ServerConfig& config);
 // <snap_dir>/session.key: a key found only there is read and copied beside
 // myid (durably, before it is used).
 StatusOr<SessionPasswords::Key> load_or_create_session_key(storage::Env& env,
-                                                                    const std::string& data_dir,
-                                                                    const std::string& snap_dir);
+                                                           const std::string& data_dir,
+                                                           const std::string& snap_dir);
 // Whether either place holds a session.key (an ensemble without one shares a
 // key derived for it: replication.h, ensemble_session_key()).
 bool session_key_exists(storage::Env& env, const std::string& data_dir,
@@ -66,13 +66,11 @@ struct Recovered {
 // With `replayed_records`, it is set to the log records applied after the
 // snapshot, in zxid order (exactly `Recovered::replayed` of them; what a
 // replica hands its protocol core as its log). Left empty on error.
-StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout,
-                                     tree::Database& db,
-                                     std::vector<storage::LogRecord>* replayed_records = nullptr);
+StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree::Database& db,
+                            std::vector<storage::LogRecord>* replayed_records = nullptr);
 
 // Writes a whole snapshot of `db` at once (start-up of a data dir that has
 // none yet, like Apache's initial snapshot.0). Nothing may apply meanwhile.
-Status write_snapshot_now(storage::Env& env, const std::string& snap_dir,
-                                   const tree::Database& db);
+Status write_snapshot_now(storage::Env& env, const std::string& snap_dir, const tree::Database& db);
 
 }  // namespace zkd::server

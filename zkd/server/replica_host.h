@@ -36,8 +36,8 @@
 #include "zkd/server/replica_log.h"
 #include "zkd/server/snapshot_stream.h"
 #include "zkd/server/write_request.h"
-#include "zkd/storage/env.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/env.h"
 #include "zkd/storage/txn_log.h"
 #include "zkd/tree/database.h"
 #include "zkd/tree/txn.h"
@@ -94,9 +94,9 @@ class ReplicaEvents {
 // taken from the last zxid and written, as Apache does. An unreadable or unwritable epoch file is
 // an error.
 StatusOr<zab::Bootstrap> replica_bootstrap(storage::Env& env, const std::string& snap_dir,
-                                                    std::vector<storage::LogRecord> records,
-                                                    int64_t snapshot_zxid, int64_t applied,
-                                                    size_t commit_window, uint32_t incarnation);
+                                           std::vector<storage::LogRecord> records,
+                                           int64_t snapshot_zxid, int64_t applied,
+                                           size_t commit_window, uint32_t incarnation);
 
 // srvr's Mode for a replica: "leader", "follower", "observer" ("looking"
 // is never shown: a looking replica does not serve).

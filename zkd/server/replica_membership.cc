@@ -66,7 +66,7 @@ Status take_snapshot_membership(zab::Config& config, const std::string& snapshot
   auto parsed = parse_membership_text(snapshot_config);
   if (!parsed) {
     return Status::corruption("/zookeeper/config in the snapshot does not parse: " +
-                                       snapshot_config);
+                              snapshot_config);
   }
   zab::Membership m = zab_membership(parsed->first);
   config.voters = std::move(m.voters);

@@ -21,7 +21,7 @@ struct LogBatch {
   int64_t durable_zxid = 0;  // every txn up to here is on disk
   uint64_t txns = 0;         // txns in this batch
   int64_t sync_us = 0;       // time spent in sync()
-  Status status;    // not ok: the log failed, nothing more will be durable
+  Status status;             // not ok: the log failed, nothing more will be durable
   // truncate_after() calls carried out before this report. A report still on
   // its way to the state thread when a truncation returns carries a smaller
   // count than the caller has made, and may name txns the truncation removed.

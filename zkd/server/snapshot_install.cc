@@ -9,7 +9,6 @@
 
 namespace zkd::server {
 
-
 namespace {
 
 Status remove_log_segments(storage::Env& env, const StorageLayout& layout) {
@@ -68,7 +67,7 @@ Status finish_snapshot_install(storage::Env& env, const StorageLayout& layout, i
 }
 
 StatusOr<std::optional<int64_t>> staged_snapshot_install(storage::Env& env,
-                                                                  const StorageLayout& layout) {
+                                                         const StorageLayout& layout) {
   const std::string staging = staging_dir(layout);
   if (!env.file_exists(staging)) return std::optional<int64_t>();
   auto staged = storage::list_snapshots(env, staging);

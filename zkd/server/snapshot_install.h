@@ -23,8 +23,8 @@
 #include <string>
 
 #include "zkd/server/recovery.h"
-#include "zkd/storage/env.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/env.h"
 #include "zkd/tree/database.h"
 
 namespace zkd::server {
@@ -40,13 +40,12 @@ Status begin_staging(storage::Env& env, const StorageLayout& layout);
 // Step 1: `db` (the leader's state) written whole into the staging directory.
 // (A streamed snapshot is written there as it arrives: snapshot_stream.h.)
 Status stage_snapshot_install(storage::Env& env, const StorageLayout& layout,
-                                       const tree::Database& db);
+                              const tree::Database& db);
 // Step 3, once the log is emptied.
-Status finish_snapshot_install(storage::Env& env, const StorageLayout& layout,
-                                        int64_t zxid);
+Status finish_snapshot_install(storage::Env& env, const StorageLayout& layout, int64_t zxid);
 // The zxid of the snapshot staged for install, if one is.
 StatusOr<std::optional<int64_t>> staged_snapshot_install(storage::Env& env,
-                                                                  const StorageLayout& layout);
+                                                         const StorageLayout& layout);
 // Finishes an install a crash interrupted after step 1; nothing without a
 // staged snapshot. Run before the snapshots and the log are read, with no
 // log writer open (recover() does).

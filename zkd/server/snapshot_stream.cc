@@ -8,7 +8,6 @@
 
 namespace zkd::server {
 
-
 namespace {
 
 zab::Message chunk_message(const zab::Message& snap) {

@@ -32,9 +32,9 @@
 #include <string>
 
 #include "zkd/server/recovery.h"
+#include "zkd/status/status.h"
 #include "zkd/storage/env.h"
 #include "zkd/storage/snapshot_file.h"
-#include "zkd/status/status.h"
 #include "zkd/tree/database.h"
 #include "zkd/zab/message.h"
 
@@ -96,8 +96,7 @@ class IncomingSnapshot {
   // A SnapChunk. Returns the Snap to step into the core when this was the
   // last chunk of the stream under way; nothing otherwise (also for a chunk
   // of no stream under way, which is dropped).
-  StatusOr<std::optional<zab::Message>> chunk(const zab::Message& message,
-                                                       std::string_view bytes);
+  StatusOr<std::optional<zab::Message>> chunk(const zab::Message& message, std::string_view bytes);
   // Whether the state of a Snap at `zxid` is whole on disk, waiting for the
   // core's install.
   bool received(zab::Zxid zxid) const { return done_ && snap_ && snap_->zxid == zxid; }

@@ -36,8 +36,8 @@
 #include "zkd/server/server_stats.h"
 #include "zkd/server/snapshot_service.h"
 #include "zkd/server/write_request.h"
-#include "zkd/storage/clock.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/clock.h"
 #include "zkd/tree/database.h"
 
 namespace zkd::server {

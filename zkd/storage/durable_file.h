@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "zkd/storage/env.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/env.h"
 
 namespace zkd::storage {
 

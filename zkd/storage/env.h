@@ -22,8 +22,8 @@
 #include <string_view>
 #include <vector>
 
-#include "zkd/storage/clock.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/clock.h"
 
 namespace boost::asio {
 class io_context;

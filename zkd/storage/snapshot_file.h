@@ -15,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
+#include "zkd/status/status.h"
 #include "zkd/storage/env.h"
 #include "zkd/storage/snapshot_compression.h"
-#include "zkd/status/status.h"
 
 namespace zkd::storage {
 

@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "zkd/storage/env.h"
 #include "zkd/status/status.h"
+#include "zkd/storage/env.h"
 
 namespace zkd::storage {
 

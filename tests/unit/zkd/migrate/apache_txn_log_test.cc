@@ -19,7 +19,7 @@ std::string segment() {
 }
 
 zkd::StatusOr<std::vector<int64_t>> zxids(std::string_view bytes, bool last,
-                                              std::string* torn = nullptr) {
+                                          std::string* torn = nullptr) {
   std::vector<int64_t> seen;
   auto read = read_apache_log(bytes, "log.5", last, [&seen](const tree::Txn& txn) {
     seen.push_back(txn.header.zxid);

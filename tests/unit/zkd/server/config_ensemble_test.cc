@@ -275,14 +275,16 @@ TEST_F(MyIdTest, ClientPortKeyWinsWhenItAgreesWithTheLine) {
 
   auto differs = load("clientPort=2999\n");
   EXPECT_FALSE(differs.config);
-  EXPECT_THAT(differs.error.message(), HasSubstr("clientPort 2999 differs from the client port 2181"));
+  EXPECT_THAT(differs.error.message(),
+              HasSubstr("clientPort 2999 differs from the client port 2181"));
 }
 
 TEST_F(MyIdTest, ThisServersLineWithoutClientPortNeedsTheKey) {
   write(data_ / "myid", "3");
   auto r = load("");
   EXPECT_FALSE(r.config);
-  EXPECT_THAT(r.error.message(), HasSubstr("clientPort is not set, and server.3 (this server, per myid)"));
+  EXPECT_THAT(r.error.message(),
+              HasSubstr("clientPort is not set, and server.3 (this server, per myid)"));
   auto with_key = load("clientPort=2183\npeerType=participant\n");
   ASSERT_TRUE(with_key.config) << with_key.error.message();
   EXPECT_EQ(with_key.config->client_port, 2183);
@@ -328,7 +330,7 @@ TEST_F(MyIdTest, IdWithoutServerLineNamesBothFiles) {
   auto r = load("");
   EXPECT_FALSE(r.config);
   EXPECT_THAT(r.error.message(), HasSubstr(myid_path() + ": server id 7 has no server.7 line in " +
-                                 (base_ / "zoo.cfg").string()));
+                                           (base_ / "zoo.cfg").string()));
 }
 
 TEST_F(MyIdTest, StandaloneNeedsNoMyId) {
@@ -387,7 +389,8 @@ TEST_F(MyIdTest, StandaloneWithClientPortReadsMyIdOnlyWhenPresent) {
   write(base_ / "zoo.cfg", "dataDir=" + data_.string() + "\nclientPort=2999\n" + kDockerDefault);
   auto differs = load_config(base_ / "zoo.cfg");
   EXPECT_FALSE(differs.config);
-  EXPECT_THAT(differs.error.message(), HasSubstr("clientPort 2999 differs from the client port 2181"));
+  EXPECT_THAT(differs.error.message(),
+              HasSubstr("clientPort 2999 differs from the client port 2181"));
 }
 
 TEST_F(MyIdTest, ReadMyIdOnAParsedConfig) {
@@ -400,7 +403,8 @@ TEST_F(MyIdTest, ReadMyIdOnAParsedConfig) {
   EXPECT_TRUE(read_my_id(*parsed.config).ok());
   EXPECT_EQ(parsed.config->my_id, 9);
   write(data_ / "myid", "4\n");
-  EXPECT_THAT(read_my_id(*parsed.config).message(), HasSubstr("no server.4 line in the configuration"));
+  EXPECT_THAT(read_my_id(*parsed.config).message(),
+              HasSubstr("no server.4 line in the configuration"));
 }
 
 }  // namespace
