@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/migrate/apache_export.h"
 
-#include "zkd/migrate/apache_format.h"
-#include "zkd/migrate/apache_snapshot.h"
+#include "zkd/apache_files/apache_format.h"
+#include "zkd/apache_files/apache_snapshot.h"
 #include "zkd/migrate/data_files.h"
 #include "zkd/server/database_options.h"
 #include "zkd/server/recovery.h"
@@ -35,13 +35,13 @@ StatusOr<ExportSummary> export_apache(storage::Env& env, const server::ServerCon
   summary.zxid = db.last_zxid();
   summary.znodes = db.counts().znodes;
   summary.sessions = db.session_table().size();
-  const std::string name = snapshot_file_name(summary.zxid);
+  const std::string name = apache::snapshot_file_name(summary.zxid);
   const std::string temporary = apache_dir + "/" + name + ".tmp";
   summary.written = apache_dir + "/" + name;
   if (Status s = env.create_dirs(apache_dir); !s.ok()) return s;
   auto file = env.new_writable_file(temporary, 0);
   if (!file.ok()) return file.status();
-  Status s = write_apache_snapshot(
+  Status s = apache::write_apache_snapshot(
       db.tree(), db.session_table(), [&](std::string_view bytes) { return (*file)->append(bytes); },
       [&](int64_t nodes) { tell("writing " + name + ": " + std::to_string(nodes) + " znodes"); });
   if (s.ok()) s = (*file)->sync();

@@ -4,10 +4,10 @@
 #include <optional>
 #include <utility>
 
+#include "zkd/apache_files/apache_compression.h"
+#include "zkd/apache_files/apache_snapshot.h"
+#include "zkd/apache_files/apache_txn_log.h"
 #include "zkd/log/log.h"
-#include "zkd/migrate/apache_compression.h"
-#include "zkd/migrate/apache_snapshot.h"
-#include "zkd/migrate/apache_txn_log.h"
 #include "zkd/migrate/data_files.h"
 #include "zkd/server/database_options.h"
 #include "zkd/server/recovery.h"
@@ -39,9 +39,9 @@ StatusOr<ReadSnapshot> read_newest_snapshot(storage::Env& env, const std::string
     if (!view.ok()) return view.status();
     std::string decompressed;
     std::string_view bytes = (*view)->bytes();
-    if (file.parsed.compression != Compression::kNone) {
+    if (file.parsed.compression != apache::Compression::kNone) {
       tell(request, "decompressing " + file.name);
-      auto out = decompress(file.parsed.compression, bytes, path);
+      auto out = apache::decompress(file.parsed.compression, bytes, path);
       if (!out.ok()) {
         skipped.push_back(file.name + ": " + out.status().message());
         continue;
@@ -49,7 +49,7 @@ StatusOr<ReadSnapshot> read_newest_snapshot(storage::Env& env, const std::string
       decompressed = std::move(*out);
       bytes = decompressed;
     }
-    auto loaded = read_apache_snapshot(bytes, path, extended_types, [&](int64_t nodes) {
+    auto loaded = apache::read_apache_snapshot(bytes, path, extended_types, [&](int64_t nodes) {
       tell(request, "reading " + file.name + ": " + std::to_string(nodes) + " znodes");
     });
     if (!loaded.ok()) {
@@ -107,7 +107,7 @@ StatusOr<ImportSummary> import_apache(storage::Env& env, const ImportRequest& re
     tell(request, "replaying " + logs[i].name);
     auto view = env.view_file(path);
     if (!view.ok()) return view.status();
-    auto read = read_apache_log(
+    auto read = apache::read_apache_log(
         (*view)->bytes(), path, i + 1 == logs.size(), [&](const tree::Txn& txn) -> Status {
           const int64_t zxid = txn.header.zxid;
           if (zxid <= previous) return Status();  // in the snapshot already

@@ -16,9 +16,9 @@ StatusOr<DataFiles> list_data_files(storage::Env& env, const std::string& dir) {
   auto names = env.list_dir(dir);
   if (!names.ok()) return names.status();
   for (auto& name : *names) {
-    auto parsed = parse_file_name(name);
+    auto parsed = apache::parse_file_name(name);
     if (!parsed) continue;
-    auto& list = parsed->kind == ApacheFileName::Kind::kSnapshot ? out.snapshots : out.logs;
+    auto& list = parsed->kind == apache::ApacheFileName::Kind::kSnapshot ? out.snapshots : out.logs;
     list.push_back({std::move(name), *parsed});
   }
   std::sort(out.snapshots.begin(), out.snapshots.end(),

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "zkd/migrate/apache_format.h"
+#include "zkd/apache_files/apache_format.h"
 #include "zkd/status/status.h"
 #include "zkd/storage/env.h"
 
@@ -19,7 +19,7 @@ std::string version2_dir(storage::Env& env, const std::string& dir);
 
 struct DataFile {
   std::string name;
-  ApacheFileName parsed;
+  apache::ApacheFileName parsed;
 };
 // The snapshot and log files in `dir`, by kind, each sorted by zxid (newest
 // snapshot first, oldest log first). A missing `dir` holds none.

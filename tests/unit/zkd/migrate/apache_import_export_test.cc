@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "tests/common/temp_dir.h"
-#include "tests/unit/zkd/migrate/migrate_test_util.h"
+#include "tests/unit/zkd/apache_files/apache_test_util.h"
 #include "zkd/migrate/apache_export.h"
 #include "zkd/migrate/apache_import.h"
 #include "zkd/server/recovery.h"
@@ -19,6 +19,7 @@
 namespace zkd::migrate {
 namespace {
 
+namespace test = apache::test;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -153,7 +154,7 @@ TEST_F(ApacheImportExportTest, ExportWritesWhatImportReads) {
 
   auto bytes = env_.read_file(exported->written);
   ASSERT_TRUE(bytes.ok());
-  auto loaded = read_apache_snapshot(*bytes, exported->written, true, nullptr);
+  auto loaded = apache::read_apache_snapshot(*bytes, exported->written, true, nullptr);
   ASSERT_TRUE(loaded.ok()) << loaded.status().message();
   EXPECT_EQ(test::describe(loaded->tree), test::describe(expected_tree()));
   EXPECT_EQ(loaded->sessions.ids(), test::varied_sessions().ids());

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/migrate/apache_txn_log.h"
+#include "zkd/apache_files/apache_txn_log.h"
 
 #include <algorithm>
 
 #include "libzk/wire/jute.h"
-#include "zkd/migrate/apache_format.h"
+#include "zkd/apache_files/apache_format.h"
 
-namespace zkd::migrate {
+namespace zkd::apache {
 namespace {
 
 constexpr size_t kEntryOverhead = 8 + 4 + 1;  // checksum, length, end byte
@@ -68,4 +68,4 @@ StatusOr<LogSegmentRead> read_apache_log(std::string_view bytes, const std::stri
   return out;
 }
 
-}  // namespace zkd::migrate
+}  // namespace zkd::apache

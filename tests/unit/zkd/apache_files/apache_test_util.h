@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Apache-format bytes and trees for the migration tests: a tree with every
+// Apache-format bytes and trees for the tests of Apache's files and of the
+// migration (tests/unit/zkd/migrate): a tree with every
 // kind of node, and Apache's snapshot and log files built from the format's
-// rules (zkd/migrate/apache_snapshot.h, apache_txn_log.h).
+// rules (zkd/apache_files/apache_snapshot.h, apache_txn_log.h).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,14 +11,14 @@
 #include <vector>
 
 #include "libzk/wire/jute.h"
-#include "zkd/migrate/apache_format.h"
-#include "zkd/migrate/apache_snapshot.h"
+#include "zkd/apache_files/apache_format.h"
+#include "zkd/apache_files/apache_snapshot.h"
 #include "zkd/tree/container_kind.h"
 #include "zkd/tree/data_tree.h"
 #include "zkd/tree/session_table.h"
 #include "zkd/tree/txn.h"
 
-namespace zkd::migrate::test {
+namespace zkd::apache::test {
 
 inline constexpr tree::SessionId kSession = 0x1000229df8a0001;
 
@@ -131,4 +132,4 @@ inline tree::Txn create_txn(int64_t zxid, const std::string& path, const std::st
   return txn;
 }
 
-}  // namespace zkd::migrate::test
+}  // namespace zkd::apache::test

@@ -9,14 +9,14 @@
 #include <string>
 #include <string_view>
 
-#include "zkd/migrate/apache_format.h"
+#include "zkd/apache_files/apache_format.h"
 #include "zkd/status/status.h"
 
-namespace zkd::migrate {
+namespace zkd::apache {
 
 // The uncompressed bytes of a snapshot file's content. Errors name `file`
 // and the offset in the compressed bytes where the stream breaks.
 StatusOr<std::string> decompress(Compression compression, std::string_view bytes,
                                  const std::string& file);
 
-}  // namespace zkd::migrate
+}  // namespace zkd::apache

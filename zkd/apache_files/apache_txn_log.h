@@ -18,7 +18,7 @@
 #include "zkd/status/status.h"
 #include "zkd/tree/txn.h"
 
-namespace zkd::migrate {
+namespace zkd::apache {
 
 struct LogSegmentRead {
   size_t entries = 0;
@@ -36,4 +36,4 @@ StatusOr<LogSegmentRead> read_apache_log(std::string_view bytes, const std::stri
                                          bool last_segment,
                                          const std::function<Status(const tree::Txn&)>& visit);
 
-}  // namespace zkd::migrate
+}  // namespace zkd::apache

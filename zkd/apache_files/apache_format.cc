@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/migrate/apache_format.h"
+#include "zkd/apache_files/apache_format.h"
 
 #include <zlib.h>
 
 #include <charconv>
 #include <cstdio>
 
-namespace zkd::migrate {
+namespace zkd::apache {
 namespace {
 
 std::optional<int64_t> parse_hex(std::string_view text) {
@@ -61,4 +61,4 @@ uint32_t adler32(uint32_t running, std::string_view bytes) {
   return static_cast<uint32_t>(sum);
 }
 
-}  // namespace zkd::migrate
+}  // namespace zkd::apache

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/migrate/apache_snapshot.h"
+#include "zkd/apache_files/apache_snapshot.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tests/unit/zkd/migrate/migrate_test_util.h"
+#include "tests/unit/zkd/apache_files/apache_test_util.h"
 
-namespace zkd::migrate {
+namespace zkd::apache {
 namespace {
 
 using test::apache_snapshot_bytes;
@@ -129,4 +129,4 @@ TEST(ApacheSnapshotTest, WithoutExtendedTypesATtlOwnerIsASession) {
 }
 
 }  // namespace
-}  // namespace zkd::migrate
+}  // namespace zkd::apache

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/migrate/apache_compression.h"
+#include "zkd/apache_files/apache_compression.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 
 #include "libzk/wire/jute.h"
 
-namespace zkd::migrate {
+namespace zkd::apache {
 namespace {
 
 using ::testing::HasSubstr;
@@ -97,4 +97,4 @@ TEST(ApacheCompressionTest, FileNamesTellTheCompression) {
 }
 
 }  // namespace
-}  // namespace zkd::migrate
+}  // namespace zkd::apache

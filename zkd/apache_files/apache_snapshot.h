@@ -31,7 +31,7 @@
 #include "zkd/tree/session_table.h"
 #include "zkd/tree/snapshot.h"
 
-namespace zkd::migrate {
+namespace zkd::apache {
 
 // Called now and then while nodes are read or written, with the count so far.
 using NodeProgress = std::function<void(int64_t nodes)>;
@@ -51,4 +51,4 @@ using ByteSink = std::function<Status(std::string_view bytes)>;
 Status write_apache_snapshot(const tree::DataTree& tree, const tree::SessionTable& sessions,
                              const ByteSink& sink, const NodeProgress& progress);
 
-}  // namespace zkd::migrate
+}  // namespace zkd::apache

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/migrate/apache_snapshot.h"
+#include "zkd/apache_files/apache_snapshot.h"
 
 #include <absl/container/flat_hash_map.h>
 
@@ -8,9 +8,9 @@
 
 #include "libzk/wire/jute.h"
 #include "libzk/wire/records.h"
-#include "zkd/migrate/apache_format.h"
+#include "zkd/apache_files/apache_format.h"
 
-namespace zkd::migrate {
+namespace zkd::apache {
 namespace {
 
 using zk::wire::ACLs;
@@ -247,4 +247,4 @@ Status write_apache_snapshot(const tree::DataTree& tree, const tree::SessionTabl
   return sink(buffer);
 }
 
-}  // namespace zkd::migrate
+}  // namespace zkd::apache

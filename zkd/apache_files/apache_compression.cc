@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/migrate/apache_compression.h"
+#include "zkd/apache_files/apache_compression.h"
 
 #include <snappy.h>
 #include <zlib.h>
 
 #include <cstdint>
 
-namespace zkd::migrate {
+namespace zkd::apache {
 namespace {
 
 constexpr std::string_view kSnappyMagic("\x82SNAPPY\0", 8);
@@ -93,4 +93,4 @@ StatusOr<std::string> decompress(Compression compression, std::string_view bytes
   return std::string(bytes);
 }
 
-}  // namespace zkd::migrate
+}  // namespace zkd::apache

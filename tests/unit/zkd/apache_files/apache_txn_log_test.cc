@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "zkd/migrate/apache_txn_log.h"
+#include "zkd/apache_files/apache_txn_log.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tests/unit/zkd/migrate/migrate_test_util.h"
+#include "tests/unit/zkd/apache_files/apache_test_util.h"
 
-namespace zkd::migrate {
+namespace zkd::apache {
 namespace {
 
 using ::testing::HasSubstr;
@@ -89,4 +89,4 @@ TEST(ApacheTxnLogTest, ASnapshotIsNotTakenForALog) {
 }
 
 }  // namespace
-}  // namespace zkd::migrate
+}  // namespace zkd::apache

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace zkd::migrate {
+namespace zkd::apache {
 
 // FileHeader: i32 magic, i32 version (2), i64 dbid; 16 bytes.
 inline constexpr int32_t kSnapshotMagic = 0x5A4B534E;  // "ZKSN"
@@ -41,4 +41,4 @@ std::string snapshot_file_name(int64_t zxid);
 // `running` (1 for a fresh checksum).
 uint32_t adler32(uint32_t running, std::string_view bytes);
 
-}  // namespace zkd::migrate
+}  // namespace zkd::apache
