@@ -26,17 +26,17 @@ constexpr size_t kLastZxidPartSize = 8 + kSealSize;
 // Reads `bytes` with the offset of every failure at hand.
 class SnapshotReader {
  public:
-  SnapshotReader(std::string_view bytes, const std::string& file)
-      : bytes_(bytes), file_(file), r_(bytes) {}
+  // `advice`: what the error says to do about a damaged record.
+  SnapshotReader(std::string_view bytes, const std::string& file, std::string advice)
+      : bytes_(bytes), file_(file), advice_(std::move(advice)), r_(bytes) {}
 
   size_t offset() const { return bytes_.size() - r_.remaining(); }
   zk::wire::Reader& r() { return r_; }
 
   // The error for a record that starts at `at` and does not read.
   Status damaged(size_t at, const std::string& what) const {
-    return Status::corruption(file_ + ": offset " + std::to_string(at) + ": " + what +
-                              "; the snapshot is damaged (Apache would skip it too: import "
-                              "from an older one by moving this file aside)");
+    return Status::corruption(file_ + ": offset " + std::to_string(at) + ": " + what + "; " +
+                              advice_);
   }
 
   // A seal: the Adler-32 of every byte before it, then the path "/".
@@ -55,6 +55,7 @@ class SnapshotReader {
  private:
   std::string_view bytes_;
   const std::string& file_;
+  std::string advice_;
   zk::wire::Reader r_;
 };
 
@@ -84,23 +85,12 @@ void write_stat(zk::wire::Writer& w, const tree::StoredStat& s) {
   w.int64(s.pzxid);
 }
 
-}  // namespace
-
-StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes, const std::string& file,
-                                                    bool extended_types,
-                                                    const NodeProgress& progress) {
-  SnapshotReader in(bytes, file);
+// The sessions, the ACL map and the nodes up to the path "/" that ends them:
+// what a snapshot file holds after its header, and a leader's SNAP stream
+// before its signature.
+StatusOr<tree::LoadedSnapshot> read_state(SnapshotReader& in, size_t size_hint, bool extended_types,
+                                          const NodeProgress& progress) {
   auto& r = in.r();
-  const int32_t magic = r.int32();
-  const int32_t version = r.int32();
-  r.int64();  // dbid
-  if (!r.ok() || magic != kSnapshotMagic) {
-    return in.damaged(0, "not an Apache ZooKeeper snapshot (no ZKSN file header)");
-  }
-  if (version != kFormatVersion) {
-    return in.damaged(4, "snapshot format version " + std::to_string(version) +
-                             " (only version 2, Apache 3.x's, is read)");
-  }
   tree::LoadedSnapshot out;
   size_t at = in.offset();
   const int32_t session_count = r.int32();
@@ -121,7 +111,7 @@ StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes, cons
   }
   if (!r.ok() || acl_count < 0) return in.damaged(at, "the ACL map does not read");
 
-  tree::DataTreeLoader loader(bytes.size() / 128, extended_types);
+  tree::DataTreeLoader loader(size_hint / 128, extended_types);
   int64_t nodes = 0;
   for (;;) {
     at = in.offset();
@@ -147,6 +137,38 @@ StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes, cons
     }
     if (++nodes % kProgressEvery == 0 && progress) progress(nodes);
   }
+  auto tree = std::move(loader).finish();
+  if (!tree) {
+    return in.damaged(in.offset(),
+                      "the tree lacks /, /zookeeper, /zookeeper/quota or "
+                      "/zookeeper/config");
+  }
+  out.tree = std::move(*tree);
+  if (progress) progress(nodes);
+  return out;
+}
+
+}  // namespace
+
+StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes, const std::string& file,
+                                                    bool extended_types,
+                                                    const NodeProgress& progress) {
+  SnapshotReader in(bytes, file,
+                    "the snapshot is damaged (Apache would skip it too: import from an older "
+                    "one by moving this file aside)");
+  auto& r = in.r();
+  const int32_t magic = r.int32();
+  const int32_t version = r.int32();
+  r.int64();  // dbid
+  if (!r.ok() || magic != kSnapshotMagic) {
+    return in.damaged(0, "not an Apache ZooKeeper snapshot (no ZKSN file header)");
+  }
+  if (version != kFormatVersion) {
+    return in.damaged(4, "snapshot format version " + std::to_string(version) +
+                             " (only version 2, Apache 3.x's, is read)");
+  }
+  StatusOr<tree::LoadedSnapshot> out = read_state(in, bytes.size(), extended_types, progress);
+  if (!out.ok()) return out;
   if (Status s = in.seal("the nodes"); !s.ok()) return s;
   // 3.6+ adds the tree's digest, 3.9+ the last processed zxid; each has its
   // own seal. Their sizes tell which are there.
@@ -165,14 +187,22 @@ StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes, cons
                                        " bytes follow the last seal, which no Apache version "
                                        "writes");
   }
-  auto tree = std::move(loader).finish();
-  if (!tree) {
-    return in.damaged(in.offset(),
-                      "the tree lacks /, /zookeeper, /zookeeper/quota or "
-                      "/zookeeper/config");
+  return out;
+}
+
+StatusOr<tree::LoadedSnapshot> read_apache_snap_stream(std::string_view bytes,
+                                                       bool extended_types) {
+  const std::string what = "the leader's snapshot stream";
+  SnapshotReader in(bytes, what, "the leader sent a damaged snapshot");
+  StatusOr<tree::LoadedSnapshot> out = read_state(in, bytes.size(), extended_types, nullptr);
+  if (!out.ok()) return out;
+  auto& r = in.r();
+  const size_t at = in.offset();
+  const std::string signature = r.ustring();
+  if (!r.ok() || signature != "BenWasHere") return in.damaged(at, "no signature after the nodes");
+  if (r.remaining() != 0) {
+    return in.damaged(in.offset(), std::to_string(r.remaining()) + " bytes after the signature");
   }
-  out.tree = std::move(*tree);
-  if (progress) progress(nodes);
   return out;
 }
 

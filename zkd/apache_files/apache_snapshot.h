@@ -44,6 +44,12 @@ StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes, cons
                                                     bool extended_types,
                                                     const NodeProgress& progress);
 
+// Reads the database an Apache leader streams after its SNAP packet (the
+// state above, sessions to nodes, with no file header and no seals, then the
+// string "BenWasHere"; zkd/apache_peer/snap_stream.h finds where it ends).
+// The result's zxid is left 0 (the SNAP packet names it).
+StatusOr<tree::LoadedSnapshot> read_apache_snap_stream(std::string_view bytes, bool extended_types);
+
 // Writes `tree` and `sessions` as an uncompressed snapshot through `sink`,
 // in pieces of about 1 MiB, without the optional digest (Apache 3.6+ reads
 // snapshots without one and computes the tree's digest itself).

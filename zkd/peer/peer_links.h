@@ -21,8 +21,9 @@ namespace zkd::net {
 
 struct PeerAddress {
   zab::ServerId id = 0;
-  std::string host;  // a name or an address literal
-  uint16_t port = 0;
+  std::string host;            // a name or an address literal
+  uint16_t port = 0;           // the quorum port
+  uint16_t election_port = 0;  // Apache's protocol only (zkd's uses the quorum port alone)
 };
 
 class PeerLinks {

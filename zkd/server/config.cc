@@ -145,6 +145,21 @@ bool check_quorum_sasl(const ServerConfig& c, const std::string& file_name, Conf
   return true;
 }
 
+// After the last line: Apache's peer protocol is spoken in plaintext, without
+// quorum SASL, so far.
+bool check_peer_protocol(const ServerConfig& c, const std::string& file_name,
+                         ConfigResult& result) {
+  if (!c.apache_peer_protocol) return true;
+  const char* missing = c.ssl_quorum                ? "sslQuorum"
+                        : c.quorum_port_unification ? "portUnification"
+                        : c.quorum_sasl             ? "quorum.auth.enableSasl"
+                                                    : nullptr;
+  if (missing == nullptr) return true;
+  result.error = Status::config(file_name + ": zkd.peerProtocol=apache does not support " +
+                                missing + " yet (docs/apache-peer-protocol.md)");
+  return false;
+}
+
 // After the last line: enforced authentication needs schemes zkd serves
 // (sessionRequireClientSASLAuth=true stands for sasl, as in Apache).
 bool check_enforced_auth(ServerConfig& c, const std::string& file_name, ConfigResult& result) {
@@ -312,6 +327,7 @@ bool ServerConfig::replicated() const {
 
 int64_t ServerConfig::peer_silence_ms() const {
   const int64_t sync = static_cast<int64_t>(sync_limit.value_or(5)) * tick_time_ms;
+  if (apache_peer_protocol) return sync;  // Apache's leaders ping only each half tick
   return peer_timeout_ms > 0 ? std::min<int64_t>(sync, peer_timeout_ms) : sync;
 }
 
@@ -386,6 +402,7 @@ ConfigResult parse_config(std::string_view text, const std::string& file_name) {
   if (!check_tls(c, file_name, result)) return result;
   if (!check_enforced_auth(c, file_name, result)) return result;
   if (!check_quorum_sasl(c, file_name, result)) return result;
+  if (!check_peer_protocol(c, file_name, result)) return result;
   if (!seen.has_client_port) {
     if (seen.client_port_address) {
       parser.fail(*seen.client_port_address, "clientPortAddress is set but clientPort is not");

@@ -181,6 +181,12 @@ struct ServerConfig {
   // hears from fewer than a quorum this long steps down, when that is sooner
   // than syncLimit ticks. 0: syncLimit alone, as in Apache.
   int32_t peer_timeout_ms = 500;
+  // zkd's own key, zkd.peerProtocol: "apache" speaks Apache ZooKeeper's
+  // server-to-server protocol on the election and quorum ports, so that
+  // Apache servers and zkd share an ensemble (docs/apache-peer-protocol.md);
+  // "zkd" (the default) zkd's own on the quorum port alone. The silence
+  // allowed is then syncLimit's alone (Apache's leaders ping each half tick).
+  bool apache_peer_protocol = false;
   // zkd's own key, zkd.quorumSync: a sync is answered only once a quorum has
   // confirmed the leader after it arrived (zab::Config::quorum_sync).
   bool quorum_sync = false;

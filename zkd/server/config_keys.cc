@@ -821,6 +821,16 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
        return parser.number_at_least(line, c.peer_timeout_ms, 0,
                                      "must be 0 or a number of milliseconds");
      }},
+    {"zkd.peerProtocol", kHonoured, kAlways, "",
+     "apache: speak Apache ZooKeeper's server-to-server protocol, so that Apache servers and zkd "
+     "share an ensemble; zkd (the default): zkd's own",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       if (line.value != "apache" && line.value != "zkd") {
+         return parser.fail(line, "must be apache or zkd");
+       }
+       c.apache_peer_protocol = line.value == "apache";
+       return true;
+     }},
     {"zkd.quorumSync", kHonoured, kAlways, "",
      "true: sync is answered once a quorum has confirmed the leader, so sync and a read after it "
      "are linearizable (default false, as Apache)",

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "zkd/log/log.h"
+#include "zkd/server/apache_peer_links.h"
 #include "zkd/server/database_options.h"
 #include "zkd/server/quorum_sasl.h"
 
@@ -110,6 +111,11 @@ Replication::Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot)
 
 std::unique_ptr<net::PeerLinks> Replication::tcp_links(std::vector<net::PeerAddress> peers,
                                                        net::PeerLinks::Receive receive) const {
+  if (parts_.config.apache_peer_protocol) {
+    log_info("peer links: Apache ZooKeeper's protocol (zkd.peerProtocol=apache)");
+    return apache_peer_links(parts_.io, parts_.config, std::move(peers), std::move(receive),
+                             parts_.env, parts_.db);
+  }
   net::PeerTransportOptions options;
   // The links' deadlines and back-off run on the Env's time.
   options.clock = &parts_.env.clock();
@@ -233,7 +239,7 @@ std::vector<net::PeerAddress> Replication::known_peers() const {
   }
   std::vector<net::PeerAddress> peers;
   for (const auto& [id, server] : servers) {
-    peers.push_back(net::PeerAddress{id, server.host, server.quorum_port});
+    peers.push_back(net::PeerAddress{id, server.host, server.quorum_port, server.election_port});
   }
   return peers;
 }

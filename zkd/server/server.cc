@@ -171,7 +171,10 @@ Status Server::open_storage() {
     if (auto s = write_snapshot_now(env_, layout_.snap_dir, db_); !s.ok()) return s;
   }
   const std::string data_dir = config_.data_dir.string();
-  if (config_.replicated() && !session_key_exists(env_, data_dir, layout_.snap_dir)) {
+  if (config_.apache_peer_protocol) {
+    // Sessions move between zkd and Apache servers: Apache's passwords.
+    sessions_.use_apache_passwords();
+  } else if (config_.replicated() && !session_key_exists(env_, data_dir, layout_.snap_dir)) {
     // Every replica must derive the same passwords; see ensemble_session_key().
     sessions_.set_password_key(ensemble_session_key(), server_list_session_key(config_));
   } else {

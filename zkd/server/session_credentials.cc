@@ -82,8 +82,32 @@ std::optional<SessionPasswords::Key> SessionPasswords::decode_key(std::string_vi
   return Key{load_le(p, 8), load_le(p + 8, 8)};
 }
 
+SessionPasswords SessionPasswords::apache() {
+  SessionPasswords out(Key{0, 0});
+  out.apache_ = true;
+  return out;
+}
+
+std::string SessionPasswords::apache_password(int64_t session_id) {
+  // java.util.Random: a 48-bit linear congruential generator; nextBytes
+  // takes each nextInt()'s bytes low first.
+  constexpr uint64_t kMultiplier = 0x5DEECE66DULL;
+  constexpr uint64_t kMask = (1ULL << 48) - 1;
+  constexpr uint64_t kApacheSecret = 0xB3415C00ULL;
+  uint64_t seed = ((static_cast<uint64_t>(session_id) ^ kApacheSecret) ^ kMultiplier) & kMask;
+  std::string out;
+  while (out.size() < kPasswordSize) {
+    seed = (seed * kMultiplier + 0xB) & kMask;
+    auto value = static_cast<uint32_t>(seed >> 16);
+    for (int n = 0; n < 4 && out.size() < kPasswordSize; ++n, value >>= 8) {
+      out.push_back(static_cast<char>(value & 0xff));
+    }
+  }
+  return out;
+}
+
 std::string SessionPasswords::password(int64_t session_id) const {
-  return password(key_, session_id);
+  return apache_ ? apache_password(session_id) : password(key_, session_id);
 }
 
 std::string SessionPasswords::password(const Key& key, int64_t session_id) {
@@ -100,6 +124,7 @@ std::string SessionPasswords::password(const Key& key, int64_t session_id) {
 }
 
 bool SessionPasswords::matches(int64_t session_id, std::string_view candidate) const {
+  if (apache_) return equal(apache_password(session_id), candidate);
   if (equal(password(key_, session_id), candidate)) return true;
   return also_accepted_ && equal(password(*also_accepted_, session_id), candidate);
 }

@@ -46,6 +46,14 @@ class SessionPasswords {
   static std::string encode_key(const Key& key);
   static std::optional<Key> decode_key(std::string_view bytes);
 
+  // Apache's own passwords (ZooKeeperServer.generatePasswd: java.util.Random
+  // seeded with the id xor a secret every Apache server knows), which a mixed
+  // ensemble (zkd.peerProtocol=apache) uses so that a session moves between
+  // zkd and Apache servers. No secret: as weak as Apache's.
+  static SessionPasswords apache();
+  // Apache's password for `session_id` (16 bytes).
+  static std::string apache_password(int64_t session_id);
+
   std::string password(int64_t session_id) const;  // 16 bytes
   // Constant-time comparison with the session's password (under either key).
   bool matches(int64_t session_id, std::string_view password) const;
@@ -56,6 +64,7 @@ class SessionPasswords {
 
   Key key_;
   std::optional<Key> also_accepted_;
+  bool apache_ = false;  // apache(): key_ is not used
 };
 
 // SipHash-2-4 of an 8-byte message; exposed for tests against the reference vectors' scheme.

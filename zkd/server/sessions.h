@@ -71,6 +71,8 @@ class Sessions {
                         std::optional<SessionPasswords::Key> also_accepted = std::nullopt) {
     passwords_ = SessionPasswords(key, also_accepted);
   }
+  // Apache's passwords instead (SessionPasswords::apache(): a mixed ensemble).
+  void use_apache_passwords() { passwords_ = SessionPasswords::apache(); }
   void start();
   void stop();
 

@@ -145,6 +145,28 @@ TEST(ConfigEnsemble, PeerTimeoutDefaultsTo500MsAndTakesZero) {
   EXPECT_THAT(error_of("zkd.peerTimeoutMs=soon"), HasSubstr("is not a number"));
 }
 
+TEST(ConfigEnsemble, ApachesPeerProtocolIsChosenAndKeepsSyncLimitsSilence) {
+  const std::string servers =
+      "tickTime=200\nserver.1=h:2888:3888\nserver.2=h:2889:3889\nserver.3=h:2890:3890\n";
+  auto zkd = parse(servers);
+  ASSERT_TRUE(zkd.config) << zkd.error.message();
+  EXPECT_FALSE(zkd.config->apache_peer_protocol);
+  EXPECT_EQ(zkd.config->peer_silence_ms(), 500);
+  auto apache = parse(servers + "zkd.peerProtocol=apache\n");
+  ASSERT_TRUE(apache.config) << apache.error.message();
+  EXPECT_TRUE(apache.config->apache_peer_protocol);
+  // Apache's leaders ping each half tick: zkd.peerTimeoutMs cannot apply.
+  EXPECT_EQ(apache.config->peer_silence_ms(), 5 * 200);
+  EXPECT_THAT(error_of("zkd.peerProtocol=jute"), HasSubstr("must be apache or zkd"));
+}
+
+TEST(ConfigEnsemble, ApachesPeerProtocolRefusesWhatItCannotCarryYet) {
+  EXPECT_THAT(error_of("zkd.peerProtocol=apache\nquorum.auth.enableSasl=true"),
+              HasSubstr("zkd.peerProtocol=apache does not support quorum.auth.enableSasl"));
+  EXPECT_THAT(error_of("zkd.peerProtocol=apache\nsslQuorum=true\nssl.quorum.keyStore.location=/k"),
+              HasSubstr("does not support sslQuorum"));
+}
+
 TEST(ConfigEnsemble, PeerTypeIsStored) {
   auto observer = parse("peerType=observer\n");
   ASSERT_TRUE(observer.config) << observer.error.message();

@@ -433,6 +433,7 @@ TEST(ConfigKeys, EveryHonouredKeyTakesAGoodValueSilently) {
       {"quorum.auth.learner.saslLoginContext", "QuorumLearner"},
       {"quorum.auth.server.saslLoginContext", "QuorumServer"},
       {"zkd.peerTimeoutMs", "300"},
+      {"zkd.peerProtocol", "apache"},
       {"zkd.quorumSync", "true"},
       {"readonlymode.enabled", "true"},
       {"reconfigEnabled", "true"},

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <set>
 
 namespace zkd::server {
@@ -71,4 +72,26 @@ TEST(SessionPasswords, PasswordsOfTheEarlierKeyStillMatch) {
 }
 
 }  // namespace
+TEST(SessionPasswords, ApachesAreJavaRandomSeededWithTheIdAndItsSecret) {
+  // Computed with java.util.Random(id ^ 0xB3415C00L).nextBytes(16 bytes).
+  const auto hex = [](const std::string& bytes) {
+    std::string out;
+    char two[3];
+    for (unsigned char c : bytes) {
+      std::snprintf(two, sizeof two, "%02x", c);
+      out += two;
+    }
+    return out;
+  };
+  EXPECT_EQ(hex(SessionPasswords::apache_password(0x100000000000001)),
+            "054cc74a37327db215e702e20c73f005");
+  EXPECT_EQ(hex(SessionPasswords::apache_password(0x1234567890abcdef)),
+            "f7721b383fd583ba74d220ede39f7b43");
+  const SessionPasswords apache = SessionPasswords::apache();
+  EXPECT_EQ(apache.password(0x1234567890abcdef),
+            SessionPasswords::apache_password(0x1234567890abcdef));
+  EXPECT_TRUE(apache.matches(0x1234567890abcdef, apache.password(0x1234567890abcdef)));
+  EXPECT_FALSE(apache.matches(0x1234567890abcdef, apache.password(0x100000000000001)));
+}
+
 }  // namespace zkd::server
