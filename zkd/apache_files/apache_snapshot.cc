@@ -199,15 +199,20 @@ StatusOr<tree::LoadedSnapshot> read_apache_snap_stream(std::string_view bytes,
   auto& r = in.r();
   const size_t at = in.offset();
   const std::string signature = r.ustring();
-  if (!r.ok() || signature != "BenWasHere") return in.damaged(at, "no signature after the nodes");
+  if (!r.ok() || signature != kSnapStreamSignature)
+    return in.damaged(at, "no signature after the nodes");
   if (r.remaining() != 0) {
     return in.damaged(in.offset(), std::to_string(r.remaining()) + " bytes after the signature");
   }
   return out;
 }
 
-Status write_apache_snapshot(const tree::DataTree& tree, const tree::SessionTable& sessions,
-                             const ByteSink& sink, const NodeProgress& progress) {
+namespace {
+
+// A snapshot file (`file`: header, state, seal) or a leader's SNAP stream
+// (state, signature).
+Status write_state(const tree::DataTree& tree, const tree::SessionTable& sessions,
+                   const ByteSink& sink, const NodeProgress& progress, bool file) {
   std::string buffer;
   zk::wire::Writer w(buffer);
   uint32_t checksum = 1;
@@ -217,9 +222,11 @@ Status write_apache_snapshot(const tree::DataTree& tree, const tree::SessionTabl
     buffer.clear();
     return s;
   };
-  w.int32(kSnapshotMagic);
-  w.int32(kFormatVersion);
-  w.int64(kSnapshotDbId);
+  if (file) {
+    w.int32(kSnapshotMagic);
+    w.int32(kFormatVersion);
+    w.int64(kSnapshotDbId);
+  }
   const auto ids = sessions.ids();
   w.int32(static_cast<int32_t>(ids.size()));
   for (tree::SessionId id : ids) {
@@ -270,11 +277,27 @@ Status write_apache_snapshot(const tree::DataTree& tree, const tree::SessionTabl
     if ((i + 1) % kProgressEvery == 0 && progress) progress(static_cast<int64_t>(i + 1));
   }
   w.ustring("/");
-  if (Status s = flush(); !s.ok()) return s;
-  w.int64(checksum);
-  w.ustring("/");
+  if (file) {
+    if (Status s = flush(); !s.ok()) return s;
+    w.int64(checksum);
+    w.ustring("/");
+  } else {
+    w.ustring(kSnapStreamSignature);
+  }
   if (progress) progress(static_cast<int64_t>(order.size()));
   return sink(buffer);
+}
+
+}  // namespace
+
+Status write_apache_snapshot(const tree::DataTree& tree, const tree::SessionTable& sessions,
+                             const ByteSink& sink, const NodeProgress& progress) {
+  return write_state(tree, sessions, sink, progress, true);
+}
+
+Status write_apache_snap_stream(const tree::DataTree& tree, const tree::SessionTable& sessions,
+                                const ByteSink& sink) {
+  return write_state(tree, sessions, sink, nullptr, false);
 }
 
 }  // namespace zkd::apache

@@ -50,11 +50,17 @@ StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes, cons
 // The result's zxid is left 0 (the SNAP packet names it).
 StatusOr<tree::LoadedSnapshot> read_apache_snap_stream(std::string_view bytes, bool extended_types);
 
+// What a leader's SNAP stream ends with (zkd/apache_peer/snap_stream.h finds it).
+inline constexpr std::string_view kSnapStreamSignature = "BenWasHere";
+
 // Writes `tree` and `sessions` as an uncompressed snapshot through `sink`,
 // in pieces of about 1 MiB, without the optional digest (Apache 3.6+ reads
 // snapshots without one and computes the tree's digest itself).
 using ByteSink = std::function<Status(std::string_view bytes)>;
 Status write_apache_snapshot(const tree::DataTree& tree, const tree::SessionTable& sessions,
                              const ByteSink& sink, const NodeProgress& progress);
+// The same as a leader's SNAP stream (read_apache_snap_stream reads it).
+Status write_apache_snap_stream(const tree::DataTree& tree, const tree::SessionTable& sessions,
+                                const ByteSink& sink);
 
 }  // namespace zkd::apache

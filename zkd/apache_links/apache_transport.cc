@@ -62,6 +62,26 @@ std::string describe_exception(std::exception_ptr error) {
   }
 }
 
+bool is_leader_message(zab::MsgType type) {
+  switch (type) {
+    case zab::MsgType::kLeaderInfo:
+    case zab::MsgType::kTrunc:
+    case zab::MsgType::kSnap:
+    case zab::MsgType::kSnapChunk:
+    case zab::MsgType::kDiff:
+    case zab::MsgType::kNewLeader:
+    case zab::MsgType::kUpToDate:
+    case zab::MsgType::kProposal:
+    case zab::MsgType::kCommit:
+    case zab::MsgType::kInform:
+    case zab::MsgType::kSyncReply:
+    case zab::MsgType::kDigest:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool is_learner_message(zab::MsgType type) {
   switch (type) {
     case zab::MsgType::kFollowerInfo:
@@ -77,10 +97,11 @@ bool is_learner_message(zab::MsgType type) {
   }
 }
 
-// One TCP connection: an election link (its peer known once the hello is in)
-// or this learner's connection to its leader.
+// One TCP connection: an election link (its peer known once the hello is
+// in), this learner's connection to its leader, or (leading) a learner's
+// connection (its peer known once its first packet is in).
 struct Conn {
-  enum class Kind { kElection, kLearner };
+  enum class Kind { kElection, kLearner, kLeader };
   Conn(tcp::socket s, Kind k, ServerId p)
       : socket(std::move(s)), kind(k), peer(p), writer_wakeup(socket.get_executor()) {}
 
@@ -99,6 +120,10 @@ struct Conn {
   std::string snap;
   // kLearner, while it dials: the wait between two tries (close() ends it).
   std::unique_ptr<net::Pause> redial;
+  // kLeader: the translation, and a Snap's state while its chunks come.
+  std::unique_ptr<LeaderLink> leader;
+  std::optional<zab::Zxid> snap_zxid;
+  std::string snap_state;
 };
 
 // Redials one election peer with a smaller id.
@@ -154,6 +179,9 @@ struct ApacheTransport::Impl : std::enable_shared_from_this<Impl> {
   // Handles conn->input; false once the connection is closed.
   bool consume_election(const std::shared_ptr<Conn>& conn);
   bool consume_learner(const std::shared_ptr<Conn>& conn);
+  bool consume_leader(const std::shared_ptr<Conn>& conn);
+  // A core message for a learner of this leader.
+  void send_to_learner(const std::shared_ptr<Conn>& conn, net::PeerPacket packet);
   void deliver(std::vector<net::PeerPacket>& packets);
   void close(const std::shared_ptr<Conn>& conn, const std::string& reason);
   void start_learning(const zab::Message& follower_info);
@@ -173,11 +201,13 @@ struct ApacheTransport::Impl : std::enable_shared_from_this<Impl> {
   tcp::acceptor quorum_acceptor;
   bool started = false;
   bool stopped = false;
-  bool refused_learner_logged = false;
+  std::function<void(ServerId)> drained;
   std::map<ServerId, std::shared_ptr<Dialer>> dialers;
   std::map<ServerId, std::shared_ptr<Conn>> election_links;  // up: hello through
   std::shared_ptr<Conn> leader_conn;                         // this learner's, if any
   std::set<ServerId> pokes;                                  // under way
+  std::map<ServerId, std::shared_ptr<Conn>> learner_conns;   // leading: by learner
+  uint64_t next_attempt = 0;  // the core's handshake number for each learner connection
 };
 
 boost::system::error_code ApacheTransport::Impl::listen(tcp::acceptor& acceptor,
@@ -335,15 +365,14 @@ asio::awaitable<void> ApacheTransport::Impl::quorum_accept_loop() {
       log_warn("Apache peer protocol: quorum accept failed: ", ec.message());
       continue;
     }
-    if (!refused_learner_logged) {
-      boost::system::error_code ignored;
-      log_warn("Apache peer protocol: a learner connected from ",
-               endpoint_text(socket.remote_endpoint(ignored)),
-               "; zkd cannot lead learners of Apache's protocol yet, closing (logged once)");
-      refused_learner_logged = true;
-    }
-    boost::system::error_code ignored;
-    socket.close(ignored);
+    auto conn = std::make_shared<Conn>(std::move(socket), Conn::Kind::kLeader, 0);
+    conn->leader = std::make_unique<LeaderLink>(LeaderLink::Options{
+        self, ++next_attempt, options.config_text, options.write_forwarded, options.revalidate});
+    conn->hello_timer = new_timer();
+    conn->hello_timer->arm(kHandshakeTimeout, [impl = shared_from_this(), conn] {
+      if (conn->open && conn->peer == 0) impl->close(conn, "no FOLLOWERINFO within the timeout");
+    });
+    start_conn(conn);
   }
 }
 
@@ -394,8 +423,9 @@ asio::awaitable<void> ApacheTransport::Impl::read_loop(std::shared_ptr<Conn> con
     }
     if (!conn->open || stopped) break;
     conn->input.append(chunk.data(), n);
-    const bool open =
-        conn->kind == Conn::Kind::kElection ? consume_election(conn) : consume_learner(conn);
+    const bool open = conn->kind == Conn::Kind::kElection  ? consume_election(conn)
+                      : conn->kind == Conn::Kind::kLearner ? consume_learner(conn)
+                                                           : consume_leader(conn);
     if (!open) break;
   }
 }
@@ -519,6 +549,94 @@ bool ApacheTransport::Impl::consume_learner(const std::shared_ptr<Conn>& conn) {
   return conn->open && !stopped;
 }
 
+bool ApacheTransport::Impl::consume_leader(const std::shared_ptr<Conn>& conn) {
+  LeaderLink& link = *conn->leader;
+  std::vector<net::PeerPacket> to_core;
+  std::vector<QuorumPacket> to_learner;
+  size_t offset = 0;
+  std::string error;
+  while (conn->open && error.empty()) {
+    QuorumPacket p;
+    size_t used = 0;
+    const Decode d = decode_quorum_packet(std::string_view(conn->input).substr(offset), p, used,
+                                          options.max_packet_data, error);
+    if (d != Decode::kOk) break;
+    offset += used;
+    if (conn->peer != 0) {
+      link.from_learner(p, to_core, to_learner, error);
+      continue;
+    }
+    std::optional<zab::Message> info = link.open(p, error);
+    if (!info) break;
+    if (!peers.contains(link.learner()) || link.learner() == self) {
+      error = "server " + std::to_string(link.learner()) + " is not in the configuration";
+      break;
+    }
+    conn->peer = link.learner();
+    if (conn->hello_timer) conn->hello_timer->cancel();
+    // A learner's new connection ends its old one, which is no news to the
+    // core: it takes this FollowerInfo as the learner's new handshake.
+    if (auto old = learner_conns.find(conn->peer); old != learner_conns.end()) {
+      close(std::exchange(old->second, nullptr), "replaced by the learner's new connection");
+    }
+    learner_conns[conn->peer] = conn;
+    log_info("Apache peer protocol: server ", conn->peer, " connected to learn from ",
+             conn->remote);
+    to_core.push_back({std::move(*info), {}});
+  }
+  conn->input.erase(0, offset);
+  for (const QuorumPacket& p : to_learner) queue(conn, encode_quorum_packet(p));
+  deliver(to_core);
+  if (!error.empty() && conn->open) {
+    log_warn("Apache peer protocol: learner connection from ", conn->remote, ": ", error);
+    close(conn, error);
+  }
+  return conn->open && !stopped;
+}
+
+void ApacheTransport::Impl::send_to_learner(const std::shared_ptr<Conn>& conn,
+                                            net::PeerPacket packet) {
+  const zab::Message& m = packet.message;
+  if (m.type == zab::MsgType::kSnap) {
+    conn->snap_zxid = m.zxid;
+    conn->snap_state = std::move(packet.attachment);  // empty: streamed
+    if (conn->snap_state.empty()) return;             // the chunks follow
+  } else if (m.type == zab::MsgType::kSnapChunk) {
+    if (!conn->snap_zxid) return;
+    const bool last = packet.attachment.empty();
+    conn->snap_state += packet.attachment;
+    if (!last) {
+      asio::post(io, [impl = shared_from_this(), peer = conn->peer] {
+        if (!impl->stopped && impl->drained) impl->drained(peer);
+      });
+      return;
+    }
+  } else {
+    std::vector<QuorumPacket> out;
+    conn->leader->from_core(m, out);
+    for (const QuorumPacket& p : out) queue(conn, encode_quorum_packet(p));
+    return;
+  }
+  // The whole state: SNAP, then the database in Apache's form.
+  const zab::Zxid zxid = *conn->snap_zxid;
+  conn->snap_zxid.reset();
+  ConvertedSnapshot stream = options.snapshot_to_apache
+                                 ? options.snapshot_to_apache(conn->snap_state)
+                                 : ConvertedSnapshot{{}, "no snapshot writer"};
+  conn->snap_state.clear();
+  conn->snap_state.shrink_to_fit();
+  if (!stream.error.empty()) {
+    log_error("Apache peer protocol: cannot send server ", conn->peer,
+              " a snapshot: ", stream.error);
+    close(conn, "no snapshot to send");
+    return;
+  }
+  log_info("Apache peer protocol: sending server ", conn->peer, " a snapshot at ", net::hex(zxid),
+           " (", stream.payload.size(), " bytes)");
+  queue(conn, encode_quorum_packet(conn->leader->snap_packet(zxid)));
+  queue(conn, std::move(stream.payload));
+}
+
 void ApacheTransport::Impl::deliver(std::vector<net::PeerPacket>& packets) {
   for (net::PeerPacket& p : packets) {
     if (stopped) return;
@@ -542,6 +660,13 @@ void ApacheTransport::Impl::close(const std::shared_ptr<Conn>& conn, const std::
       was_current = true;
     }
     if (auto d = dialers.find(conn->peer); d != dialers.end()) d->second->link_closed.notify();
+  } else if (conn->kind == Conn::Kind::kLeader && conn->peer != 0) {
+    auto it = learner_conns.find(conn->peer);
+    if (it != learner_conns.end() && it->second == conn) {
+      learner_conns.erase(it);
+      was_current = true;
+      log_info("Apache peer protocol: learner ", conn->peer, " disconnected: ", reason);
+    }
   } else if (conn->kind == Conn::Kind::kLearner && leader_conn == conn) {
     leader_conn.reset();
     was_current = true;
@@ -558,7 +683,7 @@ void ApacheTransport::Impl::close(const std::shared_ptr<Conn>& conn, const std::
 }
 
 bool ApacheTransport::Impl::connected(ServerId peer) const {
-  if (election_links.contains(peer)) return true;
+  if (election_links.contains(peer) || learner_conns.contains(peer)) return true;
   return leader_conn && leader_conn->peer == peer && leader_conn->open;
 }
 
@@ -658,13 +783,17 @@ void ApacheTransport::Impl::send(net::PeerPacket packet) {
     start_learning(m);
     return;
   }
+  if (auto it = learner_conns.find(m.to);
+      it != learner_conns.end() && (is_leader_message(m.type) || m.type == zab::MsgType::kPing)) {
+    send_to_learner(it->second, std::move(packet));
+    return;
+  }
   if (is_learner_message(m.type)) {
     if (!leader_conn || leader_conn->peer != m.to || !leader_conn->open) return;
     std::vector<QuorumPacket> out;
     leader_conn->learner->from_core(m, out);
     for (const QuorumPacket& p : out) queue(leader_conn, encode_quorum_packet(p));
   }
-  // Leader -> learner messages: leading Apache learners is not built yet.
 }
 
 void ApacheTransport::Impl::stop() {
@@ -681,6 +810,7 @@ void ApacheTransport::Impl::stop() {
   std::vector<std::shared_ptr<Conn>> conns;
   for (auto& [id, conn] : election_links) conns.push_back(conn);
   if (leader_conn) conns.push_back(leader_conn);
+  for (auto& [id, conn] : learner_conns) conns.push_back(conn);
   for (auto& conn : conns) close(conn, "stopped");
 }
 
@@ -696,6 +826,9 @@ boost::system::error_code ApacheTransport::start() { return impl_->start(); }
 void ApacheTransport::send(net::PeerPacket packet) { impl_->send(std::move(packet)); }
 void ApacheTransport::stop() { impl_->stop(); }
 void ApacheTransport::add_peer(net::PeerAddress address) { impl_->add_peer(std::move(address)); }
+void ApacheTransport::on_drained(std::function<void(ServerId)> drained) {
+  impl_->drained = std::move(drained);
+}
 void ApacheTransport::on_link_down(std::function<void(ServerId)> down) {
   impl_->link_down = std::move(down);
 }

@@ -15,13 +15,17 @@
 //
 // Quorum port (the second): a learner dials its leader when its core starts
 // a handshake (FollowerInfo) and keeps that connection for the handshake and
-// the broadcast that follows; a new handshake dials again. LearnerLink
-// translates both ways. The leader's end, leading Apache learners, is not
-// built yet: this server accepts on its quorum port only to close what
-// comes (logged), so an Apache learner looks for another leader.
+// the broadcast that follows; a new handshake dials again (and a refused
+// dial is tried again, with back-off, while the core keeps the handshake).
+// LearnerLink translates both ways. A leader takes each learner's
+// connection on its quorum port (a learner's new connection replaces its
+// old one); LeaderLink translates. A Snap's state, which the core streams
+// in zkd's snapshot form, is gathered whole, then written after the SNAP
+// packet in Apache's (options.snapshot_to_apache).
 //
 // Link state told to the core: a peer's link is up while its election
-// connection or its learner connection is; `down` when the last one of them
+// connection or a quorum connection with it is; `down` when the last one of
+// them closes, and always when this learner's connection to its leader
 // closes.
 //
 // Not built yet (refused at start-up by zkd's configuration check, not
@@ -41,6 +45,7 @@
 #include <string_view>
 #include <vector>
 
+#include "zkd/apache_peer/leader_link.h"
 #include "zkd/apache_peer/learner_link.h"
 #include "zkd/clock/clock.h"
 #include "zkd/peer/peer_links.h"
@@ -55,6 +60,9 @@ struct ConvertedSnapshot {
   std::string error;  // non-empty: the stream does not read
 };
 using SnapshotConverter = std::function<ConvertedSnapshot(std::string_view stream, int64_t zxid)>;
+// zkd's snapshot payload (a streamed Snap's chunks, whole) as the stream an
+// Apache learner reads after SNAP (signature included), or why not.
+using SnapshotWriter = std::function<ConvertedSnapshot(std::string_view payload)>;
 
 struct ApacheTransportOptions {
   bool observer = false;  // this server is an observer
@@ -63,6 +71,11 @@ struct ApacheTransportOptions {
   int64_t config_version = 0;
   ForwardedWriteReader read_forwarded;
   SnapshotConverter convert_snapshot;
+  // Leading: what Apache learners forward, as core Request payloads; their
+  // REVALIDATEs; a Snap's state in Apache's form.
+  ForwardedWriteWriter write_forwarded;
+  SessionCheck revalidate;
+  SnapshotWriter snapshot_to_apache;
   std::chrono::milliseconds min_backoff{50};
   std::chrono::milliseconds max_backoff{1000};
   // The most data one quorum packet may carry (Apache's jute.maxbuffer
@@ -90,10 +103,10 @@ class ApacheTransport final : public net::PeerLinks {
   void add_peer(net::PeerAddress address) override;
   void on_link_down(std::function<void(zab::ServerId peer)> down) override;
   bool connected(zab::ServerId peer) const override;
-  // Streamed snapshots go to learners of zkd's protocol only: nothing is
-  // queued for that here.
+  // A Snap's chunks are gathered, not queued: 0, and `drained` after each
+  // chunk taken, so that the core's host streams on.
   uint64_t queued_bytes(zab::ServerId) const override { return 0; }
-  void on_drained(std::function<void(zab::ServerId peer)>) override {}
+  void on_drained(std::function<void(zab::ServerId peer)> drained) override;
 
  private:
   struct Impl;

@@ -8,6 +8,7 @@
 #include "zkd/server/database_options.h"
 #include "zkd/server/membership.h"
 #include "zkd/server/write_request.h"
+#include "zkd/tree/snapshot.h"
 
 namespace zkd::server {
 
@@ -44,6 +45,51 @@ apache::ForwardedWrite apache_forwarded_write(const std::string& payload) {
   return out;
 }
 
+std::string zkd_forwarded_write(const apache::ForwardedWrite& write) {
+  WriteRequest request;
+  if (!write.request) {
+    request.kind = WriteRequest::Kind::kTouch;
+    request.touches = write.touches;
+    return encode_write_request(request);
+  }
+  const apache::ForwardedRequest& r = *write.request;
+  request.session = r.session;
+  request.xid = r.cxid;
+  switch (static_cast<zk::wire::OpCode>(r.type)) {
+    case zk::wire::OpCode::kCreateSession: {
+      // The body is the timeout the learner gave the session.
+      zk::wire::Reader body(r.body);
+      request.kind = WriteRequest::Kind::kCreateSession;
+      request.timeout_ms = body.int32();
+      break;
+    }
+    case zk::wire::OpCode::kCloseSession:
+      request.kind = WriteRequest::Kind::kCloseSession;
+      break;
+    default:
+      request.kind = WriteRequest::Kind::kOp;
+      request.op = static_cast<zk::wire::OpCode>(r.type);
+      request.body = r.body;
+      for (const apache::AuthId& id : write.auth) request.auth.add({id.scheme, id.id});
+      break;
+  }
+  return encode_write_request(request);
+}
+
+apache::ConvertedSnapshot apache_snap_stream(std::string_view payload,
+                                             const tree::DatabaseOptions& options) {
+  StatusOr<tree::LoadedSnapshot> state = tree::read_snapshot(payload, options.extended_types);
+  if (!state.ok()) return {{}, state.status().message()};
+  apache::ConvertedSnapshot out;
+  Status written = apache::write_apache_snap_stream(state->tree, state->sessions,
+                                                    [&out](std::string_view bytes) {
+                                                      out.payload += bytes;
+                                                      return Status();
+                                                    });
+  if (!written.ok()) return {{}, written.message()};
+  return out;
+}
+
 apache::ConvertedSnapshot convert_apache_snapshot(std::string_view stream, int64_t zxid,
                                                   const tree::DatabaseOptions& options) {
   StatusOr<tree::LoadedSnapshot> loaded =
@@ -67,7 +113,8 @@ std::unique_ptr<net::PeerLinks> apache_peer_links(boost::asio::io_context& io,
                                                   const ServerConfig& config,
                                                   std::vector<net::PeerAddress> peers,
                                                   net::PeerLinks::Receive receive,
-                                                  storage::Env& env, const tree::Database& db) {
+                                                  storage::Env& env, const tree::Database& db,
+                                                  apache::SessionCheck revalidate) {
   apache::ApacheTransportOptions options;
   const auto self = config.quorum_servers.find(config.my_id);
   options.observer = self != config.quorum_servers.end() && self->second.observer;
@@ -79,6 +126,11 @@ std::unique_ptr<net::PeerLinks> apache_peer_links(boost::asio::io_context& io,
   options.read_forwarded = apache_forwarded_write;
   options.convert_snapshot = [&config, &env](std::string_view stream, int64_t zxid) {
     return convert_apache_snapshot(stream, zxid, database_options(config, env.clock().wall_ms()));
+  };
+  options.write_forwarded = zkd_forwarded_write;
+  options.revalidate = std::move(revalidate);
+  options.snapshot_to_apache = [&config, &env](std::string_view payload) {
+    return apache_snap_stream(payload, database_options(config, env.clock().wall_ms()));
   };
   options.new_timer = [&env, &io] { return env.new_timer(io); };
   return std::make_unique<apache::ApacheTransport>(io, config.my_id, std::move(peers),

@@ -23,6 +23,16 @@ namespace zkd::server {
 // that does not decode become nothing.
 apache::ForwardedWrite apache_forwarded_write(const std::string& payload);
 
+// What an Apache learner forwarded, as a zkd core Request's payload
+// (write_request.h): a client's write (with its connection's ids), a session
+// creation or close, or the touches of a ping.
+std::string zkd_forwarded_write(const apache::ForwardedWrite& write);
+
+// zkd's snapshot payload (what a Snap streams) as the stream an Apache
+// learner reads after SNAP.
+apache::ConvertedSnapshot apache_snap_stream(std::string_view payload,
+                                             const tree::DatabaseOptions& options);
+
 // The database an Apache leader streamed after SNAP (with its signature), at
 // `zxid`, as zkd's snapshot payload: what a Snap's attachment holds.
 apache::ConvertedSnapshot convert_apache_snapshot(std::string_view stream, int64_t zxid,
@@ -30,11 +40,12 @@ apache::ConvertedSnapshot convert_apache_snapshot(std::string_view stream, int64
 
 // The links of `config`'s ensemble in Apache's protocol. `db` gives the
 // configuration's text once a reconfiguration wrote it; it must outlive the
-// links.
+// links. `revalidate` answers an Apache learner's REVALIDATE while leading.
 std::unique_ptr<net::PeerLinks> apache_peer_links(boost::asio::io_context& io,
                                                   const ServerConfig& config,
                                                   std::vector<net::PeerAddress> peers,
                                                   net::PeerLinks::Receive receive,
-                                                  storage::Env& env, const tree::Database& db);
+                                                  storage::Env& env, const tree::Database& db,
+                                                  apache::SessionCheck revalidate);
 
 }  // namespace zkd::server

@@ -113,8 +113,15 @@ std::unique_ptr<net::PeerLinks> Replication::tcp_links(std::vector<net::PeerAddr
                                                        net::PeerLinks::Receive receive) const {
   if (parts_.config.apache_peer_protocol) {
     log_info("peer links: Apache ZooKeeper's protocol (zkd.peerProtocol=apache)");
+    // An Apache learner's client came back: alive while its session is, and
+    // touched, as Apache's leader does (LearnerHandler's REVALIDATE).
+    auto revalidate = [this](int64_t session, int32_t timeout_ms) {
+      if (!parts_.db.session_exists(session)) return false;
+      parts_.sessions.track(session, timeout_ms, parts_.env.clock().steady_ms());
+      return true;
+    };
     return apache_peer_links(parts_.io, parts_.config, std::move(peers), std::move(receive),
-                             parts_.env, parts_.db);
+                             parts_.env, parts_.db, std::move(revalidate));
   }
   net::PeerTransportOptions options;
   // The links' deadlines and back-off run on the Env's time.

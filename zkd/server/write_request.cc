@@ -70,7 +70,7 @@ tree::Txn prepare_write(tree::Database& db, const WriteRequest& request, int64_t
     case WriteRequest::Kind::kCreateSession:
       return db.prepare_create_session(request.session, request.timeout_ms, zxid, time_ms);
     case WriteRequest::Kind::kCloseSession:
-      return db.prepare_close_session(request.session, zxid, time_ms);
+      return db.prepare_close_session(request.session, request.xid, zxid, time_ms);
     case WriteRequest::Kind::kError: {
       tree::Txn txn;
       txn.header =

@@ -80,8 +80,8 @@ Txn Database::prepare_create_session(SessionId session, int32_t timeout_ms, int6
   return impl_->pending_txn(impl_->preprocessor.create_session(session, timeout_ms, zxid, time_ms));
 }
 
-Txn Database::prepare_close_session(SessionId session, int64_t zxid, int64_t time_ms) {
-  return impl_->pending_txn(impl_->preprocessor.close_session(session, 0, zxid, time_ms));
+Txn Database::prepare_close_session(SessionId session, int32_t xid, int64_t zxid, int64_t time_ms) {
+  return impl_->pending_txn(impl_->preprocessor.close_session(session, xid, zxid, time_ms));
 }
 
 Txn Database::prepare_reconfig(SessionId session, int32_t xid, std::string config, int64_t zxid,

@@ -110,8 +110,10 @@ class Database {
               int64_t zxid, int64_t time_ms, const AuthIds& caller = AuthIds());
   // A createSession txn for a new session (the connect handshake).
   Txn prepare_create_session(SessionId session, int32_t timeout_ms, int64_t zxid, int64_t time_ms);
-  // A closeSession txn (client's closeSession request or expiry).
-  Txn prepare_close_session(SessionId session, int64_t zxid, int64_t time_ms);
+  // A closeSession txn: the client's closeSession request `xid`, or expiry
+  // (xid 0). The txn carries the xid, as Apache's does: an Apache follower
+  // answers its client's close by matching the committed txn's cxid.
+  Txn prepare_close_session(SessionId session, int32_t xid, int64_t zxid, int64_t time_ms);
   // A reconfig txn making `config` the data of /zookeeper/config
   // (Preprocessor::reconfig).
   Txn prepare_reconfig(SessionId session, int32_t xid, std::string config, int64_t zxid,

@@ -133,7 +133,7 @@ TEST_F(ReplayTest, ReplayedCloseSessionRemovesEphemeralsTheSnapshotCaught) {
   open_session(kOther);
   create("/e", std::string(), 1, kOther);
   std::string payload = whole_snapshot(db);
-  Txn close = db.prepare_close_session(kOther, next_zxid(), time_of(next_zxid()));
+  Txn close = db.prepare_close_session(kOther, 0, next_zxid(), time_of(next_zxid()));
   db.apply(close);
   Database restored;
   ASSERT_TRUE(restored.load_snapshot(payload).ok());

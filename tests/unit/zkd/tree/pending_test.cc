@@ -41,7 +41,7 @@ class PendingTest : public TreeTest {
   }
   Txn prep_close(SessionId s) {
     ++prepared_;
-    Txn txn = db.prepare_close_session(s, prepared_, time_of(prepared_));
+    Txn txn = db.prepare_close_session(s, 0, prepared_, time_of(prepared_));
     queue_.push_back(txn);
     return txn;
   }

@@ -38,7 +38,7 @@ TEST_F(TreeTest, CloseSessionListsEphemeralsSorted) {
   create("/p/e-", std::string(), 3);
   create("/persistent");
   EXPECT_EQ(db.ephemerals(kSession), (V{"/a", "/p/e-0000000001", "/p/z"}));
-  Txn t = db.prepare_close_session(kSession, 50, time_of(50));
+  Txn t = db.prepare_close_session(kSession, 0, 50, time_of(50));
   EXPECT_EQ(t.header.type, OpCode::kCloseSession);
   EXPECT_EQ(t.header.session_id, kSession);
   EXPECT_EQ(std::get<CloseSessionTxn>(t.body).paths_to_delete,
@@ -79,7 +79,7 @@ TEST_F(TreeTest, CloseSessionDeletesEphemeralsAndFiresWatches) {
 }
 
 TEST_F(TreeTest, WritesAfterCloseAreSessionExpired) {
-  db.apply(db.prepare_close_session(kSession, next_zxid(), 0));
+  db.apply(db.prepare_close_session(kSession, 0, next_zxid(), 0));
   EXPECT_EQ(create("/a").response.err, Error::kSessionExpired);
   EXPECT_EQ(set_data("/", std::string()).response.err, Error::kSessionExpired);
   EXPECT_EQ(set_acl("/", zk::wire::open_acl_unsafe()).response.err, Error::kSessionExpired);
@@ -87,7 +87,7 @@ TEST_F(TreeTest, WritesAfterCloseAreSessionExpired) {
 
 TEST_F(TreeTest, CloseSessionReplayIsHarmless) {
   create("/e", std::string(), 1);
-  Txn close = db.prepare_close_session(kSession, next_zxid(), 0);
+  Txn close = db.prepare_close_session(kSession, 0, next_zxid(), 0);
   db.apply(close);
   ApplyResult again = db.apply(close);
   EXPECT_EQ(again.response.err, Error::kOk);

@@ -42,7 +42,7 @@ inline Txn prepare(Database& db, const Request& r, int64_t zxid) {
     case Request::Kind::kCreateSession:
       return db.prepare_create_session(r.session, r.timeout_ms, zxid, time);
     case Request::Kind::kCloseSession:
-      return db.prepare_close_session(r.session, zxid, time);
+      return db.prepare_close_session(r.session, 0, zxid, time);
     case Request::Kind::kWrite:
       break;
   }
