@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "libzk/wire/jute.h"
 #include "libzk/wire/protocol.h"
 
 namespace zkd::apache {
@@ -11,6 +12,24 @@ namespace {
 
 QuorumPacket packet(PacketType type, int64_t zxid, zk::wire::Buffer data = std::nullopt) {
   return QuorumPacket{type, zxid, std::move(data), std::nullopt};
+}
+
+// Whether a txn (TxnHeader: int64 session, int32 cxid, int64 zxid, int64
+// time, int32 type, then the record) is a reconfiguration: an Apache learner
+// activates it only on COMMITANDACTIVATE or INFORMANDACTIVATE.
+bool is_reconfig(const std::string& txn) {
+  constexpr size_t kTypeAt = 8 + 4 + 8 + 8;
+  if (txn.size() < kTypeAt + 4) return false;
+  zk::wire::Reader r(std::string_view(txn).substr(kTypeAt, 4));
+  return r.int32() == static_cast<int32_t>(zk::wire::OpCode::kReconfig);
+}
+
+// The designated leader after a reconfiguration, as ANDACTIVATE packets
+// carry it (int64).
+std::string leader_id(zab::ServerId id) {
+  std::string out;
+  zk::wire::Writer(out).int64(id);
+  return out;
 }
 
 }  // namespace
@@ -46,13 +65,29 @@ std::optional<zab::Message> LeaderLink::open(const QuorumPacket& first, std::str
 
 void LeaderLink::commit_through(zab::Zxid zxid, std::vector<QuorumPacket>& out) {
   while (!uncommitted_.empty() && uncommitted_.front() <= zxid) {
-    out.push_back(packet(PacketType::kCommit, uncommitted_.front()));
+    out.push_back(commit(uncommitted_.front()));
     uncommitted_.pop_front();
   }
 }
 
+QuorumPacket LeaderLink::commit(zab::Zxid zxid) {
+  if (reconfigs_.erase(zxid) == 0) return packet(PacketType::kCommit, zxid);
+  return packet(PacketType::kCommitAndActivate, zxid, leader_id(options_.self));
+}
+
+QuorumPacket LeaderLink::proposal(const zab::Entry& e) {
+  if (is_reconfig(e.payload)) reconfigs_.insert(e.zxid);
+  return packet(PacketType::kProposal, e.zxid, e.payload);
+}
+
+QuorumPacket LeaderLink::inform(const zab::Entry& e) {
+  if (!is_reconfig(e.payload)) return packet(PacketType::kInform, e.zxid, e.payload);
+  return packet(PacketType::kInformAndActivate, e.zxid, leader_id(options_.self) + e.payload);
+}
+
 QuorumPacket LeaderLink::snap_packet(zab::Zxid zxid) {
   sync_opened_ = true;
+  stage_ = Stage::kSync;
   return packet(PacketType::kSnap, zxid);
 }
 
@@ -76,10 +111,10 @@ void LeaderLink::from_core(const zab::Message& m, std::vector<QuorumPacket>& out
             packet(PacketType::kDiff, m.entries.empty() ? m.zxid : m.entries.back().zxid));
       }
       for (const zab::Entry& e : m.entries) {
-        out.push_back(packet(PacketType::kProposal, e.zxid, e.payload));
+        out.push_back(proposal(e));
         // An observer is synced only to what is committed.
         if (observer_) {
-          out.push_back(packet(PacketType::kCommit, e.zxid));
+          out.push_back(commit(e.zxid));
         } else {
           uncommitted_.push_back(e.zxid);
         }
@@ -98,7 +133,7 @@ void LeaderLink::from_core(const zab::Message& m, std::vector<QuorumPacket>& out
       return;
     case zab::MsgType::kProposal:
       for (const zab::Entry& e : m.entries) {
-        out.push_back(packet(PacketType::kProposal, e.zxid, e.payload));
+        out.push_back(proposal(e));
         uncommitted_.push_back(e.zxid);
       }
       return;
@@ -106,11 +141,12 @@ void LeaderLink::from_core(const zab::Message& m, std::vector<QuorumPacket>& out
       commit_through(m.zxid, out);
       return;
     case zab::MsgType::kInform:
-      for (const zab::Entry& e : m.entries) {
-        out.push_back(packet(PacketType::kInform, e.zxid, e.payload));
-      }
+      for (const zab::Entry& e : m.entries) out.push_back(inform(e));
       return;
     case zab::MsgType::kPing:
+      // An Apache learner exits on any packet but LEADERINFO, then DIFF, TRUNC
+      // or SNAP, before its sync has begun.
+      if (stage_ < Stage::kSync) return;
       ping_round_ = m.request_id;
       if (stage_ == Stage::kUpToDate && m.committed > 0) commit_through(m.committed, out);
       out.push_back(packet(PacketType::kPing, m.zxid));

@@ -25,13 +25,19 @@
 //    Ping answer (the last zxid acked, the round of the last Ping).
 //  - A forwarded sync (a REQUEST of type sync) becomes a core Sync; the
 //    core's SyncReply a SYNC, in the order asked.
+//  - The core pings every learner each tick, in its handshake too; an Apache
+//    learner exits on a PING before its sync began: those are dropped.
 //  - REVALIDATE is answered here, from the server's session table.
+//  - A reconfiguration's txn is committed with COMMITANDACTIVATE (an
+//    observer's INFORMANDACTIVATE), naming this leader, so that an Apache
+//    learner takes the new membership.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -81,6 +87,11 @@ class LeaderLink {
   enum class Stage { kOpened, kEpochSent, kSync, kNewLeaderSent, kUpToDate };
   zab::Message message(zab::MsgType type) const;
   void commit_through(zab::Zxid zxid, std::vector<QuorumPacket>& out);
+  // The packets of one entry; a reconfiguration's COMMIT and INFORM are
+  // Apache's ...ANDACTIVATE, naming this leader.
+  QuorumPacket proposal(const zab::Entry& e);
+  QuorumPacket commit(zab::Zxid zxid);
+  QuorumPacket inform(const zab::Entry& e);
 
   Options options_;
   zab::ServerId learner_ = 0;
@@ -90,6 +101,7 @@ class LeaderLink {
   bool sync_opened_ = false;           // a TRUNC or SNAP began the sync
   zab::Zxid new_leader_zxid_ = 0;      // the core's NewLeader zxid, acked by NEWLEADER's ACK
   std::deque<zab::Zxid> uncommitted_;  // PROPOSALs sent without a COMMIT, in order
+  std::set<zab::Zxid> reconfigs_;      // ... of them, the reconfigurations
   zab::Zxid acked_ = 0;
   uint64_t ping_round_ = 0;  // the last core Ping's request_id
   uint64_t next_sync_ = 0;
