@@ -33,6 +33,7 @@
 #include "libzk/version/version.h"
 #include "zkd/failpoint/failpoint.h"
 #include "zkd/log/log.h"
+#include "zkd/migrate/adopt_apache.h"
 #include "zkd/server/config.h"
 #include "zkd/server/data_dir_lock.h"
 #include "zkd/server/jvm_properties.h"
@@ -71,6 +72,20 @@ int serve(const std::string& config_path, const std::string& jaas_option) {
   if (auto prepared = zkd::server::prepare_directories(*loaded.config); !prepared.ok()) {
     log_error(prepared.message());
     return 1;
+  }
+  // A server of an Apache ensemble replaced by zkd on its own disk: its data
+  // is taken over, Apache's files kept beside (docs/migration.md).
+  auto adopted = zkd::migrate::adopt_apache_data(zkd::storage::posix_env(), *loaded.config,
+                                                 [](const std::string& step) { log_info(step); });
+  if (!adopted.ok()) {
+    log_error("cannot take over Apache ZooKeeper's data: ", adopted.status().message());
+    return 1;
+  }
+  if (*adopted) {
+    const zkd::migrate::ImportSummary& s = **adopted;
+    log_info("took over Apache ZooKeeper's data: ", s.znodes, " znodes, ", s.sessions,
+             " sessions, last zxid ", zkd::net::hex(s.zxid), " (from ", s.snapshot, " and ", s.txns,
+             " txns); Apache's files are kept in version-2", zkd::migrate::kAdoptedSuffix);
   }
   auto data_dir_lock = zkd::server::lock_data_dir(loaded.config->data_dir);
   if (!data_dir_lock.ok()) {

@@ -9,6 +9,7 @@
 
 #include "tests/common/temp_dir.h"
 #include "tests/unit/zkd/apache_files/apache_test_util.h"
+#include "zkd/migrate/adopt_apache.h"
 #include "zkd/migrate/apache_export.h"
 #include "zkd/migrate/apache_import.h"
 #include "zkd/server/recovery.h"
@@ -168,6 +169,36 @@ TEST_F(ApacheImportExportTest, ExportOfAnEmptyDataDirIsRefused) {
   auto exported = export_apache(env_, config_, out_.path().string(), nullptr);
   ASSERT_FALSE(exported.ok());
   EXPECT_THAT(exported.status().message(), HasSubstr("holds no zkd snapshot"));
+}
+
+// zkd started on an Apache server's own dataDir: the files move to
+// version-2.apache and their state is imported.
+TEST_F(ApacheImportExportTest, ZkdOnApachesOwnDataDirTakesItsDataOver) {
+  write_apache_data();
+  const auto zkd_v2 = zkd_.path() / "version-2";
+  std::filesystem::remove_all(zkd_v2);
+  std::filesystem::copy(version2(), zkd_v2);
+  auto adopted = adopt_apache_data(env_, config_, nullptr);
+  ASSERT_TRUE(adopted.ok()) << adopted.status().message();
+  ASSERT_TRUE(adopted->has_value());
+  EXPECT_EQ((*adopted)->zxid, 12);
+  EXPECT_TRUE(std::filesystem::exists(zkd_.path() / "version-2.apache" / "log.9"));
+  EXPECT_FALSE(std::filesystem::exists(zkd_v2 / "log.9"));
+  EXPECT_EQ(test::describe(recovered().tree), test::describe(expected_tree()));
+  // zkd's files now: the next start adopts nothing.
+  auto again = adopt_apache_data(env_, config_, nullptr);
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  EXPECT_FALSE(again->has_value());
+}
+
+TEST_F(ApacheImportExportTest, ADataDirHoldingBothKindsIsNotTakenOver) {
+  write_apache_data();
+  ASSERT_TRUE(import().ok());
+  std::filesystem::copy_file(version2() / "log.9", zkd_.path() / "version-2" / "log.9");
+  auto adopted = adopt_apache_data(env_, config_, nullptr);
+  ASSERT_FALSE(adopted.ok());
+  EXPECT_THAT(adopted.status().message(), HasSubstr("both Apache ZooKeeper's files"));
+  EXPECT_FALSE(std::filesystem::exists(zkd_.path() / "version-2.apache"));
 }
 
 }  // namespace
