@@ -79,6 +79,13 @@ void LearnerLink::from_core(const zab::Message& m, std::vector<QuorumPacket>& ou
       if (stage_ != Stage::kBroadcast || !options_.read_forwarded) return;
       ForwardedWrite write = options_.read_forwarded(m.payload);
       touches_.insert(touches_.end(), write.touches.begin(), write.touches.end());
+      if (write.revalidate) {
+        // The leader's answer is not waited for: the session was checked
+        // here, and the leader takes this REVALIDATE before any later REQUEST.
+        out.push_back(
+            packet(PacketType::kRevalidate, -1,
+                   encode_revalidate_request(write.revalidate->first, write.revalidate->second)));
+      }
       if (write.request) {
         QuorumPacket p = packet(PacketType::kRequest, -1, encode_forwarded_request(*write.request));
         p.auth = std::move(write.auth);
@@ -163,7 +170,15 @@ bool LearnerLink::from_leader(const QuorumPacket& p, std::vector<net::PeerPacket
       return true;
     }
     case PacketType::kProposal:
-      if (stage_ < Stage::kSync || options_.observer) return out_of_place();
+      if (stage_ < Stage::kSync) return out_of_place();
+      if (options_.observer) {
+        // Apache's leader syncs an observer with PROPOSAL + COMMIT pairs
+        // (and forwards its outstanding proposals, whose COMMITs follow):
+        // held until committed, then taken as an INFORM.
+        if (!p.data) return out_of_place();
+        held_.push_back(zab::Entry{p.zxid, *p.data});
+        return true;
+      }
       return take_entry(p, to_core, error);
     case PacketType::kInform:
       if (stage_ < Stage::kSync || !options_.observer) return out_of_place();
@@ -180,7 +195,16 @@ bool LearnerLink::from_leader(const QuorumPacket& p, std::vector<net::PeerPacket
     }
     case PacketType::kCommit:
     case PacketType::kCommitAndActivate:
-      if (stage_ < Stage::kSync || options_.observer) return out_of_place();
+      if (stage_ < Stage::kSync) return out_of_place();
+      if (options_.observer) {
+        while (!held_.empty() && held_.front().zxid <= p.zxid) {
+          QuorumPacket inform{PacketType::kInform, held_.front().zxid,
+                              std::move(held_.front().payload), std::nullopt};
+          held_.pop_front();
+          if (!take_entry(inform, to_core, error)) return false;
+        }
+        return true;
+      }
       if (stage_ == Stage::kSync) {
         committed_ = std::max(committed_, p.zxid);
         std::erase(unacked_, p.zxid);  // committed: no ack needed

@@ -22,7 +22,11 @@
 //    proposal. Pings before UPTODATE are dropped (Apache's learner does not
 //    answer them: its leader then waits for the NEWLEADER ack).
 //  - Session touches, which zkd's followers forward as a write, ride on the
-//    answer to the next ping, as Apache's learners send them.
+//    answer to the next ping, as Apache's learners send them. A session a
+//    client resumed here goes as REVALIDATE at once (the leader then takes
+//    this server as its owner); the answer is not waited for.
+//  - An observer synced by PROPOSAL + COMMIT pairs holds each proposal until
+//    its COMMIT and takes it as an INFORM.
 //  - A client's sync goes as a forwarded sync request (of session 0); the
 //    leader's SYNC answers are in order, and answer the oldest.
 #pragma once
@@ -47,6 +51,7 @@ struct ForwardedWrite {
   std::optional<ForwardedRequest> request;  // a client's write, to send as REQUEST
   std::vector<AuthId> auth;                 // its connection's ids
   std::vector<SessionTouch> touches;        // sessions kept alive (sent with a ping)
+  std::optional<SessionTouch> revalidate;   // a session a client resumed here (REVALIDATE)
 };
 using ForwardedWriteReader = std::function<ForwardedWrite(const std::string& payload)>;
 
@@ -111,6 +116,7 @@ class LearnerLink {
   zab::Zxid snapshot_zxid_ = 0;
   zab::Zxid last_ = 0;             // the last entry the core was sent
   std::deque<zab::Zxid> unacked_;  // proposals the leader has no ACK for
+  std::deque<zab::Entry> held_;    // observer: proposals not yet committed
   bool new_leader_acked_ = false;
   int64_t leader_ping_zxid_ = 0;       // echoed in the ping answer
   std::vector<SessionTouch> touches_;  // for the next ping answer

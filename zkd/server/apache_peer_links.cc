@@ -39,6 +39,9 @@ apache::ForwardedWrite apache_forwarded_write(const std::string& payload) {
     case WriteRequest::Kind::kTouch:
       out.touches = std::move(request->touches);
       break;
+    case WriteRequest::Kind::kRevalidate:
+      out.revalidate = apache::SessionTouch{request->session, request->timeout_ms};
+      break;
     case WriteRequest::Kind::kError:
       break;  // refused here; Apache's leader orders no such txn
   }

@@ -237,6 +237,9 @@ void ClientService::handle_connect(ClientState& client, std::string_view payload
   client.timeout_ms = timeout;
   log_info("session ", hex(session), " resumed by ", conn.remote_text(), ", timeout ", timeout,
            " ms");
+  // An Apache leader must take this server as the session's owner before its
+  // next write here, which follows on the same link.
+  if (config_.apache_peer_protocol) writes_.revalidate(session, timeout);
   establish(client, session, timeout, request.has_read_only);
 }
 

@@ -21,6 +21,7 @@ bool matches(WriteRequest::Kind kind, int64_t session, int32_t xid, const tree::
     case WriteRequest::Kind::kOp:
     case WriteRequest::Kind::kError:
     case WriteRequest::Kind::kTouch:
+    case WriteRequest::Kind::kRevalidate:
       break;
   }
   return h.cxid == xid && h.type != OpCode::kCreateSession && h.type != OpCode::kCloseSession;

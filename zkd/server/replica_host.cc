@@ -393,6 +393,10 @@ void ReplicaHost::propose(const WriteRequest& request) {
     events_.touched(request.touches);
     return;
   }
+  if (request.kind == WriteRequest::Kind::kRevalidate) {
+    events_.touched({{request.session, request.timeout_ms}});
+    return;
+  }
   if (core_.transferring_to() != 0) {
     held_writes_.push_back(request);
     return;

@@ -57,6 +57,15 @@ void WritePath::append(net::ConnectionId connection, PendingWrite write) {
   snapshots_.logged(last_prepared_zxid_);
 }
 
+void WritePath::revalidate(int64_t session, int32_t timeout_ms) {
+  if (host_ == nullptr) return;
+  WriteRequest request;
+  request.kind = WriteRequest::Kind::kRevalidate;
+  request.session = session;
+  request.timeout_ms = timeout_ms;
+  host_->write(request);
+}
+
 bool WritePath::sync(ClientState& client, std::string_view payload, int64_t started_ms) {
   const net::ConnectionId id = client.connection->id();
   if (host_ == nullptr) {

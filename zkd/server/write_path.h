@@ -90,6 +90,9 @@ class WritePath {
   // A write on its way (a client's, or the server's own with
   // Pipeline::kNoConnection); `write` parks what finishes it.
   void submit(net::ConnectionId connection, PendingWrite write, const WriteRequest& request);
+  // In an ensemble: a client resumed `session` here; the leader hears of it
+  // (WriteRequest::Kind::kRevalidate). Standalone: nothing.
+  void revalidate(int64_t session, int32_t timeout_ms);
   // A sync of `client`: true when it can be answered now; otherwise it is
   // handed back to the RequestHandler (Arrival::kReleased) once every write
   // before it (standalone: prepared here; ensemble: the leader's) is applied.

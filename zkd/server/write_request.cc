@@ -36,7 +36,9 @@ std::optional<WriteRequest> decode_write_request(std::string_view bytes) {
   WriteRequest request;
   if (r.int32() != kVersion) return std::nullopt;
   const int32_t kind = r.int32();
-  if (kind < 0 || kind > static_cast<int32_t>(WriteRequest::Kind::kTouch)) return std::nullopt;
+  if (kind < 0 || kind > static_cast<int32_t>(WriteRequest::Kind::kRevalidate)) {
+    return std::nullopt;
+  }
   request.kind = static_cast<WriteRequest::Kind>(kind);
   request.session = r.int64();
   request.xid = r.int32();
@@ -80,6 +82,7 @@ tree::Txn prepare_write(tree::Database& db, const WriteRequest& request, int64_t
     }
     case WriteRequest::Kind::kOp:
     case WriteRequest::Kind::kTouch:
+    case WriteRequest::Kind::kRevalidate:
       break;
   }
   return db.prepare(request.session, request.xid, request.op, request.body, zxid, time_ms,

@@ -36,6 +36,11 @@ struct WriteRequest {
     kCloseSession,   // session, xid (0 for expiry)
     kError,          // a request refused with `err`, which still takes a zxid
     kTouch,          // not a write: `touches` keep sessions alive on the leader
+    // Not a write: a client resumed `session` (timeout_ms) on this server.
+    // An Apache leader makes this server the session's owner (its
+    // REVALIDATE; without it, the session's writes here are SESSIONMOVED);
+    // zkd's leader takes it as a touch.
+    kRevalidate,
   };
   Kind kind = Kind::kOp;
   int64_t session = 0;
@@ -53,7 +58,8 @@ std::string encode_write_request(const WriteRequest& request);
 std::optional<WriteRequest> decode_write_request(std::string_view bytes);
 
 // The txn for `request` at `zxid` (`time_ms`: the orderer's wall clock),
-// validated against `db` and its pending txns. Precondition: kind != kTouch.
+// validated against `db` and its pending txns. Precondition: kind is neither
+// kTouch nor kRevalidate.
 tree::Txn prepare_write(tree::Database& db, const WriteRequest& request, int64_t zxid,
                         int64_t time_ms);
 
