@@ -770,11 +770,11 @@ void ApacheTransport::Impl::send(net::PeerPacket packet) {
     }
     Notification n = to_notification(m, options.observer,
                                      options.config_text ? options.config_text() : std::string());
-    // A synced follower votes with its leader's new epoch, as Apache's do:
-    // a server joining late counts only votes whose epochs agree.
-    if (m.state == zab::PeerState::kFollowing && leader_conn &&
-        leader_conn->peer == m.vote.leader && leader_conn->learner->synced_epoch() != 0) {
-      n.peer_epoch = leader_conn->learner->synced_epoch();
+    // Once its leader and followers agreed on the epoch, a LEADING or
+    // FOLLOWING server votes with it (Apache's updateElectionVote): a server
+    // joining late counts only votes whose epochs agree.
+    if (m.state != zab::PeerState::kLooking && options.agreed_epoch) {
+      if (const int64_t epoch = options.agreed_epoch(); epoch != 0) n.peer_epoch = epoch;
     }
     queue(it->second, encode_notification_frame(n));
     return;

@@ -68,6 +68,9 @@ struct ApacheTransportOptions {
   bool observer = false;  // this server is an observer
   // This server's configuration as Apache writes it, for notifications.
   std::function<std::string()> config_text;
+  // The epoch this server's leader and followers agreed on (zab::Status's),
+  // 0 while none: its LEADING and FOLLOWING votes carry it.
+  std::function<int64_t()> agreed_epoch;
   int64_t config_version = 0;
   ForwardedWriteReader read_forwarded;
   SnapshotConverter convert_snapshot;

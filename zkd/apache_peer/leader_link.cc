@@ -110,21 +110,30 @@ void LeaderLink::from_core(const zab::Message& m, std::vector<QuorumPacket>& out
         out.push_back(
             packet(PacketType::kDiff, m.entries.empty() ? m.zxid : m.entries.back().zxid));
       }
+      // What is committed goes as PROPOSAL + COMMIT pairs, as Apache's leader
+      // syncs (an observer's Diff is all committed). The rest waits until
+      // after NEWLEADER: an Apache 3.8 learner drops its pending proposals
+      // at NEWLEADER, and a COMMIT of one sent before it would find none.
+      acked_at_new_leader_ = m.zxid;
       for (const zab::Entry& e : m.entries) {
-        out.push_back(proposal(e));
-        // An observer is synced only to what is committed.
-        if (observer_) {
+        if (e.zxid <= m.committed || observer_) {
+          out.push_back(proposal(e));
           out.push_back(commit(e.zxid));
+          acked_at_new_leader_ = e.zxid;
         } else {
-          uncommitted_.push_back(e.zxid);
+          after_new_leader_.push_back(e);
         }
       }
       return;
     case zab::MsgType::kNewLeader:
-      new_leader_zxid_ = m.zxid;
       stage_ = Stage::kNewLeaderSent;
       out.push_back(packet(PacketType::kNewLeader, zab::make_zxid(m.epoch, 0),
                            options_.config_text ? options_.config_text() : std::string()));
+      for (const zab::Entry& e : after_new_leader_) {
+        out.push_back(proposal(e));
+        uncommitted_.push_back(e.zxid);
+      }
+      after_new_leader_.clear();
       return;
     case zab::MsgType::kUpToDate:
       commit_through(m.zxid, out);
@@ -181,9 +190,11 @@ bool LeaderLink::from_learner(const QuorumPacket& p, std::vector<net::PeerPacket
       if (zab::counter_of(p.zxid) == 0) {
         // NEWLEADER's ACK, or the one after UPTODATE (dropped).
         if (stage_ == Stage::kNewLeaderSent) {
+          // It holds what came before NEWLEADER; the proposals after it are
+          // acked one by one.
           zab::Message m = message(zab::MsgType::kAckNewLeader);
-          m.zxid = new_leader_zxid_;
-          acked_ = std::max(acked_, new_leader_zxid_);
+          m.zxid = acked_at_new_leader_;
+          acked_ = std::max(acked_, acked_at_new_leader_);
           to_core.push_back({std::move(m), {}});
         }
         return true;

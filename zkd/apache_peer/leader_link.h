@@ -9,14 +9,17 @@
 // Where the two protocols differ, the link keeps what an Apache learner
 // relies on:
 //  - The core's Diff is one message; Apache's learner takes DIFF (unless a
-//    TRUNC or SNAP opened the sync) and one PROPOSAL per entry. An Apache
-//    follower must see COMMITs in the order of its pending proposals, each
-//    naming the oldest; the core commits cumulatively. The link keeps the
-//    proposals it sent without a COMMIT and sends one COMMIT per proposal a
-//    core Commit (or UpToDate, or a Ping's commit point) covers. A
-//    follower's Diff entries are sent without COMMITs (the core does not
-//    say which are committed): they follow with UpToDate. An observer's
-//    Diff holds only committed entries: each goes with its COMMIT.
+//    TRUNC or SNAP opened the sync) and one PROPOSAL per entry. Entries the
+//    Diff says are committed (or will be at establishment) go as PROPOSAL +
+//    COMMIT pairs before NEWLEADER, as Apache's leader syncs; the others
+//    only after NEWLEADER (an Apache 3.8 learner drops its pending proposals
+//    at NEWLEADER and dies on a COMMIT with none pending), and NEWLEADER's
+//    ACK acks only what came before it.
+//  - An Apache follower must see COMMITs in the order of its pending
+//    proposals, each naming the oldest; the core commits cumulatively. The
+//    link keeps the proposals it sent without a COMMIT and sends one COMMIT
+//    per proposal a core Commit (or UpToDate, or a Ping's commit point)
+//    covers.
 //  - NEWLEADER carries the configuration's text; its ACK (zxid: the new
 //    epoch, counter 0) is the core's AckNewLeader. The ACK an Apache learner
 //    sends after UPTODATE (the same zxid) is dropped.
@@ -98,8 +101,11 @@ class LeaderLink {
   bool observer_ = false;
   Stage stage_ = Stage::kOpened;
   zab::Epoch epoch_ = 0;
-  bool sync_opened_ = false;           // a TRUNC or SNAP began the sync
-  zab::Zxid new_leader_zxid_ = 0;      // the core's NewLeader zxid, acked by NEWLEADER's ACK
+  bool sync_opened_ = false;  // a TRUNC or SNAP began the sync
+  // What NEWLEADER's ACK acks: the Diff's last committed entry (its start
+  // when none); the entries after it go after NEWLEADER.
+  zab::Zxid acked_at_new_leader_ = 0;
+  std::vector<zab::Entry> after_new_leader_;
   std::deque<zab::Zxid> uncommitted_;  // PROPOSALs sent without a COMMIT, in order
   std::set<zab::Zxid> reconfigs_;      // ... of them, the reconfigurations
   zab::Zxid acked_ = 0;

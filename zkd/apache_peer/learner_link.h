@@ -85,10 +85,6 @@ class LearnerLink {
   // (snapshot_stream.h reads it); until then no packet comes.
   bool awaiting_snapshot() const { return awaiting_snapshot_; }
   zab::Zxid snapshot_zxid() const { return snapshot_zxid_; }
-  // The leader's epoch once this learner is synced (UPTODATE); 0 before.
-  // Apache's followers then vote with it (updateElectionVote), and a server
-  // joining late counts only votes whose epochs agree.
-  zab::Epoch synced_epoch() const { return stage_ == Stage::kBroadcast ? epoch_ : 0; }
   // The database the SNAP announced, as zkd's snapshot (the core's Snap
   // attachment): appends the Snap for the core.
   void snapshot_received(std::string state, std::vector<net::PeerPacket>& to_core);

@@ -112,12 +112,10 @@ apache::ConvertedSnapshot convert_apache_snapshot(std::string_view stream, int64
   return out;
 }
 
-std::unique_ptr<net::PeerLinks> apache_peer_links(boost::asio::io_context& io,
-                                                  const ServerConfig& config,
-                                                  std::vector<net::PeerAddress> peers,
-                                                  net::PeerLinks::Receive receive,
-                                                  storage::Env& env, const tree::Database& db,
-                                                  apache::SessionCheck revalidate) {
+std::unique_ptr<net::PeerLinks> apache_peer_links(
+    boost::asio::io_context& io, const ServerConfig& config, std::vector<net::PeerAddress> peers,
+    net::PeerLinks::Receive receive, storage::Env& env, const tree::Database& db,
+    apache::SessionCheck revalidate, std::function<int64_t()> agreed_epoch) {
   apache::ApacheTransportOptions options;
   const auto self = config.quorum_servers.find(config.my_id);
   options.observer = self != config.quorum_servers.end() && self->second.observer;
@@ -130,6 +128,7 @@ std::unique_ptr<net::PeerLinks> apache_peer_links(boost::asio::io_context& io,
   options.convert_snapshot = [&config, &env](std::string_view stream, int64_t zxid) {
     return convert_apache_snapshot(stream, zxid, database_options(config, env.clock().wall_ms()));
   };
+  options.agreed_epoch = std::move(agreed_epoch);
   options.write_forwarded = zkd_forwarded_write;
   options.revalidate = std::move(revalidate);
   options.snapshot_to_apache = [&config, &env](std::string_view payload) {

@@ -5,6 +5,7 @@
 // writes in Apache's terms, and a leader's SNAP stream as zkd's snapshot.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -40,12 +41,11 @@ apache::ConvertedSnapshot convert_apache_snapshot(std::string_view stream, int64
 
 // The links of `config`'s ensemble in Apache's protocol. `db` gives the
 // configuration's text once a reconfiguration wrote it; it must outlive the
-// links. `revalidate` answers an Apache learner's REVALIDATE while leading.
-std::unique_ptr<net::PeerLinks> apache_peer_links(boost::asio::io_context& io,
-                                                  const ServerConfig& config,
-                                                  std::vector<net::PeerAddress> peers,
-                                                  net::PeerLinks::Receive receive,
-                                                  storage::Env& env, const tree::Database& db,
-                                                  apache::SessionCheck revalidate);
+// links. `revalidate` answers an Apache learner's REVALIDATE while leading;
+// `agreed_epoch` is the replica's (ApacheTransportOptions::agreed_epoch).
+std::unique_ptr<net::PeerLinks> apache_peer_links(
+    boost::asio::io_context& io, const ServerConfig& config, std::vector<net::PeerAddress> peers,
+    net::PeerLinks::Receive receive, storage::Env& env, const tree::Database& db,
+    apache::SessionCheck revalidate, std::function<int64_t()> agreed_epoch);
 
 }  // namespace zkd::server

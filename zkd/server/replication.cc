@@ -121,7 +121,8 @@ std::unique_ptr<net::PeerLinks> Replication::tcp_links(std::vector<net::PeerAddr
       return true;
     };
     return apache_peer_links(parts_.io, parts_.config, std::move(peers), std::move(receive),
-                             parts_.env, parts_.db, std::move(revalidate));
+                             parts_.env, parts_.db, std::move(revalidate),
+                             [this] { return host_.status().epoch; });
   }
   net::PeerTransportOptions options;
   // The links' deadlines and back-off run on the Env's time.

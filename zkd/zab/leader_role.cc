@@ -333,6 +333,9 @@ void LeaderRole::sync_peer(ServerId id, Peer& p) {
   }
   Message diff{.type = MsgType::kDiff, .to = id, .epoch = new_epoch_, .zxid = from};
   diff.entries = s_.log.range(from, upto);
+  // Before establishment the whole initial history is to be committed; an
+  // observer is synced only to what is committed.
+  diff.committed = phase_ == Phase::kBroadcast ? std::min(s_.committed, upto) : upto;
   s_.send(std::move(diff));
   s_.send({.type = MsgType::kNewLeader, .to = id, .epoch = new_epoch_, .zxid = upto});
   p.stage = Peer::Stage::kSyncing;

@@ -30,8 +30,11 @@ enum class MsgType : uint8_t {
   // Synchronisation (leader -> learner), in this order on the link:
   // [Trunc: zxid = drop entries after it | Snap: zxid = the snapshot's zxid,
   // the host attaches the leader's state at zxid], Diff: zxid = the learner's
-  // last zxid the entries follow, entries; NewLeader: epoch, zxid = the
-  // learner's last zxid after the Diff.
+  // last zxid the entries follow, entries, committed = the last entry that is
+  // committed, or will be once the leader establishes its epoch (its whole
+  // initial history; an observer's whole Diff): a host of Apache's protocol
+  // sends those as committed; NewLeader: epoch, zxid = the learner's last
+  // zxid after the Diff.
   kTrunc,
   kSnap,
   kDiff,
@@ -93,7 +96,7 @@ struct Message {
   Epoch epoch = 0;
   Epoch current_epoch = 0;  // AckEpoch only
   Zxid zxid = 0;
-  Zxid committed = 0;    // Ping (leader -> learner); AckEpoch: the learner's log base
+  Zxid committed = 0;    // Ping (leader -> learner), Diff; AckEpoch: the learner's log base
   uint64_t round = 0;    // Vote: the sender's election round (logical clock)
   uint64_t attempt = 0;  // handshake: learner's incarnation << 32 | its count
   uint64_t request_id = 0;
