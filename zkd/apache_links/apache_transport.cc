@@ -208,6 +208,9 @@ struct ApacheTransport::Impl : std::enable_shared_from_this<Impl> {
   std::set<ServerId> pokes;                                  // under way
   std::map<ServerId, std::shared_ptr<Conn>> learner_conns;   // leading: by learner
   uint64_t next_attempt = 0;  // the core's handshake number for each learner connection
+  // Leading: the epoch of the first UPTODATE this leader sent since it last
+  // voted LOOKING (a quorum has its NEWLEADER); 0 before.
+  zab::Epoch leading_epoch = 0;
 };
 
 boost::system::error_code ApacheTransport::Impl::listen(tcp::acceptor& acceptor,
@@ -770,11 +773,19 @@ void ApacheTransport::Impl::send(net::PeerPacket packet) {
     }
     Notification n = to_notification(m, options.observer,
                                      options.config_text ? options.config_text() : std::string());
-    // A synced follower votes with its leader's new epoch, as Apache's do:
-    // a server joining late counts only votes whose epochs agree.
+    // A synced follower votes with its leader's new epoch, and so does a
+    // leader once a quorum has its NEWLEADER, as Apache's do
+    // (updateElectionVote, ZOOKEEPER-1732): a server joining late counts
+    // only votes whose epochs agree, and one that finds the leader's vote
+    // with the old epoch and its followers' with the new one waits until
+    // the next election.
     if (m.state == zab::PeerState::kFollowing && leader_conn &&
         leader_conn->peer == m.vote.leader && leader_conn->learner->synced_epoch() != 0) {
       n.peer_epoch = leader_conn->learner->synced_epoch();
+    }
+    if (m.state == zab::PeerState::kLooking) leading_epoch = 0;
+    if (m.state == zab::PeerState::kLeading && m.vote.leader == self && leading_epoch != 0) {
+      n.peer_epoch = leading_epoch;
     }
     queue(it->second, encode_notification_frame(n));
     return;
@@ -783,6 +794,7 @@ void ApacheTransport::Impl::send(net::PeerPacket packet) {
     start_learning(m);
     return;
   }
+  if (m.type == zab::MsgType::kUpToDate && leading_epoch == 0) leading_epoch = m.epoch;
   if (auto it = learner_conns.find(m.to);
       it != learner_conns.end() && (is_leader_message(m.type) || m.type == zab::MsgType::kPing)) {
     send_to_learner(it->second, std::move(packet));
