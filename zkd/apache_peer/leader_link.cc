@@ -112,7 +112,11 @@ void LeaderLink::from_core(const zab::Message& m, std::vector<QuorumPacket>& out
       return;
     case zab::MsgType::kPing:
       ping_round_ = m.request_id;
-      if (stage_ == Stage::kUpToDate && m.committed > 0) commit_through(m.committed, out);
+      // An Apache learner syncing (before UPTODATE) takes no PING: it exits
+      // ("Got unexpected packet from leader"). Apache's leader pings only
+      // learners it has synced.
+      if (stage_ != Stage::kUpToDate) return;
+      if (m.committed > 0) commit_through(m.committed, out);
       out.push_back(packet(PacketType::kPing, m.zxid));
       return;
     case zab::MsgType::kSyncReply:

@@ -26,6 +26,7 @@
 //  - A forwarded sync (a REQUEST of type sync) becomes a core Sync; the
 //    core's SyncReply a SYNC, in the order asked.
 //  - REVALIDATE is answered here, from the server's session table.
+//  - No PING before UPTODATE: an Apache learner that is syncing exits on one.
 #pragma once
 
 #include <cstdint>
