@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zklab/relay/relay.h"
 
+#include "zklab/relay/election_hello.h"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/buffer.hpp>
@@ -85,6 +87,10 @@ struct Connection {
   Pipe to_down;
   bool cut = false;  // silent for good; closed when its link is no longer cut
   bool closed = false;
+  // On a link with a hello_port: the dialer's bytes held back until its
+  // election hello is whole; `hello_done` once it was passed on.
+  std::string hello;
+  bool hello_done = false;
 };
 
 asio::awaitable<void> wait_for_wakeup(asio::steady_timer& timer) {
@@ -210,8 +216,20 @@ asio::awaitable<void> Relay::State::read(std::shared_ptr<State> s, std::shared_p
       s->stats.dropped_bytes += n;
       continue;
     }
-    pipe.queue.push_back({Clock::now() + s->delay(link), std::string(buf.data(), n)});
-    pipe.queued_bytes += n;
+    std::string chunk(buf.data(), n);
+    if (toward_up && s->links[link].hello_port != 0 && !c->hello_done) {
+      // The hello goes on in one chunk, as one write: Apache reads its
+      // address with a single read().
+      c->hello += chunk;
+      HelloRewrite r = rewrite_election_hello(c->hello, s->links[link].hello_port);
+      if (r.outcome == HelloRewrite::Outcome::kNeedMore) continue;
+      c->hello_done = true;
+      c->hello.clear();
+      chunk = std::move(r.bytes);
+    }
+    const size_t size = chunk.size();
+    pipe.queue.push_back({Clock::now() + s->delay(link), std::move(chunk)});
+    pipe.queued_bytes += size;
     pipe.writer_wakeup.cancel();
   }
 }

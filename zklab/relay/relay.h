@@ -3,10 +3,15 @@
 // NetworkFaults applied to them (the semantics are in lab_network.h). Knows
 // nothing of zkd: it forwards bytes between 127.0.0.1 ports.
 //
-// A link (a, b), a < b, is the connection node b dials to node a: the relay
-// listens on `listen` (the port b's zoo.cfg names for a) and, for every
-// connection it accepts there, connects to `target` (a's quorum port) and
-// forwards bytes both ways, in chunks as read, each delivered when due.
+// A link (a, b), a < b, is a relay of the pair a, b: it listens on `listen`
+// (a port one node's zoo.cfg names for the other; in a lab of zkd's own
+// protocol, the port b's zoo.cfg names for a's quorum port) and, for every
+// connection it accepts there, connects to `target` (the other node's real
+// port) and forwards bytes both ways, in chunks as read, each delivered when
+// due. A pair may have several relays (relay_links.h); cuts and delays name
+// the pair, so they apply to all of them. On a link with a hello_port the
+// dialer's first bytes wait until its election hello is whole and go on as
+// one chunk with the hello's port rewritten (election_hello.h).
 //   - not cut: a chunk read at time t is written at t + the link's delay (the
 //     sum of both nodes' delays in NetworkFaults::slow, 0 when neither is
 //     slow), in order; a chunk never overtakes an earlier one, even when the
