@@ -48,6 +48,13 @@ _zklab() {
             COMPREPLY=($(compgen -W 'kill pause isolate' -- "$cur"))
             return
             ;;
+        --kinds)
+            local kinds=${cur%,*}
+            [[ $kinds == "$cur" ]] && kinds= || kinds+=,
+            COMPREPLY=($(compgen -P "$kinds" -W 'zkd apache' -- "${cur##*,}"))
+            compopt -o nospace
+            return
+            ;;
         --nemesis)
             local faults=${cur%,*}
             [[ $faults == "$cur" ]] && faults= || faults+=,
@@ -61,7 +68,7 @@ _zklab() {
     local global='--dir --zkd --timeout --version --help'
     local options=
     case $sub in
-        up) options='-n --nodes --observers --base-port --tick-ms --direct --tls --sasl --set' ;;
+        up) options='-n --nodes --observers --base-port --tick-ms --direct --tls --sasl --set --kinds' ;;
         status) options='--json --watch' ;;
         down) options='--wipe' ;;
         start | restart) options='--no-wait' ;;

@@ -58,11 +58,24 @@ LabCommand add_up_command(CLI::App& app) {
   struct State {
     LabLayout layout;
     int base_port = 0;
+    std::vector<std::string> kinds;
+    CLI::Option* nodes = nullptr;
   };
   auto s = std::make_shared<State>();
   auto* up =
       app.add_subcommand("up", "write the lab (if new), start every node, wait for a leader");
-  up->add_option("-n,--nodes", s->layout.voters, "voters (default 3)")->check(CLI::Range(1, 255));
+  s->nodes =
+      up->add_option("-n,--nodes", s->layout.voters, "voters (default 3, or as many as --kinds)")
+          ->check(CLI::Range(1, 255));
+  up->add_option("--kinds", s->kinds,
+                 "what each node runs, in id order, comma separated: zkd or apache (Apache "
+                 "ZooKeeper 3.8); the lab then speaks Apache's peer protocol")
+      ->delimiter(',')
+      ->type_name("KIND,...")
+      ->check([](const std::string& word) -> std::string {
+        if (parse_flavour(word)) return {};
+        return "unknown kind '" + word + "' (zkd or apache)";
+      });
   up->add_option("--observers", s->layout.observers, "observers (default 0)")
       ->check(CLI::Range(0, 254));
   up->add_option("--base-port", s->base_port,
@@ -89,8 +102,24 @@ LabCommand add_up_command(CLI::App& app) {
   up->add_flag("--tls", s->layout.tls,
                "everything over TLS: a CA of the lab's own in DIR/tls, clients (zklab's too) "
                "and peers");
+  up->parse_complete_callback([s] {
+    if (s->kinds.empty()) return;
+    const int given = static_cast<int>(s->kinds.size());
+    if (s->nodes->count() == 0) s->layout.voters = given - s->layout.observers;
+    if (s->layout.voters < 1 || s->layout.voters + s->layout.observers != given) {
+      throw CLI::ValidationError("--kinds", "names " + std::to_string(given) +
+                                                " kind(s); it needs one per node (voters and "
+                                                "observers), in id order");
+    }
+    if (s->layout.tls || s->layout.sasl) {
+      throw CLI::ValidationError(
+          "--kinds", "a lab of Apache's peer protocol has no --tls or --sasl between peers yet");
+    }
+  });
   LabCommand c = command_with(up, s, [](const LabContext& ctx, State& st) {
     st.layout.base_port = static_cast<uint16_t>(st.base_port);
+    st.layout.kinds.clear();
+    for (const auto& word : st.kinds) st.layout.kinds.push_back(*parse_flavour(word));
     return lab_up(ctx, st.layout);
   });
   c.creates_lab = true;
