@@ -133,7 +133,8 @@ Received receive_until_closed(const Fd& fd) { return receive(fd, SIZE_MAX); }
 // A Relay on its own io thread; `run` executes on that thread and waits.
 class RelayThread {
  public:
-  explicit RelayThread(std::vector<RelayLink> links) : relay_(io_, std::move(links)) {
+  explicit RelayThread(std::vector<RelayLink> links, RelayOptions options = {})
+      : relay_(io_, std::move(links), options) {
     error_ = relay_.start();
     thread_ = std::thread([this] { io_.run(); });
   }
@@ -294,6 +295,24 @@ TEST(RelayEngineTest, TargetRefusingClosesTheClient) {
   Received r = receive_until_closed(client);
   EXPECT_TRUE(r.closed);
   EXPECT_EQ(r.bytes, "");
+}
+
+TEST(RelayEngineTest, WithRefusedRetryATargetThatListensLaterGetsTheConnection) {
+  Fd late = bound_socket(false);  // refuses until it listens
+  ASSERT_GE(late.get(), 0);
+  RelayThread relay({{1, 2, 0, port_of(late.get())}}, RelayOptions{std::chrono::seconds(5)});
+  ASSERT_EQ(relay.start_error(), "");
+  Fd client = connect_to(relay.port(0));
+  ASSERT_GE(client.get(), 0);
+  ASSERT_TRUE(send_all(client, "early"));
+  // A few refusals (the relay tries every 25 ms), then the target listens.
+  std::this_thread::sleep_for(100ms);
+  ASSERT_EQ(::listen(late.get(), 4), 0);
+  Fd server = accept_one(late);
+  ASSERT_GE(server.get(), 0);
+  EXPECT_EQ(receive(server, 5).bytes, "early");
+  ASSERT_TRUE(send_all(server, "ok"));
+  EXPECT_EQ(receive(client, 2).bytes, "ok");
 }
 
 TEST(RelayEngineTest, StartFailsOnATakenPort) {

@@ -17,7 +17,12 @@
 //     slow), in order; a chunk never overtakes an earlier one, even when the
 //     delay shrinks. End of stream or an error on one side closes both sides,
 //     after the chunks read before it are delivered. A target that refuses
-//     (or any connect error) closes the accepted connection.
+//     (or any connect error) closes the accepted connection; with
+//     RelayOptions::refused_retry, a refusing target is tried again (every
+//     25 ms) for that long first, what the dialer sends meanwhile waiting:
+//     the dialer saw its connect succeed, so a target that listens a moment
+//     later (an Apache leader binds its quorum port once it leads) must not
+//     turn that into a reset.
 //   - cut (the link is in NetworkFaults::cut): the connections on the link
 //     become silent for good: what they read, or have read and not yet
 //     delivered, is dropped; an end of stream or error on one side closes
@@ -33,6 +38,7 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -53,11 +59,17 @@ struct RelayStats {
   uint64_t dropped_bytes = 0;    // read (or queued) and dropped because of a cut
 };
 
+struct RelayOptions {
+  // How long a target that refuses is tried again before the accepted
+  // connection is closed; 0: closed at the first refusal.
+  std::chrono::milliseconds refused_retry{0};
+};
+
 class Relay {
  public:
   static constexpr size_t kMaxQueuedBytes = 16u << 20;  // per direction of a connection
 
-  Relay(boost::asio::io_context& io, std::vector<RelayLink> links);
+  Relay(boost::asio::io_context& io, std::vector<RelayLink> links, RelayOptions options = {});
   ~Relay();  // stop()
   Relay(const Relay&) = delete;
   Relay& operator=(const Relay&) = delete;

@@ -28,6 +28,11 @@ namespace zk::lab {
 
 namespace {
 
+// How long a relay of a lab of Apache's peer protocol tries a refusing
+// target again: the initLimit x tickTime a learner has to reach its leader,
+// at the lab's defaults (10 x 200 ms).
+constexpr auto kApacheRefusedRetry = std::chrono::milliseconds(2000);
+
 void log_line(const std::string& text) {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm local{};
@@ -80,7 +85,17 @@ LabExit run_relay_daemon(const std::filesystem::path& lab_dir) {
     return LabExit::kError;
   }
   boost::asio::io_context io(1);
-  Relay relay(io, *links);
+  // In a lab of Apache's peer protocol an Apache leader binds its quorum port
+  // only once it leads, and its learners dial at once: a refused connect
+  // must stay a connect that waits, as it is without a relay (a learner
+  // retries a refused dial), not an accepted connection reset (which sends
+  // it back to the election).
+  const auto nodes = read_lab(dir);
+  RelayOptions options;
+  if (nodes && !nodes->empty() && nodes->front().apache_protocol) {
+    options.refused_retry = kApacheRefusedRetry;
+  }
+  Relay relay(io, *links, options);
   if (error = relay.start(); !error.empty()) {
     log_line(error);
     return LabExit::kError;
