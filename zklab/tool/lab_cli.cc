@@ -10,6 +10,7 @@
 #include "zklab/tool/lab_check.h"
 #include "zklab/tool/lab_failover.h"
 #include "zklab/tool/lab_membership.h"
+#include "zklab/tool/lab_migrate.h"
 #include "zklab/tool/lab_network.h"
 #include "zklab/tool/lab_roll.h"
 #include "zklab/tool/lab_transfer.h"
@@ -327,6 +328,37 @@ LabCommand add_transfer_command(CLI::App& app) {
     st.options.settle = seconds(st.settle_s);
     return lab_transfer(ctx, st.options);
   });
+}
+
+LabCommand add_migrate_command(CLI::App& app) {
+  struct State {
+    MigrateOptions options;
+    std::string to;
+    double settle_s = 1;
+  };
+  auto s = std::make_shared<State>();
+  auto* migrate = app.add_subcommand(
+      "migrate",
+      "a mixed lab's nodes, one at a time under load, the leader last: stopped, wiped, started "
+      "as the other kind; record the longest write gap");
+  migrate->add_option("--to", s->to, "the kind every node ends with: zkd or apache")
+      ->required()
+      ->check(CLI::IsMember({"zkd", "apache"}));
+  migrate->add_flag("--kill-leader-between", s->options.kill_leader_between,
+                    "between two steps, SIGKILL the leader and start it again");
+  migrate
+      ->add_option("--settle", s->settle_s,
+                   "seconds of load before the first step, between two and after (default 1)")
+      ->check(CLI::Range(0.0, 3600.0));
+  add_load_options(migrate, s->options.load);
+  add_timeline_options(migrate, "migrate", s->options.csv, s->options.svg);
+  LabCommand c = command_with(migrate, s, [](const LabContext& ctx, State& st) {
+    st.options.to = *parse_flavour(st.to);
+    st.options.settle = seconds(st.settle_s);
+    return lab_migrate(ctx, st.options);
+  });
+  c.starts_zkd = true;
+  return c;
 }
 
 LabCommand add_check_command(CLI::App& app) {
