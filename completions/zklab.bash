@@ -48,6 +48,17 @@ _zklab() {
             COMPREPLY=($(compgen -W 'kill pause isolate' -- "$cur"))
             return
             ;;
+        --to)
+            COMPREPLY=($(compgen -W 'zkd apache' -- "$cur"))
+            return
+            ;;
+        --kinds)
+            local kinds=${cur%,*}
+            [[ $kinds == "$cur" ]] && kinds= || kinds+=,
+            COMPREPLY=($(compgen -P "$kinds" -W 'zkd apache' -- "${cur##*,}"))
+            compopt -o nospace
+            return
+            ;;
         --nemesis)
             local faults=${cur%,*}
             [[ $faults == "$cur" ]] && faults= || faults+=,
@@ -61,7 +72,7 @@ _zklab() {
     local global='--dir --zkd --timeout --version --help'
     local options=
     case $sub in
-        up) options='-n --nodes --observers --base-port --tick-ms --direct --tls --sasl --set' ;;
+        up) options='-n --nodes --observers --base-port --tick-ms --direct --tls --sasl --set --kinds' ;;
         status) options='--json --watch' ;;
         down) options='--wipe' ;;
         start | restart) options='--no-wait' ;;
@@ -72,6 +83,10 @@ _zklab() {
             ;;
         roll) options='--kill --no-transfer --settle --clients --reads --in-flight --value-bytes --csv --svg' ;;
         transfer) options='--settle --clients --reads --in-flight --value-bytes --csv --svg' ;;
+        migrate)
+            options='--to --kill-leader-between --settle --clients --reads --in-flight --value-bytes
+                --csv --svg'
+            ;;
         check) options='--nemesis --duration --seed --clients --registers --history --jute-maxbuffer' ;;
         add) options='--observer --node' ;;
         reconfig) options='--add --remove --members --from' ;;
@@ -84,7 +99,7 @@ _zklab() {
     case $sub in
         '')
             COMPREPLY=($(compgen -W 'up status down start stop restart kill pause resume logs
-                partition isolate slow heal failover roll transfer check add remove reconfig' -- "$cur"))
+                partition isolate slow heal failover roll transfer migrate check add remove reconfig' -- "$cur"))
             ;;
         start | stop | restart | kill | pause | resume | logs | isolate | slow | remove)
             # NODE is the first positional; slow's DELAY comes after it.

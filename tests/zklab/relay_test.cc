@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The relay engine of zklab's network faults (zklab/relay.h) and its control
-// protocol (zklab/relay_control.h), in-process: a Relay on its own io thread
-// between plain loopback sockets the test drives with deadlines. No zkd.
+// The relay engine of zklab's network faults (zklab/relay.h), its control
+// protocol (zklab/relay_control.h), its layout file (relay_links.h) and the
+// election hello it rewrites (election_hello.h), in-process: a Relay on its
+// own io thread between plain loopback sockets the test drives with
+// deadlines. No zkd.
 #include "zklab/relay/relay.h"
 
 #include <gtest/gtest.h>
@@ -14,14 +16,18 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <future>
 #include <string>
 #include <thread>
 #include <type_traits>
 
+#include "zklab/relay/election_hello.h"
 #include "zklab/relay/network_faults.h"
 #include "zklab/relay/relay_control.h"
+#include "zklab/relay/relay_links.h"
 
 namespace zk::lab {
 namespace {
@@ -127,7 +133,8 @@ Received receive_until_closed(const Fd& fd) { return receive(fd, SIZE_MAX); }
 // A Relay on its own io thread; `run` executes on that thread and waits.
 class RelayThread {
  public:
-  explicit RelayThread(std::vector<RelayLink> links) : relay_(io_, std::move(links)) {
+  explicit RelayThread(std::vector<RelayLink> links, RelayOptions options = {})
+      : relay_(io_, std::move(links), options) {
     error_ = relay_.start();
     thread_ = std::thread([this] { io_.run(); });
   }
@@ -290,6 +297,24 @@ TEST(RelayEngineTest, TargetRefusingClosesTheClient) {
   EXPECT_EQ(r.bytes, "");
 }
 
+TEST(RelayEngineTest, WithRefusedRetryATargetThatListensLaterGetsTheConnection) {
+  Fd late = bound_socket(false);  // refuses until it listens
+  ASSERT_GE(late.get(), 0);
+  RelayThread relay({{1, 2, 0, port_of(late.get())}}, RelayOptions{std::chrono::seconds(5)});
+  ASSERT_EQ(relay.start_error(), "");
+  Fd client = connect_to(relay.port(0));
+  ASSERT_GE(client.get(), 0);
+  ASSERT_TRUE(send_all(client, "early"));
+  // A few refusals (the relay tries every 25 ms), then the target listens.
+  std::this_thread::sleep_for(100ms);
+  ASSERT_EQ(::listen(late.get(), 4), 0);
+  Fd server = accept_one(late);
+  ASSERT_GE(server.get(), 0);
+  EXPECT_EQ(receive(server, 5).bytes, "early");
+  ASSERT_TRUE(send_all(server, "ok"));
+  EXPECT_EQ(receive(client, 2).bytes, "ok");
+}
+
 TEST(RelayEngineTest, StartFailsOnATakenPort) {
   Fd taken = bound_socket(true);
   boost::asio::io_context io;
@@ -298,6 +323,83 @@ TEST(RelayEngineTest, StartFailsOnATakenPort) {
   EXPECT_NE(error.find("cannot listen on 127.0.0.1:" + std::to_string(port_of(taken.get()))),
             std::string::npos)
       << error;
+}
+
+// Apache's election hello: version, server id, the address's length, the
+// address (big-endian).
+std::string hello(int64_t version, int64_t id, const std::string& address) {
+  std::string out;
+  const auto put = [&out](uint64_t v, int bytes) {
+    for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>(v >> (8 * i)));
+  };
+  put(static_cast<uint64_t>(version), 8);
+  put(static_cast<uint64_t>(id), 8);
+  put(address.size(), 4);
+  return out + address;
+}
+
+TEST(RelayElectionHelloTest, RewritesThePortsOnceTheHelloIsWhole) {
+  using Outcome = HelloRewrite::Outcome;
+  const std::string v1 = hello(-65536, 2, "127.0.0.1:40001");
+  for (size_t n = 0; n < v1.size(); ++n) {
+    EXPECT_EQ(rewrite_election_hello(v1.substr(0, n), 5).outcome, Outcome::kNeedMore) << n;
+  }
+  HelloRewrite r = rewrite_election_hello(v1 + "frame", 5);
+  EXPECT_EQ(r.outcome, Outcome::kRewritten);
+  EXPECT_EQ(r.bytes, hello(-65536, 2, "127.0.0.1:5") + "frame");
+  // Version 2: every address of the list.
+  r = rewrite_election_hello(hello(-65535, 7, "10.0.0.1:1|h:2"), 40999);
+  EXPECT_EQ(r.outcome, Outcome::kRewritten);
+  EXPECT_EQ(r.bytes, hello(-65535, 7, "10.0.0.1:40999|h:40999"));
+  // A pre-3.5 server's id (no address), an unknown version, a length out of
+  // bounds: relayed as they are.
+  for (const std::string& other :
+       {hello(3, 3, "x"), hello(-65534, 3, "a:1"), hello(-65536, 3, "") + std::string(4, 'z')}) {
+    r = rewrite_election_hello(other, 5);
+    EXPECT_EQ(r.outcome, Outcome::kAsIs);
+    EXPECT_EQ(r.bytes, other);
+  }
+}
+
+TEST(RelayEngineTest, RewritesTheElectionHelloOnALinkWithAHelloPort) {
+  Fd target = bound_socket(true);
+  ASSERT_GE(target.get(), 0);
+  RelayLink link{1, 2, 0, port_of(target.get())};
+  link.hello_port = 4242;
+  RelayThread relay({link});
+  ASSERT_EQ(relay.start_error(), "");
+  Fd client = connect_to(relay.port(0));
+  ASSERT_GE(client.get(), 0);
+  Fd server = accept_one(target);
+  ASSERT_GE(server.get(), 0);
+  // Sent in two pieces; delivered whole, rewritten, then what follows as is.
+  const std::string sent = hello(-65536, 1, "127.0.0.1:31000");
+  ASSERT_TRUE(send_all(client, sent.substr(0, 11)));
+  ASSERT_TRUE(relay.wait_stats([](const RelayStats& s) { return s.read_bytes >= 11; }));
+  ASSERT_TRUE(send_all(client, sent.substr(11) + "vote"));
+  const std::string expected = hello(-65536, 1, "127.0.0.1:4242") + "vote";
+  EXPECT_EQ(receive(server, expected.size()).bytes, expected);
+  ASSERT_TRUE(send_all(client, "more"));
+  EXPECT_EQ(receive(server, 4).bytes, "more");
+  ASSERT_TRUE(send_all(server, "back"));
+  EXPECT_EQ(receive(client, 4).bytes, "back");
+}
+
+TEST(RelayLinksTest, WritesAndReadsLinksWithAndWithoutAHelloPort) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("relay_links_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::vector<RelayLink> links = {{1, 2, 1001, 2001}, {1, 2, 1002, 2002, 1001}};
+  ASSERT_EQ(write_relay_links(dir, links), "");
+  std::string error;
+  EXPECT_EQ(read_relay_links(dir, error), links) << error;
+  for (const char* bad :
+       {"1 2 3\n", "2 1 3 4\n", "1 2 3 4 x\n", "1 2 3 4 5 6\n", "1 2 3 4 0\n", "1 2 3 70000\n"}) {
+    std::ofstream(relay_links_path(dir), std::ios::trunc) << bad;
+    EXPECT_FALSE(read_relay_links(dir, error)) << bad;
+    EXPECT_NE(error.find("not a link"), std::string::npos) << error;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(RelayControlTest, GetAndSetThroughTheControlPort) {

@@ -153,11 +153,12 @@ void LeaderLink::from_core(const zab::Message& m, std::vector<QuorumPacket>& out
       for (const zab::Entry& e : m.entries) out.push_back(inform(e));
       return;
     case zab::MsgType::kPing:
-      // An Apache learner exits on any packet but LEADERINFO, then DIFF, TRUNC
-      // or SNAP, before its sync has begun.
-      if (stage_ < Stage::kSync) return;
       ping_round_ = m.request_id;
-      if (stage_ == Stage::kUpToDate && m.committed > 0) commit_through(m.committed, out);
+      // An Apache learner exits on a PING before its sync began ("Got
+      // unexpected packet from leader"), and Apache's leader pings only
+      // learners it has synced.
+      if (stage_ != Stage::kUpToDate) return;
+      if (m.committed > 0) commit_through(m.committed, out);
       out.push_back(packet(PacketType::kPing, m.zxid));
       return;
     case zab::MsgType::kSyncReply:

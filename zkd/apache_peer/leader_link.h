@@ -29,7 +29,8 @@
 //  - A forwarded sync (a REQUEST of type sync) becomes a core Sync; the
 //    core's SyncReply a SYNC, in the order asked.
 //  - The core pings every learner each tick, in its handshake too; an Apache
-//    learner exits on a PING before its sync began: those are dropped.
+//    learner exits on a PING before its sync began, and Apache's leader
+//    pings only learners it synced: no PING goes before UPTODATE.
 //  - REVALIDATE is answered here, from the server's session table.
 //  - A reconfiguration's txn is committed with COMMITANDACTIVATE (an
 //    observer's INFORMANDACTIVATE), naming this leader, so that an Apache

@@ -273,6 +273,15 @@ void Replication::touched(const std::vector<std::pair<int64_t, int32_t>>& touche
   }
 }
 
+void Replication::state_replaced(bool /*installed*/) {
+  // The sessions of the new state (a leader's snapshot, or the log cut back)
+  // are known from now, each with its whole timeout, as after recovery: a
+  // follower resumes only sessions it tracks, and one resynced by a SNAP
+  // tracked none of the sessions the snapshot holds, so it told their
+  // clients they had expired while the leader still kept them.
+  parts_.sessions.touch_all(parts_.env.clock().steady_ms());
+}
+
 void Replication::status_changed(const zab::Status& old, const zab::Status& now) {
   if (old.serving && !(now.serving && now.leader == old.leader)) drop_clients();
   if (old.serving && !now.serving) parts_.read_only.quorum_lost(parts_.env.clock().steady_ms());

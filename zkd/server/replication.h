@@ -126,7 +126,7 @@ class Replication final : ReplicaEvents {
   void abandon_snapshot() override;
   void applying(const tree::Txn& txn) override;
   void applied(tree::Txn txn, tree::ApplyResult result) override;
-  void state_replaced(bool /*installed*/) override {}
+  void state_replaced(bool installed) override;
   void touched(const std::vector<std::pair<int64_t, int32_t>>& touches) override;
   void sync_done(uint64_t ticket) override { parts_.writes.sync_done(ticket); }
   void status_changed(const zab::Status& old, const zab::Status& now) override;

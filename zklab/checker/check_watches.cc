@@ -24,6 +24,8 @@ std::vector<Violation> check_watches(const std::vector<WatchEventRecord>& events
   std::map<Connection, const WatchEventRecord*> last;
   std::map<std::pair<Connection, std::string>, const WatchEventRecord*> last_of_path;
   for (const WatchEventRecord& e : events) {
+    // Apache before 3.9 sends -1: no order to check, nothing to place.
+    if (e.zxid < 0) continue;
     const Connection c{e.watcher, e.connection};
     const std::string watcher =
         "watcher " + std::to_string(e.watcher) + ", connection " + std::to_string(e.connection);

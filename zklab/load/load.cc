@@ -8,6 +8,7 @@
 #include <limits>
 #include <mutex>
 #include <random>
+#include <utility>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/use_future.hpp>
@@ -126,9 +127,9 @@ struct Load::State {
     std::lock_guard lock(gap_mu);
     if (last_write && done > *last_write) {
       const auto gap = std::chrono::duration_cast<std::chrono::microseconds>(done - *last_write);
-      if (gap > longest_gap.length) {
-        longest_gap = {gap, std::chrono::duration_cast<std::chrono::microseconds>(done - origin)};
-      }
+      const WriteGap now{gap, std::chrono::duration_cast<std::chrono::microseconds>(done - origin)};
+      if (gap > longest_gap.length) longest_gap = now;
+      if (gap > step_gap.length) step_gap = now;
     }
     if (!last_write || done > *last_write) last_write = done;
   }
@@ -153,9 +154,10 @@ struct Load::State {
   mutable std::condition_variable cv;
   std::vector<std::optional<Clock::time_point>> first_after_mark;
   std::vector<std::string> ended;  // per session: why its loops ended; empty if they did not
-  mutable std::mutex gap_mu;       // guards the two below
+  mutable std::mutex gap_mu;       // guards the three below
   std::optional<Clock::time_point> last_write;  // the latest successful write's completion
   WriteGap longest_gap;
+  WriteGap step_gap;          // the longest since the last take_write_gap()
   std::vector<Shard> shards;  // io thread t's at t; set by the constructor
   // Last: destroyed first, so that no loop outlives what it uses.
   toolkit::SessionPool pool;
@@ -264,6 +266,11 @@ LoadBucket Load::totals() const {
 WriteGap Load::longest_write_gap() const {
   std::lock_guard lock(state_->gap_mu);
   return state_->longest_gap;
+}
+
+WriteGap Load::take_write_gap() {
+  std::lock_guard lock(state_->gap_mu);
+  return std::exchange(state_->step_gap, WriteGap{});
 }
 
 std::vector<std::string> Load::ended() const {

@@ -106,6 +106,9 @@ class Load {
   LoadBucket totals() const;
   // The longest gap between successful writes so far (zero before two).
   WriteGap longest_write_gap() const;
+  // The longest gap between successful writes that ended since the last
+  // call (since start(), the first time): one step of an experiment's.
+  WriteGap take_write_gap();
   // The sessions whose loops ended on an error: "session 3: SESSIONEXPIRED".
   std::vector<std::string> ended() const;
 

@@ -21,49 +21,12 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kPollInterval = std::chrono::milliseconds(25);
 constexpr auto kSrvrDeadline = std::chrono::milliseconds(1000);
 
-constexpr const char* kDebianZookeeperJar = "/usr/share/java/zookeeper.jar";
-constexpr const char* kDebianSlf4jSimpleJar = "/usr/share/java/slf4j-simple.jar";
-
-// `name` on PATH (an executable file), or `fallback`.
-std::string find_on_path(const std::string& name, const std::string& fallback) {
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path != nullptr ? path : "");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    if (dir.empty()) continue;
-    std::filesystem::path candidate = std::filesystem::path(dir) / name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
-  }
-  return fallback;
-}
-
 // The argv of an Apache node (see ZkdOptions::command for "{config}").
 std::vector<std::string> apache_command(const EnsembleOptions& o) {
-  std::string classpath = o.apache_classpath;
-  if (classpath.empty()) {
-    classpath = kDebianZookeeperJar;
-    if (std::filesystem::exists(kDebianSlf4jSimpleJar)) {
-      classpath += std::string(":") + kDebianSlf4jSimpleJar;
-    }
-  }
-  std::vector<std::string> argv{o.java.empty() ? find_on_path("java", "/usr/bin/java") : o.java};
-  argv.insert(argv.end(), o.java_flags.begin(), o.java_flags.end());
-  argv.insert(argv.end(),
-              {"-cp", classpath, "org.apache.zookeeper.server.quorum.QuorumPeerMain", "{config}"});
-  return argv;
+  return zk::lab::apache_command({o.java, o.apache_classpath, o.java_flags}, "{config}");
 }
 
 }  // namespace
-
-std::string_view flavour_name(Flavour flavour) {
-  return flavour == Flavour::kApache ? "apache" : "zkd";
-}
-
-std::optional<Flavour> parse_flavour(std::string_view name) {
-  if (name == "zkd") return Flavour::kZkd;
-  if (name == "apache") return Flavour::kApache;
-  return std::nullopt;
-}
 
 EnsembleStart Ensemble::start(const EnsembleOptions& options) {
   EnsembleStart result;

@@ -39,18 +39,14 @@
 #include <string_view>
 #include <vector>
 
+#include "zklab/process/flavour.h"
 #include "zklab/process/port_reservation.h"
 #include "zklab/process/server_status.h"
 #include "zklab/process/zkd_process.h"
 
 namespace zk::lab {
 
-enum class Flavour { kZkd, kApache };
-
-// "zkd" or "apache".
-std::string_view flavour_name(Flavour flavour);
-// The flavour named "zkd" or "apache"; nothing for any other name.
-std::optional<Flavour> parse_flavour(std::string_view name);
+// Flavour (zkd or Apache) and how Apache is started are in flavour.h.
 
 struct EnsembleOptions {
   Flavour flavour = Flavour::kZkd;
@@ -64,13 +60,7 @@ struct EnsembleOptions {
   // kApache: JVM flags before the class path. The default favours start-up
   // speed and a small footprint (C1 only, serial GC, small heap), and turns
   // off the admin server (it would bind :8080 on every node).
-  std::vector<std::string> java_flags = {"-XX:TieredStopAtLevel=1",
-                                         "-XX:+UseSerialGC",
-                                         "-Xms32m",
-                                         "-Xmx256m",
-                                         "-Dzookeeper.admin.enableServer=false",
-                                         "-Dzookeeper.jmx.log4j.disable=true",
-                                         "-Dorg.slf4j.simpleLogger.showDateTime=true"};
+  std::vector<std::string> java_flags = default_apache_java_flags();
   int voters = 3;     // ids 1..voters (3 or 5 make sense)
   int observers = 0;  // ids voters+1..voters+observers
   // Servers to add later with reconfig: ids after the observers, written

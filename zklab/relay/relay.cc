@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zklab/relay/relay.h"
 
+#include "zklab/relay/election_hello.h"
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/buffer.hpp>
@@ -13,6 +15,7 @@
 #include <deque>
 #include <exception>
 #include <list>
+#include <tuple>
 #include <utility>
 
 namespace zk::lab {
@@ -28,6 +31,8 @@ namespace {
 constexpr size_t kReadSize = 64 * 1024;
 // After an accept error other than closing (e.g. out of descriptors).
 constexpr auto kAcceptRetry = std::chrono::milliseconds(100);
+// Between two connects to a target that refused (RelayOptions::refused_retry).
+constexpr auto kRefusedRetryInterval = std::chrono::milliseconds(25);
 
 struct Chunk {
   Clock::time_point due;
@@ -85,6 +90,10 @@ struct Connection {
   Pipe to_down;
   bool cut = false;  // silent for good; closed when its link is no longer cut
   bool closed = false;
+  // On a link with a hello_port: the dialer's bytes held back until its
+  // election hello is whole; `hello_done` once it was passed on.
+  std::string hello;
+  bool hello_done = false;
 };
 
 asio::awaitable<void> wait_for_wakeup(asio::steady_timer& timer) {
@@ -99,8 +108,8 @@ void rethrow(std::exception_ptr e) {
 }  // namespace
 
 struct Relay::State {
-  State(asio::io_context& context, std::vector<RelayLink> l)
-      : io(context), links(std::move(l)), connections(links.size()) {}
+  State(asio::io_context& context, std::vector<RelayLink> l, RelayOptions o)
+      : io(context), links(std::move(l)), options(o), connections(links.size()) {}
 
   bool is_cut(size_t link) const { return faults.cut.contains({links[link].a, links[link].b}); }
 
@@ -127,6 +136,7 @@ struct Relay::State {
 
   asio::io_context& io;
   std::vector<RelayLink> links;
+  const RelayOptions options;
   std::vector<std::unique_ptr<tcp::acceptor>> acceptors;          // one per link once started
   std::vector<std::list<std::weak_ptr<Connection>>> connections;  // per link
   NetworkFaults faults;
@@ -162,7 +172,18 @@ asio::awaitable<void> Relay::State::accept(std::shared_ptr<State> s, size_t link
 asio::awaitable<void> Relay::State::connect(std::shared_ptr<State> s, std::shared_ptr<Connection> c,
                                             size_t link) {
   const tcp::endpoint target(asio::ip::address_v4::loopback(), s->links[link].target);
+  const auto give_up = Clock::now() + s->options.refused_retry;
   auto [ec] = co_await c->up.async_connect(target, as_tuple(use_awaitable));
+  asio::steady_timer retry(c->up.get_executor());
+  while (ec == asio::error::connection_refused && !c->closed && !c->cut && !s->stopped &&
+         Clock::now() + kRefusedRetryInterval <= give_up) {
+    retry.expires_after(kRefusedRetryInterval);
+    co_await retry.async_wait(as_tuple(use_awaitable));
+    if (c->closed || c->cut || s->stopped) break;
+    boost::system::error_code ignored;
+    c->up.close(ignored);
+    std::tie(ec) = co_await c->up.async_connect(target, as_tuple(use_awaitable));
+  }
   if (c->closed) co_return;
   if (c->cut) {  // cut while connecting
     c->close_side(c->up);
@@ -210,8 +231,20 @@ asio::awaitable<void> Relay::State::read(std::shared_ptr<State> s, std::shared_p
       s->stats.dropped_bytes += n;
       continue;
     }
-    pipe.queue.push_back({Clock::now() + s->delay(link), std::string(buf.data(), n)});
-    pipe.queued_bytes += n;
+    std::string chunk(buf.data(), n);
+    if (toward_up && s->links[link].hello_port != 0 && !c->hello_done) {
+      // The hello goes on in one chunk, as one write: Apache reads its
+      // address with a single read().
+      c->hello += chunk;
+      HelloRewrite r = rewrite_election_hello(c->hello, s->links[link].hello_port);
+      if (r.outcome == HelloRewrite::Outcome::kNeedMore) continue;
+      c->hello_done = true;
+      c->hello.clear();
+      chunk = std::move(r.bytes);
+    }
+    const size_t size = chunk.size();
+    pipe.queue.push_back({Clock::now() + s->delay(link), std::move(chunk)});
+    pipe.queued_bytes += size;
     pipe.writer_wakeup.cancel();
   }
 }
@@ -259,8 +292,8 @@ asio::awaitable<void> Relay::State::write(std::shared_ptr<State> s, std::shared_
   }
 }
 
-Relay::Relay(asio::io_context& io, std::vector<RelayLink> links)
-    : state_(std::make_shared<State>(io, std::move(links))) {}
+Relay::Relay(asio::io_context& io, std::vector<RelayLink> links, RelayOptions options)
+    : state_(std::make_shared<State>(io, std::move(links), options)) {}
 
 Relay::~Relay() { stop(); }
 

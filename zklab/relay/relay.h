@@ -3,16 +3,26 @@
 // NetworkFaults applied to them (the semantics are in lab_network.h). Knows
 // nothing of zkd: it forwards bytes between 127.0.0.1 ports.
 //
-// A link (a, b), a < b, is the connection node b dials to node a: the relay
-// listens on `listen` (the port b's zoo.cfg names for a) and, for every
-// connection it accepts there, connects to `target` (a's quorum port) and
-// forwards bytes both ways, in chunks as read, each delivered when due.
+// A link (a, b), a < b, is a relay of the pair a, b: it listens on `listen`
+// (a port one node's zoo.cfg names for the other; in a lab of zkd's own
+// protocol, the port b's zoo.cfg names for a's quorum port) and, for every
+// connection it accepts there, connects to `target` (the other node's real
+// port) and forwards bytes both ways, in chunks as read, each delivered when
+// due. A pair may have several relays (relay_links.h); cuts and delays name
+// the pair, so they apply to all of them. On a link with a hello_port the
+// dialer's first bytes wait until its election hello is whole and go on as
+// one chunk with the hello's port rewritten (election_hello.h).
 //   - not cut: a chunk read at time t is written at t + the link's delay (the
 //     sum of both nodes' delays in NetworkFaults::slow, 0 when neither is
 //     slow), in order; a chunk never overtakes an earlier one, even when the
 //     delay shrinks. End of stream or an error on one side closes both sides,
 //     after the chunks read before it are delivered. A target that refuses
-//     (or any connect error) closes the accepted connection.
+//     (or any connect error) closes the accepted connection; with
+//     RelayOptions::refused_retry, a refusing target is tried again (every
+//     25 ms) for that long first, what the dialer sends meanwhile waiting:
+//     the dialer saw its connect succeed, so a target that listens a moment
+//     later (an Apache leader binds its quorum port once it leads) must not
+//     turn that into a reset.
 //   - cut (the link is in NetworkFaults::cut): the connections on the link
 //     become silent for good: what they read, or have read and not yet
 //     delivered, is dropped; an end of stream or error on one side closes
@@ -28,6 +38,7 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -48,11 +59,17 @@ struct RelayStats {
   uint64_t dropped_bytes = 0;    // read (or queued) and dropped because of a cut
 };
 
+struct RelayOptions {
+  // How long a target that refuses is tried again before the accepted
+  // connection is closed; 0: closed at the first refusal.
+  std::chrono::milliseconds refused_retry{0};
+};
+
 class Relay {
  public:
   static constexpr size_t kMaxQueuedBytes = 16u << 20;  // per direction of a connection
 
-  Relay(boost::asio::io_context& io, std::vector<RelayLink> links);
+  Relay(boost::asio::io_context& io, std::vector<RelayLink> links, RelayOptions options = {});
   ~Relay();  // stop()
   Relay(const Relay&) = delete;
   Relay& operator=(const Relay&) = delete;

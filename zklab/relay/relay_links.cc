@@ -14,10 +14,13 @@ std::string write_relay_links(const std::filesystem::path& lab_dir,
                               const std::vector<RelayLink>& links) {
   const auto path = relay_links_path(lab_dir);
   std::ofstream out(path, std::ios::trunc);
-  out << "# zklab relay links: A B LISTEN TARGET: node B dials node A at 127.0.0.1:LISTEN,\n"
-      << "# forwarded to A's quorum port TARGET (see relay_links.h)\n";
+  out << "# zklab relay links: A B LISTEN TARGET [HELLO]: a relay of the link of nodes A < B\n"
+      << "# on 127.0.0.1:LISTEN, forwarded to port TARGET of A or B; HELLO: the port written\n"
+      << "# into the dialer's election hello (see relay_links.h)\n";
   for (const auto& l : links) {
-    out << l.a << " " << l.b << " " << l.listen << " " << l.target << "\n";
+    out << l.a << " " << l.b << " " << l.listen << " " << l.target;
+    if (l.hello_port != 0) out << " " << l.hello_port;
+    out << "\n";
   }
   out.close();
   if (!out) return "cannot write " + path.string();
@@ -35,15 +38,20 @@ std::optional<std::vector<RelayLink>> read_relay_links(const std::filesystem::pa
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.empty() || line.front() == '#') continue;
     std::istringstream fields(line);
-    long a = 0, b = 0, listen = 0, target = 0;
+    long a = 0, b = 0, listen = 0, target = 0, hello = 0;
     std::string extra;
-    if (!(fields >> a >> b >> listen >> target) || (fields >> extra) || a < 1 || b <= a ||
-        listen < 1 || listen > 65535 || target < 1 || target > 65535) {
+    const bool four = static_cast<bool>(fields >> a >> b >> listen >> target);
+    const bool has_hello = four && static_cast<bool>(fields >> hello);
+    const bool bad_hello = !has_hello && !fields.eof();
+    fields.clear();
+    if (!four || bad_hello || (fields >> extra) || a < 1 || b <= a || listen < 1 ||
+        listen > 65535 || target < 1 || target > 65535 ||
+        (has_hello && (hello < 1 || hello > 65535))) {
       error = path.string() + ":" + std::to_string(number) + ": not a link: " + line;
       return std::nullopt;
     }
     links.push_back({static_cast<int>(a), static_cast<int>(b), static_cast<uint16_t>(listen),
-                     static_cast<uint16_t>(target)});
+                     static_cast<uint16_t>(target), static_cast<uint16_t>(hello)});
   }
   return links;
 }

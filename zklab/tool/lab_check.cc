@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zklab/tool/lab_check.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -122,9 +123,39 @@ std::optional<Nemesis> parse_nemesis(std::string_view word) {
   return std::nullopt;
 }
 
+namespace {
+
+// Empty when every fault of `options` applies to the lab of `nodes`; else
+// why not. A lab of Apache's peer protocol has no reconfiguration; an Apache
+// node's files are not zkd's (corrupt), it has no zkd failpoints
+// (crashpoint), and its JVM is not run under libfaketime (skew).
+std::string unsupported_nemesis(const std::vector<LabNode>& nodes, const CheckOptions& options) {
+  const bool apache_protocol = nodes.front().apache_protocol;
+  const bool apache_nodes = std::any_of(
+      nodes.begin(), nodes.end(), [](const LabNode& n) { return n.kind == Flavour::kApache; });
+  for (const Nemesis n : options.nemesis) {
+    if (n == Nemesis::kReconfig && apache_protocol) {
+      return "the reconfig nemesis needs reconfiguration, which a lab of Apache's peer protocol "
+             "(up --kinds) does not have";
+    }
+    if ((n == Nemesis::kCorrupt || n == Nemesis::kCrashpoint || n == Nemesis::kSkew) &&
+        apache_nodes) {
+      return "the " + std::string(nemesis_name(n)) +
+             " nemesis works on zkd nodes only, and this lab has Apache nodes";
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 LabExit lab_check(const LabContext& ctx, const CheckOptions& options) {
   auto nodes = load_lab(ctx);
   if (!nodes) return LabExit::kError;
+  if (const std::string why = unsupported_nemesis(*nodes, options); !why.empty()) {
+    ctx.err << "zklab: check: " << why << "\n";
+    return LabExit::kUsage;
+  }
   auto limits = check::read_session_limits(nodes->front().config());
   if (!limits) {
     ctx.err << "zklab: no tickTime in " << nodes->front().config().string() << "\n";

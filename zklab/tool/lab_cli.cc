@@ -10,6 +10,7 @@
 #include "zklab/tool/lab_check.h"
 #include "zklab/tool/lab_failover.h"
 #include "zklab/tool/lab_membership.h"
+#include "zklab/tool/lab_migrate.h"
 #include "zklab/tool/lab_network.h"
 #include "zklab/tool/lab_roll.h"
 #include "zklab/tool/lab_transfer.h"
@@ -58,11 +59,24 @@ LabCommand add_up_command(CLI::App& app) {
   struct State {
     LabLayout layout;
     int base_port = 0;
+    std::vector<std::string> kinds;
+    CLI::Option* nodes = nullptr;
   };
   auto s = std::make_shared<State>();
   auto* up =
       app.add_subcommand("up", "write the lab (if new), start every node, wait for a leader");
-  up->add_option("-n,--nodes", s->layout.voters, "voters (default 3)")->check(CLI::Range(1, 255));
+  s->nodes =
+      up->add_option("-n,--nodes", s->layout.voters, "voters (default 3, or as many as --kinds)")
+          ->check(CLI::Range(1, 255));
+  up->add_option("--kinds", s->kinds,
+                 "what each node runs, in id order, comma separated: zkd or apache (Apache "
+                 "ZooKeeper 3.8); the lab then speaks Apache's peer protocol")
+      ->delimiter(',')
+      ->type_name("KIND,...")
+      ->check([](const std::string& word) -> std::string {
+        if (parse_flavour(word)) return {};
+        return "unknown kind '" + word + "' (zkd or apache)";
+      });
   up->add_option("--observers", s->layout.observers, "observers (default 0)")
       ->check(CLI::Range(0, 254));
   up->add_option("--base-port", s->base_port,
@@ -89,8 +103,24 @@ LabCommand add_up_command(CLI::App& app) {
   up->add_flag("--tls", s->layout.tls,
                "everything over TLS: a CA of the lab's own in DIR/tls, clients (zklab's too) "
                "and peers");
+  up->parse_complete_callback([s] {
+    if (s->kinds.empty()) return;
+    const int given = static_cast<int>(s->kinds.size());
+    if (s->nodes->count() == 0) s->layout.voters = given - s->layout.observers;
+    if (s->layout.voters < 1 || s->layout.voters + s->layout.observers != given) {
+      throw CLI::ValidationError("--kinds", "names " + std::to_string(given) +
+                                                " kind(s); it needs one per node (voters and "
+                                                "observers), in id order");
+    }
+    if (s->layout.tls || s->layout.sasl) {
+      throw CLI::ValidationError(
+          "--kinds", "a lab of Apache's peer protocol has no --tls or --sasl between peers yet");
+    }
+  });
   LabCommand c = command_with(up, s, [](const LabContext& ctx, State& st) {
     st.layout.base_port = static_cast<uint16_t>(st.base_port);
+    st.layout.kinds.clear();
+    for (const auto& word : st.kinds) st.layout.kinds.push_back(*parse_flavour(word));
     return lab_up(ctx, st.layout);
   });
   c.creates_lab = true;
@@ -298,6 +328,37 @@ LabCommand add_transfer_command(CLI::App& app) {
     st.options.settle = seconds(st.settle_s);
     return lab_transfer(ctx, st.options);
   });
+}
+
+LabCommand add_migrate_command(CLI::App& app) {
+  struct State {
+    MigrateOptions options;
+    std::string to;
+    double settle_s = 1;
+  };
+  auto s = std::make_shared<State>();
+  auto* migrate = app.add_subcommand(
+      "migrate",
+      "a mixed lab's nodes, one at a time under load, the leader last: stopped, wiped, started "
+      "as the other kind; record the longest write gap");
+  migrate->add_option("--to", s->to, "the kind every node ends with: zkd or apache")
+      ->required()
+      ->check(CLI::IsMember({"zkd", "apache"}));
+  migrate->add_flag("--kill-leader-between", s->options.kill_leader_between,
+                    "between two steps, SIGKILL the leader and start it again");
+  migrate
+      ->add_option("--settle", s->settle_s,
+                   "seconds of load before the first step, between two and after (default 1)")
+      ->check(CLI::Range(0.0, 3600.0));
+  add_load_options(migrate, s->options.load);
+  add_timeline_options(migrate, "migrate", s->options.csv, s->options.svg);
+  LabCommand c = command_with(migrate, s, [](const LabContext& ctx, State& st) {
+    st.options.to = *parse_flavour(st.to);
+    st.options.settle = seconds(st.settle_s);
+    return lab_migrate(ctx, st.options);
+  });
+  c.starts_zkd = true;
+  return c;
 }
 
 LabCommand add_check_command(CLI::App& app) {

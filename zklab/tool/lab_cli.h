@@ -37,6 +37,7 @@ std::vector<LabCommand> add_network_commands(CLI::App& app);
 LabCommand add_failover_command(CLI::App& app);
 LabCommand add_roll_command(CLI::App& app);
 LabCommand add_transfer_command(CLI::App& app);
+LabCommand add_migrate_command(CLI::App& app);
 LabCommand add_check_command(CLI::App& app);
 // add, remove and reconfig.
 std::vector<LabCommand> add_membership_commands(CLI::App& app);

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <deque>
 #include <fstream>
 #include <iomanip>
@@ -48,8 +49,16 @@ std::string spawn_node(const LabContext& ctx, const LabNode& node, pid_t& pid) {
     environment.push_back("SERVER_JVMFLAGS=-Djava.security.auth.login.config=" +
                           node.jaas.string());
   }
-  pid = spawn_daemon(ctx.zkd, node.config(), node.log(), environment);
-  if (pid < 0) return "cannot start " + ctx.zkd;
+  if (node.kind == Flavour::kApache) {
+    const ApacheRuntime runtime;
+    if (auto missing = apache_missing(runtime); !missing.empty()) return missing;
+    pid = spawn_detached(apache_command(runtime, node.config().string()), node.config(), node.log(),
+                         environment);
+    if (pid < 0) return "cannot start java for Apache ZooKeeper";
+  } else {
+    pid = spawn_daemon(ctx.zkd, node.config(), node.log(), environment);
+    if (pid < 0) return "cannot start " + ctx.zkd;
+  }
   if (!write_pid(node, pid)) return "cannot write " + node.pid_file().string();
   return {};
 }
@@ -96,6 +105,7 @@ LabExit print_status(const LabContext& ctx, bool json) {
       w.begin_object().key("id").number(s.id).key("pid");
       s.pid ? w.number(*s.pid) : w.null();
       w.key("client_port").number(s.client_port).key("role").string(s.role());
+      w.key("kind").string(flavour_name(s.kind));
       w.key("quorum_port").number(s.quorum_port).key("epoch");
       s.epoch ? w.number(*s.epoch) : w.null();
       w.key("zxid");
@@ -116,19 +126,21 @@ LabExit print_status(const LabContext& ctx, bool json) {
   const auto figure = [](const std::optional<int64_t>& v) {
     return v ? std::to_string(*v) : std::string("-");
   };
-  ctx.out << std::left << std::setw(4) << "ID" << std::setw(9) << "PID" << std::setw(13) << "PORTS"
-          << std::setw(13) << "ROLE" << std::setw(7) << "EPOCH" << std::setw(20) << "ZXID"
-          << std::setw(10) << "SESSIONS" << std::setw(7) << "CONNS"
+  ctx.out << std::left << std::setw(4) << "ID" << std::setw(7) << "KIND" << std::setw(9) << "PID"
+          << std::setw(13) << "PORTS" << std::setw(13) << "ROLE" << std::setw(7) << "EPOCH"
+          << std::setw(20) << "ZXID" << std::setw(10) << "SESSIONS" << std::setw(7) << "CONNS"
           << "ALIVE\n";
   for (const auto& s : status) {
-    ctx.out << std::setw(4) << s.id << std::setw(9) << (s.pid ? std::to_string(*s.pid) : "-")
-            << std::setw(13)
+    ctx.out << std::setw(4) << s.id << std::setw(7) << flavour_name(s.kind) << std::setw(9)
+            << (s.pid ? std::to_string(*s.pid) : "-") << std::setw(13)
             << (std::to_string(s.client_port) + "/" + std::to_string(s.quorum_port))
             << std::setw(13) << s.role() << std::setw(7) << figure(s.epoch) << std::setw(20)
             << (s.zxid.empty() ? "-" : s.zxid) << std::setw(10) << figure(s.sessions)
             << std::setw(7) << figure(s.connections) << (s.alive() ? "yes" : "no") << "\n";
   }
-  ctx.out << "ports: client/peer; epoch: Zab's current epoch; sessions: live sessions of the "
+  ctx.out << "kind: zkd, or apache (Apache ZooKeeper 3.8"
+          << (nodes->front().apache_protocol ? "; the lab speaks Apache's peer protocol" : "")
+          << "); ports: client/peer; epoch: Zab's current epoch; sessions: live sessions of the "
              "ensemble as the node sees them\n";
   ctx.out << "network: " << describe_network(network) << "\n";
   return LabExit::kOk;
@@ -227,11 +239,26 @@ std::optional<std::vector<LabNode>> load_lab(const LabContext& ctx) {
 }
 
 LabExit lab_up(const LabContext& ctx, const LabLayout& layout) {
-  if (::access(ctx.zkd.c_str(), X_OK) != 0) {
+  auto nodes = read_lab(ctx.dir);
+  const auto runs = [&](Flavour kind) {
+    if (nodes) {
+      return std::any_of(nodes->begin(), nodes->end(),
+                         [kind](const LabNode& n) { return n.kind == kind; });
+    }
+    return layout.kinds.empty()
+               ? kind == Flavour::kZkd
+               : std::find(layout.kinds.begin(), layout.kinds.end(), kind) != layout.kinds.end();
+  };
+  if (runs(Flavour::kZkd) && ::access(ctx.zkd.c_str(), X_OK) != 0) {
     ctx.err << "zklab: no zkd executable at '" << ctx.zkd << "' (use --zkd or $ZKLAB_ZKD)\n";
     return LabExit::kError;
   }
-  auto nodes = read_lab(ctx.dir);
+  if (runs(Flavour::kApache)) {
+    if (auto missing = apache_missing(); !missing.empty()) {
+      ctx.err << "zklab: " << missing << "\n";
+      return LabExit::kError;
+    }
+  }
   std::vector<PortReservation> held;  // a fresh lab's free ports, until its nodes listen
   if (nodes) {
     for (const auto& s : lab_status(*nodes)) {
@@ -281,12 +308,21 @@ LabExit lab_up(const LabContext& ctx, const LabLayout& layout) {
     stop_relay_daemon(ctx.dir, ctx.deadline, relay);
     return LabExit::kError;
   }
+  const bool apache_protocol = nodes->front().apache_protocol;
   for (const auto& s : lab_status(*nodes)) {
     ctx.out << "node " << s.id << " 127.0.0.1:" << s.client_port << " pid " << *s.pid << " "
-            << s.role() << "\n";
+            << s.role();
+    if (apache_protocol) ctx.out << " " << flavour_name(s.kind);
+    ctx.out << "\n";
   }
   if (auto relay = relay_daemon_pid(ctx.dir)) {
-    ctx.out << "relay daemon pid " << *relay << " (peer links through relays)\n";
+    ctx.out << "relay daemon pid " << *relay << " (peer links through relays"
+            << (apache_protocol ? ", quorum and election ports, both ways" : "") << ")\n";
+  } else if (apache_protocol) {
+    ctx.out << "peer links direct (no relays: no network faults)\n";
+  }
+  if (apache_protocol) {
+    ctx.out << "peer protocol: Apache ZooKeeper's (zkd.peerProtocol=apache); no reconfig\n";
   }
   ctx.out << "connect string: " << connect_string(*nodes) << "\n";
   const LabNode& first = nodes->front();
@@ -418,7 +454,7 @@ LabExit lab_node(const LabContext& ctx, NodeAction action, const std::string& sp
       break;
   }
   // Start (or the second half of restart).
-  if (::access(ctx.zkd.c_str(), X_OK) != 0) {
+  if (node.kind == Flavour::kZkd && ::access(ctx.zkd.c_str(), X_OK) != 0) {
     ctx.err << "zklab: no zkd executable at '" << ctx.zkd << "' (use --zkd or $ZKLAB_ZKD)\n";
     return LabExit::kError;
   }

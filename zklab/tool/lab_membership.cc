@@ -105,9 +105,24 @@ std::vector<int> lab_member_ids(const LabContext& ctx, const std::vector<LabNode
   return {ids.begin(), ids.end()};
 }
 
-std::string lab_reconfig_config() {
-  return std::string("reconfigEnabled=true\nDigestAuthenticationProvider.superDigest=") +
-         kLabSuperDigest + "\n";
+namespace {
+
+// False, with why on ctx.err, for a lab without reconfiguration (one of
+// Apache's peer protocol, lab_state.h).
+bool reconfigurable(const LabContext& ctx, const std::vector<LabNode>& nodes) {
+  if (nodes.empty() || !nodes.front().apache_protocol) return true;
+  ctx.err << "zklab: the lab in " << ctx.dir.string()
+          << " speaks Apache's peer protocol (up --kinds) and has no reconfiguration: an Apache "
+             "server with it would take its leader's server lines, which name the leader's "
+             "relays\n";
+  return false;
+}
+
+}  // namespace
+
+std::string lab_reconfig_config(bool enabled) {
+  return std::string(enabled ? "reconfigEnabled=true\n" : "") +
+         "DigestAuthenticationProvider.superDigest=" + kLabSuperDigest + "\n";
 }
 
 std::string lab_server_line(const LabNode& node, bool observer) {
@@ -147,6 +162,7 @@ ReconfigOutcome reconfigure_until(const LabContext& ctx, const std::vector<LabNo
 LabExit lab_add(const LabContext& ctx, bool observer, int node) {
   auto nodes = load_lab(ctx);
   if (!nodes) return LabExit::kError;
+  if (!reconfigurable(ctx, *nodes)) return LabExit::kError;
   if (nodes->front().secure) {
     ctx.err << "zklab: add does not write TLS identities yet; a TLS lab cannot grow\n";
     return LabExit::kError;
@@ -222,6 +238,7 @@ LabExit lab_add(const LabContext& ctx, bool observer, int node) {
 LabExit lab_remove(const LabContext& ctx, const std::string& spec) {
   auto nodes = load_lab(ctx);
   if (!nodes) return LabExit::kError;
+  if (!reconfigurable(ctx, *nodes)) return LabExit::kError;
   const auto id = resolve_node(lab_status(*nodes), spec, RandomAmong::kAlive, ctx.err);
   if (!id) return LabExit::kUsage;
   zk::wire::ReconfigRequest request;
@@ -247,6 +264,7 @@ LabExit lab_remove(const LabContext& ctx, const std::string& spec) {
 LabExit lab_reconfig(const LabContext& ctx, const zk::wire::ReconfigRequest& request) {
   auto nodes = load_lab(ctx);
   if (!nodes) return LabExit::kError;
+  if (!reconfigurable(ctx, *nodes)) return LabExit::kError;
   const ReconfigOutcome done = reconfigure(ctx, *nodes, request);
   if (!done.ok) {
     ctx.err << "zklab: reconfig: " << done.text << "\n";

@@ -24,8 +24,9 @@ namespace zk::lab {
 
 // user:password of the lab's superuser (its digest is in every zoo.cfg).
 inline constexpr const char* kLabSuperUser = "super:zklab";
-// The zoo.cfg lines that allow reconfiguration by that superuser.
-std::string lab_reconfig_config();
+// The zoo.cfg lines that allow reconfiguration by that superuser; without
+// `enabled`, only the superuser's (a lab of Apache's peer protocol).
+std::string lab_reconfig_config(bool enabled = true);
 
 // Sends `request` through a session on any node of `nodes` it does not
 // remove (a node that leaves closes its clients before the answer leaves),

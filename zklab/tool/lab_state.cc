@@ -31,13 +31,32 @@ std::vector<NodePorts> fixed_ports(int nodes, uint16_t base) {
   return ports;
 }
 
-// The links of every pair (a < b), in relay.links order, without ports.
-std::vector<RelayLink> pairs(int nodes) {
-  std::vector<RelayLink> links;
+// One relay of a lab and who uses it: node `dialer`'s zoo.cfg names its port
+// as node `dialed`'s quorum (or election) port.
+struct PlannedRelay {
+  RelayLink link;
+  int dialer = 0;
+  int dialed = 0;
+  bool election = false;
+};
+
+// The relays of every pair (a < b), in relay.links order, without ports. Of
+// zkd's own protocol: b dials a's quorum port. Of Apache's: b dials a's
+// quorum and election ports and a dials b's (a learner dials its leader
+// whatever their ids; a smaller id pokes a larger one's election port, which
+// then dials back to the port the hello names: the relay b names for a's).
+std::vector<PlannedRelay> plan_relays(int nodes, bool apache_protocol) {
+  std::vector<PlannedRelay> relays;
   for (int a = 1; a <= nodes; ++a) {
-    for (int b = a + 1; b <= nodes; ++b) links.push_back({a, b, 0, 0});
+    for (int b = a + 1; b <= nodes; ++b) {
+      relays.push_back({{a, b, 0, 0}, b, a, false});
+      if (!apache_protocol) continue;
+      relays.push_back({{a, b, 0, 0}, b, a, true});
+      relays.push_back({{a, b, 0, 0}, a, b, false});
+      relays.push_back({{a, b, 0, 0}, a, b, true});
+    }
   }
-  return links;
+  return relays;
 }
 
 // Ports for the nodes and the relays: fixed from `base`, or free loopback
@@ -45,16 +64,15 @@ std::vector<RelayLink> pairs(int nodes) {
 // time: the entries past the nodes' are the relays'). False when there are
 // not enough.
 bool pick_ports(int nodes, uint16_t base, std::vector<NodePorts>& node_ports,
-                std::vector<RelayLink>& links, std::vector<PortReservation>& held) {
-  links = pairs(nodes);
+                std::vector<PlannedRelay>& relays, std::vector<PortReservation>& held) {
   std::vector<uint16_t> relay_ports;
   if (base != 0) {
     node_ports = fixed_ports(nodes, base);
-    for (size_t k = 0; k < links.size() && base + 300 + k <= 65535; ++k) {
+    for (size_t k = 0; k < relays.size() && base + 300 + k <= 65535; ++k) {
       relay_ports.push_back(static_cast<uint16_t>(base + 300 + k));
     }
   } else {
-    node_ports = pick_node_ports(nodes + static_cast<int>((links.size() + 2) / 3), held);
+    node_ports = pick_node_ports(nodes + static_cast<int>((relays.size() + 2) / 3), held);
     for (size_t i = static_cast<size_t>(nodes); i < node_ports.size(); ++i) {
       for (uint16_t p : {node_ports[i].client, node_ports[i].quorum, node_ports[i].election}) {
         relay_ports.push_back(p);
@@ -64,31 +82,57 @@ bool pick_ports(int nodes, uint16_t base, std::vector<NodePorts>& node_ports,
       node_ports.resize(static_cast<size_t>(nodes));
     }
   }
-  if (node_ports.size() != static_cast<size_t>(nodes) || relay_ports.size() < links.size()) {
+  if (node_ports.size() != static_cast<size_t>(nodes) || relay_ports.size() < relays.size()) {
     return false;
   }
-  for (size_t k = 0; k < links.size(); ++k) {
-    links[k].listen = relay_ports[k];
-    links[k].target = node_ports[static_cast<size_t>(links[k].a - 1)].quorum;
+  for (size_t k = 0; k < relays.size(); ++k) {
+    PlannedRelay& r = relays[k];
+    const NodePorts& dialed = node_ports[static_cast<size_t>(r.dialed - 1)];
+    r.link.listen = relay_ports[k];
+    r.link.target = r.election ? dialed.election : dialed.quorum;
+  }
+  // The poke into a larger id's election port: its hello names the relay
+  // the larger id dials back through.
+  for (PlannedRelay& r : relays) {
+    if (!r.election || r.dialed != r.link.b) continue;
+    for (const PlannedRelay& back : relays) {
+      if (back.election && back.dialer == r.dialed && back.dialed == r.dialer) {
+        r.link.hello_port = back.link.listen;
+      }
+    }
   }
   return true;
 }
 
-// Node `id`'s server lines: every node's real ports, except that a node with
-// a smaller id (which `id` dials) is named with the port of their link's relay.
+// Node `id`'s server lines: every node's real ports, except those `id`
+// dials through a relay (relays: plan_relays'), named with the relay's port.
 // Without client ports in a TLS lab (they would be plaintext ports).
 std::string server_lines(int id, int voters, const std::vector<NodePorts>& ports,
-                         const std::vector<RelayLink>& links, bool tls) {
+                         const std::vector<PlannedRelay>& relays, bool tls) {
   std::string out;
   for (int j = 1; j <= static_cast<int>(ports.size()); ++j) {
     NodePorts named = ports[static_cast<size_t>(j - 1)];
     if (tls) named.client = 0;
-    for (const auto& link : links) {
-      if (link.a == j && link.b == id) named.quorum = link.listen;
+    for (const auto& r : relays) {
+      if (r.dialer != id || r.dialed != j) continue;
+      (r.election ? named.election : named.quorum) = r.link.listen;
     }
     out += server_line(j, named, j > voters) + "\n";
   }
   return out;
+}
+
+// The lines of a lab of Apache's peer protocol, which zkd speaks with
+// zkd.peerProtocol=apache (an Apache server ignores the key: it becomes a
+// system property nothing reads).
+std::string apache_protocol_config() {
+  return "zkd.peerProtocol=apache\n"
+         // An Apache leader syncs a learner from its committed log or with a
+         // SNAP, never from its txn log files: the paths the conformance
+         // suite runs with zkd learners (tests/conformance/mixed_ensemble.py).
+         "snapshotSizeFactor=-1\n"
+         // Every client of a lab comes from 127.0.0.1; Apache allows 60 an address.
+         "maxClientCnxns=0\n";
 }
 
 // 16 random bytes: the session-password key every node shares.
@@ -121,13 +165,22 @@ std::string LabNode::address() const { return "127.0.0.1:" + std::to_string(clie
 std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
                       std::vector<PortReservation>& held) {
   const int nodes = layout.voters + layout.observers;
+  const bool apache = layout.apache_protocol();
+  if (apache && static_cast<int>(layout.kinds.size()) != nodes) {
+    return "--kinds names " + std::to_string(layout.kinds.size()) + " kind(s) for " +
+           std::to_string(nodes) + " node(s): one per node, in id order";
+  }
+  if (apache && (layout.tls || layout.sasl)) {
+    return "a lab of Apache's peer protocol (--kinds) has no TLS or SASL between peers "
+           "(zkd.peerProtocol=apache does not support them yet)";
+  }
   std::vector<NodePorts> ports;
-  std::vector<RelayLink> links;
-  if (!pick_ports(nodes, layout.base_port, ports, links, held)) {
+  std::vector<PlannedRelay> relays = plan_relays(nodes, apache);
+  if (!pick_ports(nodes, layout.base_port, ports, relays, held)) {
     return layout.base_port != 0 ? "the ports from --base-port run past 65535"
                                  : "cannot find free loopback ports";
   }
-  if (layout.direct) links.clear();  // no relay.links: a lab without relays
+  if (layout.direct) relays.clear();  // no relay.links: a lab without relays
   const std::string session_key = random_session_key();
   if (layout.tls) {
     if (auto error = write_lab_tls(dir, nodes); !error.empty()) return error;
@@ -150,6 +203,10 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
     std::filesystem::permissions(
         data / "session.key",
         std::filesystem::perms::owner_read | std::filesystem::perms::owner_write, ec);
+    std::ofstream kind(node / "kind", std::ios::trunc);
+    kind << flavour_name(apache ? layout.kinds[static_cast<size_t>(id - 1)] : Flavour::kZkd)
+         << "\n";
+    kind.close();
     std::ofstream cfg(node / "zoo.cfg", std::ios::trunc);
     cfg << "tickTime=" << layout.tick_time_ms << "\n"
         << "initLimit=10\n"
@@ -162,13 +219,20 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
         // One voter is still an ensemble (of one), not a standalone server.
         << (layout.voters == 1 ? "standaloneEnabled=false\n" : "")
         << (layout.tls ? lab_tls_config(dir, id, ports[static_cast<size_t>(id - 1)].client) : "")
-        << (layout.sasl ? lab_sasl_config() : "") << lab_reconfig_config()
-        << server_lines(id, layout.voters, ports, links, layout.tls);
+        << (layout.sasl ? lab_sasl_config() : "")
+        // Not in a lab of Apache's protocol: an Apache server with reconfig
+        // takes its leader's server lines (the leader's view of the relays).
+        << lab_reconfig_config(!apache) << (apache ? apache_protocol_config() : "")
+        << server_lines(id, layout.voters, ports, relays, layout.tls);
     for (const auto& line : layout.settings) cfg << line << "\n";
     cfg.close();
-    if (!myid || !key || !cfg || ec) return "cannot write the configuration in " + node.string();
+    if (!myid || !key || !kind || !cfg || ec) {
+      return "cannot write the configuration in " + node.string();
+    }
   }
   if (layout.direct) return {};
+  std::vector<RelayLink> links;
+  for (const auto& r : relays) links.push_back(r.link);
   return write_relay_links(std::filesystem::absolute(dir), links);
 }
 
@@ -177,6 +241,7 @@ std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
   static const std::regex kServerLine(
       R"(^server\.(\d+)=[^:;]+:(\d+):(\d+)(:observer|:participant)?(?:;(?:[^:]+:)?(\d+))?\s*$)");
   static const std::regex kSecurePort(R"(^secureClientPort=(\d+)\s*$)");
+  static const std::regex kApacheProtocol(R"(^zkd\.peerProtocol\s*=\s*apache\s*$)");
   std::vector<LabNode> nodes;
   std::error_code ec;
   const bool sasl = std::filesystem::exists(lab_jaas(dir), ec);
@@ -199,7 +264,14 @@ std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
       } else if (std::regex_match(line, m, kSecurePort)) {
         node.client_port = static_cast<uint16_t>(std::stoi(m[1].str()));
         node.secure = true;
+      } else if (std::regex_match(line, kApacheProtocol)) {
+        node.apache_protocol = true;
       }
+    }
+    if (std::ifstream kind(node.kind_file()); kind) {
+      std::string name;
+      kind >> name;
+      node.kind = parse_flavour(name).value_or(Flavour::kZkd);
     }
     nodes.push_back(node);
   }
@@ -225,6 +297,18 @@ std::optional<pid_t> read_pid(const LabNode& node) {
   if (!(in >> pid) || pid <= 0) return std::nullopt;
   return static_cast<pid_t>(pid);
 }
+
+bool write_kind(const LabNode& node, Flavour kind) {
+  const auto temp = node.dir / "kind.tmp";
+  std::ofstream out(temp, std::ios::trunc);
+  out << flavour_name(kind) << "\n";
+  out.close();
+  std::error_code ec;
+  if (out) std::filesystem::rename(temp, node.kind_file(), ec);
+  return out && !ec;
+}
+
+bool LabLayout::apache_protocol() const { return !kinds.empty(); }
 
 bool write_pid(const LabNode& node, pid_t pid) {
   std::ofstream out(node.pid_file(), std::ios::trunc);

@@ -3,15 +3,21 @@
 // (a separate process) finds the nodes the last `up` started:
 //   <dir>/n<id>/zoo.cfg   the node's configuration (Apache format)
 //   <dir>/n<id>/data/     its dataDir (myid in it)
-//   <dir>/n<id>/zkd.log   stdout and stderr of every run, appended
-//   <dir>/n<id>/zkd.pid   the pid of the current (or last) run
+//   <dir>/n<id>/zkd.log   stdout and stderr of every run, appended (an
+//                         Apache node's log too)
+//   <dir>/n<id>/zkd.pid   the pid of the current (or last) run (zkd, or an
+//                         Apache node's java)
+//   <dir>/n<id>/kind      what the node runs: "zkd" or "apache" (Apache
+//                         ZooKeeper 3.8, Debian's jars: flavour.h); a node
+//                         without the file (an older lab) runs zkd
 //   <dir>/n<id>/data/session.key  the ensemble's session-password key
 //                         (16 random bytes, the same in every node)
 //   <dir>/relay.links     the relays on the peer links (relay_links.h)
 //   <dir>/relay.pid, relay.port, relay.log   the relay daemon (relay_daemon.h)
 //   <dir>/tls/            a TLS lab's CA and identities (lab_tls.h)
 //   <dir>/jaas.conf       a SASL lab's users (lab_sasl.h)
-// Nothing else is recorded: ports and roles (voter or observer) are read back
+// Nothing else is recorded: the peer protocol (zkd.peerProtocol=apache in
+// every zoo.cfg of a lab `up --kinds` wrote), ports and roles (voter or observer) are read back
 // from the server.<id> lines of the zoo.cfg files (node <id>'s own line),
 // the client port of a TLS lab from its secureClientPort line. A node `zklab
 // add` wrote is read the same way; whether a node is a member now is the
@@ -24,6 +30,16 @@
 // since zkd derives session passwords from the server list unless the data
 // dir holds a session.key, write_lab writes one shared session.key. Labs
 // written before relays (no relay.links) have direct peer links.
+//
+// A lab of mixed kinds (`up --kinds apache,zkd,zkd`; any --kinds) speaks
+// Apache's peer protocol: zkd.peerProtocol=apache in every zoo.cfg. Then both
+// peer ports carry traffic and either node of a pair may dial the other (a
+// learner dials its leader; the larger id dials the smaller's election port,
+// the smaller pokes the larger's, which dials back), so every pair has four
+// relays: each node's zoo.cfg names, for every other node, relay ports for
+// its quorum and election ports (relay_links.h). Such a lab has no
+// reconfigEnabled (an Apache server with it adopts its leader's server
+// lines, which name the leader's relays), no TLS and no SASL.
 #pragma once
 
 #include <sys/types.h>
@@ -36,6 +52,7 @@
 #include <vector>
 
 #include "toolkit/client_security.h"
+#include "zklab/process/flavour.h"
 #include "zklab/process/port_reservation.h"
 
 namespace zk::lab {
@@ -57,6 +74,10 @@ struct LabNode {
   uint16_t quorum_port = 0;    // its own (real) peer port, as its own server line names it
   uint16_t election_port = 0;  // the (unused) election port its own line names
   bool observer = false;
+  // What it runs (its `kind` file; zkd without one).
+  Flavour kind = Flavour::kZkd;
+  // Its zoo.cfg says zkd.peerProtocol=apache: a lab of mixed kinds.
+  bool apache_protocol = false;
   // A TLS lab's node (`zklab up --tls`): client_port is its secureClientPort,
   // the only client port it has, and its peers speak TLS too.
   bool secure = false;
@@ -70,10 +91,13 @@ struct LabNode {
   std::filesystem::path config() const { return dir / "zoo.cfg"; }
   std::filesystem::path log() const { return dir / "zkd.log"; }
   std::filesystem::path pid_file() const { return dir / "zkd.pid"; }
-  // Its data: logs, snapshots, epoch files (dataDir/version-2; myid is beside it).
+  std::filesystem::path kind_file() const { return dir / "kind"; }
+  // Its dataDir (myid, session.key, version-2).
+  std::filesystem::path data_dir() const { return dir / "data"; }
+  // Its data: logs, snapshots, epoch files (dataDir/version-2, zkd's and Apache's).
   std::filesystem::path version2_dir() const { return dir / "data" / "version-2"; }
   std::filesystem::path session_key_file() const { return dir / "data" / "session.key"; }
-  // Zab's currentEpoch file (written by zkd once it follows or leads an epoch).
+  // Zab's currentEpoch file (written once the node follows or leads an epoch).
   std::filesystem::path current_epoch_file() const { return version2_dir() / "currentEpoch"; }
   // "127.0.0.1:<client port>".
   std::string address() const;
@@ -100,6 +124,11 @@ struct LabLayout {
   // KEY=VALUE lines appended to every node's zoo.cfg, after the lab's own
   // (`up --set zkd.quorumSync=true`).
   std::vector<std::string> settings;
+  // What each node runs, in id order (`up --kinds`). Empty: zkd everywhere,
+  // on zkd's own peer protocol. Given (even all zkd, so that `migrate` can
+  // turn nodes into Apache's): Apache's peer protocol, four relays a pair.
+  std::vector<Flavour> kinds;
+  bool apache_protocol() const;
 };
 
 // Writes zoo.cfg, data/myid and data/session.key for every node of
@@ -123,5 +152,8 @@ std::string connect_string(const std::vector<LabNode>& nodes);
 std::optional<pid_t> read_pid(const LabNode& node);
 // Records `pid` for `node`; false when the file cannot be written.
 bool write_pid(const LabNode& node, pid_t pid);
+// Records what `node` runs (its kind file, replaced whole); false when it
+// cannot be written.
+bool write_kind(const LabNode& node, Flavour kind);
 
 }  // namespace zk::lab

@@ -33,6 +33,7 @@ void parse_srvr_figures(const std::string& srvr_answer, NodeStatus& status) {
 NodeStatus node_status(const LabNode& node, std::chrono::milliseconds srvr_deadline) {
   NodeStatus s;
   s.id = node.id;
+  s.kind = node.kind;
   s.client_port = node.client_port;
   s.quorum_port = node.quorum_port;
   if (std::ifstream epoch(node.current_epoch_file()); epoch) {

@@ -19,6 +19,7 @@ namespace zk::lab {
 
 struct NodeStatus {
   int id = 0;
+  Flavour kind = Flavour::kZkd;  // what it runs (lab_state.h)
   uint16_t client_port = 0;
   std::optional<pid_t> pid;  // the recorded pid (whether or not it still runs)
   DaemonState state = DaemonState::kGone;

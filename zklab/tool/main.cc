@@ -61,7 +61,8 @@ int run(int argc, char** argv) {
   add({zk::lab::add_logs_command(app)});
   add(zk::lab::add_network_commands(app));
   add({zk::lab::add_failover_command(app), zk::lab::add_roll_command(app),
-       zk::lab::add_transfer_command(app), zk::lab::add_check_command(app)});
+       zk::lab::add_transfer_command(app), zk::lab::add_migrate_command(app),
+       zk::lab::add_check_command(app)});
   add(zk::lab::add_membership_commands(app));
   add({zk::lab::add_relay_daemon_command(app)});
 

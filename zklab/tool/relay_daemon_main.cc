@@ -28,6 +28,11 @@ namespace zk::lab {
 
 namespace {
 
+// How long a relay of a lab of Apache's peer protocol tries a refusing
+// target again: the initLimit x tickTime a learner has to reach its leader,
+// at the lab's defaults (10 x 200 ms).
+constexpr auto kApacheRefusedRetry = std::chrono::milliseconds(2000);
+
 void log_line(const std::string& text) {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm local{};
@@ -49,7 +54,7 @@ bool write_port_file(const std::filesystem::path& file, uint16_t port) {
   return out && !ec;
 }
 
-// Every node's client and peer port that is free now, reserved
+// Every node's client and peer port(s) that are free now, reserved
 // (port_reservation.h): a node killed or stopped finds them free when it is
 // started again, however long it was down. A port a node listens on already
 // cannot be bound and is skipped (the daemon starts before the nodes in `up`).
@@ -58,7 +63,10 @@ std::vector<PortReservation> hold_node_ports(const std::filesystem::path& dir) {
   const auto nodes = read_lab(dir);
   if (!nodes) return held;
   for (const LabNode& node : *nodes) {
-    for (uint16_t port : {node.client_port, node.quorum_port}) {
+    // The election port carries traffic in a lab of Apache's peer protocol only.
+    const uint16_t election = node.apache_protocol ? node.election_port : 0;
+    for (uint16_t port : {node.client_port, node.quorum_port, election}) {
+      if (port == 0) continue;
       if (PortReservation r = PortReservation::at(port); r.port() != 0)
         held.push_back(std::move(r));
     }
@@ -77,7 +85,17 @@ LabExit run_relay_daemon(const std::filesystem::path& lab_dir) {
     return LabExit::kError;
   }
   boost::asio::io_context io(1);
-  Relay relay(io, *links);
+  // In a lab of Apache's peer protocol an Apache leader binds its quorum port
+  // only once it leads, and its learners dial at once: a refused connect
+  // must stay a connect that waits, as it is without a relay (a learner
+  // retries a refused dial), not an accepted connection reset (which sends
+  // it back to the election).
+  const auto nodes = read_lab(dir);
+  RelayOptions options;
+  if (nodes && !nodes->empty() && nodes->front().apache_protocol) {
+    options.refused_retry = kApacheRefusedRetry;
+  }
+  Relay relay(io, *links, options);
   if (error = relay.start(); !error.empty()) {
     log_line(error);
     return LabExit::kError;

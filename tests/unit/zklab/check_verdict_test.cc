@@ -643,6 +643,13 @@ TEST(CheckWatches, ADuplicateOrABackwardEventIsCaughtOnlyWithinAConnection) {
   EXPECT_TRUE(check_watches({event(10, 1), event(11, 1), event(11, 2)}, ops).empty());
 }
 
+TEST(CheckWatches, EventsWithoutAZxidAreNotChecked) {
+  // An Apache 3.8 server (a mixed lab's) sends -1 in the notification header.
+  const std::vector<RegisterOp> ops = {write_at(10, 1), write_at(11, 2)};
+  EXPECT_TRUE(check_watches({event(-1), event(-1), event(-1, 1, "/q")}, ops).empty());
+  EXPECT_TRUE(check_watches({event(10), event(-1), event(11)}, ops).empty());
+}
+
 TEST(CheckWatches, CheckHistoryReportsThemAsWatchViolations) {
   History h;
   h.registers = {write_at(10, 1), write_at(11, 2), write_at(14, 3)};

@@ -356,14 +356,19 @@ TEST_F(LeaderLinkTest, AReconfigurationIsCommittedWithCommitAndActivateNamingThe
   EXPECT_EQ(out[0], packet(PacketType::kCommitAndActivate, make_zxid(5, 1), be64(kSelf)));
 }
 
-TEST_F(LeaderLinkTest, PingsBeforeTheSyncBeganAreDropped) {
+TEST_F(LeaderLinkTest, NoPingBeforeUpToDate) {
   open();
   EXPECT_TRUE(from_core(core(MsgType::kPing)).empty());
   from_core(core(MsgType::kLeaderInfo));
   EXPECT_TRUE(from_core(core(MsgType::kPing)).empty());
   learner(packet(PacketType::kAckEpoch, make_zxid(4, 2), be32(4)));
   EXPECT_TRUE(from_core(core(MsgType::kPing)).empty());
-  from_core(diff(make_zxid(4, 2), three_entries()));
+  from_core(diff(make_zxid(4, 2), three_entries(), make_zxid(4, 5)));
+  EXPECT_TRUE(from_core(core(MsgType::kPing)).empty());
+  from_core(core(MsgType::kNewLeader, make_zxid(4, 5)));
+  EXPECT_TRUE(from_core(core(MsgType::kPing)).empty());
+  learner(packet(PacketType::kAck, make_zxid(5, 0)));
+  from_core(core(MsgType::kUpToDate, make_zxid(4, 5)));
   EXPECT_EQ(from_core(core(MsgType::kPing, make_zxid(4, 5))),
             std::vector<QuorumPacket>{packet(PacketType::kPing, make_zxid(4, 5))});
 }
