@@ -20,9 +20,12 @@ MixedEnsemble(["zkd", "apache", "apache"], zkd_bin) gives server 1 to zkd,
 2 and 3 to Apache; each node lives in its own directory (zoo.cfg, data/myid,
 server.log) under one temporary directory, its ports picked free on
 loopback (servers.free_loopback_port). Nodes are started and stopped one
-by one (start, stop, kill, wipe); mode() asks `srvr`; wait_for_leader()
-polls until every running node serves and exactly one leads. Every wait
-has a deadline; nothing sleeps as a means of synchronisation.
+by one (start, stop, kill, wipe); set_kind() turns a stopped node into the
+other kind on the same zoo.cfg (a rolling migration); mode() asks `srvr`;
+wait_for_leader() polls until every running node serves and exactly one
+leads, wait_serving() until one node does. log_mark() and log_since() read
+what a node logged after a point. Every wait has a deadline; nothing sleeps
+as a means of synchronisation.
 
 As a context manager everything is stopped at the end and the directory
 removed, unless ZK_CONFORMANCE_KEEP=1 is set or the block raised (or
@@ -68,6 +71,12 @@ LOG_TAIL_LINES = 40
 # Log lines the harness's own polling causes (Apache logs every 4lw), left
 # out of log tails.
 POLLING_NOISE = "Processing srvr command"
+# Lines log_tails() gathers from the whole log: zkd's peer links and role
+# changes; Apache's warnings, errors and exceptions (but its startup warning
+# and the "Got zxid 0x... expected 0x1" of a learner's first proposals).
+ZKD_NOTABLE = re.compile(r"Z (INFO|WARN|ERROR) +(Apache peer protocol:|now )")
+APACHE_NOTABLE = re.compile(r"^\d+ \[.*?\] (WARN|ERROR) (?!.*(maxCnxns is not configured|"
+                            r"expected 0x1$))|^\S*Exception|^\s+at org\.apache\.zookeeper")
 
 
 class EnsembleError(AssertionError):
@@ -182,12 +191,20 @@ class Node:
         found = re.search(r"^Mode: (\S+)", self.srvr(), re.MULTILINE)
         return found.group(1) if found else None
 
-    def log_text(self):
+    def log_text(self, since=0):
+        """The log from byte offset `since` (a log_size()) on."""
         try:
             with open(self.log_path, "r", errors="replace") as f:
+                f.seek(since)
                 return f.read()
         except OSError:
             return "(no log)"
+
+    def log_size(self):
+        try:
+            return os.path.getsize(self.log_path)
+        except OSError:
+            return 0
 
     def log_tail(self, lines=LOG_TAIL_LINES, grep=None):
         """The last `lines` lines of the node's log (those containing `grep`
@@ -267,8 +284,37 @@ class MixedEnsemble:
         os.makedirs(node.data_dir)
         node.write_myid()
 
+    def set_kind(self, myid, kind):
+        """Makes the (stopped) node a `kind` server from its next start, on
+        the same zoo.cfg, ports and dataDir (wipe() it first: neither kind
+        reads the other's files here)."""
+        node = self.nodes[myid]
+        if kind not in KINDS:
+            raise ValueError(f"unknown server kind {kind!r}")
+        if node.running():
+            raise EnsembleError(f"{node.name} runs: stop it before changing its kind")
+        node.kind = kind
+        self.kinds[myid - 1] = kind
+
     def mode(self, myid):
         return self.nodes[myid].mode()
+
+    def wait_serving(self, myid, timeout=30.0):
+        """The node's mode once it serves as a leader or follower."""
+        node = self.nodes[myid]
+
+        def serving():
+            mode = node.mode()
+            return mode if mode in ("leader", "follower") else None
+
+        return self.wait_for(f"{node.name} serving", serving, timeout)
+
+    def log_mark(self, myid):
+        """A point in the node's log, for log_since()."""
+        return self.nodes[myid].log_size()
+
+    def log_since(self, myid, mark):
+        return self.nodes[myid].log_text(since=mark)
 
     def connect_string(self, myid):
         return self.nodes[myid].hostport
@@ -292,15 +338,23 @@ class MixedEnsemble:
         return "\n".join(out)
 
     def log_tails(self, lines=LOG_TAIL_LINES):
-        """Every node's log tail, for failure messages; for a zkd node also
-        its last "Apache peer protocol:" lines, which a tail may miss."""
+        """Every node's log tail, for failure messages, and the lines a tail
+        may miss: zkd's last "Apache peer protocol:" and "now ..." lines (of
+        a node that ran zkd at any time: set_kind()), Apache's last warnings,
+        errors and exceptions."""
         out = []
         for myid, node in self.nodes.items():
             out.append(f"--- server {myid} ({node.kind}) log tail: {node.log_path} ---\n"
                        f"{node.log_tail(lines)}")
-            if node.kind == "zkd":
-                out.append(f"--- server {myid} (zkd) 'Apache peer protocol:' lines ---\n"
-                           f"{node.log_tail(lines, grep='Apache peer protocol:')}")
+            text = node.log_text().splitlines(keepends=True)
+            zkd_lines = [line for line in text if ZKD_NOTABLE.search(line)]
+            if zkd_lines:
+                out.append(f"--- server {myid}: zkd's 'Apache peer protocol:' and 'now' lines "
+                           f"---\n{''.join(zkd_lines[-lines:])}")
+            apache_lines = [line for line in text if APACHE_NOTABLE.search(line)]
+            if apache_lines:
+                out.append(f"--- server {myid}: Apache's warnings, errors, exceptions ---\n"
+                           f"{''.join(apache_lines[-lines:])}")
         return "\n".join(out)
 
     def wait_for(self, what, condition, timeout):
