@@ -23,6 +23,7 @@
 #include "zkd/apache_peer/vote_translation.h"
 #include "zkd/clock/real_time.h"
 #include "zkd/log/log.h"
+#include "zkd/net/asio_text.h"
 #include "zkd/net/pause.h"
 #include "zkd/net/wake_up.h"
 
@@ -32,6 +33,8 @@ namespace asio = boost::asio;
 using asio::as_tuple;
 using asio::use_awaitable;
 using tcp = asio::ip::tcp;
+using net::endpoint_text;
+using net::exception_text;
 using net::log_error;
 using net::log_info;
 using net::log_warn;
@@ -43,24 +46,6 @@ namespace {
 // How long a dial may take to connect, and an accepted election connection
 // to send its hello.
 constexpr std::chrono::seconds kHandshakeTimeout{10};
-
-std::string endpoint_text(const tcp::endpoint& endpoint) {
-  auto address = endpoint.address();
-  if (address.is_v6() && address.to_v6().is_v4_mapped()) {
-    address = asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
-  }
-  return address.to_string() + ":" + std::to_string(endpoint.port());
-}
-
-std::string describe_exception(std::exception_ptr error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    return e.what();
-  } catch (...) {
-    return "unknown error";
-  }
-}
 
 bool is_leader_message(zab::MsgType type) {
   switch (type) {
@@ -272,7 +257,7 @@ void ApacheTransport::Impl::spawn(asio::awaitable<void> coroutine, std::shared_p
   asio::co_spawn(io, std::move(coroutine),
                  [impl = shared_from_this(), conn = std::move(conn), what](std::exception_ptr e) {
                    if (!e) return;
-                   const std::string text = describe_exception(e);
+                   const std::string text = exception_text(e);
                    log_error("Apache peer protocol: ", what, " failed: ", text);
                    if (conn) impl->close(conn, std::string(what) + " failed: " + text);
                  });

@@ -23,6 +23,7 @@
 #include "libzk/wire/jute.h"
 #include "zkd/clock/real_time.h"
 #include "zkd/log/log.h"
+#include "zkd/net/asio_text.h"
 #include "zkd/net/pause.h"
 #include "zkd/net/tls_detect.h"
 #include "zkd/net/wake_up.h"
@@ -40,24 +41,6 @@ namespace {
 // How long a dial may take to connect, and a new connection to exchange hellos.
 constexpr std::chrono::seconds kHandshakeTimeout{10};
 constexpr size_t kFrameHeaderSize = 4;
-
-std::string endpoint_text(const tcp::endpoint& endpoint) {
-  auto address = endpoint.address();
-  if (address.is_v6() && address.to_v6().is_v4_mapped()) {
-    address = asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
-  }
-  return address.to_string() + ":" + std::to_string(endpoint.port());
-}
-
-std::string describe_exception(std::exception_ptr error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    return e.what();
-  } catch (...) {
-    return "unknown error";
-  }
-}
 
 // One TCP connection to a peer. A dialed link knows its peer from the start;
 // an accepted one learns it from the hello. Either carries packets only once
@@ -249,7 +232,7 @@ void PeerTransport::Impl::spawn(asio::awaitable<void> coroutine, std::shared_ptr
   asio::co_spawn(io, std::move(coroutine),
                  [impl = shared_from_this(), link = std::move(link), what](std::exception_ptr e) {
                    if (!e) return;
-                   std::string text = describe_exception(e);
+                   std::string text = exception_text(e);
                    log_error("peer transport ", what, " failed: ", text);
                    if (link) impl->close_link(link, std::string(what) + " failed: " + text);
                  });
