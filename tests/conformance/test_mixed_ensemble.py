@@ -332,6 +332,25 @@ class ZkdFollowsApacheTest(MixedEnsembleCase):
                                   f"/eph still seen through {where} after its session "
                                   f"0x{session:x} closed on zkd")
 
+    def test_k_a_reconfig_zkd_refuses_is_answered_and_the_session_goes_on(self):
+        # reconfigEnabled is off: zkd refuses the request itself, and an Apache
+        # leader orders no error txn for a request it never sees, so zkd
+        # answers it (RECONFIGDISABLED, -123) rather than leaving the client
+        # waiting. (kazoo 2.8 does not know -123: raw frames here.)
+        with self.ensemble():
+            self.leader_with_zkd_following()
+            node = self.mixed.node(self.ZKD)
+            raw = zkwire.Session(node.host, node.client_port, timeout_ms=4000)
+            try:
+                null = zkwire.int32(-1)
+                body = null + zkwire.ustring("3") + null + zkwire.int64(-1)
+                reply = raw.call(16, body, timeout=OP_TIMEOUT_S)  # reconfig
+                self.assertEqual(reply.err, -123, f"reconfig through zkd: {reply!r}")
+                reply = raw.create("/after-reconfig", b"1")
+                self.assertEqual(reply.err, 0, f"a create after the refused reconfig: {reply!r}")
+            finally:
+                raw.close()
+
     def test_b_session_made_on_zkd_moves_to_apache_with_its_ephemeral(self):
         with self.ensemble():
             leader = self.leader_with_zkd_following()

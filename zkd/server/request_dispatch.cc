@@ -201,6 +201,16 @@ void ClientService::answer_write(ClientState& client, int32_t xid, OpCode op, st
 
 void ClientService::answer_with_error_txn(ClientState& client, int32_t xid, OpCode op, Error err,
                                           int64_t started) {
+  // A follower of an Apache leader (zkd.peerProtocol=apache): the leader
+  // orders no error txn for a request it never sees, so the error is answered
+  // here, with the last zxid applied. Nothing is ahead of it: a request that
+  // is not pipelined reaches here only once its connection's pipeline is
+  // empty.
+  if (config_.apache_peer_protocol && writes_.host() != nullptr &&
+      writes_.host()->status().role != zab::Role::kLeading) {
+    clients_.send(client, reply_frame(xid, db_.last_zxid(), err, {}));
+    return;
+  }
   WriteRequest request;
   request.kind = WriteRequest::Kind::kError;
   request.session = client.session_id;
