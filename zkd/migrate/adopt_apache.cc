@@ -9,15 +9,25 @@
 namespace zkd::migrate {
 namespace {
 
-// zkd's snapshot and log files begin with "zkd" (docs/storage-format.md);
-// Apache's with "ZKSN"/"ZKLG", or a compressor's header.
-StatusOr<bool> is_zkd_file(storage::Env& env, const std::string& path) {
+// What a snapshot or log file is, by its first bytes: zkd's begin with
+// "zkd" (docs/storage-format.md); Apache's with "ZKSN" or "ZKLG", or, for a
+// compressed snapshot, gzip's or snappy-java's header. Anything else (an
+// empty or torn file a crash left) is neither: recovery judges it.
+enum class FileKind { kZkd, kApache, kNeither };
+
+StatusOr<FileKind> file_kind(storage::Env& env, const std::string& path) {
   auto file = env.open_readable_file(path);
   if (!file.ok()) return file.status();
-  char head[3];
+  char head[8];
   auto n = (*file)->read(0, sizeof head, head);
   if (!n.ok()) return n.status();
-  return *n == sizeof head && std::string_view(head, sizeof head) == "zkd";
+  const std::string_view bytes(head, *n);
+  if (bytes.starts_with("zkd")) return FileKind::kZkd;
+  if (bytes.starts_with("ZKSN") || bytes.starts_with("ZKLG") || bytes.starts_with("\x1f\x8b") ||
+      bytes.starts_with("\x82SNAPPY")) {
+    return FileKind::kApache;
+  }
+  return FileKind::kNeither;
 }
 
 struct Census {
@@ -31,11 +41,11 @@ Status count(storage::Env& env, const std::string& dir, Census& census) {
   if (!files.ok()) return files.status();
   for (const auto* list : {&files->snapshots, &files->logs}) {
     for (const DataFile& f : *list) {
-      auto zkd = is_zkd_file(env, dir + "/" + f.name);
-      if (!zkd.ok()) return zkd.status();
-      if (*zkd) {
+      auto kind = file_kind(env, dir + "/" + f.name);
+      if (!kind.ok()) return kind.status();
+      if (*kind == FileKind::kZkd) {
         ++census.zkd;
-      } else if (census.apache++ == 0) {
+      } else if (*kind == FileKind::kApache && census.apache++ == 0) {
         census.first_apache = dir + "/" + f.name;
       }
     }

@@ -191,6 +191,17 @@ TEST_F(ApacheImportExportTest, ZkdOnApachesOwnDataDirTakesItsDataOver) {
   EXPECT_FALSE(again->has_value());
 }
 
+// A log segment a crash cut off before its header (empty) is zkd's
+// recovery's to judge, not a sign of Apache's files.
+TEST_F(ApacheImportExportTest, AnEmptyFileAmongZkdsIsNotTakenForApaches) {
+  write_apache_data();
+  ASSERT_TRUE(import().ok());
+  zkd_.write("version-2/log.0000000000001852", "");
+  auto adopted = adopt_apache_data(env_, config_, nullptr);
+  ASSERT_TRUE(adopted.ok()) << adopted.status().message();
+  EXPECT_FALSE(adopted->has_value());
+}
+
 TEST_F(ApacheImportExportTest, ADataDirHoldingBothKindsIsNotTakenOver) {
   write_apache_data();
   ASSERT_TRUE(import().ok());
