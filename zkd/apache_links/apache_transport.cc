@@ -24,6 +24,7 @@
 #include "zkd/clock/real_time.h"
 #include "zkd/log/log.h"
 #include "zkd/net/asio_text.h"
+#include "zkd/net/listen.h"
 #include "zkd/net/pause.h"
 #include "zkd/net/wake_up.h"
 
@@ -198,21 +199,8 @@ struct ApacheTransport::Impl : std::enable_shared_from_this<Impl> {
 boost::system::error_code ApacheTransport::Impl::listen(tcp::acceptor& acceptor,
                                                         const std::string& host, uint16_t port,
                                                         const char* what) {
-  boost::system::error_code ec;
-  tcp::resolver resolver(io);
-  auto results = resolver.resolve(host, std::to_string(port), ec);
-  if (ec) return ec;
-  if (results.empty()) return asio::error::host_not_found;
-  const tcp::endpoint endpoint = results.begin()->endpoint();
-  acceptor.open(endpoint.protocol(), ec);
-  if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec) acceptor.bind(endpoint, ec);
-  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) {
-    boost::system::error_code ignored;
-    acceptor.close(ignored);
-    return ec;
-  }
+  tcp::endpoint endpoint;
+  if (auto ec = net::listen_on(acceptor, host, port, endpoint)) return ec;
   log_info("Apache peer protocol: server ", self, " listening on ", endpoint_text(endpoint), " (",
            what, ")");
   return {};

@@ -24,6 +24,7 @@
 #include "zkd/clock/real_time.h"
 #include "zkd/log/log.h"
 #include "zkd/net/asio_text.h"
+#include "zkd/net/listen.h"
 #include "zkd/net/pause.h"
 #include "zkd/net/tls_detect.h"
 #include "zkd/net/wake_up.h"
@@ -188,21 +189,8 @@ boost::system::error_code PeerTransport::Impl::start() {
   if (started || stopped) return asio::error::already_started;
   auto own = peers.find(self);
   if (own == peers.end()) return errc::make_error_code(errc::invalid_argument);
-  boost::system::error_code ec;
-  tcp::resolver resolver(io);
-  auto results = resolver.resolve(own->second.host, std::to_string(own->second.port), ec);
-  if (ec) return ec;
-  if (results.empty()) return asio::error::host_not_found;
-  tcp::endpoint endpoint = results.begin()->endpoint();
-  acceptor.open(endpoint.protocol(), ec);
-  if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec) acceptor.bind(endpoint, ec);
-  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) {
-    boost::system::error_code ignored;
-    acceptor.close(ignored);
-    return ec;
-  }
+  tcp::endpoint endpoint;
+  if (auto ec = listen_on(acceptor, own->second.host, own->second.port, endpoint)) return ec;
   started = true;
   log_info("peer transport of server ", self, " listening on ", endpoint_text(endpoint));
   spawn(accept_loop(), nullptr, "acceptor");
