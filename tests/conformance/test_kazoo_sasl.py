@@ -271,6 +271,21 @@ class EnforcedSaslTest(unittest.TestCase):
         self.assertIsNotNone(bob.exists("/"))
 
 
+class ProviderWithoutJaasTest(unittest.TestCase):
+    """authProvider names SASL and no JAAS file is given, as Kafka-era
+    configurations do: the server starts and serves clients without SASL."""
+
+    def test_the_server_starts_and_serves(self):
+        server = servers.server_from_args(ARGS, extra_config={"authProvider.1": SASL_PROVIDER})
+        server.start()
+        self.addCleanup(server.stop)
+        c = KazooClient(hosts=server.hostport, timeout=10.0)
+        c.start(timeout=15.0)
+        self.addCleanup(lambda: (c.stop(), c.close()))
+        c.create("/no_jaas", b"served")
+        self.assertEqual(c.get("/no_jaas")[0], b"served")
+
+
 def main():
     return servers.unittest_main(sys.modules[__name__], KazooClient is not None,
                                  missing="kazoo or pure-sasl is not installed "

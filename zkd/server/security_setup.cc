@@ -110,12 +110,14 @@ Status check_one_keytab(const ServerConfig& config, const Security& security) {
 Status open_sasl(const ServerConfig& config, const std::filesystem::path& path,
                  Security& security) {
   if (path.empty()) {
-    if (config.sasl_provider) {
-      return Status::config("authProvider names " + std::string(kSaslProviderClass) +
-                            std::string(kNoJaas));
-    }
     if (config.quorum_sasl) {
       return Status::config("quorum.auth.enableSasl is true" + std::string(kNoJaas));
+    }
+    if (config.sasl_provider) {
+      // As Apache: the server starts and SASL logins fail (Kafka-era
+      // configs carry the provider line without a JAAS file).
+      net::log_warn("authProvider names ", kSaslProviderClass, std::string_view(kNoJaas),
+                    "; clients cannot authenticate with SASL (their SASL requests are refused)");
     }
     return {};
   }
