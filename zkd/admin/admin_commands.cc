@@ -352,9 +352,14 @@ std::string run_command(ServerView& view, std::string_view name,
   return jackson_pretty(response);
 }
 
-std::string command_links(std::string_view command_url) {
+std::string command_links(std::string_view command_url, bool backup) {
+  std::vector<std::string> names = command_names();
+  if (backup) {
+    names.insert(names.end(), {"restore", "snapshot"});
+    std::sort(names.begin(), names.end());
+  }
   std::string out;
-  for (const auto& name : command_names()) {
+  for (const auto& name : names) {
     std::string href = std::string(command_url) + "/" + name;
     out += "<a href=\"" + href + "\">" + name + "</a>\n<br/>\n";
   }

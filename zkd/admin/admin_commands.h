@@ -33,7 +33,8 @@ std::string run_command(ServerView& view, std::string_view name,
                         const std::map<std::string, std::string>& args);
 
 // GET <commandURL>: one link per command, as Apache's servlet prints them:
-// `<a href="<url>/<name>"><name></a>\n<br/>\n`.
-std::string command_links(std::string_view command_url);
+// `<a href="<url>/<name>"><name></a>\n<br/>\n`; with `backup`, snapshot and
+// restore (backup_commands.h) among them, as Apache 3.9 lists them.
+std::string command_links(std::string_view command_url, bool backup);
 
 }  // namespace zkd::admin

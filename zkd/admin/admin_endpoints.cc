@@ -16,30 +16,32 @@ using asio::ip::tcp;
 namespace {
 
 HttpResponse not_found(std::string_view path) {
-  return HttpResponse{404, "text/plain; charset=utf-8", "Not Found: " + std::string(path) + "\n"};
+  return HttpResponse{
+      404, "text/plain; charset=utf-8", "Not Found: " + std::string(path) + "\n", {}};
 }
 
 }  // namespace
 
-AdminEndpoints::AdminEndpoints(asio::io_context& io, ServerView& view, AdminOptions options)
-    : io_(io), view_(view), options_(std::move(options)) {}
+AdminEndpoints::AdminEndpoints(asio::io_context& io, ServerView& view, BackupService* backup,
+                               AdminOptions options)
+    : io_(io), view_(view), options_(std::move(options)) {
+  if (backup != nullptr) {
+    backup_ = std::make_unique<BackupCommands>(view_, *backup, options_.backup);
+  }
+}
 
 AdminEndpoints::~AdminEndpoints() { stop(); }
 
 std::shared_ptr<HttpServer> AdminEndpoints::bind(const std::string& name, const std::string& host,
                                                  uint16_t port, HttpHandler handler,
-                                                 std::shared_ptr<net::TlsServer> tls,
-                                                 bool tls_optional) {
+                                                 HttpOptions options) {
   boost::system::error_code ec;
   auto address = asio::ip::make_address(host, ec);
   if (ec) {
     net::log_warn("not starting the ", name, ": '", host, "' is not an IP address");
     return nullptr;
   }
-  HttpOptions options;
   options.idle_timeout = std::chrono::milliseconds(options_.idle_timeout_ms);
-  options.tls = std::move(tls);
-  options.tls_optional = tls_optional;
   auto server = std::make_shared<HttpServer>(io_, name, std::move(handler), options);
   if (auto listen_ec = server->listen(tcp::endpoint(address, port))) {
     net::log_warn("not starting the ", name, " on ", host, ":", port, ": ", listen_ec.message(),
@@ -56,18 +58,33 @@ std::shared_ptr<HttpServer> AdminEndpoints::bind(const std::string& name, const 
 
 void AdminEndpoints::start() {
   if (options_.admin_enabled) {
+    HttpOptions options;
+    options.tls = options_.admin_tls;
+    options.tls_optional = !options_.https_only;
+    if (backup_) {
+      options.admit_post = [this](const HttpRequest& head) -> std::optional<HttpResponse> {
+        auto name = command_name(head.path);
+        if (!name || !BackupCommands::handles(*name)) {
+          return HttpResponse{405, "text/plain; charset=utf-8", "Method Not Allowed\n", {}};
+        }
+        return backup_->admit(*name, head);
+      };
+      options.max_post_body_bytes = options_.max_restore_bytes;
+    }
     admin_ = bind(
         "admin server", options_.admin_address, options_.admin_port,
-        [this](std::string_view path, const std::map<std::string, std::string>& query) {
-          return admin_request(path, query);
+        [this](const HttpRequest& request, HttpRespond respond) {
+          admin_request(request, std::move(respond));
         },
-        options_.admin_tls, !options_.https_only);
+        std::move(options));
   }
   if (options_.prometheus) {
-    metrics_ = bind("metrics server", options_.metrics_host, options_.metrics_port,
-                    [this](std::string_view path, const std::map<std::string, std::string>&) {
-                      return metrics_request(path);
-                    });
+    metrics_ = bind(
+        "metrics server", options_.metrics_host, options_.metrics_port,
+        [this](const HttpRequest& request, HttpRespond respond) {
+          respond(metrics_request(request.path));
+        },
+        HttpOptions{});
   } else if (!options_.metrics_provider_class.empty() &&
              options_.metrics_provider_class !=
                  "org.apache.zookeeper.metrics.impl.DefaultMetricsProvider") {
@@ -93,23 +110,38 @@ std::optional<tcp::endpoint> AdminEndpoints::metrics_endpoint() const {
   return metrics_->local_endpoint();
 }
 
-HttpResponse AdminEndpoints::admin_request(std::string_view path,
-                                           const std::map<std::string, std::string>& query) {
+std::optional<std::string_view> AdminEndpoints::command_name(std::string_view path) const {
   const std::string& url = options_.admin_command_url;
+  if (path.size() <= url.size() + 1 || !path.starts_with(url) || path[url.size()] != '/') {
+    return std::nullopt;
+  }
+  return path.substr(url.size() + 1);
+}
+
+void AdminEndpoints::admin_request(const HttpRequest& request, HttpRespond respond) {
+  const std::string& url = options_.admin_command_url;
+  const std::string_view path = request.path;
   if (path == url || path == url + "/") {
-    return HttpResponse{200, "text/html; charset=utf-8", command_links(url)};
+    respond(
+        HttpResponse{200, "text/html; charset=utf-8", command_links(url, backup_ != nullptr), {}});
+  } else if (auto name = command_name(path)) {
+    if (backup_ && BackupCommands::handles(*name)) {
+      backup_->run(*name, request, std::move(respond));
+    } else if (request.method == HttpRequest::Method::kPost) {
+      respond(HttpResponse{405, "text/plain; charset=utf-8", "Method Not Allowed\n", {}});
+    } else {
+      respond(HttpResponse{200, "application/json", run_command(view_, *name, request.query), {}});
+    }
+  } else if (path == "/metrics") {
+    respond(metrics_request(path));
+  } else {
+    respond(not_found(path));
   }
-  if (path.starts_with(url + "/")) {
-    std::string_view name = path.substr(url.size() + 1);
-    return HttpResponse{200, "application/json", run_command(view_, name, query)};
-  }
-  if (path == "/metrics") return metrics_request(path);
-  return not_found(path);
 }
 
 HttpResponse AdminEndpoints::metrics_request(std::string_view path) {
   if (path != "/metrics") return not_found(path);
-  return HttpResponse{200, kPrometheusContentType, prometheus_text(view_.monitor())};
+  return HttpResponse{200, kPrometheusContentType, prometheus_text(view_.monitor()), {}};
 }
 
 }  // namespace zkd::admin

@@ -2,9 +2,10 @@
 // zkd's HTTP endpoints, as configured in zoo.cfg:
 //   - the admin server (Apache's AdminServer; admin.enableServer, default
 //     on): GET <admin.commandURL> lists the commands, GET
-//     <admin.commandURL>/<name> runs one (admin_commands.h), and, a zkd
-//     convenience, GET /metrics answers as the Prometheus endpoint does;
-//     other paths get 404;
+//     <admin.commandURL>/<name> runs one (admin_commands.h), snapshot and
+//     restore (POST) included when a BackupService is given
+//     (backup_commands.h), and, a zkd convenience, GET /metrics answers as
+//     the Prometheus endpoint does; other paths get 404;
 //   - the Prometheus endpoint (only when metricsProvider.className names
 //     Apache's PrometheusMetricsProvider): GET /metrics on
 //     metricsProvider.httpHost:metricsProvider.httpPort (prometheus_text.h).
@@ -13,7 +14,8 @@
 // standalone server exits instead; an ensemble peer logs and continues.)
 //
 // Threading and lifetime: construct, start() and stop() on the io_context's
-// thread; `view` must outlive the endpoints (stop() before destroying it).
+// thread; `view` and `backup` must outlive the endpoints (stop() before
+// destroying them).
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -22,6 +24,7 @@
 #include <optional>
 #include <string>
 
+#include "zkd/admin/backup_commands.h"
 #include "zkd/admin/http_server.h"
 #include "zkd/net/tls_context.h"
 #include "zkd/view/server_view.h"
@@ -49,11 +52,16 @@ struct AdminOptions {
   // metricsProvider.className as given, for the warning when it names a
   // provider zkd does not know ("" and Apache's default are silent).
   std::string metrics_provider_class;
+  BackupOptions backup;
+  // The largest restore body taken (a snapshot file).
+  uint64_t max_restore_bytes = 4ull << 30;
 };
 
 class AdminEndpoints {
  public:
-  AdminEndpoints(boost::asio::io_context& io, ServerView& view, AdminOptions options);
+  // `backup` may be null: no snapshot or restore command.
+  AdminEndpoints(boost::asio::io_context& io, ServerView& view, BackupService* backup,
+                 AdminOptions options);
   ~AdminEndpoints();
   AdminEndpoints(const AdminEndpoints&) = delete;
   AdminEndpoints& operator=(const AdminEndpoints&) = delete;
@@ -67,17 +75,17 @@ class AdminEndpoints {
   std::optional<boost::asio::ip::tcp::endpoint> metrics_endpoint() const;
 
  private:
-  HttpResponse admin_request(std::string_view path,
-                             const std::map<std::string, std::string>& query);
+  void admin_request(const HttpRequest& request, HttpRespond respond);
+  // The command a path under admin.commandURL names; nullopt for other paths.
+  std::optional<std::string_view> command_name(std::string_view path) const;
   HttpResponse metrics_request(std::string_view path);
   std::shared_ptr<HttpServer> bind(const std::string& name, const std::string& host, uint16_t port,
-                                   HttpHandler handler,
-                                   std::shared_ptr<net::TlsServer> tls = nullptr,
-                                   bool tls_optional = false);
+                                   HttpHandler handler, HttpOptions options);
 
   boost::asio::io_context& io_;
   ServerView& view_;
   const AdminOptions options_;
+  std::unique_ptr<BackupCommands> backup_;  // null without a BackupService
   std::shared_ptr<HttpServer> admin_;
   std::shared_ptr<HttpServer> metrics_;
 };

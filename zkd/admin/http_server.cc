@@ -2,10 +2,14 @@
 #include "zkd/admin/http_server.h"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/async_result.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
@@ -17,6 +21,7 @@
 #include <utility>
 
 #include "zkd/log/log.h"
+#include "zkd/net/client_connection.h"
 #include "zkd/net/tls_context.h"
 #include "zkd/net/tls_detect.h"
 
@@ -61,7 +66,7 @@ std::map<std::string, std::string> parse_query(std::string_view query) {
 }
 
 HttpResponse plain(unsigned status, std::string body) {
-  return HttpResponse{status, "text/plain; charset=utf-8", std::move(body)};
+  return HttpResponse{status, "text/plain; charset=utf-8", std::move(body), {}};
 }
 
 }  // namespace
@@ -169,7 +174,7 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
   if (first == net::FirstByte::kGone) {
     // the client left before saying anything
   } else if (!options_.tls || first == net::FirstByte::kOther) {
-    co_await exchange(stream);
+    co_await exchange(stream, "");
   } else {
     options_.tls->reload_if_changed();
     connection->tls_context = options_.tls->context();
@@ -182,7 +187,9 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
       net::log_info(name_, ": TLS handshake with ", stream.socket().remote_endpoint(peer_ec),
                     " failed: ", ec.message());
     } else {
-      co_await exchange(*connection->tls);
+      co_await exchange(
+          *connection->tls,
+          net::x509_subject(SSL_get0_peer_certificate(connection->tls->native_handle())));
     }
   }
   boost::system::error_code ec;
@@ -191,8 +198,23 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
   open_.erase(id);
 }
 
+asio::awaitable<HttpResponse> HttpServer::handle(const HttpRequest& request) {
+  // The handler may answer at once or later; either way the answer resumes
+  // this coroutine from the io_context, never from inside the handler.
+  co_return co_await asio::async_initiate<decltype(use_awaitable), void(HttpResponse)>(
+      [this, &request](auto completion) {
+        auto shared = std::make_shared<decltype(completion)>(std::move(completion));
+        handler_(request, [this, shared](HttpResponse response) {
+          asio::post(io_, [shared, response = std::move(response)]() mutable {
+            (*shared)(std::move(response));
+          });
+        });
+      },
+      use_awaitable);
+}
+
 template <typename Stream>
-asio::awaitable<void> HttpServer::exchange(Stream& stream) {
+asio::awaitable<void> HttpServer::exchange(Stream& stream, std::string x509_subject) {
   beast::tcp_stream& tcp_stream = beast::get_lowest_layer(stream);
   beast::flat_buffer buffer;
   http::request_parser<http::string_body> parser;
@@ -200,14 +222,59 @@ asio::awaitable<void> HttpServer::exchange(Stream& stream) {
   parser.body_limit(options_.max_body_bytes);
   tcp_stream.expires_after(options_.idle_timeout);
   auto [read_ec, read_bytes] =
-      co_await http::async_read(stream, buffer, parser, as_tuple(use_awaitable));
+      co_await http::async_read_header(stream, buffer, parser, as_tuple(use_awaitable));
   (void)read_bytes;
 
   std::optional<HttpResponse> answer;
   bool head = false;
   unsigned version = 11;
-  if (read_ec == http::error::header_limit || read_ec == http::error::body_limit ||
-      read_ec == http::error::buffer_overflow) {
+  HttpRequest request;
+  if (!read_ec) {
+    const auto& header = parser.get();
+    version = header.version();
+    head = header.method() == http::verb::head;
+    const bool post = header.method() == http::verb::post && options_.admit_post;
+    std::string_view target = header.target();
+    size_t q = target.find('?');
+    request.method = post   ? HttpRequest::Method::kPost
+                     : head ? HttpRequest::Method::kHead
+                            : HttpRequest::Method::kGet;
+    request.path = percent_decode(target.substr(0, q), false);
+    if (q != std::string_view::npos) request.query = parse_query(target.substr(q + 1));
+    if (auto it = header.find(http::field::authorization); it != header.end()) {
+      request.authorization = std::string(it->value());
+    }
+    boost::system::error_code peer_ec;
+    request.peer = net::unmapped(tcp_stream.socket().remote_endpoint(peer_ec)).address();
+    request.x509_subject = std::move(x509_subject);
+    if (header.method() != http::verb::get && !head && !post) {
+      answer = plain(405, "Method Not Allowed\n");
+    } else if (post) {
+      answer = options_.admit_post(request);
+      if (!answer) {
+        parser.body_limit(options_.max_post_body_bytes);
+        if (beast::iequals(header[http::field::expect], "100-continue")) {
+          http::response<http::empty_body> go_on{http::status::continue_, version};
+          auto [continue_ec, sent] =
+              co_await http::async_write(stream, go_on, as_tuple(use_awaitable));
+          (void)sent;
+          read_ec = continue_ec;
+        }
+      }
+    }
+    if (!answer && !read_ec && !parser.is_done()) {
+      tcp_stream.expires_after(options_.idle_timeout);
+      auto [body_ec, body_bytes] =
+          co_await http::async_read(stream, buffer, parser, as_tuple(use_awaitable));
+      (void)body_bytes;
+      read_ec = body_ec;
+    }
+  }
+
+  if (answer) {
+    // refused before its body was read
+  } else if (read_ec == http::error::header_limit || read_ec == http::error::body_limit ||
+             read_ec == http::error::buffer_overflow) {
     boost::system::error_code peer_ec;
     net::log_info(name_, ": request too large from ", tcp_stream.socket().remote_endpoint(peer_ec),
                   "; closing the connection");
@@ -219,19 +286,8 @@ asio::awaitable<void> HttpServer::exchange(Stream& stream) {
   } else if (read_ec) {
     answer = plain(400, "Bad Request: " + read_ec.message() + "\n");
   } else {
-    const auto& request = parser.get();
-    version = request.version();
-    head = request.method() == http::verb::head;
-    if (request.method() != http::verb::get && !head) {
-      answer = plain(405, "Method Not Allowed\n");
-    } else {
-      std::string_view target = request.target();
-      size_t q = target.find('?');
-      std::string path = percent_decode(target.substr(0, q), false);
-      auto query = q == std::string_view::npos ? std::map<std::string, std::string>{}
-                                               : parse_query(target.substr(q + 1));
-      answer = handler_(path, query);
-    }
+    if (request.method == HttpRequest::Method::kPost) request.body = parser.release().body();
+    answer = co_await handle(request);
   }
 
   if (answer && !stopped_) {
@@ -239,7 +295,10 @@ asio::awaitable<void> HttpServer::exchange(Stream& stream) {
     if (!answer->content_type.empty()) {
       response.set(http::field::content_type, answer->content_type);
     }
-    if (answer->status == 405) response.set(http::field::allow, "GET, HEAD");
+    for (const auto& [name, value] : answer->headers) response.set(name, value);
+    if (answer->status == 405) {
+      response.set(http::field::allow, options_.admit_post ? "GET, HEAD, POST" : "GET, HEAD");
+    }
     response.keep_alive(false);
     const size_t length = answer->body.size();
     if (!head) response.body() = std::move(answer->body);

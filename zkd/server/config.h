@@ -216,6 +216,12 @@ struct ServerConfig {
   uint16_t admin_port = 8080;
   std::string admin_command_url = "/commands";
   int32_t admin_idle_timeout_ms = 30000;
+  // Apache 3.9's snapshot and restore commands (admin.snapshot.enabled,
+  // admin.restore.enabled) and their rate limit
+  // (admin.rateLimiterIntervalInMS; backup_commands.h says its units).
+  bool admin_snapshot_enabled = true;
+  bool admin_restore_enabled = true;
+  int64_t admin_rate_limiter_interval = 300000;
   // metricsProvider.className; zkd serves /metrics on metricsProvider.httpHost:
   // metricsProvider.httpPort when it names Apache's Prometheus provider.
   std::string metrics_provider_class;

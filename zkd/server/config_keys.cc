@@ -763,11 +763,17 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"jvm.pause.*", kNoEffect, kAlways, "",
      "Apache's JVM pause monitor; zkd has no garbage collector to watch"},
     // AdminServer.
-    {"admin.rateLimiterIntervalInMS", kNoEffect, kAlways, "",
-     "zkd's admin server has no snapshot or restore command to rate-limit"},
-    {"admin.snapshot.enabled", kNoEffect, kAlways, "",
-     "zkd's admin server has no snapshot command"},
-    {"admin.restore.enabled", kNoEffect, kAlways, "", "zkd's admin server has no restore command"},
+    {"admin.rateLimiterIntervalInMS", kHonoured, kAlways, "",
+     "one snapshot per this many microseconds and one restore per this many ms (Apache 3.9's "
+     "two units; default 300000)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.admin_rate_limiter_interval, 0,
+                                     "must be a number >= 0");
+     }},
+    {"admin.snapshot.enabled", kHonoured, kAlways, "",
+     "false: the admin snapshot command answers 503", flag<&ServerConfig::admin_snapshot_enabled>},
+    {"admin.restore.enabled", kHonoured, kAlways, "",
+     "false: the admin restore command answers 503", flag<&ServerConfig::admin_restore_enabled>},
     {"admin.needClientAuth", kHonoured, kAlways, "",
      "with admin.forceHttps: the admin server requires a trusted client certificate",
      flag<&ServerConfig::admin_need_client_auth>},

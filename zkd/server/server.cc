@@ -74,7 +74,16 @@ Server::Server(asio::io_context& io, ServerConfig config, Security security, sto
                                     .view = view_,
                                     .stats = stats_,
                                     .read_only = read_only_,
-                                    .clock = env_.clock()}) {
+                                    .clock = env_.clock()}),
+      backup_(OnlineBackup::Parts{.io = io_,
+                                  .config = config_,
+                                  .env = env_,
+                                  .layout = layout_,
+                                  .db = db_,
+                                  .writes = writes_,
+                                  .snapshots = snapshots_,
+                                  .clients = clients_,
+                                  .sessions = sessions_}) {
   stats_.started_steady_ms = env_.clock().steady_ms();
   listener_ = std::make_shared<net::ClientListener>(io_, service_, config_.max_client_cnxns,
                                                     connection_options(false));
@@ -119,6 +128,10 @@ admin::AdminOptions Server::admin_options() const {
       .metrics_host = config_.metrics_http_host,
       .metrics_port = config_.metrics_http_port,
       .metrics_provider_class = config_.metrics_provider_class,
+      .backup = {.snapshot_enabled = config_.admin_snapshot_enabled,
+                 .restore_enabled = config_.admin_restore_enabled,
+                 .rate_limiter_interval = config_.admin_rate_limiter_interval,
+                 .steady_ms = [this] { return env_.clock().steady_ms(); }},
   };
 }
 
@@ -265,7 +278,7 @@ boost::system::error_code Server::start(Listeners listeners) {
   }
   if (listener_) listener_->start();
   if (secure_listener_) secure_listener_->start();
-  admin_ = std::make_unique<admin::AdminEndpoints>(io_, view_, admin_options());
+  admin_ = std::make_unique<admin::AdminEndpoints>(io_, view_, &backup_, admin_options());
   admin_->start();
   sessions_.start();
   snapshots_.start();
@@ -296,6 +309,7 @@ void Server::stop() {
   if (listener_) listener_->stop();
   if (secure_listener_) secure_listener_->stop();
   if (admin_) admin_->stop();
+  backup_.stop();
   sessions_.stop();
   if (replication_) replication_->stop();
   clients_.close_all();

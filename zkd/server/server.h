@@ -18,7 +18,8 @@
 //   - Replication (replication.h): in an ensemble, the replica host and the
 //     peer transport;
 //   - StatusView (status_view.h): what the four-letter words, the admin
-//     server and the metrics read.
+//     server and the metrics read;
+//   - OnlineBackup (online_backup.h): the admin snapshot and restore.
 //
 // Threads: the io_context's single thread is the state thread: it owns the
 // Database and every part above. The log thread owns the TxnLogWriter; the
@@ -46,6 +47,7 @@
 #include "zkd/server/client_registry.h"
 #include "zkd/server/client_service.h"
 #include "zkd/server/config.h"
+#include "zkd/server/online_backup.h"
 #include "zkd/server/read_only_mode.h"
 #include "zkd/server/recovery.h"
 #include "zkd/server/replication.h"
@@ -170,6 +172,7 @@ class Server final {
   ReadOnlyMode read_only_;                    // replication_ drives it
   StatusView view_;                           // reads the parts above
   ClientService service_;
+  OnlineBackup backup_;  // the admin snapshot and restore commands
   std::shared_ptr<net::ClientListener> listener_;
   std::shared_ptr<net::ClientListener> secure_listener_;  // set by start() with secureClientPort
   std::unique_ptr<admin::AdminEndpoints> admin_;          // set by start()

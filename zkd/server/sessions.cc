@@ -90,6 +90,16 @@ void Sessions::touch_all(int64_t now_ms) {
   }
 }
 
+void Sessions::state_replaced(int64_t now_ms) {
+  for (const auto& [expiry, sessions] : tracker_.buckets()) {
+    for (SessionId session : sessions) {
+      if (!db_.session_exists(session)) forget(session);
+    }
+  }
+  used_.clear();
+  touch_all(now_ms);
+}
+
 void Sessions::forget(SessionId session) {
   tracker_.remove(session);
   used_.erase(session);

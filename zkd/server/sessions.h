@@ -96,6 +96,10 @@ class Sessions {
   // Every session in the tree gets its whole timeout from now (after
   // recovery, and on a replica that starts to lead).
   void touch_all(int64_t now_ms);
+  // The tree's sessions were replaced (an online restore): the sessions it
+  // no longer has stop being tracked, and every one it has gets its whole
+  // timeout from now.
+  void state_replaced(int64_t now_ms);
   // The session is closed: no longer tracked or reported.
   void forget(SessionId session);
   // The sessions used since the last call (a follower's report).

@@ -23,8 +23,21 @@ WritePath::WritePath(tree::Database& db, ClientRegistry& clients, SnapshotServic
       handler_(handler) {
   // Apache throttles on the requests in its processor pipeline; in zkd those
   // are the writes waiting to be committed.
-  read_gate_ = std::make_shared<net::ReadGate>(
-      [this, outstanding_limit] { return pending() >= static_cast<size_t>(outstanding_limit); });
+  read_gate_ = std::make_shared<net::ReadGate>([this, outstanding_limit] {
+    return held_ || pending() >= static_cast<size_t>(outstanding_limit);
+  });
+}
+
+void WritePath::hold(bool held) {
+  held_ = held;
+  if (!held) read_gate_->recheck();
+}
+
+Status WritePath::restart_at(int64_t zxid) {
+  if (Status s = log_->clear(); !s.ok()) return s;
+  last_prepared_zxid_ = zxid;
+  durable_zxid_ = zxid;
+  return {};
 }
 
 void WritePath::open(std::unique_ptr<ServerLog> log, int64_t last_zxid) {

@@ -84,8 +84,16 @@ class WritePath {
   Pipeline& pipeline() { return pipeline_; }
   // Writes waiting for the disk or the leader (mntr's zk_outstanding_requests).
   size_t pending() const { return pipeline_.writes_pending(); }
-  // The read gate of client connections: closed while pending() reaches the limit.
+  // The read gate of client connections: closed while pending() reaches the
+  // limit, or while held.
   std::shared_ptr<net::ReadGate> read_gate() const { return read_gate_; }
+  // Holds the read gate closed (true) or lets it follow the limit again
+  // (false): an online restore (online_backup.h) waits behind it for the
+  // writes in flight.
+  void hold(bool held);
+  // Standalone, with nothing pending: the log emptied, durably (its files
+  // go), and the next txn numbered after `zxid`.
+  Status restart_at(int64_t zxid);
 
   // A write on its way (a client's, or the server's own with
   // Pipeline::kNoConnection); `write` parks what finishes it.
@@ -125,6 +133,7 @@ class WritePath {
   storage::Clock& clock_;
   RequestHandler& handler_;
   std::shared_ptr<net::ReadGate> read_gate_;
+  bool held_ = false;
   std::unique_ptr<ServerLog> log_;
   ReplicaHost* host_ = nullptr;
   int64_t last_prepared_zxid_ = 0;  // the last zxid handed to the log
