@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "libzk/version/version.h"
+#include "zkctl/backup_verbs.h"
 #include "zkctl/command_parser.h"
 #include "zkctl/coordination_verbs.h"
 #include "zkctl/lock_verbs.h"
@@ -66,8 +67,8 @@ struct Parser {
     zk::toolkit::add_client_tls_options(app, options.tls);
     zk::toolkit::add_client_sasl_options(app, options.sasl);
     app.footer(std::string("\n") + kModesText + "\n" + command_help_text() + "\n" +
-               lock_verbs_help_text() + "\n" + coordination_verbs_help_text() + "\n" + kOutputText +
-               "\n" + exit_code_help_text());
+               lock_verbs_help_text() + "\n" + coordination_verbs_help_text() + "\n" +
+               backup_verbs_help_text() + "\n" + kOutputText + "\n" + exit_code_help_text());
   }
 };
 

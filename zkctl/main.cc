@@ -14,6 +14,7 @@
 #include "libzk/java/jvm_flags.h"
 #include "libzk/version/version.h"
 #include "toolkit/client_security_flags.h"
+#include "zkctl/backup_verbs.h"
 #include "zkctl/command_parser.h"
 #include "zkctl/coordination_verbs.h"
 #include "zkctl/global_options.h"
@@ -52,6 +53,15 @@ int run(int argc, char** argv) {
     if (options.command.size() == 1 && options.command[0] == "version") {
       printer.print(VersionResult{zk::version_line("zkctl")});
       return to_int(ExitCode::kOk);
+    }
+    if (is_backup_verb(options.command)) {
+      auto verb = parse_backup_verb(options.command);
+      if (auto* usage = std::get_if<UsageError>(&verb)) {
+        std::cerr << "zkctl: " << usage->message << "\nRun 'zkctl --help' for usage.\n";
+        return to_int(ExitCode::kUsage);
+      }
+      return run_backup_verb(std::get<BackupVerb>(verb), options.server, options.json, std::cout,
+                             std::cerr);
     }
     if (is_lock_verb(options.command)) {
       auto verb = parse_lock_verb(options.command);

@@ -270,6 +270,63 @@ class BackupAndRestoreTest(unittest.TestCase):
         self.assertEqual(served, self.expected)
 
 
+class ZkctlVerbsTest(unittest.TestCase):
+    """zkctl backup and restore, as a script runs them."""
+
+    def zkctl(self, *args):
+        binary = os.environ.get("ZKCTL_BIN")
+        if not binary:
+            self.skipTest("no zkctl binary (ZKCTL_BIN)")
+        return subprocess.run([binary, *args], capture_output=True, text=True, timeout=60)
+
+    def test_backup_then_restore_elsewhere(self):
+        source = zkd_with_admin().start()
+        self.addCleanup(source.stop)
+        writer = client(source, auth=None)
+        self.addCleanup(lambda: (writer.stop(), writer.close()))
+        writer.create("/kept", b"by zkctl")
+        work = tempfile.mkdtemp(prefix="zk-zkctl-backup-")
+        self.addCleanup(shutil.rmtree, work, True)
+        target = os.path.join(work, "zk.snap")
+        auth_file = os.path.join(work, "auth")
+        with open(auth_file, "w") as f:
+            f.write("digest " + ROOT_AUTH + "\n")
+        admin = f"127.0.0.1:{source.admin_port}"
+        done = self.zkctl("--json", "backup", "--admin", admin, "--auth-file", auth_file, target)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        reply = json.loads(done.stdout)
+        self.assertEqual(reply["bytes"], os.path.getsize(target))
+        self.assertRegex(reply["last_zxid"], r"^0x[0-9a-f]{16}$")
+
+        fresh = zkd_with_admin().start()
+        self.addCleanup(fresh.stop)
+        done = self.zkctl("restore", "--admin", f"127.0.0.1:{fresh.admin_port}", "--auth",
+                          "digest " + ROOT_AUTH, target)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("restored", done.stdout)
+        reader = client(fresh, auth=None)
+        self.addCleanup(lambda: (reader.stop(), reader.close()))
+        self.assertEqual(reader.get("/kept")[0], b"by zkctl")
+
+    def test_refusals_have_their_exit_codes(self):
+        server = zkd_with_admin().start()
+        self.addCleanup(server.stop)
+        work = tempfile.mkdtemp(prefix="zk-zkctl-backup-")
+        self.addCleanup(shutil.rmtree, work, True)
+        target = os.path.join(work, "zk.snap")
+        admin = f"127.0.0.1:{server.admin_port}"
+        done = self.zkctl("backup", "--admin", admin, target)
+        self.assertEqual(done.returncode, 9, done.stderr)  # NOAUTH: no credentials
+        self.assertIn("401", done.stderr)
+        self.assertFalse(os.path.exists(target))
+        done = self.zkctl("backup", "--admin", admin)
+        self.assertEqual(done.returncode, 2)  # usage
+        self.assertIn("FILE is required", done.stderr)
+        port = servers.free_loopback_port()
+        done = self.zkctl("backup", "--admin", f"127.0.0.1:{port}", "--auth", "ip", target)
+        self.assertEqual(done.returncode, 7, done.stderr)  # nothing listens
+
+
 class SwitchesTest(unittest.TestCase):
     def test_disabled_snapshot_answers_503(self):
         server = zkd_with_admin({"admin.snapshot.enabled": "false"}).start()

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "toolkit/admin_http.h"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+#include <cctype>
+#include <charconv>
+
+namespace zk::toolkit {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+AdminHttpReply admin_http(const AdminHttpRequest& request) {
+  AdminHttpReply reply;
+  asio::io_context io;
+  beast::tcp_stream stream(io);
+  boost::system::error_code ec;
+  const std::string where = request.host + ":" + std::to_string(request.port);
+  const auto endpoints =
+      asio::ip::tcp::resolver(io).resolve(request.host, std::to_string(request.port), ec);
+  if (ec) {
+    reply.error = "cannot resolve " + request.host + ": " + ec.message();
+    return reply;
+  }
+  stream.expires_after(request.timeout);
+  stream.connect(endpoints, ec);
+  if (ec) {
+    reply.error = "cannot connect to the admin server at " + where + ": " + ec.message();
+    return reply;
+  }
+  const bool post = request.method == "POST";
+  http::request<http::string_body> out{post ? http::verb::post : http::verb::get, request.target,
+                                       11};
+  out.set(http::field::host, request.host);
+  if (!request.authorization.empty()) out.set(http::field::authorization, request.authorization);
+  if (post) {
+    out.set(http::field::content_type, "application/octet-stream");
+    out.body() = request.body;
+  }
+  out.prepare_payload();
+  http::write(stream, out, ec);
+  if (ec) {
+    reply.error = "cannot send to " + where + ": " + ec.message();
+    return reply;
+  }
+  beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(boost::none);
+  http::read(stream, buffer, parser, ec);
+  if (ec) {
+    reply.error = "no whole answer from " + where + ": " + ec.message();
+    return reply;
+  }
+  auto& in = parser.get();
+  reply.status = in.result_int();
+  for (const auto& field : in) {
+    std::string name(field.name_string());
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    reply.headers[name] = std::string(field.value());
+  }
+  reply.body = std::move(in.body());
+  stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+  return reply;
+}
+
+bool parse_host_port(std::string_view text, uint16_t default_port, std::string& host,
+                     uint16_t& port) {
+  std::string_view rest;
+  if (text.starts_with('[')) {
+    const size_t close = text.find(']');
+    if (close == std::string_view::npos) return false;
+    host = std::string(text.substr(1, close - 1));
+    rest = text.substr(close + 1);
+    if (!rest.empty() && !rest.starts_with(':')) return false;
+  } else {
+    const size_t colon = text.rfind(':');
+    host = std::string(text.substr(0, colon));
+    if (colon != std::string_view::npos) rest = text.substr(colon);
+  }
+  if (host.empty()) return false;
+  if (rest.empty()) {
+    port = default_port;
+    return true;
+  }
+  rest.remove_prefix(1);
+  unsigned value = 0;
+  auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
+  if (error != std::errc{} || end != rest.data() + rest.size() || value == 0 || value > 65535) {
+    return false;
+  }
+  port = static_cast<uint16_t>(value);
+  return true;
+}
+
+}  // namespace zk::toolkit
