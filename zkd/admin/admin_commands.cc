@@ -258,9 +258,14 @@ Outcome connection_stat_reset(ServerView& view, const std::map<std::string, std:
 
 Outcome nothing(ServerView&, const std::map<std::string, std::string>&) { return {}; }
 
-Outcome hash(ServerView&, const std::map<std::string, std::string>&) {
-  // No digest log is kept (as the hash four-letter word).
-  return {json::object{{"digests", json::array{}}}, std::nullopt};
+Outcome hash(ServerView& view, const std::map<std::string, std::string>&) {
+  // Apache's ZxidDigest as Jackson prints it; version 0: zkd's own digest
+  // function (zkd/tree/digest.h), which Apache's version numbers do not name.
+  json::array digests;
+  for (const auto& [zxid, digest] : view.digests()) {
+    digests.push_back(json::object{{"zxid", zxid}, {"digest", digest}, {"digestVersion", 0}});
+  }
+  return {json::object{{"digests", std::move(digests)}}, std::nullopt};
 }
 
 Outcome observers(ServerView&, const std::map<std::string, std::string>&) {

@@ -273,6 +273,14 @@ admin::ServerView::SnapshotInfo StatusView::last_snapshot() const {
   return sources_.snapshots.last_snapshot();
 }
 
+std::vector<std::pair<int64_t, int64_t>> StatusView::digests() const {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (const auto& entry : sources_.db.digest_log()) {
+    out.emplace_back(entry.zxid, static_cast<int64_t>(entry.digest));
+  }
+  return out;
+}
+
 std::string StatusView::initial_configuration() const { return sources_.config.text; }
 
 void StatusView::reset_server_stats() {
@@ -385,7 +393,7 @@ std::string StatusView::four_letter_word(std::string_view word, std::string_view
   if (word == "wchp") return format_wchp(watches_by_path());
   if (word == "dump") return format_dump(dump());
   if (word == "mntr") return format_mntr(monitor_texts(monitor()));
-  if (word == "hash") return "";  // no digest log kept yet
+  if (word == "hash") return format_hash(digests());
   return not_whitelisted_message(word);
 }
 

@@ -75,6 +75,7 @@ class StatusView final : public admin::ServerView {
   std::optional<Leader> leader() const override;
   std::map<int64_t, std::string> voting_view() const override;
   SnapshotInfo last_snapshot() const override;
+  std::vector<std::pair<int64_t, int64_t>> digests() const override;
   std::string initial_configuration() const override;
   int64_t trace_mask() const override { return sources_.stats.trace_mask; }
   void set_trace_mask(int64_t mask) override { sources_.stats.trace_mask = mask; }

@@ -33,6 +33,7 @@ struct Database::Impl {
   PendingChanges pending;
   int64_t last_zxid = 0;
   int64_t fuzzy_until = 0;  // the last loaded snapshot's `walked`
+  std::deque<ZxidDigest> digest_log;
   QuotaPolicy quota;
   Preprocessor preprocessor{tree, sessions, pending, &quota};
   Applier applier{tree, sessions, watches};
@@ -101,8 +102,14 @@ ApplyResult Database::apply(const Txn& txn) {
   ApplyResult result = impl_->applier.apply(txn);
   impl_->pending.applied(txn.header.zxid);
   impl_->last_zxid = std::max(impl_->last_zxid, txn.header.zxid);
+  if (txn.header.zxid % kDigestLogInterval == 0) {
+    impl_->digest_log.push_back({txn.header.zxid, impl_->tree.digest()});
+    if (impl_->digest_log.size() > kDigestLogLimit) impl_->digest_log.pop_front();
+  }
   return result;
 }
+
+const std::deque<Database::ZxidDigest>& Database::digest_log() const { return impl_->digest_log; }
 
 void Database::discard_pending() { impl_->pending.clear(); }
 
@@ -122,6 +129,7 @@ void Database::load(LoadedSnapshot&& state) {
   impl_->sessions = std::move(state.sessions);
   impl_->watches = WatchManager();
   impl_->pending.clear();
+  impl_->digest_log.clear();
   impl_->last_zxid = state.zxid;
   impl_->fuzzy_until = std::max(state.walked, state.zxid);
   impl_->set_config_node();

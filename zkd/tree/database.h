@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -125,6 +126,18 @@ class Database {
 
   // Applies a txn (idempotent, as Apache's replay is); must come in zxid order.
   ApplyResult apply(const Txn& txn);
+
+  // The tree's digest right after each applied zxid that is a multiple of
+  // kDigestLogInterval, the newest kDigestLogLimit of them, oldest first
+  // (Apache's DataTree digest log, which its `hash` word prints). Emptied by
+  // a snapshot load.
+  static constexpr int64_t kDigestLogInterval = 128;
+  static constexpr size_t kDigestLogLimit = 1024;
+  struct ZxidDigest {
+    int64_t zxid = 0;
+    uint64_t digest = 0;
+  };
+  const std::deque<ZxidDigest>& digest_log() const;
 
   // --- sessions ---
   bool session_exists(SessionId session) const;

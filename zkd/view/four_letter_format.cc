@@ -156,6 +156,16 @@ std::string format_envi(const std::vector<std::pair<std::string, std::string>>& 
   return out;
 }
 
+std::string format_hash(const std::vector<std::pair<int64_t, int64_t>>& digests) {
+  std::string out;
+  char zxid[17];
+  for (const auto& [z, digest] : digests) {
+    std::snprintf(zxid, sizeof zxid, "%llx", static_cast<unsigned long long>(z));
+    out += std::string(zxid) + ": " + std::to_string(digest) + "\n";
+  }
+  return out;
+}
+
 std::string format_dirs(int64_t data_dir_size, int64_t log_dir_size) {
   return "datadir_size: " + std::to_string(data_dir_size) +
          "\nlogdir_size: " + std::to_string(log_dir_size) + "\n";

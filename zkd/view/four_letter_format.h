@@ -115,6 +115,8 @@ struct DirsSnapshot {
   int64_t log_dir_size = 0;   // bytes under dataLogDir/version-2
 };
 std::string format_dirs(int64_t data_dir_size, int64_t log_dir_size);
+// hash: one "<zxid in hex, no 0x>: <digest>" line per (zxid, digest).
+std::string format_hash(const std::vector<std::pair<int64_t, int64_t>>& digests);
 
 struct SessionBucket {
   int64_t expire_at_ms = 0;  // wall clock

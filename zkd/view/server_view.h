@@ -54,6 +54,10 @@ class ServerView {
   // empty when standalone.
   virtual std::map<int64_t, std::string> voting_view() const = 0;
   virtual SnapshotInfo last_snapshot() const = 0;
+  // The tree digest log (hash): (zxid, digest as Java's long prints it),
+  // oldest first; zkd's own digest function (zkd/tree/digest.h), not
+  // comparable with Apache's.
+  virtual std::vector<std::pair<int64_t, int64_t>> digests() const = 0;
   // zoo.cfg as read at start-up.
   virtual std::string initial_configuration() const = 0;
 
