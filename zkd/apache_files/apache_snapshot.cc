@@ -179,7 +179,7 @@ StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes, cons
     if (Status s = in.seal("the digest"); !s.ok()) return s;
   }
   if (r.remaining() == kLastZxidPartSize) {
-    r.int64();
+    out->zxid = r.int64();
     if (Status s = in.seal("the last zxid"); !s.ok()) return s;
   }
   if (r.remaining() != 0) {
