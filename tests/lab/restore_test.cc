@@ -307,7 +307,7 @@ TEST_F(RestoreCommandTest, ADataDirThatHoldsDataIsRefusedWithExit1) {
   write_file(data_dir() / "version-2" / "log.1", "old history");
   RunResult r = restore(damaged_snapshot());
   EXPECT_EQ(exit_code(r), 1) << r.output;
-  EXPECT_NE(r.output.find("zkd restore: " + data_dir().string() + " is not empty: it holds " +
+  EXPECT_NE(r.output.find("zkd restore: zoo.cfg's dataDir is not empty: it holds " +
                           (data_dir() / "version-2" / "log.1").string()),
             std::string::npos)
       << r.output;

@@ -62,7 +62,8 @@ Status require_empty_data_dir(storage::Env& env, const server::ServerConfig& con
   constexpr size_t kShown = 3;
   for (size_t i = 0; i < found.size() && i < kShown; ++i) shown += (i ? ", " : "") + found[i];
   if (found.size() > kShown) shown += " and " + std::to_string(found.size() - kShown) + " more";
-  return Status::config(data_dir + " is not empty: it holds " + shown + "; " + writing +
+  const std::string where = log_dir == data_dir ? "dataDir" : "dataDir or dataLogDir";
+  return Status::config("zoo.cfg's " + where + " is not empty: it holds " + shown + "; " + writing +
                         " fills an empty dataDir only: move the old dataDir aside (keep myid, "
                         "and session.key if there is one) or name another in zoo.cfg");
 }
