@@ -48,6 +48,11 @@ std::optional<int64_t> parse_hex_zxid(std::string_view text) {
   return value;
 }
 
+// The offline commands' -c/--config: a zoo.cfg that exists, required.
+void add_config_option(CLI::App& command, std::string& config, const char* help) {
+  command.add_option("-c,--config", config, help)->required()->check(CLI::ExistingFile);
+}
+
 }  // namespace
 
 ToolCommand add_dump_log_command(CLI::App& app) {
@@ -84,9 +89,7 @@ ToolCommand add_import_command(CLI::App& app) {
   command->add_option("apache_data_dir", flags->apache_dir, "Apache's dataDir (or its version-2)")
       ->required()
       ->check(CLI::ExistingDirectory);
-  command->add_option("-c,--config", flags->config, "zoo.cfg naming the dataDir to fill")
-      ->required()
-      ->check(CLI::ExistingFile);
+  add_config_option(*command, flags->config, "zoo.cfg naming the dataDir to fill");
   command
       ->add_option("--log-dir", flags->log_dir,
                    "Apache's dataLogDir, when it kept its logs apart (default: apache_data_dir)")
@@ -104,9 +107,7 @@ ToolCommand add_export_command(CLI::App& app) {
   auto flags = std::make_shared<Flags>();
   CLI::App* command = app.add_subcommand(
       "export", "write zoo.cfg's data as an Apache ZooKeeper dataDir (zkd stopped)");
-  command->add_option("-c,--config", flags->config, "zoo.cfg naming the dataDir to read")
-      ->required()
-      ->check(CLI::ExistingFile);
+  add_config_option(*command, flags->config, "zoo.cfg naming the dataDir to read");
   command->add_option("out_dir", flags->out_dir, "the Apache dataDir to write")->required();
   return {command, [flags] {
             return migrate::run_export(flags->config, flags->out_dir, std::cout, std::cerr);
@@ -128,9 +129,7 @@ ToolCommand add_restore_command(CLI::App& app) {
                    "streamed by Apache's /commands/snapshot")
       ->required()
       ->check(CLI::ExistingFile);
-  command->add_option("-c,--config", flags->config, "zoo.cfg naming the dataDir to fill")
-      ->required()
-      ->check(CLI::ExistingFile);
+  add_config_option(*command, flags->config, "zoo.cfg naming the dataDir to fill");
   command
       ->add_option("--zxid", flags->zxid,
                    "the snapshot's last zxid in hex (default: the file's last-zxid section, "

@@ -30,6 +30,7 @@
 
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
+#include "tests/lab/sync_client_util.h"
 #include "zklab/process/ensemble.h"
 #include "zklab/process/four_letter_word.h"
 #include "zklab/process/server_status.h"
@@ -39,15 +40,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-using Clock = std::chrono::steady_clock;
-using zk::client::ClientOptions;
 using zk::client::Error;
 using zk::client::SyncClient;
 
 constexpr int kWrites = 300;
-constexpr auto kSessionTimeout = 10s;
-constexpr auto kConnectDeadline = 20s;
-constexpr auto kOpDeadline = 30s;  // an operation retried across an election
 constexpr auto kServeDeadline = 45s;
 constexpr auto kCommandDeadline = 60s;
 
@@ -56,29 +52,6 @@ std::string error_text(Error e) { return std::string(zk::wire::error_name(e)); }
 bool keep_requested() {
   const char* v = std::getenv("ZK_ENSEMBLE_KEEP");
   return v != nullptr && *v != '\0';
-}
-
-// A client with a 10 s session on `hosts`; nothing (and a test failure) when
-// no server takes it in time.
-std::unique_ptr<SyncClient> connect_to(const std::string& hosts) {
-  ClientOptions options;
-  options.reconnect_backoff = 50ms;
-  auto client = std::make_unique<SyncClient>(options);
-  auto st = client->connect(hosts, kSessionTimeout, kConnectDeadline);
-  if (!st.ok()) {
-    ADD_FAILURE() << "cannot open a session on " << hosts << ": " << error_text(st.error());
-    return nullptr;
-  }
-  return client;
-}
-
-// `op` again while it fails with connection loss, until the op deadline.
-template <typename Op>
-auto retrying(Op op) -> decltype(op()) {
-  const auto until = Clock::now() + kOpDeadline;
-  auto r = op();
-  while (!r.ok() && r.error() == Error::kConnectionLoss && Clock::now() < until) r = op();
-  return r;
 }
 
 // The exit code of a command run by run_zkd, or -1 when it did not exit.

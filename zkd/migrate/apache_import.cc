@@ -113,18 +113,11 @@ StatusOr<ImportSummary> import_apache(storage::Env& env, const ImportRequest& re
     summary.torn_tail = read->torn_tail;
   }
 
-  auto apache_epochs = server::read_epoch_files(env, snap_dir);
-  if (!apache_epochs.ok()) return apache_epochs.status();
-  summary.zxid = db.last_zxid();
-  // A standalone Apache writes no epoch files.
-  summary.epochs = server::covering(*apache_epochs, summary.zxid);
-  summary.znodes = db.counts().znodes;
-  summary.sessions = db.sessions().size();
-
   tell(request, "writing " + layout.snap_dir);
-  auto written = write_fresh_data_dir(env, layout, db, summary.epochs);
+  // Apache's epoch files come along.
+  auto written = write_fresh_data_dir(env, layout, db, snap_dir);
   if (!written.ok()) return written.status();
-  summary.written = *written;
+  static_cast<FreshDataDir&>(summary) = std::move(*written);
   return summary;
 }
 

@@ -39,13 +39,21 @@ Status list_unexpected(storage::Env& env, const std::string& dir,
 
 }  // namespace
 
-StatusOr<std::string> write_fresh_data_dir(storage::Env& env, const server::StorageLayout& layout,
-                                           const tree::Database& db,
-                                           const server::EpochFiles& epochs) {
+StatusOr<FreshDataDir> write_fresh_data_dir(storage::Env& env, const server::StorageLayout& layout,
+                                            const tree::Database& db,
+                                            const std::string& source_epochs_dir) {
+  auto source_epochs = server::read_epoch_files(env, source_epochs_dir);
+  if (!source_epochs.ok()) return source_epochs.status();
+  FreshDataDir out;
+  out.zxid = db.last_zxid();
+  out.znodes = db.counts().znodes;
+  out.sessions = db.sessions().size();
+  out.epochs = server::covering(*source_epochs, out.zxid);
   if (Status s = env.create_dirs(layout.log_dir); !s.ok()) return s;
   if (Status s = server::write_snapshot_now(env, layout.snap_dir, db); !s.ok()) return s;
-  if (Status s = server::write_epoch_files(env, layout.snap_dir, epochs); !s.ok()) return s;
-  return layout.snap_dir + "/" + storage::snapshot_name(db.last_zxid());
+  if (Status s = server::write_epoch_files(env, layout.snap_dir, out.epochs); !s.ok()) return s;
+  out.written = layout.snap_dir + "/" + storage::snapshot_name(out.zxid);
+  return out;
 }
 
 Status require_empty_data_dir(storage::Env& env, const server::ServerConfig& config,

@@ -80,24 +80,19 @@ StatusOr<RestoreSummary> restore_snapshot(storage::Env& env, const RestoreReques
   auto zxid = state_zxid(request, loaded->zxid, newest_zxid_in(loaded->tree));
   if (!zxid.ok()) return zxid.status();
 
-  RestoreSummary summary;
-  summary.zxid = zxid->first;
-  summary.zxid_from = zxid->second;
-  loaded->zxid = summary.zxid;
-  loaded->walked = summary.zxid;
+  loaded->zxid = zxid->first;
+  loaded->walked = zxid->first;
   tree::Database db(server::database_options(target, env.clock().wall_ms()));
   db.load(std::move(*loaded));
-  summary.znodes = db.counts().znodes;
-  summary.sessions = db.sessions().size();
 
-  auto beside = server::read_epoch_files(env, directory_of(request.snapshot_file));
-  if (!beside.ok()) return beside.status();
-  summary.epochs = server::covering(*beside, summary.zxid);
-
-  if (request.progress) request.progress("writing " + server::storage_layout(target).snap_dir);
-  auto written = write_fresh_data_dir(env, server::storage_layout(target), db, summary.epochs);
+  const server::StorageLayout layout = server::storage_layout(target);
+  if (request.progress) request.progress("writing " + layout.snap_dir);
+  // zkd export and Apache keep the epoch files beside the snapshot.
+  auto written = write_fresh_data_dir(env, layout, db, directory_of(request.snapshot_file));
   if (!written.ok()) return written.status();
-  summary.written = *written;
+  RestoreSummary summary;
+  static_cast<FreshDataDir&>(summary) = std::move(*written);
+  summary.zxid_from = zxid->second;
   return summary;
 }
 

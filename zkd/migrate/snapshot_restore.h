@@ -25,8 +25,8 @@
 #include <optional>
 #include <string>
 
+#include "zkd/migrate/fresh_data_dir.h"
 #include "zkd/server/config.h"
-#include "zkd/server/epoch_files.h"
 #include "zkd/status/status.h"
 #include "zkd/storage/env.h"
 
@@ -39,13 +39,10 @@ struct RestoreRequest {
   std::function<void(const std::string&)> progress = nullptr;
 };
 
-struct RestoreSummary {
-  int64_t zxid = 0;
-  std::string zxid_from;  // which rule gave it, in words
-  int64_t znodes = 0;     // as mntr counts them
-  size_t sessions = 0;
-  server::EpochFiles epochs;  // written into zkd's dataDir
-  std::string written;        // the zkd snapshot file written
+// The dataDir written (zxid, counts, epochs, file), and which rule gave
+// the zxid, in words.
+struct RestoreSummary : FreshDataDir {
+  std::string zxid_from;
 };
 
 // Reads the file and writes the dataDir (and dataLogDir) `target` names;
