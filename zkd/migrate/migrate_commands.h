@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// `zkd import`, `zkd export` and `zkd restore` as commands: read zoo.cfg, hold the dataDir
-// lock (data_dir_lock.h: never while a zkd serves it), run, print what was
-// done. A progress line goes to stderr when it is a terminal.
+// `zkd import`, `zkd export` and `zkd restore` as commands: read zoo.cfg,
+// hold the dataDir lock (data_dir_lock.h: never while a zkd serves it), run,
+// print what was done. A progress line goes to stderr when it is a terminal.
 //
 // Exit status: 0 done; 1 the configuration or a directory cannot be used
 // (the target already holds data, zkd is running on it, restore's --zxid is
-// below the snapshot's tree); 3 the data to read
-// is damaged (the message names the file and offset) or cannot be read or
-// written.
+// below the snapshot's tree); 3 the data to read is damaged (the message
+// names the file and offset) or cannot be read or written.
 #pragma once
 
 #include <cstdint>
