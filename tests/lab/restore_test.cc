@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Recovery after quorum loss (docs/quorum-loss-recovery.md), done the way the
 // document says on a real three-server zkd ensemble:
-//   * writes acknowledged, every server stopped, two servers' dataDirs
-//     deleted for good; the survivor's data exported with `zkd export`,
-//     every old dataDir moved aside (myid kept), the one snapshot restored
-//     on all three with `zkd restore`, all started on their unchanged
-//     zoo.cfg: one leader and two followers serve, every acknowledged write
-//     reads back through each server, and a new write is seen by all;
+//   * writes acknowledged, a leader change (a newer epoch, no write in it),
+//     every server stopped, two servers' dataDirs deleted for good; the
+//     survivor's data exported with `zkd export`, every old dataDir moved
+//     aside (myid kept), the one snapshot restored on all three with `zkd
+//     restore`, all started on their unchanged zoo.cfg: one leader and two
+//     followers serve with the survivor's zxid, every acknowledged write
+//     reads back through each server, and a new write, in an epoch above the
+//     old ensemble's, is seen by all;
 //   * `zkd restore` on the command line: a dataDir holding data is refused
 //     (exit 1), a damaged snapshot stops it with the offset (exit 3) and
 //     writes nothing, a bad --zxid prints usage (exit 2).
@@ -138,16 +140,25 @@ TEST_F(QuorumLossRecoveryTest, TheSurvivorsSnapshotRestoredOnEveryServerServesAs
     (void)client->close();
   }
 
-  // The leader holds every acknowledged write: it survives. The followers
-  // stop first, then the leader; then the followers' dataDirs are lost.
-  const std::optional<int> leader = ensemble_->wait_for_leader(kServeDeadline);
-  ASSERT_TRUE(leader) << "no unique leader";
+  // The ensemble moves on to a newer epoch without a write: the leader
+  // stops and the other two elect one of theirs. That leader holds every
+  // acknowledged write (Zab's promise) and survives; its follower stops,
+  // then it; the other two dataDirs are lost.
+  const std::optional<int> first_leader = ensemble_->wait_for_leader(kServeDeadline);
+  ASSERT_TRUE(first_leader) << "no unique leader";
+  ASSERT_NO_FATAL_FAILURE(stop(*first_leader));
+  const std::optional<int> leader = ensemble_->wait_for_leader(kServeDeadline, {*first_leader});
+  ASSERT_TRUE(leader) << "no new leader after node " << *first_leader << " stopped";
   const int survivor = *leader;
   std::vector<int> lost;
   for (int id : ensemble_->ids()) {
     if (id != survivor) lost.push_back(id);
   }
-  for (int id : lost) ASSERT_NO_FATAL_FAILURE(stop(id));
+  for (int id : lost) {
+    if (id != *first_leader) {
+      ASSERT_NO_FATAL_FAILURE(stop(id));
+    }
+  }
   ASSERT_NO_FATAL_FAILURE(stop(survivor));
   for (int id : lost) fs::remove_all(data_dir(id));
 
@@ -175,14 +186,17 @@ TEST_F(QuorumLossRecoveryTest, TheSurvivorsSnapshotRestoredOnEveryServerServesAs
     EXPECT_NE(out.find("restored "), std::string::npos) << out;
   }
   // Every server now starts from the identical state: the same snapshot and
-  // epoch files.
-  for (int id : lost) {
+  // the survivor's epoch files, which the export carried.
+  for (int id : ensemble_->ids()) {
     for (const char* name : {"acceptedEpoch", "currentEpoch"}) {
       EXPECT_EQ(read_file(data_dir(id) / "version-2" / name),
-                read_file(data_dir(survivor) / "version-2" / name))
+                read_file(exported / "version-2" / name))
           << name << " on node " << id;
     }
   }
+  const std::string accepted_text = read_file(exported / "version-2" / "acceptedEpoch");
+  ASSERT_FALSE(accepted_text.empty()) << "zkd export wrote no acceptedEpoch";
+  const int64_t accepted_epoch = std::stoll(accepted_text);
 
   // 4: all started on their unchanged zoo.cfg serve as one ensemble.
   for (int id : ensemble_->ids()) ASSERT_EQ(ensemble_->respawn(id), "") << "node " << id;
@@ -224,8 +238,12 @@ TEST_F(QuorumLossRecoveryTest, TheSurvivorsSnapshotRestoredOnEveryServerServesAs
   {
     auto client = connect_to(ensemble_->address(lost.front()));
     ASSERT_TRUE(client);
-    auto r = retrying([&] { return client->create("/recover/after", std::string("new")); });
+    auto r = retrying([&] { return client->create2("/recover/after", std::string("new")); });
     ASSERT_TRUE(r.ok()) << "create after the restore: " << error_text(r.error());
+    // In an epoch above every one the old ensemble reached (the survivor's
+    // acceptedEpoch, above its last zxid's, came along): a client that saw
+    // a zxid of the old ensemble's newest epoch is not refused for long.
+    EXPECT_GT(r->stat.czxid >> 32, accepted_epoch) << std::hex << r->stat.czxid;
     (void)client->close();
   }
   for (int id : ensemble_->ids()) {
