@@ -73,6 +73,12 @@ StatusOr<RestoreSummary> restore_snapshot(storage::Env& env, const RestoreReques
   auto view = env.view_file(request.snapshot_file);
   if (!view.ok()) return view.status();
   const std::string_view bytes = (*view)->bytes();
+  if (bytes.starts_with("zkd")) {  // docs/storage-format.md: zkd's own files
+    return Status::corruption(request.snapshot_file +
+                              ": offset 0: one of zkd's own files, not an Apache-format snapshot; "
+                              "zkd export writes the file to restore from a stopped zkd's data "
+                              "(docs/quorum-loss-recovery.md)");
+  }
   auto loaded =
       read_snapshot_bytes(bytes, request.snapshot_file, apache::compression_of_content(bytes),
                           target.extended_types_enabled, request.progress);

@@ -49,7 +49,8 @@ struct RestoreSummary : FreshDataDir {
 // `target` decides the tree's options. Refuses (kConfig) a dataDir that
 // holds anything but myid, session.key, zkd.lock and empty version-2
 // directories, and a stated zxid below the tree's; a file that does not read
-// is kCorruption naming the offset. Nothing is written then.
+// (zkd's own snapshot files included: export them first) is kCorruption
+// naming the offset. Nothing is written then.
 StatusOr<RestoreSummary> restore_snapshot(storage::Env& env, const RestoreRequest& request,
                                           const server::ServerConfig& target);
 

@@ -195,5 +195,17 @@ TEST_F(SnapshotRestoreTest, ADamagedSnapshotNamesTheOffsetAndWritesNothing) {
   EXPECT_THAT(gz.status().message(), HasSubstr("snapshot.d.gz: compressed stream damaged at"));
 }
 
+// The survivor's own version-2/snapshot.<zxid> is zkd's format: the error
+// says to export it.
+TEST_F(SnapshotRestoreTest, AZkdSnapshotIsRefusedWithTheWayToExportIt) {
+  auto summary = restore("snapshot.0000000100000193", std::string("zkdsnap1") + snapshot());
+  ASSERT_FALSE(summary.ok());
+  EXPECT_EQ(summary.status().kind(), Status::Kind::kCorruption);
+  EXPECT_THAT(summary.status().message(),
+              HasSubstr("snapshot.0000000100000193: offset 0: one of zkd's own files"));
+  EXPECT_THAT(summary.status().message(), HasSubstr("zkd export writes the file to restore"));
+  EXPECT_FALSE(std::filesystem::exists(zkd_.path() / "version-2"));
+}
+
 }  // namespace
 }  // namespace zkd::migrate
