@@ -414,6 +414,16 @@ class MigrationTest(unittest.TestCase):
         if diff:
             self.fail(f"the tree {actual_name} shows differs from Apache's:\n{diff}")
 
+    def assertStartsServingTree(self, a, zkd, name):
+        """Starts `zkd` and expects it to show Apache's recorded tree (the
+        server's log tail is printed when it does not)."""
+        zkd.start()
+        try:
+            self.assertTreeEqual(a.tree, traverse(zkd), name)
+        except BaseException:
+            print(f"[{name} {a.variant}] log tail:\n{zkd.log_tail()}", file=sys.stderr)
+            raise
+
     def assertTool(self, done, what):
         self.assertEqual(done.returncode, 0,
                          f"{what} exited {done.returncode}\nstdout:\n{done.stdout}\n"
@@ -433,12 +443,7 @@ class MigrationTest(unittest.TestCase):
         done = run_zkd("import", *a.import_args(), "--config", zkd.write_config())
         self.assertTool(done, "zkd import")
         self.assertTrue(done.stdout.strip(), "zkd import printed no summary")
-        zkd.start()
-        try:
-            self.assertTreeEqual(a.tree, traverse(zkd), "zkd")
-        except BaseException:
-            print(f"[zkd {variant}] log tail:\n{zkd.log_tail()}", file=sys.stderr)
-            raise
+        self.assertStartsServingTree(a, zkd, "zkd")
         zkd.stop()
 
         # zkd -> Apache.
@@ -520,12 +525,7 @@ class MigrationTest(unittest.TestCase):
         done = run_zkd("restore", "--config", zkd.write_config(), snapshot)
         self.assertTool(done, "zkd restore")
         self.assertIn("restored ", done.stdout)
-        zkd.start()
-        try:
-            self.assertTreeEqual(a.tree, traverse(zkd), "zkd(restore)")
-        except BaseException:
-            print(f"[zkd restore {variant}] log tail:\n{zkd.log_tail()}", file=sys.stderr)
-            raise
+        self.assertStartsServingTree(a, zkd, "zkd(restore)")
         return done.stdout
 
     def test_restore_of_apaches_own_snapshot(self):
