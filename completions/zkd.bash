@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # bash completion for zkd(8): its options, the subcommands dump-log,
-# dump-snapshot, failpoints, import and export, and file names where a file
-# is expected (--config FILE, --jaas FILE, the zoo.cfg positional, dump-log
-# FILE, dump-snapshot FILE) or directories (import's and export's).
+# dump-snapshot, failpoints, import, export and restore, and file names where
+# a file is expected (--config FILE, --jaas FILE, the zoo.cfg positional,
+# dump-log FILE, dump-snapshot FILE, restore's SNAPSHOT_FILE) or directories
+# (import's and export's). restore's --zxid takes a hex number: nothing is
+# offered.
 _zkd() {
     local cur prev words cword split
     _init_completion -s || return
@@ -11,7 +13,7 @@ _zkd() {
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
             -c | --config | --jaas) ((i++)) ;;
-            dump-log | dump-snapshot | failpoints | import | export)
+            dump-log | dump-snapshot | failpoints | import | export | restore)
                 sub=${words[i]}
                 break
                 ;;
@@ -42,6 +44,15 @@ _zkd() {
         fi
         return
     fi
+    if [[ $sub == restore ]]; then
+        [[ $prev == --zxid ]] && return
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W '-c --config --zxid --help' -- "$cur"))
+        else
+            _filedir
+        fi
+        return
+    fi
     if [[ $sub == failpoints ]]; then
         COMPREPLY=($(compgen -W '--help' -- "$cur"))
         return
@@ -58,6 +69,6 @@ _zkd() {
         COMPREPLY=($(compgen -W '-c --config --jaas --version --help' -- "$cur"))
         return
     fi
-    COMPREPLY=($(compgen -W 'dump-log dump-snapshot export failpoints import' -- "$cur"))
+    COMPREPLY=($(compgen -W 'dump-log dump-snapshot export failpoints import restore' -- "$cur"))
     _filedir # zkd zoo.cfg, as zkServer.sh passes it
 } && complete -F _zkd zkd

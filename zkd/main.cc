@@ -3,7 +3,7 @@
 // (zoo.cfg with server.N lines and dataDir/myid, as Apache), durable.
 //
 //   zkd --config zoo.cfg      (or: zkd zoo.cfg, as Apache's zkServer.sh passes it)
-//   zkd dump-log | dump-snapshot | failpoints | import | export ...
+//   zkd dump-log | dump-snapshot | failpoints | import | export | restore ...
 //                             the other commands (tool_commands.h)
 //
 // Exit status of the server: 0 after a clean shutdown (SIGTERM/SIGINT), 1
@@ -13,7 +13,8 @@
 // unreadable data dir: the message names the file and offset and what to
 // do), 4 when the txn log failed while serving (disk full, I/O error). The
 // dump commands exit 0, or 1 when the file is unreadable or holds a bad
-// record. import and export exit as zkd/migrate/migrate_commands.h says.
+// record. import, export and restore exit as zkd/migrate/migrate_commands.h
+// says.
 //
 // Under systemd (dist/zkd.service, Type=notify) the server sends READY=1 once
 // its data is recovered and the client port listens, and STOPPING=1 when it
@@ -177,16 +178,19 @@ int main(int argc, char** argv) {
 
   const zkd::ToolCommand failpoints = zkd::add_failpoints_command(app);
   const zkd::ToolCommand tools[] = {zkd::add_dump_log_command(app),
-                                    zkd::add_dump_snapshot_command(app), failpoints,
-                                    zkd::add_import_command(app), zkd::add_export_command(app)};
+                                    zkd::add_dump_snapshot_command(app),
+                                    failpoints,
+                                    zkd::add_import_command(app),
+                                    zkd::add_export_command(app),
+                                    zkd::add_restore_command(app)};
   try {
     app.parse(argc, argv);
     bool dumping = false;
     for (const zkd::ToolCommand& tool : tools) dumping = dumping || tool.command->parsed();
     if (dumping && (!config_option.empty() || !config_positional.empty())) {
       throw CLI::ValidationError(
-          "the dump, list, import and export commands take no server configuration file "
-          "(import and export: --config after the command)");
+          "the dump, list, import, export and restore commands take no server configuration "
+          "file (import, export and restore: --config after the command)");
     }
     if (!dumping && config_option.empty() == config_positional.empty()) {
       throw CLI::ValidationError("give the configuration file once: --config FILE or FILE");

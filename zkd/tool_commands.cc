@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/tool_commands.h"
 
+#include <charconv>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "zkd/failpoint/points.h"
 #include "zkd/migrate/migrate_commands.h"
@@ -31,6 +34,23 @@ ToolCommand add_dump_command(CLI::App& app, const char* name, const char* descri
   return {command, [flags, dump] {
             return dump(storage::posix_env(), flags->file, flags->json, std::cout, std::cerr);
           }};
+}
+
+// A zxid as hex, with or without 0x; nothing unless all of it is hex and it
+// fits a non-negative i64.
+std::optional<int64_t> parse_hex_zxid(std::string_view text) {
+  if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2);
+  int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 0) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+// The offline commands' -c/--config: a zoo.cfg that exists, required.
+void add_config_option(CLI::App& command, std::string& config, const char* help) {
+  command.add_option("-c,--config", config, help)->required()->check(CLI::ExistingFile);
 }
 
 }  // namespace
@@ -69,9 +89,7 @@ ToolCommand add_import_command(CLI::App& app) {
   command->add_option("apache_data_dir", flags->apache_dir, "Apache's dataDir (or its version-2)")
       ->required()
       ->check(CLI::ExistingDirectory);
-  command->add_option("-c,--config", flags->config, "zoo.cfg naming the dataDir to fill")
-      ->required()
-      ->check(CLI::ExistingFile);
+  add_config_option(*command, flags->config, "zoo.cfg naming the dataDir to fill");
   command
       ->add_option("--log-dir", flags->log_dir,
                    "Apache's dataLogDir, when it kept its logs apart (default: apache_data_dir)")
@@ -89,12 +107,43 @@ ToolCommand add_export_command(CLI::App& app) {
   auto flags = std::make_shared<Flags>();
   CLI::App* command = app.add_subcommand(
       "export", "write zoo.cfg's data as an Apache ZooKeeper dataDir (zkd stopped)");
-  command->add_option("-c,--config", flags->config, "zoo.cfg naming the dataDir to read")
-      ->required()
-      ->check(CLI::ExistingFile);
+  add_config_option(*command, flags->config, "zoo.cfg naming the dataDir to read");
   command->add_option("out_dir", flags->out_dir, "the Apache dataDir to write")->required();
   return {command, [flags] {
             return migrate::run_export(flags->config, flags->out_dir, std::cout, std::cerr);
+          }};
+}
+
+ToolCommand add_restore_command(CLI::App& app) {
+  struct Flags {
+    std::string config, snapshot_file, zxid;
+  };
+  auto flags = std::make_shared<Flags>();
+  CLI::App* command = app.add_subcommand(
+      "restore",
+      "fill zoo.cfg's empty dataDir from one Apache-format snapshot file (zkd stopped; "
+      "docs/quorum-loss-recovery.md)");
+  command
+      ->add_option("snapshot_file", flags->snapshot_file,
+                   "the snapshot: zkd export's version-2/snapshot.<zxid>, Apache's, or one "
+                   "streamed by Apache's /commands/snapshot")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_config_option(*command, flags->config, "zoo.cfg naming the dataDir to fill");
+  command
+      ->add_option("--zxid", flags->zxid,
+                   "the snapshot's last zxid in hex (default: the file's last-zxid section, "
+                   "else its name snapshot.<zxid>, else the newest zxid in its tree)")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            return parse_hex_zxid(text) ? std::string() : "not a zxid in hex: " + text;
+          },
+          "HEX", "zxid"));
+  return {command, [flags] {
+            std::optional<int64_t> zxid;
+            if (!flags->zxid.empty()) zxid = parse_hex_zxid(flags->zxid);
+            return migrate::run_restore(flags->config, flags->snapshot_file, zxid, std::cout,
+                                        std::cerr);
           }};
 }
 

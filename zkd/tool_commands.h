@@ -7,10 +7,11 @@
 //   zkd failpoints                    list the failpoints ZKD_FAILPOINTS can arm
 //   zkd import APACHE_DATA_DIR --config zoo.cfg [--log-dir DIR]
 //   zkd export --config zoo.cfg OUT_DIR
+//   zkd restore --config zoo.cfg SNAPSHOT_FILE [--zxid HEX]
 //
 // `run` is called once the command line parsed into `command`; it owns the
 // values the options parse into and returns the exit status (dumps: 0, or 1
-// for an unreadable file or a bad record; import and export as
+// for an unreadable file or a bad record; import, export and restore as
 // zkd/migrate/migrate_commands.h says). Exceptions are left to the caller.
 #pragma once
 
@@ -29,5 +30,6 @@ ToolCommand add_dump_snapshot_command(CLI::App& app);
 ToolCommand add_failpoints_command(CLI::App& app);
 ToolCommand add_import_command(CLI::App& app);
 ToolCommand add_export_command(CLI::App& app);
+ToolCommand add_restore_command(CLI::App& app);
 
 }  // namespace zkd

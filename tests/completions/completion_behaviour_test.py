@@ -70,6 +70,13 @@ class ZkdTest(FilesTestCase):
         self.assertEqual(self.complete("zkd", "import", "--log-dir", ""), ["data"])
         self.assertEqual(self.complete("zkd", "export", "--config", "zoo."), ["zoo.cfg"])
 
+    def test_restore_takes_a_snapshot_file_a_config_and_a_zxid(self):
+        self.assertEqual(self.complete("zkd", "res"), ["restore"])
+        self.assertEqual(self.complete("zkd", "restore", "--"), ["--config", "--help", "--zxid"])
+        self.assertEqual(self.complete("zkd", "restore", "snap"), ["snapshot.0"])
+        self.assertEqual(self.complete("zkd", "restore", "--config", "zoo."), ["zoo.cfg"])
+        self.assertEqual(self.complete("zkd", "restore", "--zxid", ""), [])
+
 
 class ZkctlTest(FilesTestCase):
     def test_command_prefix(self):

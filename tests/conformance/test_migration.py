@@ -22,6 +22,11 @@ zookeeper.snapshot.compression.method, so that Apache takes fuzzy compressed
 snapshots and rolls its log while being filled), "log_dir" (a separate
 dataLogDir on both sides, `zkd import --log-dir`).
 
+`zkd restore` (docs/quorum-loss-recovery.md): the snapshot Apache writes of
+its whole state when it starts again on its data, plain under its own name
+and gz under another, restored into an empty dataDir, shows the recorded
+tree in zkd.
+
 Refusals: a log with a damaged record (`zkd import` exits non-zero, names the
 log file and the offset, leaves no snapshot behind), and an import into a
 dataDir that already holds zkd data.
@@ -409,6 +414,16 @@ class MigrationTest(unittest.TestCase):
         if diff:
             self.fail(f"the tree {actual_name} shows differs from Apache's:\n{diff}")
 
+    def assertStartsServingTree(self, a, zkd, name):
+        """Starts `zkd` and expects it to show Apache's recorded tree (the
+        server's log tail is printed when it does not)."""
+        zkd.start()
+        try:
+            self.assertTreeEqual(a.tree, traverse(zkd), name)
+        except BaseException:
+            print(f"[{name} {a.variant}] log tail:\n{zkd.log_tail()}", file=sys.stderr)
+            raise
+
     def assertTool(self, done, what):
         self.assertEqual(done.returncode, 0,
                          f"{what} exited {done.returncode}\nstdout:\n{done.stdout}\n"
@@ -428,12 +443,7 @@ class MigrationTest(unittest.TestCase):
         done = run_zkd("import", *a.import_args(), "--config", zkd.write_config())
         self.assertTool(done, "zkd import")
         self.assertTrue(done.stdout.strip(), "zkd import printed no summary")
-        zkd.start()
-        try:
-            self.assertTreeEqual(a.tree, traverse(zkd), "zkd")
-        except BaseException:
-            print(f"[zkd {variant}] log tail:\n{zkd.log_tail()}", file=sys.stderr)
-            raise
+        self.assertStartsServingTree(a, zkd, "zkd")
         zkd.stop()
 
         # zkd -> Apache.
@@ -485,6 +495,46 @@ class MigrationTest(unittest.TestCase):
 
     def test_log_dir(self):
         self.round_trip("log_dir")
+
+    # -- zkd restore (docs/quorum-loss-recovery.md) -------------------------------
+
+    def restore_apaches_snapshot(self, variant, rename=None):
+        """Apache started again on a copy of its data writes a snapshot of its
+        whole state as it loads (ZooKeeperServer.loadData's clean snapshot,
+        with 3.6+'s digest). That one file, restored into an empty dataDir,
+        shows Apache's recorded tree in zkd. `rename`: the file is restored
+        under that name instead (the zxid then comes from its tree)."""
+        a = self.apache(variant)
+        copy = self.fresh_dir(f"apache-{variant}-reloaded")
+        shutil.copytree(a.data_dir, copy)
+        flags = ([f"-Dzookeeper.snapshot.compression.method={a.compression}"]
+                 if a.compression else [])
+        with servers.Server("apache", data_dir=copy, jvm_flags=flags):
+            pass
+        newest = max(version2_files(copy, "snapshot."), key=lambda n: int(n.split(".")[1], 16))
+        if a.compression:
+            self.assertTrue(newest.endswith("." + a.compression), newest)
+        snapshot = os.path.join(copy, "version-2", newest)
+        if rename:
+            renamed = os.path.join(self.fresh_dir(f"restore-{variant}-file"), rename)
+            os.makedirs(os.path.dirname(renamed))
+            shutil.copyfile(snapshot, renamed)
+            snapshot = renamed
+
+        zkd = self.zkd(self.fresh_dir(f"zkd-restored-{variant}"))
+        done = run_zkd("restore", "--config", zkd.write_config(), snapshot)
+        self.assertTool(done, "zkd restore")
+        self.assertIn("restored ", done.stdout)
+        self.assertStartsServingTree(a, zkd, "zkd(restore)")
+        return done.stdout
+
+    def test_restore_of_apaches_own_snapshot(self):
+        out = self.restore_apaches_snapshot("log")
+        self.assertIn("(the file name)", out)
+
+    def test_restore_of_a_gz_snapshot_under_another_name(self):
+        out = self.restore_apaches_snapshot("gz", rename="snapshot-download.bin")
+        self.assertIn("(the newest zxid in the tree)", out)
 
     # -- refusals -----------------------------------------------------------------
 

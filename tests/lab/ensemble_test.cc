@@ -49,6 +49,7 @@
 
 #include "libzk/client/sync_client.h"
 #include "tests/lab/lab_test_util.h"
+#include "tests/lab/sync_client_util.h"
 #include "zklab/process/ensemble.h"
 #include "zklab/process/four_letter_word.h"
 
@@ -67,9 +68,10 @@ using zk::client::SyncClient;
 using zk::wire::CreateMode;
 using zk::wire::EventType;
 
-constexpr auto kSessionTimeout = 10s;    // outlives an election (tickTime is 200 ms)
-constexpr auto kConnectDeadline = 20s;   // for a client to find a serving node
-constexpr auto kOpDeadline = 30s;        // an operation retried across an election
+// What connect_to and retrying (sync_client_util.h) use.
+constexpr auto kSessionTimeout = kClientSessionTimeout;
+constexpr auto kConnectDeadline = kClientConnectDeadline;
+constexpr auto kOpDeadline = kClientOpDeadline;
 constexpr auto kElectionDeadline = 30s;  // for a new leader to be seen through srvr
 constexpr auto kServeDeadline = 30s;     // for a restarted node to serve
 // After the loss of its majority, how long writes are tried and must all fail.
@@ -80,31 +82,6 @@ std::string error_text(Error e) { return std::string(zk::wire::error_name(e)); }
 std::string env(const char* name) {
   const char* v = std::getenv(name);
   return v != nullptr ? v : "";
-}
-
-// Connects a client with a 10 s session to `hosts`. Nothing (and a test
-// failure) when no server takes the session within the connect deadline.
-std::unique_ptr<SyncClient> connect_to(const std::string& hosts, bool shuffle_hosts = true) {
-  ClientOptions options;
-  options.reconnect_backoff = 50ms;
-  options.shuffle_hosts = shuffle_hosts;
-  auto client = std::make_unique<SyncClient>(options);
-  auto st = client->connect(hosts, kSessionTimeout, kConnectDeadline);
-  if (!st.ok()) {
-    ADD_FAILURE() << "cannot open a session on " << hosts << ": " << error_text(st.error());
-    return nullptr;
-  }
-  return client;
-}
-
-// Calls `op` (returning a Result) again while it fails with connection loss,
-// until kOpDeadline; the last result.
-template <typename Op>
-auto retrying(Op op) -> decltype(op()) {
-  const auto until = Clock::now() + kOpDeadline;
-  auto r = op();
-  while (!r.ok() && r.error() == Error::kConnectionLoss && Clock::now() < until) r = op();
-  return r;
 }
 
 // Creates `path` with `data`, retried across connection loss. After a lost

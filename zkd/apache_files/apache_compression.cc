@@ -80,6 +80,12 @@ StatusOr<std::string> unsnappy(std::string_view bytes, const std::string& file) 
 
 }  // namespace
 
+Compression compression_of_content(std::string_view bytes) {
+  if (bytes.starts_with("\x1f\x8b")) return Compression::kGzip;
+  if (bytes.starts_with(kSnappyMagic)) return Compression::kSnappy;
+  return Compression::kNone;
+}
+
 StatusOr<std::string> decompress(Compression compression, std::string_view bytes,
                                  const std::string& file) {
   switch (compression) {

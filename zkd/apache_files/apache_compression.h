@@ -14,6 +14,11 @@
 
 namespace zkd::apache {
 
+// How a snapshot file's content is compressed, by its first bytes: gzip's
+// magic (1f 8b), snappy-java's, else none. For a file whose name does not
+// say (a snapshot streamed from Apache's admin server and saved anywhere).
+Compression compression_of_content(std::string_view bytes);
+
 // The uncompressed bytes of a snapshot file's content. Errors name `file`
 // and the offset in the compressed bytes where the stream breaks.
 StatusOr<std::string> decompress(Compression compression, std::string_view bytes,

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/apache_files/apache_snapshot.h"
 
-#include <algorithm>
-
 #include <absl/container/flat_hash_map.h>
 
 #include <cstdio>
@@ -89,11 +87,9 @@ void write_stat(zk::wire::Writer& w, const tree::StoredStat& s) {
 
 // The sessions, the ACL map and the nodes up to the path "/" that ends them:
 // what a snapshot file holds after its header, and a leader's SNAP stream
-// before its signature. `newest_zxid`, when given, gets the largest czxid,
-// mzxid or pzxid of a node.
+// before its signature.
 StatusOr<tree::LoadedSnapshot> read_state(SnapshotReader& in, size_t size_hint, bool extended_types,
-                                          const NodeProgress& progress,
-                                          int64_t* newest_zxid = nullptr) {
+                                          const NodeProgress& progress) {
   auto& r = in.r();
   tree::LoadedSnapshot out;
   size_t at = in.offset();
@@ -126,9 +122,6 @@ StatusOr<tree::LoadedSnapshot> read_state(SnapshotReader& in, size_t size_hint, 
     const int64_t acl_key = r.int64();
     const tree::StoredStat stat = read_stat(r);
     if (!r.ok()) return in.damaged(at, "the node " + path + " does not read");
-    if (newest_zxid != nullptr) {
-      *newest_zxid = std::max({*newest_zxid, stat.czxid, stat.mzxid, stat.pzxid});
-    }
     const ACLs* acl = &zk::wire::open_acl_unsafe();
     if (acl_key != kOpenAclKey) {
       auto it = acls.find(acl_key);
@@ -174,18 +167,15 @@ StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes, cons
     return in.damaged(4, "snapshot format version " + std::to_string(version) +
                              " (only version 2, Apache 3.x's, is read)");
   }
-  int64_t newest_node_zxid = 0;
-  StatusOr<tree::LoadedSnapshot> out =
-      read_state(in, bytes.size(), extended_types, progress, &newest_node_zxid);
+  StatusOr<tree::LoadedSnapshot> out = read_state(in, bytes.size(), extended_types, progress);
   if (!out.ok()) return out;
   if (Status s = in.seal("the nodes"); !s.ok()) return s;
-  out->zxid = newest_node_zxid;
   // 3.6+ adds the tree's digest, 3.9+ the last processed zxid; each has its
   // own seal. Their sizes tell which are there.
   if (r.remaining() >= kDigestPartSize && r.remaining() != kLastZxidPartSize) {
-    out->zxid = std::max(out->zxid, r.int64());  // the digest's zxid
-    r.int32();                                   // digest version
-    r.int64();                                   // digest: zkd computes the tree's own
+    r.int64();  // zxid
+    r.int32();  // digest version
+    r.int64();  // digest: zkd computes the tree's own
     if (Status s = in.seal("the digest"); !s.ok()) return s;
   }
   if (r.remaining() == kLastZxidPartSize) {

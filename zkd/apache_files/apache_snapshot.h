@@ -38,10 +38,9 @@ using NodeProgress = std::function<void(int64_t nodes)>;
 
 // Reads an uncompressed snapshot. `file` names it in errors, which give the
 // offset too. `extended_types`: the zkd tree's (how owners are read). The
-// result's zxid is the last processed zxid a 3.9 file records; else the
-// larger of the digest's zxid (3.6+) and the newest czxid, mzxid or pzxid of
-// a node, which a fuzzy snapshot's name may exceed: Apache names a snapshot
-// by its zxid, and a caller that has the file name should take it from there.
+// result's zxid is the last processed zxid when the file ends with 3.9's
+// section for it, else 0: Apache names a snapshot file by its zxid, so a
+// caller with the name may prefer that (import replays the log after it).
 StatusOr<tree::LoadedSnapshot> read_apache_snapshot(std::string_view bytes, const std::string& file,
                                                     bool extended_types,
                                                     const NodeProgress& progress);

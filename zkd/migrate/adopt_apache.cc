@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "zkd/apache_files/apache_compression.h"
 #include "zkd/migrate/data_files.h"
 #include "zkd/server/recovery.h"
 
@@ -23,8 +24,8 @@ StatusOr<FileKind> file_kind(storage::Env& env, const std::string& path) {
   if (!n.ok()) return n.status();
   const std::string_view bytes(head, *n);
   if (bytes.starts_with("zkd")) return FileKind::kZkd;
-  if (bytes.starts_with("ZKSN") || bytes.starts_with("ZKLG") || bytes.starts_with("\x1f\x8b") ||
-      bytes.starts_with("\x82SNAPPY")) {
+  if (bytes.starts_with("ZKSN") || bytes.starts_with("ZKLG") ||
+      apache::compression_of_content(bytes) != apache::Compression::kNone) {
     return FileKind::kApache;
   }
   return FileKind::kNeither;

@@ -4,14 +4,13 @@
 #include <optional>
 #include <utility>
 
-#include "zkd/apache_files/apache_compression.h"
-#include "zkd/apache_files/apache_snapshot.h"
 #include "zkd/apache_files/apache_txn_log.h"
 #include "zkd/log/log.h"
 #include "zkd/migrate/data_files.h"
+#include "zkd/migrate/fresh_data_dir.h"
+#include "zkd/migrate/snapshot_bytes.h"
 #include "zkd/server/database_options.h"
 #include "zkd/server/recovery.h"
-#include "zkd/storage/snapshot_file.h"
 #include "zkd/tree/database.h"
 #include "zkd/tree/snapshot.h"
 #include "zkd/zab/types.h"
@@ -37,26 +36,14 @@ StatusOr<ReadSnapshot> read_newest_snapshot(storage::Env& env, const std::string
     const std::string path = dir + "/" + file.name;
     auto view = env.view_file(path);
     if (!view.ok()) return view.status();
-    std::string decompressed;
-    std::string_view bytes = (*view)->bytes();
-    if (file.parsed.compression != apache::Compression::kNone) {
-      tell(request, "decompressing " + file.name);
-      auto out = apache::decompress(file.parsed.compression, bytes, path);
-      if (!out.ok()) {
-        skipped.push_back(file.name + ": " + out.status().message());
-        continue;
-      }
-      decompressed = std::move(*out);
-      bytes = decompressed;
-    }
-    auto loaded = apache::read_apache_snapshot(bytes, path, extended_types, [&](int64_t nodes) {
-      tell(request, "reading " + file.name + ": " + std::to_string(nodes) + " znodes");
-    });
+    auto loaded = read_snapshot_bytes((*view)->bytes(), path, file.parsed.compression,
+                                      extended_types, request.progress);
     if (!loaded.ok()) {
       skipped.push_back(file.name + ": " + loaded.status().message());
       continue;
     }
-    loaded->zxid = file.parsed.zxid;  // Apache names a snapshot by its zxid
+    // Apache names a snapshot by its zxid, where replaying the log starts.
+    loaded->zxid = file.parsed.zxid;
     return ReadSnapshot{file.name, std::move(*loaded)};
   }
   std::string why = files.snapshots.empty() ? dir + " holds no snapshot.<zxid> file"
@@ -126,21 +113,11 @@ StatusOr<ImportSummary> import_apache(storage::Env& env, const ImportRequest& re
     summary.torn_tail = read->torn_tail;
   }
 
-  auto apache_epochs = server::read_epoch_files(env, snap_dir);
-  if (!apache_epochs.ok()) return apache_epochs.status();
-  summary.zxid = db.last_zxid();
-  // A standalone Apache writes no epoch files.
-  summary.epochs = server::covering(*apache_epochs, summary.zxid);
-  summary.znodes = db.counts().znodes;
-  summary.sessions = db.sessions().size();
-
   tell(request, "writing " + layout.snap_dir);
-  if (Status s = env.create_dirs(layout.log_dir); !s.ok()) return s;
-  if (Status s = server::write_snapshot_now(env, layout.snap_dir, db); !s.ok()) return s;
-  if (Status s = server::write_epoch_files(env, layout.snap_dir, summary.epochs); !s.ok()) {
-    return s;
-  }
-  summary.written = layout.snap_dir + "/" + storage::snapshot_name(summary.zxid);
+  // Apache's epoch files come along.
+  auto written = write_fresh_data_dir(env, layout, db, snap_dir);
+  if (!written.ok()) return written.status();
+  static_cast<FreshDataDir&>(summary) = std::move(*written);
   return summary;
 }
 

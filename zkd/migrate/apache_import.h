@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "zkd/migrate/fresh_data_dir.h"
 #include "zkd/server/config.h"
-#include "zkd/server/epoch_files.h"
 #include "zkd/status/status.h"
 #include "zkd/storage/env.h"
 
@@ -26,17 +26,13 @@ struct ImportRequest {
   std::function<void(const std::string&)> progress = nullptr;
 };
 
-struct ImportSummary {
+// The dataDir written (zxid, counts, epochs, file), and how.
+struct ImportSummary : FreshDataDir {
   std::string snapshot;                        // the Apache snapshot the state starts from
   std::vector<std::string> skipped_snapshots;  // "name: why", newer ones that did not read
   std::vector<std::string> logs;               // the log segments read
   size_t txns = 0;                             // txns applied after the snapshot
   std::string torn_tail;                       // a torn last entry left out, or ""
-  int64_t zxid = 0;                            // the state's last zxid
-  int64_t znodes = 0;                          // as mntr counts them
-  size_t sessions = 0;
-  server::EpochFiles epochs;  // written into zkd's dataDir
-  std::string written;        // the zkd snapshot file written
 };
 
 // Reads Apache's files and writes the dataDir (and dataLogDir) that `target`

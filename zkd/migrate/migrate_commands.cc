@@ -10,6 +10,7 @@
 #include "zkd/log/log.h"
 #include "zkd/migrate/apache_export.h"
 #include "zkd/migrate/apache_import.h"
+#include "zkd/migrate/snapshot_restore.h"
 #include "zkd/server/config.h"
 #include "zkd/server/data_dir_lock.h"
 
@@ -68,6 +69,13 @@ std::variant<LockedConfig, int> locked_config(const std::string& config_path, co
   return LockedConfig{std::move(*loaded.config), std::move(*lock)};
 }
 
+// The last line of a command that wrote a dataDir.
+void print_written(std::ostream& out, const std::string& written,
+                   const server::EpochFiles& epochs) {
+  out << "wrote " << written << " (acceptedEpoch " << epochs.accepted_epoch << ", currentEpoch "
+      << epochs.current_epoch << ")\n";
+}
+
 }  // namespace
 
 int run_import(const std::string& config_path, const std::string& apache_data_dir,
@@ -93,8 +101,8 @@ int run_import(const std::string& config_path, const std::string& apache_data_di
     out << " and " << summary->txns << " txns of " << summary->logs.size() << " log file"
         << (summary->logs.size() == 1 ? "" : "s");
   }
-  out << "\nwrote " << summary->written << " (acceptedEpoch " << summary->epochs.accepted_epoch
-      << ", currentEpoch " << summary->epochs.current_epoch << ")\n";
+  out << "\n";
+  print_written(out, summary->written, summary->epochs);
   return 0;
 }
 
@@ -111,9 +119,28 @@ int run_export(const std::string& config_path, const std::string& out_dir, std::
     return exit_status(summary.status());
   }
   out << "exported " << summary->znodes << " znodes and " << summary->sessions
-      << " sessions at zxid " << net::hex(summary->zxid) << "\nwrote " << summary->written
-      << " (acceptedEpoch " << summary->epochs.accepted_epoch << ", currentEpoch "
-      << summary->epochs.current_epoch << ")\n";
+      << " sessions at zxid " << net::hex(summary->zxid) << "\n";
+  print_written(out, summary->written, summary->epochs);
+  return 0;
+}
+
+int run_restore(const std::string& config_path, const std::string& snapshot_file,
+                std::optional<int64_t> zxid, std::ostream& out, std::ostream& err) {
+  auto target = locked_config(config_path, "restore", err);
+  if (auto* status = std::get_if<int>(&target)) return *status;
+  const auto& config = std::get<LockedConfig>(target).config;
+  ProgressLine line(err);
+  auto summary =
+      restore_snapshot(storage::posix_env(), {snapshot_file, zxid, line.callback()}, config);
+  line.clear();
+  if (!summary.ok()) {
+    err << "zkd restore: " << summary.status().message() << "\n";
+    return exit_status(summary.status());
+  }
+  out << "restored " << summary->znodes << " znodes and " << summary->sessions
+      << " sessions at zxid " << net::hex(summary->zxid) << " (" << summary->zxid_from << ") from "
+      << snapshot_file << "\n";
+  print_written(out, summary->written, summary->epochs);
   return 0;
 }
 

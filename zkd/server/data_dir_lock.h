@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // One zkd at a time per dataDir: the serving daemon and the offline commands
-// (import, export) hold an exclusive lock on `<dataDir>/zkd.lock` (flock, so
-// the kernel drops it when the process dies; the file holds the holder's pid
-// for the operator). Two servers writing one log, or an export reading a log
+// (import, export, restore) hold an exclusive lock on `<dataDir>/zkd.lock`
+// (flock, so the kernel drops it when the process dies; the file holds the
+// holder's pid for the operator). Two servers writing one log, or an export reading a log
 // that a server is appending to, would each be taken for damage.
 #pragma once
 

@@ -19,9 +19,10 @@
 //   1. the file is read whole; a damaged one changes nothing;
 //   2. client reads stop (WritePath::hold) and the writes in flight finish;
 //   3. the new state goes to disk before the old log goes, as a learner's
-//      SNAP install does (snapshot_install.h), at zxid Z = the larger of the
-//      server's last zxid and the file's (so zxids never go back for
-//      clients that saw either);
+//      SNAP install does (snapshot_install.h), at zxid Z = the largest of
+//      the server's last zxid, the zxid a 3.9 file records and the newest
+//      zxid a node of the file holds (so zxids never go back for clients
+//      that saw either server);
 //   4. the state is replaced, sessions follow the file's (Sessions::
 //      state_replaced), every client connection closes so that clients
 //      reconnect to the new state, and reads resume.

@@ -3,8 +3,10 @@
 
 #include <absl/hash/hash.h>
 
+#include <algorithm>
 #include <memory>
 #include <utility>
+#include <vector>
 
 namespace zkd::tree {
 namespace {
@@ -326,6 +328,19 @@ std::optional<DataTree> DataTreeLoader::finish() && {
   parent_ = nullptr;
   tree_.quota_.rebuild(tree_);
   return std::move(tree_);
+}
+
+int64_t newest_zxid(const DataTree& tree) {
+  int64_t newest = 0;
+  std::vector<const Node*> stack{tree.find("/")};
+  while (!stack.empty()) {
+    const Node* node = stack.back();
+    stack.pop_back();
+    const StoredStat& s = node->stat();
+    newest = std::max({newest, s.czxid, s.mzxid, s.pzxid});
+    for (const Node* child : node->children()) stack.push_back(child);
+  }
+  return newest;
 }
 
 }  // namespace zkd::tree

@@ -46,6 +46,11 @@ std::string_view event_path_of_parent(std::string_view parent);
 // "/", "/zookeeper", "/zookeeper/quota", "/zookeeper/config": never deleted.
 bool is_special_path(std::string_view path);
 
+class DataTree;
+// The newest zxid any node's stat names (czxid, mzxid or pzxid): a lower
+// bound of the zxid of a state whose own zxid is not known.
+int64_t newest_zxid(const DataTree& tree);
+
 class DataTree final {  // final: operator= remakes the object in place
  public:
   // The fresh tree (§5.1): "/", "/zookeeper", "/zookeeper/quota" and

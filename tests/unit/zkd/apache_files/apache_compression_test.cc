@@ -7,31 +7,18 @@
 #include <zlib.h>
 
 #include "libzk/wire/jute.h"
+#include "tests/unit/zkd/apache_files/apache_test_util.h"
 
 namespace zkd::apache {
 namespace {
 
+using test::gzip;
 using ::testing::HasSubstr;
 
 std::string sample() {
   std::string s;
   for (int i = 0; i < 300'000; ++i) s += std::to_string(i % 977) + "/znode";
   return s;
-}
-
-// What java.util.zip.GZIPOutputStream writes: one gzip member.
-std::string gzip(std::string_view bytes) {
-  z_stream z{};
-  EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&z, bytes.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-  z.avail_in = static_cast<uInt>(bytes.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
 }
 
 // What snappy-java's SnappyOutputStream writes: its header, then blocks of

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "libzk/wire/jute.h"
@@ -73,6 +75,39 @@ inline std::string apache_snapshot_bytes(const tree::DataTree& tree,
       },
       nullptr);
   EXPECT_TRUE(s.ok()) << s.message();
+  return out;
+}
+
+// A seal as Apache writes one: Adler-32 of every byte so far, then "/".
+inline void seal(std::string& bytes) {
+  const uint32_t sum = adler32(1, bytes);
+  zk::wire::Writer w(bytes);
+  w.int64(sum);
+  w.ustring("/");
+}
+
+// `snapshot` with 3.9's last section: the last processed zxid, sealed.
+inline std::string with_last_zxid(std::string snapshot, int64_t zxid) {
+  {
+    zk::wire::Writer w(snapshot);
+    w.int64(zxid);
+  }
+  seal(snapshot);
+  return snapshot;
+}
+
+// What java.util.zip.GZIPOutputStream writes: one gzip member.
+inline std::string gzip(std::string_view bytes) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&z, bytes.size()) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  z.avail_in = static_cast<uInt>(bytes.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
   return out;
 }
 
