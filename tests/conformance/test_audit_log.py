@@ -237,20 +237,12 @@ class AuditLogTest(unittest.TestCase):
 
 
 def main():
-    rest = servers.parse_arguments(sys.modules[__name__])
-    if KazooClient is None:
-        servers.skip("kazoo is not installed (apt-get install python3-kazoo)")
     if not servers.apache_available():
         servers.skip(f"Apache ZooKeeper not installed ({servers.APACHE_JAR})")
     missing = [jar for jar in servers.LOG4J_JARS if not os.path.exists(jar)]
     if missing:
         servers.skip(f"log4j 1.2 binding not installed ({', '.join(missing)})")
-    if not ARGS.zkd_bin:
-        print("ERROR: no zkd binary: set ZKD_BIN or pass --zkd-bin", file=sys.stderr)
-        return 2
-    program = unittest.main(module=sys.modules[__name__], argv=[sys.argv[0]] + rest, exit=False,
-                            verbosity=2)
-    return 0 if program.result.wasSuccessful() else 1
+    return servers.unittest_main(sys.modules[__name__], KazooClient is not None)
 
 
 if __name__ == "__main__":

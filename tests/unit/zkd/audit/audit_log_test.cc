@@ -47,14 +47,22 @@ TEST(AuditLogFile, AppendsOneLinePerEventToWhatIsThere) {
   EXPECT_NE(text.find("Slf4jAuditLogger: znode=/2\tresult=success\n"), std::string::npos);
 }
 
-TEST(AuditLogFile, RollsOverInAFixedWindowOnceFull) {
-  zk::test::TempDir dir("zkd-audit");
+// Writes znode=/1 .. /`count` to <dir>/audit.log rolled over at 10 bytes
+// (each line is longer: every write after the first rolls over), keeping
+// `backups`; returns the file's path.
+std::string write_small_files(const zk::test::TempDir& dir, int count, int backups) {
   const std::string path = dir.at("audit.log");
   FixedClock clock;
-  // Each line is longer than 10 bytes: every write after the first rolls over.
-  auto log = AuditLogFile::open({.path = path, .max_file_size = 10, .max_backup_index = 2}, clock);
-  ASSERT_TRUE(log.ok());
-  for (int n = 1; n <= 4; ++n) (*log)->write(numbered(n));
+  auto log =
+      AuditLogFile::open({.path = path, .max_file_size = 10, .max_backup_index = backups}, clock);
+  EXPECT_TRUE(log.ok());
+  for (int n = 1; log.ok() && n <= count; ++n) (*log)->write(numbered(n));
+  return path;
+}
+
+TEST(AuditLogFile, RollsOverInAFixedWindowOnceFull) {
+  zk::test::TempDir dir("zkd-audit");
+  const std::string path = write_small_files(dir, 4, 2);
   EXPECT_NE(read(path).find("znode=/4\t"), std::string::npos);
   EXPECT_NE(read(path + ".1").find("znode=/3\t"), std::string::npos);
   EXPECT_NE(read(path + ".2").find("znode=/2\t"), std::string::npos);
@@ -63,12 +71,7 @@ TEST(AuditLogFile, RollsOverInAFixedWindowOnceFull) {
 
 TEST(AuditLogFile, WithoutBackupsAFullFileStartsAfresh) {
   zk::test::TempDir dir("zkd-audit");
-  const std::string path = dir.at("audit.log");
-  FixedClock clock;
-  auto log = AuditLogFile::open({.path = path, .max_file_size = 10, .max_backup_index = 0}, clock);
-  ASSERT_TRUE(log.ok());
-  (*log)->write(numbered(1));
-  (*log)->write(numbered(2));
+  const std::string path = write_small_files(dir, 2, 0);
   EXPECT_EQ(read(path).find("znode=/1\t"), std::string::npos);
   EXPECT_NE(read(path).find("znode=/2\t"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(path + ".1"));

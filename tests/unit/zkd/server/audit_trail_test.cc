@@ -100,16 +100,14 @@ TEST(AuditTrail, TheServersUserIsItsKerberosPrincipalElseTheProcesssUser) {
   EXPECT_FALSE(server_user("").empty());
 }
 
-TEST(JvmProperties, AuditEnableFromEitherVariable) {
-  auto enabled = [](const char* server_jvmflags, const char* jvmflags) {
-    ServerConfig config;
-    apply_jvm_properties(config, server_jvmflags, jvmflags);
-    return config.audit_enabled;
-  };
-  EXPECT_TRUE(enabled("-Dzookeeper.audit.enable=true", ""));
-  EXPECT_TRUE(enabled("", "-Dzookeeper.audit.enable=TRUE"));
-  EXPECT_FALSE(enabled("-Dzookeeper.audit.enable=true", "-Dzookeeper.audit.enable=false"));
-  EXPECT_FALSE(enabled("-Daudit.enable=true", ""));
+TEST(JvmProperties, AuditEnableFromEitherVariableJvmflagsLast) {
+  ServerConfig config;
+  apply_jvm_properties(config, "-Dzookeeper.audit.enable=true", "-Dzookeeper.audit.enable=no");
+  EXPECT_FALSE(config.audit_enabled);  // JVMFLAGS comes later on Java's command line
+  apply_jvm_properties(config, "-Xmx1g -Daudit.enable=true", "");
+  EXPECT_FALSE(config.audit_enabled);  // the property's name has Apache's prefix
+  apply_jvm_properties(config, "-Xmx1g", "-Dzookeeper.audit.enable=TRUE");
+  EXPECT_TRUE(config.audit_enabled);
 }
 
 }  // namespace
