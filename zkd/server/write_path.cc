@@ -181,8 +181,9 @@ void WritePath::finish(net::ConnectionId connection, PendingWrite& write,
   switch (write.kind) {
     case PendingWrite::Kind::kReply:
       // Audited whether or not the client is still there to hear the answer.
-      if (write.audit)
+      if (write.audit) {
         audit_.answered(*write.audit, write.op, write.txn, write.err.value_or(response.err));
+      }
       if (client == nullptr) return;
       clients_.reply(*client, write.xid, zxid, write.err.value_or(response.err), response.body,
                      op_tag(write.op), write.started_ms);
