@@ -12,8 +12,8 @@ ACLs, sequential, ephemeral, a container, TTL nodes, create flags that name
 no mode), failed creates, setData (and a bad version), setACL (and NoAuth),
 deletes (and NoNode, NotEmpty), multis that succeed and fail (sequential,
 container and TTL creates inside), reconfig on a standalone server, and the
-ephemeral nodes removed as sessions close; serverStart and serverStop
-around it all.
+ephemeral nodes removed as sessions close or expire; serverStart and
+serverStop around it all.
 
 Apache logs through log4j 1.2 here (the binding Debian's zkServer.sh uses),
 its audit logger routed to a file with the pattern of Apache's audit
@@ -32,6 +32,7 @@ import difflib
 import os
 import re
 import sys
+import threading
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -68,6 +69,11 @@ log4j.appender.RFAAUDIT.layout.ConversionPattern=%d{{ISO8601}} %p %c{{2}}: %m%n
 LOGGER_TEXT = {"apache": "audit.Slf4jAuditLogger", "zkd": "o.a.z.a.Slf4jAuditLogger"}
 LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (INFO|ERROR) (\S+): (.*)$")
 EPHEMERAL_DELETION = "operation=ephemeralZNodeDeletionOnSessionCloseOrExpire"
+
+# The shortest session both servers grant (2 x tickTime 2000), and how long
+# its expiry may take to come (Apache checks every tickTime).
+EXPIRING_SESSION_MS = 4000
+EXPIRY_WAIT_S = 30
 
 OP_CREATE = 1
 OP_MULTI = 14
@@ -156,6 +162,15 @@ def run_script(test, server):
                                          + zkwire.ustring("") + zkwire.int64(-1)).err, 0)
         finally:
             raw.close_session()
+
+        # A session that expires (its connection dropped, no closeSession):
+        # its ephemeral goes when the server expires it.
+        doomed = zkwire.Session(server.host, server.port, timeout_ms=EXPIRING_SESSION_MS)
+        test.assertEqual(doomed.create("/doomed", flags=1).err, 0)
+        gone = threading.Event()
+        test.assertIsNotNone(alice.exists("/doomed", watch=lambda event: gone.set()))
+        doomed.close()
+        test.assertTrue(gone.wait(EXPIRY_WAIT_S), "the dropped session did not expire")
 
         # Child by child in one order on both servers (kazoo's recursive
         # delete follows getChildren's order, which Apache does not sort).
