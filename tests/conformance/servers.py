@@ -38,6 +38,9 @@ APACHE_JAR = "/usr/share/java/zookeeper.jar"
 NETTY_JARS = ["/usr/share/java/netty-codec.jar", "/usr/share/java/netty-resolver.jar"]
 # Optional slf4j binding so that Apache's log ends up in the temp dir.
 SLF4J_SIMPLE_JAR = "/usr/share/java/slf4j-simple.jar"
+# The binding Debian's own zkServer.sh uses (log4j 1.2), for a test that
+# routes one logger to a file of its own (Server(log4j=True)).
+LOG4J_JARS = ["/usr/share/java/slf4j-log4j12.jar", "/usr/share/java/log4j-1.2.jar"]
 # Optional: lets Apache read and write snappy snapshots
 # (-Dzookeeper.snapshot.compression.method=snappy); Debian's zookeeper.jar
 # does not name it in its class path.
@@ -139,7 +142,7 @@ class Server:
     """
 
     def __init__(self, kind, zkd_bin=None, whitelist="*", extra_config=None, jaas=None,
-                 secure=False, env=None, jvm_flags=None, data_dir=None):
+                 secure=False, env=None, jvm_flags=None, data_dir=None, log4j=False):
         if kind not in ("zkd", "apache"):
             raise ValueError(f"unknown server kind {kind!r}")
         self.kind = kind
@@ -162,6 +165,10 @@ class Server:
         # data_dir: zoo.cfg's dataDir (made if missing) instead of <dir>/data;
         # it is the caller's, so it outlives stop(), e.g. for the next server.
         self.data_dir = os.path.abspath(data_dir) if data_dir is not None else None
+        # log4j: Apache logs through log4j 1.2 (LOG4J_JARS) instead of
+        # slf4j-simple, configured by <dir>/log4j.properties, which the caller
+        # writes between write_config() and start() (log4j_path).
+        self.log4j = log4j
         self.secure_port = None
         self.host = "127.0.0.1"
         self.port = None
@@ -178,6 +185,10 @@ class Server:
     @property
     def jaas_path(self):
         return os.path.join(self.dir, "jaas.conf")
+
+    @property
+    def log4j_path(self):
+        return os.path.join(self.dir, "log4j.properties")
 
     @property
     def log_path(self):
@@ -226,6 +237,12 @@ class Server:
             else:
                 shutil.rmtree(self.dir, ignore_errors=True)
         self.dir = None
+
+    def stop_process(self):
+        """Stops the server process as an operator would (SIGTERM; SIGKILL
+        after STOP_TIMEOUT_S) and waits for its exit, keeping its directory
+        (to read what it wrote) until stop()."""
+        self._terminate()
 
     def four_letter_word(self, word, timeout=5.0):
         return four_letter_word(self.host, self.port, word, timeout)
@@ -278,7 +295,9 @@ class Server:
         if not apache_available():
             raise ServerError(f"Apache ZooKeeper not installed ({APACHE_JAR}, {JAVA})")
         classpath = APACHE_JAR
-        if os.path.exists(SLF4J_SIMPLE_JAR):
+        if self.log4j:
+            classpath += "".join(":" + jar for jar in LOG4J_JARS)
+        elif os.path.exists(SLF4J_SIMPLE_JAR):
             classpath += ":" + SLF4J_SIMPLE_JAR
         if os.path.exists(SNAPPY_JAR):
             classpath += ":" + SNAPPY_JAR
@@ -305,6 +324,7 @@ class Server:
             "-Dzookeeper.forceSync=no",
             "-Dzookeeper.preAllocSize=1024",
             *([f"-Djava.security.auth.login.config={self.jaas_path}"] if self.jaas else []),
+            *([f"-Dlog4j.configuration=file:{self.log4j_path}"] if self.log4j else []),
             *netty,
             *self.jvm_flags,
             "-cp",

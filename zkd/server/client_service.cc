@@ -43,6 +43,7 @@ ClientService::ClientService(Parts parts)
       view_(parts.view),
       stats_(parts.stats),
       read_only_(parts.read_only),
+      audit_(parts.audit),
       clock_(parts.clock),
       whitelist_(parts.config.four_letter_whitelist),
       hold_(parts.config.replicated() ? parts.config.peer_silence_ms() : 0) {}

@@ -37,6 +37,7 @@
 
 #include "libzk/wire/protocol.h"
 #include "zkd/net/client_connection.h"
+#include "zkd/server/audit_trail.h"
 #include "zkd/server/client_registry.h"
 #include "zkd/server/config.h"
 #include "zkd/server/four_letter_whitelist.h"
@@ -65,6 +66,7 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
     StatusView& view;
     ServerStats& stats;
     const ReadOnlyMode& read_only;
+    AuditTrail& audit;  // what each write carries for the audit log
     storage::Clock& clock;
   };
   explicit ClientService(Parts parts);
@@ -123,8 +125,10 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
                         std::string_view body, int64_t started_ms);
   void answer_write(ClientState& client, int32_t xid, zk::wire::OpCode op, std::string_view body,
                     int64_t started_ms);
+  // A request answered with `err` by an error txn; `body`: its record (the
+  // audit log's).
   void answer_with_error_txn(ClientState& client, int32_t xid, zk::wire::OpCode op,
-                             zk::wire::Error err, int64_t started_ms);
+                             std::string_view body, zk::wire::Error err, int64_t started_ms);
   void answer_close_session(ClientState& client, int32_t xid, int64_t started_ms);
   // setWatches (101) or setWatches2 (105, `op`).
   void answer_set_watches(ClientState& client, int32_t xid, zk::wire::OpCode op,
@@ -150,6 +154,7 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   StatusView& view_;
   ServerStats& stats_;
   const ReadOnlyMode& read_only_;
+  AuditTrail& audit_;
   storage::Clock& clock_;
   FourLetterWhitelist whitelist_;
   // How long a handshake is held while the replica is in election (0:

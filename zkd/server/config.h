@@ -80,6 +80,18 @@ struct ServerConfig {
   // Apache reads it as the JVM property zookeeper.enforceQuota, which a
   // zoo.cfg line sets.
   bool enforce_quota = false;
+  // Apache's audit log (docs/audit-log.md, audit_trail.h). audit.enable (or
+  // -Dzookeeper.audit.enable=true in SERVER_JVMFLAGS/JVMFLAGS): write it.
+  bool audit_enabled = false;
+  // audit.impl.class: "" or Apache's Slf4jAuditLogger, whose lines zkd
+  // writes; another class stops start-up when the log is enabled.
+  std::string audit_impl_class;
+  // zkd.auditLogFile: the file ("": dataDir/zookeeper_audit.log), rolled
+  // over at zkd.auditLogMaxFileSize bytes keeping zkd.auditLogMaxBackupIndex
+  // old ones (Apache's RFAAUDIT appender: 10MB, 10).
+  std::string audit_log_file;
+  uint64_t audit_log_max_file_size = 10 * 1024 * 1024;
+  int32_t audit_log_max_backup_index = 10;
   // The container manager (container_manager.h), which deletes empty
   // containers and expired TTL nodes. Apache reads these only as JVM system
   // properties of the same names (znode.container.*); zkd takes them from

@@ -11,6 +11,7 @@
 #include <iterator>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "zkd/server/authentication.h"
@@ -206,6 +207,31 @@ bool snapshot_compression(ConfigParser& parser, const Property& p, ServerConfig&
   return true;
 }
 
+// zkd.auditLogMaxFileSize: bytes, or a number with logback's KB, MB or GB
+// (any case; 1024-based, as logback's FileSize).
+bool audit_log_max_file_size(ConfigParser& parser, const Property& p, ServerConfig& c) {
+  std::string_view text = p.value;
+  uint64_t unit = 1;
+  const std::string lower = lower_case(text);
+  for (const auto& [suffix, size] : {std::pair<std::string_view, uint64_t>{"kb", 1024},
+                                     {"mb", 1024 * 1024},
+                                     {"gb", 1024 * 1024 * 1024}}) {
+    if (lower.ends_with(suffix)) {
+      unit = size;
+      text.remove_suffix(suffix.size());
+      break;
+    }
+  }
+  uint64_t count = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), count);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() ||
+      count > UINT64_MAX / unit) {
+    return parser.fail(p, "must be a number of bytes, or a number with KB, MB or GB (10MB)");
+  }
+  c.audit_log_max_file_size = count * unit;
+  return true;
+}
+
 constexpr auto kKeys = std::to_array<ConfigKey>({
     // Minimum configuration.
     {"clientPort", kHonoured, kAlways, "",
@@ -389,9 +415,13 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      snapshot_compression},
     {"snapshot.trust.empty", kNoEffect, kAlways, "",
      "zkd's recovery does not read this key; docs/durability.md says what it trusts"},
-    {"audit.enable", kWarned, kTrue, "", "zkd writes no audit log"},
-    {"audit.impl.class", kNoEffect, kAlways, "",
-     "picks Apache's audit logger class; zkd writes no audit log"},
+    {"audit.enable", kHonoured, kAlways, "",
+     "true: zkd writes Apache's audit log, line for line (zkd.auditLogFile; docs/audit-log.md)",
+     flag<&ServerConfig::audit_enabled>},
+    {"audit.impl.class", kHonoured, kAlways, "",
+     "Apache's org.apache.zookeeper.audit.Slf4jAuditLogger (the default), whose lines zkd "
+     "writes; any other class stops start-up when the audit log is enabled",
+     text<&ServerConfig::audit_impl_class>},
     {"largeRequestMaxBytes", kNoEffect, kAlways, "",
      "zkd limits each request by jute.maxbuffer only"},
     {"largeRequestThreshold", kNoEffect, kAlways, "",
@@ -841,6 +871,24 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "true: sync is answered once a quorum has confirmed the leader, so sync and a read after it "
      "are linearizable (default false, as Apache)",
      flag<&ServerConfig::quorum_sync>},
+    {"zkd.auditLogFile", kHonoured, kAlways, "",
+     "the audit log's file (default dataDir/zookeeper_audit.log), when audit.enable is true",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       if (line.value.empty()) return parser.fail(line, "is empty");
+       c.audit_log_file = line.value;
+       return true;
+     }},
+    {"zkd.auditLogMaxFileSize", kHonoured, kAlways, "",
+     "the size at which the audit log is rolled over: bytes, or a number with KB, MB or GB "
+     "(default 10MB, as Apache's appender; 0: never)",
+     audit_log_max_file_size},
+    {"zkd.auditLogMaxBackupIndex", kHonoured, kAlways, "",
+     "rolled-over audit logs kept, zookeeper_audit.log.1 (newest) to .N (default 10, as Apache's "
+     "appender; 0: none)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.audit_log_max_backup_index, 0,
+                                     "must be 0 or a number of files");
+     }},
 });
 
 bool is_pattern(std::string_view key) { return key.ends_with(".*"); }

@@ -17,6 +17,7 @@ void apply_jvm_properties(ServerConfig& config, std::string_view server_jvmflags
   };
   // Java's Boolean.getBoolean: "true" in any case, anything else is false.
   if (java_true(property("readonlymode.enabled"))) config.read_only_mode = true;
+  if (java_true(property("zookeeper.audit.enable"))) config.audit_enabled = true;
   // Apache reads the superuser's digest from this property only.
   if (std::string digest = property("zookeeper.DigestAuthenticationProvider.superDigest");
       !digest.empty()) {

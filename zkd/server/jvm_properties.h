@@ -2,7 +2,8 @@
 // The Java system properties Apache's server reads that zkd honours too,
 // taken from the same variables zkServer.sh puts on the JVM's command line
 // (SERVER_JVMFLAGS, then JVMFLAGS: a later -D wins, as on that line).
-// Today: -Dreadonlymode.enabled=true (ServerConfig::read_only_mode) and
+// Today: -Dreadonlymode.enabled=true (ServerConfig::read_only_mode),
+// -Dzookeeper.audit.enable=true (ServerConfig::audit_enabled) and
 // -Dzookeeper.DigestAuthenticationProvider.superDigest=super:<digest>
 // (ServerConfig::digest, as zoo.cfg's DigestAuthenticationProvider.superDigest).
 #pragma once

@@ -10,10 +10,19 @@
 #include <string>
 
 #include "libzk/wire/protocol.h"
+#include "zkd/audit/write_events.h"
 #include "zkd/server/reply_pipeline.h"
 #include "zkd/tree/txn.h"
 
 namespace zkd::server {
+
+// audit.enable: who sent an audited write and its request record (after the
+// RequestHeader), from which its audit events take the znode, mode and ACL
+// (audit_trail.h).
+struct AuditedWrite {
+  audit::Requester who;
+  std::string body;
+};
 
 // What finishes a write once it is durable (standalone) or committed
 // (ensemble) and applied.
@@ -32,6 +41,7 @@ struct PendingWrite {
   std::optional<zk::wire::Error> err;  // error txns made by the server: the reply's err
   int64_t started_ms = 0;              // steady clock, for latency
   std::string payload;                 // kSync: the request, answered when released
+  std::optional<AuditedWrite> audit;   // kReply with audit.enable: audited when answered
 };
 
 // A request (RequestHeader + body) waiting behind earlier ones of its connection.

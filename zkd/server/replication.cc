@@ -263,7 +263,7 @@ void Replication::applied(tree::Txn txn, tree::ApplyResult result) {
     const auto& body = std::get<tree::CreateSessionTxn>(txn.body);
     parts_.sessions.track(txn.header.session_id, body.timeout_ms, parts_.env.clock().steady_ms());
   }
-  parts_.writes.applied(txn, result.response);
+  parts_.writes.applied(txn, result);
 }
 
 void Replication::touched(const std::vector<std::pair<int64_t, int32_t>>& touches) {

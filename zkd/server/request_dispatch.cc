@@ -131,13 +131,13 @@ bool ClientService::answer_server_op(ClientState& client, int32_t xid, OpCode op
       if (config_.reconfig_enabled && writes_.host() != nullptr && decode_reconfig_request(body)) {
         answer_write(client, xid, op, body, started);
       } else {
-        answer_with_error_txn(client, xid, op, reconfig_error(body, config_.reconfig_enabled),
+        answer_with_error_txn(client, xid, op, body, reconfig_error(body, config_.reconfig_enabled),
                               started);
       }
       return true;
     case OpCode::kDeleteContainer:
       // server-internal (§4.1): only the container manager sends it
-      answer_with_error_txn(client, xid, op, Error::kBadArguments, started);
+      answer_with_error_txn(client, xid, op, body, Error::kBadArguments, started);
       return true;
     // Not OpKind::kServer: routed elsewhere by handle.
     case OpCode::kNotification:
@@ -196,11 +196,12 @@ void ClientService::answer_write(ClientState& client, int32_t xid, OpCode op, st
   write.xid = xid;
   write.op = op;
   write.started_ms = started;
+  write.audit = audit_.requester(client, body);
   writes_.submit(client.connection->id(), std::move(write), request);
 }
 
-void ClientService::answer_with_error_txn(ClientState& client, int32_t xid, OpCode op, Error err,
-                                          int64_t started) {
+void ClientService::answer_with_error_txn(ClientState& client, int32_t xid, OpCode op,
+                                          std::string_view body, Error err, int64_t started) {
   // A follower of an Apache leader (zkd.peerProtocol=apache): the leader
   // orders no error txn for a request it never sees, so the error is answered
   // here, with the last zxid applied. Nothing is ahead of it: a request that
@@ -208,6 +209,13 @@ void ClientService::answer_with_error_txn(ClientState& client, int32_t xid, OpCo
   // empty.
   if (config_.apache_peer_protocol && writes_.host() != nullptr &&
       writes_.host()->status().role != zab::Role::kLeading) {
+    if (auto audited = audit_.requester(client, body)) {
+      tree::Txn txn;
+      txn.header.session_id = client.session_id;
+      txn.header.type = OpCode::kError;
+      txn.body = tree::ErrorTxn{err};
+      audit_.answered(*audited, op, txn, err);
+    }
     clients_.send(client, reply_frame(xid, db_.last_zxid(), err, {}));
     return;
   }
@@ -221,6 +229,7 @@ void ClientService::answer_with_error_txn(ClientState& client, int32_t xid, OpCo
   write.op = op;
   write.err = err;
   write.started_ms = started;
+  write.audit = audit_.requester(client, body);
   writes_.submit(client.connection->id(), std::move(write), request);
 }
 

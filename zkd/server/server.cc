@@ -42,7 +42,7 @@ Server::Server(asio::io_context& io, ServerConfig config, Security security, sto
       snapshots_(io, env_, db_, snapshot_options(config_, derived_seed(seed_, 1)),
                  [this] { writes_.log().roll(); }),
       writes_(db_, clients_, snapshots_, stats_, service_, config_.global_outstanding_limit,
-              env_.clock()),
+              env_.clock(), audit_),
       sessions_(io, env_, sessions_options(config_), db_, clients_, writes_,
                 [this] {
                   // In an ensemble only the serving leader decides.
@@ -74,6 +74,7 @@ Server::Server(asio::io_context& io, ServerConfig config, Security security, sto
                                     .view = view_,
                                     .stats = stats_,
                                     .read_only = read_only_,
+                                    .audit = audit_,
                                     .clock = env_.clock()}),
       backup_(OnlineBackup::Parts{.io = io_,
                                   .config = config_,
@@ -166,6 +167,19 @@ std::optional<asio::ip::tcp::endpoint> Server::metrics_endpoint() const {
 Server::~Server() { stop(); }
 
 Status Server::open_storage() {
+  const bool gssapi = security_.sasl && security_.sasl->settings().mechanism ==
+                                            sasl::SaslSettings::Mechanism::kGssapi;
+  if (Status s = audit_.open(config_, env_.clock(),
+                             server_user(gssapi ? security_.sasl->settings().principal : ""));
+      !s.ok()) {
+    return s;
+  }
+  Status status = recover_and_open();
+  if (!status.ok()) audit_.start_failed();
+  return status;
+}
+
+Status Server::recover_and_open() {
   std::vector<storage::LogRecord> records;
   auto recovered = recover(env_, layout_, db_, config_.replicated() ? &records : nullptr);
   if (!recovered.ok()) return recovered.status();
@@ -258,6 +272,16 @@ Status Server::open_storage() {
 }
 
 boost::system::error_code Server::start(Listeners listeners) {
+  boost::system::error_code ec = start_serving(listeners);
+  if (ec) {
+    audit_.start_failed();
+  } else {
+    audit_.started();
+  }
+  return ec;
+}
+
+boost::system::error_code Server::start_serving(Listeners listeners) {
   if (listeners == Listeners::kNone) {
     listener_.reset();
   } else if (config_.plaintext_clients) {
@@ -306,6 +330,7 @@ std::optional<asio::ip::tcp::endpoint> Server::secure_endpoint() const {
 void Server::stop() {
   if (stopped_) return;
   stopped_ = true;
+  audit_.stopping();
   if (listener_) listener_->stop();
   if (secure_listener_) secure_listener_->stop();
   if (admin_) admin_->stop();

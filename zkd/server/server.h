@@ -44,6 +44,7 @@
 
 #include "zkd/admin/admin_endpoints.h"
 #include "zkd/net/client_listener.h"
+#include "zkd/server/audit_trail.h"
 #include "zkd/server/client_registry.h"
 #include "zkd/server/client_service.h"
 #include "zkd/server/config.h"
@@ -81,10 +82,12 @@ class Server final {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Recovers the state from dataDir/dataLogDir (snapshot + log replay), reads
-  // or creates the session key, opens the log and starts the storage threads.
-  // Must succeed before start(); an error (corrupt log, unreadable files)
-  // names the file and what to do.
+  // Opens the audit log (audit.enable), recovers the state from
+  // dataDir/dataLogDir (snapshot + log replay), reads or creates the session
+  // key, opens the log and starts the storage threads. Must succeed before
+  // start(); an error (corrupt log, unreadable files) names the file and what
+  // to do. Once the audit log is open, a failure of this or of start() is
+  // audited as serverStart failure, and start()'s success as serverStart.
   Status open_storage();
   // Makes the txn log from its writer and the callback its reports go to:
   // the simulator's log, written when the simulation says (server_log.h).
@@ -141,6 +144,9 @@ class Server final {
   std::optional<boost::asio::ip::tcp::endpoint> metrics_endpoint() const;
 
  private:
+  // open_storage() and start() but for the audit of their outcome.
+  Status recover_and_open();
+  boost::system::error_code start_serving(Listeners listeners);
   // Logs `message` and stops the server because it cannot go on (its log
   // failed, or it could not carry out what its leader sent); exit status
   // kExitLogFailure.
@@ -164,6 +170,7 @@ class Server final {
   ServerStats stats_;
   tree::Database db_;
   ClientRegistry clients_;
+  AuditTrail audit_;  // audit.enable: opened by open_storage()
   // Snapshots and purges, with the snapshot thread; walks db_, rolls the log.
   SnapshotService snapshots_;
   WritePath writes_;  // hands what it releases to service_

@@ -14,12 +14,13 @@ using net::log_info;
 
 WritePath::WritePath(tree::Database& db, ClientRegistry& clients, SnapshotService& snapshots,
                      ServerStats& stats, RequestHandler& handler, int outstanding_limit,
-                     storage::Clock& clock)
+                     storage::Clock& clock, AuditTrail& audit)
     : db_(db),
       clients_(clients),
       snapshots_(snapshots),
       stats_(stats),
       clock_(clock),
+      audit_(audit),
       handler_(handler) {
   // Apache throttles on the requests in its processor pipeline; in zkd those
   // are the writes waiting to be committed.
@@ -127,6 +128,7 @@ void WritePath::drain() {
           break;
         }
         tree::ApplyResult result = db_.apply(step->write->txn);
+        audit_.applied(step->write->txn, result);
         // Notifications first: on the writer's own connection they precede its reply.
         clients_.deliver(result.notifications, step->write->txn.header.zxid);
         finish(step->connection, *step->write, result.response);
@@ -191,6 +193,10 @@ void WritePath::finish(net::ConnectionId connection, PendingWrite& write,
   const int64_t zxid = write.txn.header.zxid;
   switch (write.kind) {
     case PendingWrite::Kind::kReply:
+      // Audited whether or not the client is still there to hear the answer.
+      if (write.audit) {
+        audit_.answered(*write.audit, write.op, write.txn, write.err.value_or(response.err));
+      }
       if (client == nullptr) return;
       clients_.reply(*client, write.xid, zxid, write.err.value_or(response.err), response.body,
                      op_tag(write.op), write.started_ms);

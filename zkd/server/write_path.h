@@ -27,6 +27,7 @@
 #include <string_view>
 
 #include "zkd/net/client_connection.h"
+#include "zkd/server/audit_trail.h"
 #include "zkd/server/client_registry.h"
 #include "zkd/server/client_state.h"
 #include "zkd/server/forwarded_writes.h"
@@ -60,10 +61,11 @@ class WritePath {
   // Every argument outlives the write path. `handler` may be constructed
   // after it: it is first called by drain(). `outstanding_limit`:
   // globalOutstandingLimit, the pending writes at which clients stop being read.
-  // `clock`'s wall time is each txn's time.
+  // `clock`'s wall time is each txn's time. `audit` hears of each write
+  // answered and each txn applied (audit_trail.h).
   WritePath(tree::Database& db, ClientRegistry& clients, SnapshotService& snapshots,
             ServerStats& stats, RequestHandler& handler, int outstanding_limit,
-            storage::Clock& clock);
+            storage::Clock& clock, AuditTrail& audit);
   WritePath(const WritePath&) = delete;
   WritePath& operator=(const WritePath&) = delete;
 
@@ -112,7 +114,10 @@ class WritePath {
 
   // --- the ensemble's (replication.h) ---
   // A committed txn this replica applied: kept when it answers one of ours.
-  void applied(tree::Txn& txn, tree::Response& response) { forwarded_.applied(txn, response); }
+  void applied(tree::Txn& txn, tree::ApplyResult& result) {
+    audit_.applied(txn, result);
+    forwarded_.applied(txn, result.response);
+  }
   void sync_done(uint64_t ticket) { forwarded_.sync_done(ticket); }
   // Forgets every write in flight (their clients' connections are closing).
   void drop();
@@ -131,6 +136,7 @@ class WritePath {
   SnapshotService& snapshots_;
   ServerStats& stats_;
   storage::Clock& clock_;
+  AuditTrail& audit_;
   RequestHandler& handler_;
   std::shared_ptr<net::ReadGate> read_gate_;
   bool held_ = false;

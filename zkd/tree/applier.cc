@@ -169,12 +169,13 @@ ApplyResult Applier::set_acl(const TxnHeader& h, const SetACLTxn& t) {
 // in the log, so deleting it is what converges.
 ApplyResult Applier::close_session(const TxnHeader& h, const CloseSessionTxn& t) {
   ApplyResult result = reply(h, Error::kOk);
-  for (const std::string& path : t.paths_to_delete) {
-    delete_node(path, h.zxid, result.notifications);
-  }
-  for (const std::string& path : tree_.kinds().ephemerals(h.session_id)) {
-    delete_node(path, h.zxid, result.notifications);
-  }
+  // The txn's paths, then any ephemeral left (Apache's killSession).
+  const auto remove = [&](const std::string& path) {
+    const bool deleted = delete_node(path, h.zxid, result.notifications) == Error::kOk;
+    result.closed_ephemerals.emplace_back(path, deleted);
+  };
+  for (const std::string& path : t.paths_to_delete) remove(path);
+  for (const std::string& path : tree_.kinds().ephemerals(h.session_id)) remove(path);
   sessions_.close(h.session_id);
   return result;
 }

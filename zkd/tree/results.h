@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libzk/wire/protocol.h"
@@ -35,6 +36,9 @@ struct Notification {
 struct ApplyResult {
   Response response;                        // for the session that issued the txn
   std::vector<Notification> notifications;  // in the order they must be sent
+  // A closeSession: each ephemeral node it deleted, in order, and whether it
+  // was there to delete (false: gone already), for the audit log.
+  std::vector<std::pair<std::string, bool>> closed_ephemerals;
 };
 
 }  // namespace zkd::tree

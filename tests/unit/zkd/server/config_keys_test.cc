@@ -438,6 +438,11 @@ TEST(ConfigKeys, EveryHonouredKeyTakesAGoodValueSilently) {
       {"zkd.peerTimeoutMs", "300"},
       {"zkd.peerProtocol", "apache"},
       {"zkd.quorumSync", "true"},
+      {"audit.enable", "true"},
+      {"audit.impl.class", "org.apache.zookeeper.audit.Slf4jAuditLogger"},
+      {"zkd.auditLogFile", "/var/log/zkd/zookeeper_audit.log"},
+      {"zkd.auditLogMaxFileSize", "10MB"},
+      {"zkd.auditLogMaxBackupIndex", "3"},
       {"readonlymode.enabled", "true"},
       {"reconfigEnabled", "true"},
   };
@@ -449,6 +454,31 @@ TEST(ConfigKeys, EveryHonouredKeyTakesAGoodValueSilently) {
     auto r = with_line(std::string(entry.key) + "=" + value->second);
     EXPECT_TRUE(r.config) << entry.key << ": " << r.error.message();
     EXPECT_THAT(r.warnings, IsEmpty()) << entry.key;
+  }
+}
+
+TEST(ConfigKeys, TheAuditLogKeysAreTaken) {
+  auto r = with_line(
+      "audit.enable=TRUE\naudit.impl.class=com.example.Mine\nzkd.auditLogFile=/a.log\n"
+      "zkd.auditLogMaxFileSize=512kb\nzkd.auditLogMaxBackupIndex=0");
+  ASSERT_TRUE(r.config) << r.error.message();
+  EXPECT_TRUE(r.config->audit_enabled);
+  EXPECT_EQ(r.config->audit_impl_class, "com.example.Mine");  // AuditTrail::open refuses it
+  EXPECT_EQ(r.config->audit_log_file, "/a.log");
+  EXPECT_EQ(r.config->audit_log_max_file_size, 512u * 1024);
+  EXPECT_EQ(r.config->audit_log_max_backup_index, 0);
+  auto defaults = with_line("audit.enable=false");
+  ASSERT_TRUE(defaults.config);
+  EXPECT_FALSE(defaults.config->audit_enabled);
+  EXPECT_EQ(defaults.config->audit_log_max_file_size, 10u * 1024 * 1024);
+  EXPECT_EQ(defaults.config->audit_log_max_backup_index, 10);
+  EXPECT_EQ(with_line("zkd.auditLogMaxFileSize=4096").config->audit_log_max_file_size, 4096u);
+  for (const std::string bad :
+       {"zkd.auditLogMaxFileSize=10 MB", "zkd.auditLogMaxFileSize=MB", "zkd.auditLogMaxFileSize=-1",
+        "zkd.auditLogMaxBackupIndex=-1", "zkd.auditLogFile="}) {
+    auto refused = with_line(bad);
+    EXPECT_FALSE(refused.config) << bad;
+    EXPECT_THAT(refused.error.message(), HasSubstr("zoo.cfg:3: ")) << bad;
   }
 }
 

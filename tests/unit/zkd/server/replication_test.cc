@@ -9,9 +9,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include "libzk/wire/protocol.h"
 #include "libzk/wire/records.h"
 #include "tests/common/request_bodies.h"
+#include "tests/common/temp_dir.h"
 #include "tests/sim/server/sim_ensemble.h"
 #include "tests/unit/zkd/server/whole_server.h"
 #include "zkd/server/replication.h"
@@ -49,9 +52,15 @@ constexpr int32_t kSessionMs = 2000;
 
 class ReplicationTest : public ::testing::Test, protected ClientCalls {
  protected:
-  // Server i (myid i + 1) draws its election timeouts from seed 100 + i.
-  ReplicationTest() : ensemble_(kZooCfg, kServers, /*seed=*/1) {
-    for (size_t i = 0; i < kServers; ++i) ensemble_.start(i, 100 + i);
+  // Server i (myid i + 1) draws its election timeouts from seed 100 + i;
+  // `configure`, when given, changes each node's configuration first.
+  using Configure = std::function<void(size_t i, ServerConfig& config)>;
+  explicit ReplicationTest(const Configure& configure = nullptr)
+      : ensemble_(kZooCfg, kServers, /*seed=*/1) {
+    for (size_t i = 0; i < kServers; ++i) {
+      if (configure) configure(i, ensemble_.node(i).config);
+      ensemble_.start(i, 100 + i);
+    }
   }
 
   bool run_until(const std::function<bool()>& done) override { return within(kBound, done); }
@@ -322,6 +331,69 @@ TEST_F(ReplicationTest, AFollowerThatWasDownCatchesUpWhenItRejoins) {
   auto reader = client(follower);
   for (int k = 0; k < 5; ++k) {
     EXPECT_EQ(synced_read(*reader, "/missed-" + std::to_string(k)), std::to_string(k));
+  }
+}
+
+// The audit logs of AuditReplicationTest's servers: real files in a temp
+// dir, beside the in-memory disks. A base of the fixture made before
+// ReplicationTest starts the servers, which open the files.
+struct AuditFiles {
+  zk::test::TempDir dir{"zkd-audit-replication"};
+  std::string audit_file(size_t i) const { return dir.at("audit-" + std::to_string(i) + ".log"); }
+  std::string audit_log(size_t i) const {
+    std::ifstream in(audit_file(i));
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+};
+
+// audit.enable on every server, each writing its own file.
+class AuditReplicationTest : protected AuditFiles, public ReplicationTest {
+ protected:
+  AuditReplicationTest()
+      : ReplicationTest([this](size_t i, ServerConfig& config) {
+          config.audit_enabled = true;
+          config.audit_log_file = audit_file(i);
+        }) {}
+};
+
+TEST_F(AuditReplicationTest, AClientsWriteIsAuditedWhereItIsAnsweredItsEphemeralsEverywhere) {
+  const size_t leader = wait_for_leader();
+  const size_t follower = (leader + 1) % kServers;
+  auto writer = client(follower);
+  ASSERT_EQ(create(*writer, "/a", "x").err, Error::kOk);
+  EXPECT_EQ(create(*writer, "/a", "x").err, Error::kNodeExists);
+  send(*writer, 20, OpCode::kCreate, zk::test::create_body("/a/e", "", /*flags=*/1));
+  ASSERT_EQ(next(*writer).first.err, Error::kOk);
+  send(*writer, 21, OpCode::kCloseSession, "");
+  ASSERT_EQ(next(*writer).first.err, Error::kOk);
+  const std::string deletion =
+      "operation=ephemeralZNodeDeletionOnSessionCloseOrExpire\tznode=/a/e\tresult=success\n";
+  ASSERT_TRUE(run_until([&] {
+    for (size_t i = 0; i < kServers; ++i) {
+      if (audit_log(i).find(deletion) == std::string::npos) return false;
+    }
+    return true;
+  })) << "every server audits the ephemeral's deletion";
+
+  const std::string on_follower = audit_log(follower);
+  EXPECT_NE(on_follower.find("INFO o.a.z.a.Slf4jAuditLogger: session=0x"), std::string::npos);
+  EXPECT_NE(on_follower.find("\toperation=create\tznode=/a\tznode_type=persistent\t"
+                             "result=success\n"),
+            std::string::npos)
+      << on_follower;
+  EXPECT_NE(on_follower.find("ERROR o.a.z.a.Slf4jAuditLogger: "), std::string::npos);
+  EXPECT_NE(on_follower.find("\toperation=create\tznode=/a\tznode_type=persistent\t"
+                             "result=failure\n"),
+            std::string::npos);
+  EXPECT_NE(on_follower.find("\toperation=create\tznode=/a/e\tznode_type=ephemeral\t"),
+            std::string::npos);
+  for (size_t i = 0; i < kServers; ++i) {
+    EXPECT_NE(audit_log(i).find("\toperation=serverStart\tresult=success\n"), std::string::npos);
+    if (i == follower) continue;
+    EXPECT_EQ(audit_log(i).find("operation=create"), std::string::npos)
+        << "server " << id(i) << " audited a write its client did not send there";
   }
 }
 

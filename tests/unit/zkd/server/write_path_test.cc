@@ -60,7 +60,8 @@ class WritePathTest : public ::testing::Test {
       : guard_(boost::asio::make_work_guard(io_)),
         clients_(stats_, env_.clock()),
         snapshots_(io_, env_, db_, snapshot_options(), [this] { writes_.log().roll(); }),
-        writes_(db_, clients_, snapshots_, stats_, handler_, kOutstandingLimit, env_.clock()) {
+        writes_(db_, clients_, snapshots_, stats_, handler_, kOutstandingLimit, env_.clock(),
+                audit_) {
     EXPECT_TRUE(env_.create_dirs(kLayout.log_dir).ok());
     EXPECT_TRUE(env_.create_dirs(kLayout.snap_dir).ok());
     storage::LogOptions options;
@@ -145,6 +146,7 @@ class WritePathTest : public ::testing::Test {
   ClientRegistry clients_;
   RecordingHandler handler_;
   SnapshotService snapshots_;
+  AuditTrail audit_;
   WritePath writes_;
   std::optional<Sessions> sessions_;
 };
