@@ -10,7 +10,6 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 #include <cctype>
-#include <charconv>
 
 namespace zk::toolkit {
 
@@ -69,35 +68,6 @@ AdminHttpReply admin_http(const AdminHttpRequest& request) {
   reply.body = std::move(in.body());
   stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
   return reply;
-}
-
-bool parse_host_port(std::string_view text, uint16_t default_port, std::string& host,
-                     uint16_t& port) {
-  std::string_view rest;
-  if (text.starts_with('[')) {
-    const size_t close = text.find(']');
-    if (close == std::string_view::npos) return false;
-    host = std::string(text.substr(1, close - 1));
-    rest = text.substr(close + 1);
-    if (!rest.empty() && !rest.starts_with(':')) return false;
-  } else {
-    const size_t colon = text.rfind(':');
-    host = std::string(text.substr(0, colon));
-    if (colon != std::string_view::npos) rest = text.substr(colon);
-  }
-  if (host.empty()) return false;
-  if (rest.empty()) {
-    port = default_port;
-    return true;
-  }
-  rest.remove_prefix(1);
-  unsigned value = 0;
-  auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
-  if (error != std::errc{} || end != rest.data() + rest.size() || value == 0 || value > 65535) {
-    return false;
-  }
-  port = static_cast<uint16_t>(value);
-  return true;
 }
 
 }  // namespace zk::toolkit

@@ -34,9 +34,4 @@ struct AdminHttpRequest {
 
 AdminHttpReply admin_http(const AdminHttpRequest& request);
 
-// "host:port" or "host" (port `default_port`) -> (host, port); an IPv6
-// address in brackets. False when the text does not read.
-bool parse_host_port(std::string_view text, uint16_t default_port, std::string& host,
-                     uint16_t& port);
-
 }  // namespace zk::toolkit

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "libzk/client/connect_string.h"
 #include "libzk/json/json_writer.h"
 #include "toolkit/admin_http.h"
 #include "zkctl/exit_code.h"
@@ -99,22 +100,18 @@ int run_backup_verb(const BackupVerb& verb, const std::string& server, bool json
   const bool backup = verb.kind == BackupVerb::Kind::kBackup;
   const std::string name = backup ? "backup" : "restore";
   zk::toolkit::AdminHttpRequest request;
-  const std::string where = verb.admin.empty() ? server.substr(0, server.find(',')) : verb.admin;
-  uint16_t default_port = kAdminPort;
-  if (verb.admin.empty()) {
-    // -s names the client port; the admin port is 8080 unless --admin says.
-    std::string host;
-    uint16_t ignored = 0;
-    if (!zk::toolkit::parse_host_port(where, 2181, host, ignored)) {
-      err << "zkctl: " << name << ": cannot read the server " << where << "\n";
-      return to_int(ExitCode::kUsage);
-    }
-    request.host = host;
-    request.port = default_port;
-  } else if (!zk::toolkit::parse_host_port(where, default_port, request.host, request.port)) {
-    err << "zkctl: " << name << ": --admin " << where << " is not HOST[:PORT]\n";
+  // -s names the client port: its first host, on the admin port 8080.
+  const std::string where =
+      verb.admin.empty() ? server.substr(0, server.find_first_of(",/")) : verb.admin;
+  zk::client::HostPort admin;
+  admin.port = kAdminPort;
+  if (!zk::client::parse_host_port(where, admin)) {
+    err << "zkctl: " << name << ": " << (verb.admin.empty() ? "-s " : "--admin ") << where
+        << " is not HOST[:PORT]\n";
     return to_int(ExitCode::kUsage);
   }
+  request.host = admin.host;
+  request.port = verb.admin.empty() ? kAdminPort : admin.port;
   request.authorization = verb.authorization;
   if (backup) {
     request.target = "/commands/snapshot?streaming=true";

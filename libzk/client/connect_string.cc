@@ -25,8 +25,9 @@ bool parse_port(std::string_view text, uint16_t& port) {
   return true;
 }
 
-// "host", "host:port", "[v6]", "[v6]:port".
-bool parse_host(std::string_view text, HostPort& out) {
+}  // namespace
+
+bool parse_host_port(std::string_view text, HostPort& out) {
   text = trim(text);
   if (text.empty()) return false;
   std::string_view port_text;
@@ -53,8 +54,6 @@ bool parse_host(std::string_view text, HostPort& out) {
   return parse_port(text.substr(colon + 1), out.port);
 }
 
-}  // namespace
-
 Result<ConnectString> parse_connect_string(std::string_view text) {
   ConnectString result;
   std::string_view hosts = text;
@@ -74,7 +73,7 @@ Result<ConnectString> parse_connect_string(std::string_view text) {
     std::string_view item = trim(hosts.substr(start, comma - start));
     if (!item.empty()) {
       HostPort hp;
-      if (!parse_host(item, hp)) return Error::kBadArguments;
+      if (!parse_host_port(item, hp)) return Error::kBadArguments;
       result.hosts.push_back(std::move(hp));
     }
     start = comma + 1;

@@ -30,4 +30,9 @@ struct ConnectString {
 // ports and invalid chroot paths yield Error::kBadArguments.
 Result<ConnectString> parse_connect_string(std::string_view text);
 
+// One "host", "host:port", "[v6]" or "[v6]:port" into `out`; out.port is
+// kept when the text names none (so the caller's default stands). False
+// when it does not read (out is then unspecified).
+bool parse_host_port(std::string_view text, HostPort& out);
+
 }  // namespace zk::client
