@@ -82,7 +82,7 @@ _zklab() {
                 --restart-at --csv --svg'
             ;;
         roll) options='--kill --no-transfer --settle --clients --reads --in-flight --value-bytes --csv --svg' ;;
-        transfer) options='--settle --clients --reads --in-flight --value-bytes --csv --svg' ;;
+        transfer) options='--to --settle --clients --reads --in-flight --value-bytes --csv --svg' ;;
         migrate)
             options='--to --kill-leader-between --settle --clients --reads --in-flight --value-bytes
                 --csv --svg'

@@ -508,6 +508,57 @@ TEST_F(EnsembleTest, YdldHandsLeadershipToAFollowerWithEveryWrite) {
   expect_everywhere("/handed", expected_children(0, 200));
 }
 
+// rqld (ClickHouse Keeper's): the follower that asks becomes the leader,
+// with every acknowledged write, and the old leader follows it; csnp writes
+// a snapshot at the zxid it names; lgif names the log's zxids in Keeper's
+// keys.
+TEST_F(EnsembleTest, RqldMakesTheAskingFollowerLeadAndCsnpLgifAnswerInKeepersWords) {
+  if (env("ZK_ENSEMBLE_FLAVOUR") == "apache") GTEST_SKIP() << "rqld is ClickHouse Keeper's";
+  ASSERT_NO_FATAL_FAILURE(start(3));
+  const int lead = leader();
+  {
+    auto c = connect_to(ensemble_->connect_string());
+    ASSERT_TRUE(c);
+    ASSERT_TRUE(create_retrying(*c, "/asked", "").ok());
+    ASSERT_EQ(create_many(*c, "/asked", 0, 100), Error::kOk);
+  }
+  auto word = [&](int id, const std::string& w) {
+    return four_letter_word(ensemble_->node(id).host(), ensemble_->node(id).port(), w, 5s)
+        .value_or("<no answer>");
+  };
+  const int asking = others(*ensemble_, {lead}).back();
+  EXPECT_EQ(word(asking, "rqld"), "Sent leadership request to leader.\n");
+  auto next = ensemble_->wait_for_leader(kElectionDeadline, {lead});
+  ASSERT_TRUE(next) << "no other leader after rqld";
+  EXPECT_EQ(*next, asking);
+  EXPECT_EQ(ensemble_->wait_all_serving(kServeDeadline), "");
+  EXPECT_EQ(ensemble_->mode(lead), ServerMode::kFollower);
+  expect_everywhere("/asked", expected_children(0, 100));
+  EXPECT_EQ(word(asking, "rqld"), "Sent leadership request to leader.\n");  // leads already
+
+  const std::string info = word(asking, "lgif");
+  for (const char* key :
+       {"first_log_idx\t", "first_log_term\t", "last_log_idx\t", "last_log_term\t",
+        "last_committed_log_idx\t", "leader_committed_log_idx\t", "target_committed_log_idx\t",
+        "last_snapshot_idx\t"}) {
+    EXPECT_NE(info.find(key), std::string::npos) << key << " in " << info;
+  }
+  const std::string taken = word(lead, "csnp");
+  ASSERT_FALSE(taken.empty());
+  const int64_t zxid = std::stoll(taken);
+  EXPECT_GT(zxid, 100) << taken;
+  // The snapshot lands: lgif's last_snapshot_idx reaches the zxid csnp named.
+  const auto until = Clock::now() + kServeDeadline;
+  int64_t snapshot = -1;
+  while (Clock::now() < until && snapshot < zxid) {
+    const std::string text = word(lead, "lgif");
+    const size_t at = text.find("last_snapshot_idx\t");
+    if (at != std::string::npos) snapshot = std::stoll(text.substr(at + 18));
+    if (snapshot < zxid) std::this_thread::yield();
+  }
+  EXPECT_GE(snapshot, zxid);
+}
+
 // /zookeeper/config holds the membership as Apache writes it from zoo.cfg's
 // static server.N lines (configuration version 0), on every node, observers
 // included, and `conf` ends with the same text after "membership: ".

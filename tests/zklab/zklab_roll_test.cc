@@ -102,9 +102,19 @@ TEST_F(ZklabTransferTest, TheLeaderHandsOverToAFollowerAndNoSessionIsLost) {
   EXPECT_EQ(after[std::stoi(leader)].role, "follower") << describe(after);
   EXPECT_NE(read_file(lab_ / "transfer.svg").find("transfer node " + leader), std::string::npos);
 
+  // --to N: node N asks to lead (rqld) and leads; here the old leader.
+  run = zklab({"transfer", "--to", leader, "--settle", "0.2"}, 120s);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("leadership moved from node " + next + " to node " + leader + " in"),
+            std::string::npos)
+      << run.output;
+  after = status().value_or(Status{});
+  EXPECT_EQ(after[std::stoi(leader)].role, "leader") << describe(after);
+
   // Bad options exit 2.
   EXPECT_EQ(zklab({"transfer", "--clients", "0"}, 30s).exit_code, 2);
   EXPECT_EQ(zklab({"transfer", "--settle", "-1"}, 30s).exit_code, 2);
+  EXPECT_EQ(zklab({"transfer", "--to", "0"}, 30s).exit_code, 2);
 }
 
 class ZklabMembershipTest : public zk::lab::testing::ZklabFixture {};

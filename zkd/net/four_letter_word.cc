@@ -7,10 +7,11 @@
 namespace zkd::net {
 
 bool is_four_letter_word(std::string_view first_four_bytes) {
-  // Apache 3.8's words, and ydld (ClickHouse Keeper's: yield leadership).
-  static constexpr std::array<std::string_view, 19> kWords = {
-      "conf", "cons", "crst", "dirs", "dump", "envi", "gtmk", "ruok", "stmk", "srvr",
-      "srst", "stat", "wchc", "wchp", "wchs", "mntr", "isro", "hash", "ydld"};
+  // Apache 3.8's words, and ClickHouse Keeper's ydld (yield leadership),
+  // rqld (request leadership), csnp (snapshot now) and lgif (log information).
+  static constexpr std::array<std::string_view, 22> kWords = {
+      "conf", "cons", "crst", "dirs", "dump", "envi", "gtmk", "ruok", "stmk", "srvr", "srst",
+      "stat", "wchc", "wchp", "wchs", "mntr", "isro", "hash", "ydld", "rqld", "csnp", "lgif"};
   return std::find(kWords.begin(), kWords.end(), first_four_bytes) != kWords.end();
 }
 

@@ -10,7 +10,8 @@
 namespace zkd::net {
 
 // Every word Apache 3.8 knows: conf cons crst dirs dump envi gtmk ruok stmk
-// srvr srst stat wchc wchp wchs mntr isro hash, and ClickHouse Keeper's ydld.
+// srvr srst stat wchc wchp wchs mntr isro hash, and ClickHouse Keeper's ydld,
+// rqld, csnp and lgif.
 bool is_four_letter_word(std::string_view first_four_bytes);
 
 // Telnet's "interrupt process" sequence (0xfff4fffd): Apache just closes.

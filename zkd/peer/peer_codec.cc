@@ -78,7 +78,7 @@ bool decode_peer_packet(std::string_view bytes, PeerPacket& packet) {
   zab::Message& m = packet.message;
   if (in.int32() != kPacketVersion) return false;
   int32_t type = in.int32();
-  if (type < 0 || type > static_cast<int32_t>(zab::MsgType::kSnapChunk)) return false;
+  if (type < 0 || type > static_cast<int32_t>(zab::MsgType::kLeadershipRequest)) return false;
   m.type = static_cast<zab::MsgType>(type);
   m.from = in.int64();
   m.to = in.int64();

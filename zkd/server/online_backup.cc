@@ -137,8 +137,8 @@ void OnlineBackup::wait_for_drain(std::shared_ptr<Pending> pending) {
 admin::BackupService::Restored OnlineBackup::replace_state(Pending& pending) {
   // A 3.9 file records its zxid; a 3.8 or zkd one does not, and its newest
   // node's zxid is the best bound known.
-  const int64_t zxid = std::max(
-      {parts_.db.last_zxid(), pending.state.zxid, tree::newest_zxid(pending.state.tree)});
+  const int64_t zxid =
+      std::max({parts_.db.last_zxid(), pending.state.zxid, tree::newest_zxid(pending.state.tree)});
   pending.state.zxid = zxid;
   pending.state.walked = zxid;
   tree::Database restored(database_options(parts_.config, parts_.env.clock().wall_ms()));

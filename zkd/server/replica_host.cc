@@ -109,6 +109,15 @@ void ReplicaHost::tick() {
 
 void ReplicaHost::receive(zab::Message message, std::string attachment) {
   if (stopped_) return;
+  if (message.type == zab::MsgType::kLeadershipRequest) {
+    const zab::Status status = core_.status();
+    if (status.role != zab::Role::kLeading || message.epoch != status.epoch) return;
+    log_info("server ", message.from, " asks to lead (rqld)");
+    if (const zab::Error err = transfer(message.from); err != zab::Error::kOk) {
+      log_warn("cannot hand leadership to server ", message.from, ": ", zab::to_string(err));
+    }
+    return;
+  }
   if (message.type == zab::MsgType::kSnapChunk) {
     auto snap = incoming_.chunk(message, attachment);
     if (!snap.ok()) return fail("cannot stage the leader's snapshot: " + snap.status().message());
@@ -169,6 +178,19 @@ zab::Error ReplicaHost::transfer(zab::ServerId to) {
   const zab::Error err = core_.transfer(to);
   process();
   return err;
+}
+
+bool ReplicaHost::request_leadership() {
+  if (stopped_) return false;
+  const zab::Status status = core_.status();
+  if (status.role != zab::Role::kFollowing || !status.serving || status.leader == 0) return false;
+  zab::Message m;
+  m.type = zab::MsgType::kLeadershipRequest;
+  m.from = core_.config().id;
+  m.to = status.leader;
+  m.epoch = status.epoch;
+  send(std::move(m));
+  return true;
 }
 
 void ReplicaHost::process() {

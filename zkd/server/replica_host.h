@@ -148,6 +148,10 @@ class ReplicaHost {
   // zab::Zab::transfer. Writes that arrive meanwhile wait here: proposed if
   // the transfer is abandoned, dropped with the clients if it succeeds.
   zab::Error transfer(zab::ServerId to);
+  // rqld: a serving follower asks its leader to hand leadership over to it
+  // (zab::MsgType::kLeadershipRequest); the leader does as for transfer(this
+  // server). False when this replica is not a serving follower.
+  bool request_leadership();
   // Takes no input any more (the server stops).
   void stop() { stopped_ = true; }
 

@@ -171,6 +171,11 @@ boost::system::error_code Replication::start() {
   return {};
 }
 
+bool Replication::request_leadership() {
+  if (parts_.config.apache_peer_protocol) return false;
+  return host_.request_leadership();
+}
+
 zab::Error Replication::transfer(zab::ServerId to) {
   const zab::Error err = host_.transfer(to);
   if (err == zab::Error::kOk) {

@@ -117,6 +117,9 @@ class Replication final : ReplicaEvents {
   // Leader: leadership to follower `to` (0: the most up to date one),
   // ReplicaHost::transfer.
   zab::Error transfer(zab::ServerId to);
+  // rqld (ReplicaHost::request_leadership). False too under Apache's peer
+  // protocol, which has no message for it.
+  bool request_leadership();
 
  private:
   // ReplicaEvents

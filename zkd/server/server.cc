@@ -8,6 +8,7 @@
 
 #include "zkd/log/log.h"
 #include "zkd/server/database_options.h"
+#include "zkd/server/keeper_words.h"
 #include "zkd/server/log_thread.h"
 
 namespace zkd::server {
@@ -64,6 +65,16 @@ Server::Server(asio::io_context& io, ServerConfig config, Security security, sto
                                 },
                                 .read_only = read_only_,
                                 .yield_leadership = [this] { return yield_leadership(); },
+                                .keeper_word =
+                                    [this](std::string_view word) {
+                                      return keeper_word(
+                                          word, KeeperWordParts{.env = env_,
+                                                                .layout = layout_,
+                                                                .db = db_,
+                                                                .snapshots = snapshots_,
+                                                                .writes = writes_,
+                                                                .replication = replication_.get()});
+                                    },
                                 .clock = env_.clock()}),
       service_(ClientService::Parts{.config = config_,
                                     .security = security_,

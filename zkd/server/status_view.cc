@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/status_view.h"
+#include "zkd/server/keeper_words.h"
 
 #include <sys/resource.h>
 #include <sys/utsname.h>
@@ -384,6 +385,7 @@ std::string StatusView::four_letter_word(std::string_view word, std::string_view
   }
   if (word == "conf") return format_conf(conf());
   if (word == "ydld") return yield_leadership();
+  if (is_keeper_word(word) && sources_.keeper_word) return sources_.keeper_word(word);
   if (word == "envi") return format_envi(environment());
   if (word == "wchs") {
     auto w = watch_counts();

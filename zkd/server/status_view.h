@@ -50,6 +50,8 @@ class StatusView final : public admin::ServerView {
     // ydld: the leader hands leadership to its most up-to-date follower
     // (ReplicaHost::transfer); the answer to send. Null when standalone.
     std::function<std::string()> yield_leadership;
+    // rqld, csnp, lgif (keeper_words.h): the answer to the word.
+    std::function<std::string(std::string_view word)> keeper_word;
     storage::Clock& clock;  // uptime, dates of the session buckets
   };
   explicit StatusView(Sources sources);

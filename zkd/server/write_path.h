@@ -84,6 +84,8 @@ class WritePath {
   const ReplicaHost* host() const { return host_; }
   // The reply order; ClientService defers and queries through it.
   Pipeline& pipeline() { return pipeline_; }
+  // Standalone: the last zxid handed to the log.
+  int64_t last_prepared_zxid() const { return last_prepared_zxid_; }
   // Writes waiting for the disk or the leader (mntr's zk_outstanding_requests).
   size_t pending() const { return pipeline_.writes_pending(); }
   // The read gate of client connections: closed while pending() reaches the

@@ -51,6 +51,8 @@ const char* to_string(MsgType type) {
       return "Digest";
     case MsgType::kSnapChunk:
       return "SnapChunk";
+    case MsgType::kLeadershipRequest:
+      return "LeadershipRequest";
   }
   return "?";
 }
@@ -138,6 +140,9 @@ std::string describe(const Message& m) {
       break;
     case MsgType::kSnapChunk:
       s += " " + zxid_string(m.zxid);
+      break;
+    case MsgType::kLeadershipRequest:
+      s += e;
       break;
   }
   return s;

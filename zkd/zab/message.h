@@ -82,6 +82,10 @@ enum class MsgType : uint8_t {
   // state; the last has no attachment (docs/replication.md, "Streamed
   // snapshots").
   kSnapChunk,
+  // LeadershipRequest (learner -> leader): epoch. A synced follower asks to
+  // lead (ClickHouse Keeper's rqld); the leader's host hands leadership over
+  // to it as ydld does (Zab::transfer). The hosts', never stepped into a core.
+  kLeadershipRequest,
 };
 
 enum class PeerState : uint8_t { kLooking, kFollowing, kLeading };

@@ -316,8 +316,13 @@ LabCommand add_transfer_command(CLI::App& app) {
   auto s = std::make_shared<State>();
   auto* transfer = app.add_subcommand(
       "transfer",
-      "the leader hands leadership to its most up-to-date follower under load (ydld); record the "
-      "longest write gap");
+      "the leader hands leadership to its most up-to-date follower under load (ydld), or --to N "
+      "asks to lead (rqld); record the longest write gap");
+  transfer
+      ->add_option("--to", s->options.to,
+                   "the node that asks to lead (default: the leader "
+                   "picks its most up-to-date follower)")
+      ->check(CLI::Range(1, 255));
   transfer
       ->add_option("--settle", s->settle_s,
                    "seconds of load before the transfer and after (default 1)")

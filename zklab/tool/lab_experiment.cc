@@ -128,19 +128,25 @@ void print_write_outcome(const LabContext& ctx, const Load& load, const Timeline
   for (const auto& e : ended) ctx.out << "ended: " << e << "\n";
 }
 
-int transfer_leadership(const LabContext& ctx, const std::vector<LabNode>& nodes, int leader) {
-  const auto node = std::find_if(nodes.begin(), nodes.end(),
-                                 [leader](const LabNode& n) { return n.id == leader; });
+int transfer_leadership(const LabContext& ctx, const std::vector<LabNode>& nodes, int leader,
+                        int to) {
+  const int asked = to != 0 ? to : leader;
+  const auto node =
+      std::find_if(nodes.begin(), nodes.end(), [asked](const LabNode& n) { return n.id == asked; });
   if (node == nodes.end()) {
-    ctx.err << "zklab: no node " << leader << "\n";
+    ctx.err << "zklab: no node " << asked << "\n";
     return 0;
   }
-  constexpr std::string_view kSent = "Sent yield leadership request to leader.";
-  const auto answer = four_letter_word("127.0.0.1", node->client_port, "ydld",
+  const std::string_view word = to != 0 ? "rqld" : "ydld";
+  const std::string_view sent =
+      to != 0 ? "Sent leadership request to leader." : "Sent yield leadership request to leader.";
+  const auto answer = four_letter_word("127.0.0.1", node->client_port, std::string(word),
                                        std::chrono::seconds(5), node->client.tls_context);
-  if (!answer || !answer->starts_with(kSent)) {
-    ctx.err << "zklab: node " << leader << " did not take the transfer (ydld): "
-            << (answer ? (answer->empty() ? "no answer (not a zkd that knows ydld?)" : *answer)
+  if (!answer || !answer->starts_with(sent)) {
+    ctx.err << "zklab: node " << asked << " did not take the transfer (" << word << "): "
+            << (answer ? (answer->empty()
+                              ? "no answer (not a zkd that knows " + std::string(word) + "?)"
+                              : *answer)
                        : "unreachable")
             << "\n";
     return 0;
@@ -149,11 +155,12 @@ int transfer_leadership(const LabContext& ctx, const std::vector<LabNode>& nodes
   const bool moved = toolkit::poll_until(
       [&] {
         next = current_leader(nodes);
-        return next != 0 && next != leader;
+        return next != 0 && next != leader && (to == 0 || next == to);
       },
       ctx.deadline, std::chrono::milliseconds(10));
   if (moved) return next;
-  ctx.err << "zklab: no other node led within " << ctx.deadline.count() << " ms of ydld\n";
+  ctx.err << "zklab: " << (to != 0 ? "node " + std::to_string(to) : std::string("no other node"))
+          << " led within " << ctx.deadline.count() << " ms of " << word << "\n";
   return 0;
 }
 

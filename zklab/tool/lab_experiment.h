@@ -64,10 +64,12 @@ bool connect_load(const LabContext& ctx, Load& load);
 int current_leader(const std::vector<LabNode>& nodes);
 
 // Asks node `leader` to hand its leadership to its most up-to-date follower
-// (zkd's ydld four-letter word) and waits (ctx.deadline) until another node
-// serves as leader: its id, or 0 with why on ctx.err (not zkd, not the
-// leader, or no new leader in time).
-int transfer_leadership(const LabContext& ctx, const std::vector<LabNode>& nodes, int leader);
+// (zkd's ydld four-letter word), or, with `to`, asks node `to` to take it
+// (ClickHouse Keeper's rqld), and waits (ctx.deadline) until another node
+// (`to`, when given) serves as leader: its id, or 0 with why on ctx.err (not
+// zkd, not the leader, or no new leader in time).
+int transfer_leadership(const LabContext& ctx, const std::vector<LabNode>& nodes, int leader,
+                        int to = 0);
 bool is_leader(std::string_view role);
 
 // A context whose node commands print into the given streams, for an

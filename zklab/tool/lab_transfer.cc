@@ -29,8 +29,9 @@ LabExit lab_transfer(const LabContext& ctx, const TransferOptions& o) {
   Load load(lo);
   if (!connect_load(ctx, load)) return LabExit::kError;
   ctx.out << "transfer: " << describe_load(o.load, nodes.size())
-          << "; the leader hands over (ydld), " << seconds_text(o.settle)
-          << " of load before and after\n"
+          << (o.to != 0 ? "; node " + std::to_string(o.to) + " asks to lead (rqld), "
+                        : std::string("; the leader hands over (ydld), "))
+          << seconds_text(o.settle) << " of load before and after\n"
           << std::flush;
 
   const auto origin = load.start();
@@ -41,7 +42,11 @@ LabExit lab_transfer(const LabContext& ctx, const TransferOptions& o) {
   const int leader = current_leader(nodes);
   const auto asked = Clock::now();
   timeline.add({since(origin, asked), EventKind::kTransfer, leader, ""});
-  const int next = leader != 0 ? transfer_leadership(ctx, nodes, leader) : 0;
+  if (o.to != 0 && o.to == leader) {
+    ctx.err << "zklab: node " << o.to << " leads already\n";
+  }
+  const int next =
+      leader != 0 && o.to != leader ? transfer_leadership(ctx, nodes, leader, o.to) : 0;
   if (leader == 0) ctx.err << "zklab: no node leads\n";
   if (next != 0) {
     ctx.out << seconds_text(since(origin, asked)) << ": leadership moved from node " << leader

@@ -15,7 +15,7 @@ using testing::expect_equal_packets;
 using testing::full_packet;
 using zab::MsgType;
 
-constexpr int kTypeCount = static_cast<int>(MsgType::kSnapChunk) + 1;  // the last type
+constexpr int kTypeCount = static_cast<int>(MsgType::kLeadershipRequest) + 1;  // the last type
 
 std::string random_bytes(std::mt19937_64& rng, size_t size) {
   std::string bytes(size, '\0');
