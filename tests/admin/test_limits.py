@@ -167,6 +167,31 @@ class MaxClientCnxnsTest(unittest.TestCase):
                     c.close()
 
 
+class MaxCnxnsTest(unittest.TestCase):
+    def test_connections_beyond_the_total_are_refused_whatever_their_address(self):
+        with zkd({"maxCnxns": 2, "maxClientCnxns": 0}) as server:
+            clients = [KazooClient(hosts=server.hostport) for _ in range(2)]
+            for c in clients:
+                c.start(timeout=15)
+            try:
+                with zkwire.Connection(server.host, server.port) as third:
+                    third.send(zkwire.frame(zkwire.connect_request(30000)))
+                    self.assertEqual(third.expect_closed(), b"")
+                clients[0].stop()
+                clients[0].close()
+                late = KazooClient(hosts=server.hostport)
+                late.start(timeout=15)
+                late.create("/late-total")
+                late.stop()
+                late.close()
+            finally:
+                for c in clients[1:]:
+                    c.stop()
+                    c.close()
+            with open(server.log_path, errors="replace") as log:
+                self.assertIn("too many connections (maxCnxns", log.read())
+
+
 def add_arguments(parser):
     parser.add_argument("--live-apache", action="store_true",
                         help="also run zkCli.sh against a live Apache server")

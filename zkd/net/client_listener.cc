@@ -15,11 +15,12 @@ namespace zkd::net {
 namespace asio = boost::asio;
 
 ClientListener::ClientListener(asio::io_context& io, ConnectionHandler& handler,
-                               int32_t max_connections_per_address, ConnectionOptions options)
+                               int32_t max_connections_per_address, int32_t max_connections,
+                               ConnectionOptions options)
     : io_(io),
       handler_(handler),
       options_(options),
-      limiter_(ConnectionLimiter::create(max_connections_per_address)),
+      limiter_(ConnectionLimiter::create(max_connections_per_address, max_connections)),
       acceptor_(io) {
   if (!options_.new_timer) {
     options_.new_timer = [&io] { return new_real_timer(io); };
@@ -84,9 +85,15 @@ void ClientListener::admit(tcp::socket socket) {
     return;
   }
   std::string address = peer.address().to_string();
-  auto slot = limiter_->acquire(address);
+  ConnectionLimiter::Refusal why{};
+  auto slot = limiter_->acquire(address, &why);
   if (!slot) {
-    log_warn("too many connections from ", address, " (maxClientCnxns); closing the new one");
+    if (why == ConnectionLimiter::Refusal::kTotal) {
+      log_warn("too many connections (maxCnxns ", limiter_->total(), "); closing the new one from ",
+               address);
+    } else {
+      log_warn("too many connections from ", address, " (maxClientCnxns); closing the new one");
+    }
     socket.close(ec);
     if (ec) log_warn("closing an excess connection: ", ec.message());
     return;

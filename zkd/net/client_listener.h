@@ -26,8 +26,11 @@ class ClientListener : public std::enable_shared_from_this<ClientListener> {
 
   // Without options.new_timer, the connections' handshake deadlines are real
   // timers on `io` (zkd/clock/real_time.h).
+  // `max_connections_per_address` (maxClientCnxns) and `max_connections`
+  // (maxCnxns): ConnectionLimiter's limits, 0 for none.
   ClientListener(boost::asio::io_context& io, ConnectionHandler& handler,
-                 int32_t max_connections_per_address, ConnectionOptions options);
+                 int32_t max_connections_per_address, int32_t max_connections,
+                 ConnectionOptions options);
 
   // Binds and listens; the error (e.g. address in use) is returned, not thrown.
   boost::system::error_code listen(const tcp::endpoint& endpoint);

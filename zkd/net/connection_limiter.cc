@@ -27,13 +27,20 @@ void ConnectionLimiter::Slot::release() {
   }
 }
 
-std::optional<ConnectionLimiter::Slot> ConnectionLimiter::acquire(const std::string& address) {
+std::optional<ConnectionLimiter::Slot> ConnectionLimiter::acquire(const std::string& address,
+                                                                  Refusal* why) {
+  if (max_total_ > 0 && total_ >= max_total_) {
+    if (why != nullptr) *why = Refusal::kTotal;
+    return std::nullopt;
+  }
   int32_t& n = open_[address];
   if (max_per_address_ > 0 && n >= max_per_address_) {
     if (n == 0) open_.erase(address);
+    if (why != nullptr) *why = Refusal::kPerAddress;
     return std::nullopt;
   }
   ++n;
+  ++total_;
   return Slot(shared_from_this(), address);
 }
 
@@ -45,6 +52,7 @@ int32_t ConnectionLimiter::count(const std::string& address) const {
 void ConnectionLimiter::give_back(const std::string& address) {
   auto it = open_.find(address);
   if (it == open_.end()) return;
+  --total_;
   if (--it->second <= 0) open_.erase(it);
 }
 

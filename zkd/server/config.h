@@ -67,7 +67,10 @@ struct ServerConfig {
   uint16_t client_port = 0;
   std::string client_port_address;  // "" = every address
   bool plaintext_clients = true;
-  int32_t max_client_cnxns = 60;       // per client IP; 0 = unlimited
+  int32_t max_client_cnxns = 60;  // per client IP; 0 = unlimited
+  // maxCnxns: connections all addresses may hold at once on each client
+  // port (0: no limit), as Apache's connection factory counts them.
+  int32_t max_cnxns = 0;
   int32_t min_session_timeout_ms = 0;  // 2 x tickTime when absent
   int32_t max_session_timeout_ms = 0;  // 20 x tickTime when absent
   std::string four_letter_whitelist = "srvr";

@@ -289,8 +289,12 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "one"},
     {"txnLogSizeLimitInKb", kWarned, kIsNot, "-1",
      "zkd starts a new txn log segment by preAllocSize, not by this limit"},
-    {"maxCnxns", kWarned, kIsNot, "0",
-     "zkd has no limit on the total number of connections; maxClientCnxns limits each client IP"},
+    {"maxCnxns", kHonoured, kAlways, "",
+     "connections all clients may hold at once on each client port (0: no limit); one more is "
+     "closed at once",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.max_cnxns, 0, "must not be negative");
+     }},
     {"maxClientCnxns", kHonoured, kAlways, "", "connections per client IP (0: no limit)",
      [](ConfigParser& parser, const Property& line, ServerConfig& c) {
        return parser.number_at_least(line, c.max_client_cnxns, 0, "must not be negative");

@@ -98,7 +98,7 @@ Server::Server(asio::io_context& io, ServerConfig config, Security security, sto
                                   .sessions = sessions_}) {
   stats_.started_steady_ms = env_.clock().steady_ms();
   listener_ = std::make_shared<net::ClientListener>(io_, service_, config_.max_client_cnxns,
-                                                    connection_options(false));
+                                                    config_.max_cnxns, connection_options(false));
 }
 
 std::string Server::yield_leadership() {
@@ -149,8 +149,8 @@ admin::AdminOptions Server::admin_options() const {
 
 std::pair<std::shared_ptr<net::ClientListener>, boost::system::error_code> Server::bind_listener(
     const std::string& address, uint16_t port, bool secure_port) {
-  auto listener = std::make_shared<net::ClientListener>(io_, service_, config_.max_client_cnxns,
-                                                        connection_options(secure_port));
+  auto listener = std::make_shared<net::ClientListener>(
+      io_, service_, config_.max_client_cnxns, config_.max_cnxns, connection_options(secure_port));
   boost::system::error_code ec;
   if (!address.empty()) {
     auto ip = asio::ip::make_address(address, ec);
@@ -160,8 +160,9 @@ std::pair<std::shared_ptr<net::ClientListener>, boost::system::error_code> Serve
   ec = listener->listen(asio::ip::tcp::endpoint(asio::ip::tcp::v6(), port));
   if (ec) {
     // No IPv6 on this host: every IPv4 address.
-    listener = std::make_shared<net::ClientListener>(io_, service_, config_.max_client_cnxns,
-                                                     connection_options(secure_port));
+    listener =
+        std::make_shared<net::ClientListener>(io_, service_, config_.max_client_cnxns,
+                                              config_.max_cnxns, connection_options(secure_port));
     ec = listener->listen(asio::ip::tcp::endpoint(asio::ip::tcp::v4(), port));
   }
   return {listener, ec};

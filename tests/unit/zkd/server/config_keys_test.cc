@@ -319,8 +319,9 @@ TEST(ConfigKeys, WarnedKeysStartWithAWarningSayingWhatDiffers) {
 
   auto limit = with_line("maxCnxns=100");
   ASSERT_TRUE(limit.config) << limit.error.message();
-  EXPECT_THAT(limit.warnings, Contains(HasSubstr("no limit on the total number")));
-  EXPECT_THAT(with_line("maxCnxns=0").warnings, IsEmpty());
+  EXPECT_THAT(limit.warnings, IsEmpty());
+  EXPECT_EQ(limit.config->max_cnxns, 100);
+  EXPECT_FALSE(with_line("maxCnxns=-1").config);
 }
 
 TEST(ConfigKeys, KeysOfNoEffectAreAcceptedSilently) {
@@ -420,6 +421,7 @@ TEST(ConfigKeys, EveryHonouredKeyTakesAGoodValueSilently) {
       {"admin.serverAddress", "127.0.0.1"},
       {"admin.serverPort", "8080"},
       {"admin.idleTimeout", "1000"},
+      {"maxCnxns", "100"},
       {"admin.rateLimiterIntervalInMS", "300000"},
       {"admin.snapshot.enabled", "true"},
       {"admin.restore.enabled", "false"},
