@@ -54,6 +54,7 @@ std::string ClientService::four_letter_word(net::ClientConnection& /*connection*
 }
 
 void ClientService::opened(const std::shared_ptr<net::ClientConnection>& connection) {
+  ++stats_.metrics.connection_request_count;
   clients_.add(connection, clock_.wall_ms());
 }
 
@@ -132,6 +133,7 @@ void ClientService::frame(net::ClientConnection& connection, std::string_view pa
     return;
   }
   ++stats_.packets_received;
+  stats_.metrics.bytes_received_count += payload.size() + 4;  // with its length
   take_frame(*client, payload);
 }
 
@@ -166,6 +168,7 @@ void ClientService::take_frame(ClientState& state, std::string_view payload) {
         // Apache: "ZooKeeperServer not running"; the client tries another server.
         log_info("closing connection from ", connection.remote_text(),
                  ": this replica is not serving (", why, ")");
+        ++stats_.metrics.cnxn_closed_without_zk_server_running;
         ClientRegistry::close(*client);
       } else {
         handle_connect(*client, payload);
@@ -192,12 +195,14 @@ void ClientService::handle_connect(ClientState& client, std::string_view payload
   zk::wire::ConnectRequest request;
   if (!zk::wire::decode(payload, request)) {
     log_warn("closing connection from ", conn.remote_text(), ": malformed ConnectRequest");
+    ++stats_.metrics.unsuccessful_handshake;
     conn.close();
     return;
   }
   if (request.last_zxid_seen > db_.last_zxid()) {
     log_info("refusing connection from ", conn.remote_text(), ": client has seen zxid ",
              hex(request.last_zxid_seen), ", this server only ", hex(db_.last_zxid()));
+    ++stats_.metrics.unsuccessful_handshake;
     conn.close();
     return;
   }
@@ -232,6 +237,7 @@ void ClientService::handle_connect(ClientState& client, std::string_view payload
     return;
   }
   claim(client, session);
+  ++stats_.metrics.connection_revalidate_count;
   sessions_.resumed(session, timeout, clock_.steady_ms());
   client.session_id = session;
   client.timeout_ms = timeout;
@@ -269,6 +275,7 @@ void ClientService::refuse_session(ClientState& client, const zk::wire::ConnectR
                                    std::string_view why) {
   log_info("refusing to resume session ", hex(request.session_id), " from ",
            client.connection->remote_text(), ": ", why);
+  ++stats_.metrics.unsuccessful_handshake;
   zk::wire::ConnectResponse response;
   response.read_only = false;
   response.timeout_ms = 0;

@@ -253,7 +253,7 @@ std::vector<net::PeerAddress> Replication::known_peers() const {
 }
 
 void Replication::applied(tree::Txn txn, tree::ApplyResult result) {
-  parts_.clients.deliver(result.notifications, txn.header.zxid);
+  parts_.clients.deliver_fired(result.notifications, txn.header.zxid);
   if (txn.header.type == zk::wire::OpCode::kReconfig && transport_) {
     log_info("configuration version ", hex(txn.header.zxid),
              " committed: ", parts_.db.config_node().first);

@@ -160,6 +160,14 @@ Status Server::open_storage() {
     log_warn("skipped snapshot ", why);
   }
   if (!recovered->repaired.empty()) log_warn("txn log repaired: ", recovered->repaired);
+  // Apache's start-up figures (ZKDatabase.loadDataBase, FileTxnSnapLog).
+  Metrics& m = stats_.metrics;
+  m.dbinittime.record(recovered->snapshot_ms + recovered->log_ms);
+  m.startup_snap_load_time.record(recovered->snapshot_ms);
+  if (recovered->from_snapshot || recovered->replayed > 0) {
+    m.startup_txns_loaded.record(static_cast<int64_t>(recovered->replayed));
+    m.startup_txns_load_time.record(recovered->log_ms);
+  }
   if (recovered->from_snapshot) {
     log_info("loaded ", layout_.snap_dir, "/", recovered->snapshot_name, " in ",
              recovered->snapshot_ms, " ms and replayed ", recovered->replayed, " txns from ",

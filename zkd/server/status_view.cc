@@ -278,6 +278,8 @@ std::string StatusView::initial_configuration() const { return sources_.config.t
 void StatusView::reset_server_stats() {
   sources_.stats.latency.reset();
   sources_.stats.packets_received = sources_.stats.packets_sent = 0;
+  // Apache's srst resets its ServerMetrics too (ServerStats.reset).
+  sources_.stats.metrics = Metrics{};
 }
 
 void StatusView::reset_connection_stats() {
@@ -289,7 +291,7 @@ std::vector<MonitorEntry> StatusView::monitor() const {
   std::vector<MonitorEntry> v;
   auto add = [&v](std::string key, auto value) {
     using T = decltype(value);
-    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, LatencyStats>) {
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, SummaryFigures>) {
       v.push_back({std::move(key), value});
     } else if constexpr (std::is_convertible_v<T, std::string>) {
       v.push_back({std::move(key), std::string(value)});
@@ -324,24 +326,20 @@ std::vector<MonitorEntry> StatusView::monitor() const {
   }
   add("uptime", s.uptime_ms);
   add("connection_drop_probability", 0.0);
-  add("last_client_response_size", -1);
-  add("min_client_response_size", -1);
-  add("max_client_response_size", -1);
   add("outstanding_tls_handshake", 0);
   add("auth_failed_count", sources_.stats.auth_failures);
-  add("digest_mismatches_count", replica() != nullptr ? replica()->digest_mismatches() : 0);
+  v.push_back({"digest_mismatches_count",
+               static_cast<int64_t>(replica() != nullptr ? replica()->digest_mismatches() : 0),
+               MetricType::kCounter});
   // zkd's own: how many of the leader's tree digests this learner compared.
   add("digests_compared", replica() != nullptr ? replica()->digests_compared() : 0);
   add("non_mtls_remote_conn_count", 0);
   add("non_mtls_local_conn_count", 0);
-  // Apache's fsynctime and snapshottime summaries (ms), and our own
-  // txns_per_fsync (group commit: how many txns one fsync made durable).
-  add("fsynctime", sources_.stats.fsync_ms);
-  add("snapshottime", sources_.snapshots.times());
-  add("txns_per_fsync", sources_.stats.fsyncs == 0
-                            ? 0.0
-                            : static_cast<double>(sources_.stats.logged_txns) /
-                                  static_cast<double>(sources_.stats.fsyncs));
+  // Apache's snapshottime summary (ms), and our own txns_per_fsync (group
+  // commit: how many txns one fsync made durable).
+  add("snapshottime", summary_figures(sources_.snapshots.times()));
+  add("txns_per_fsync", sources_.stats.metrics.sync_processor_batch_size.average());
+  append_metrics(sources_.stats.metrics, v);
   return v;
 }
 
