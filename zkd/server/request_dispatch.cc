@@ -81,6 +81,8 @@ void ClientService::handle(ClientState& client, std::string_view payload, Arriva
       }
       // Apache's FinalRequestProcessor for a read: reading and answering.
       const int64_t read_ms = clock_.steady_ms();
+      // Apache's CommitProcessor: the wait behind the session's writes.
+      stats_.metrics.read_commitproc_time_ms.record(read_ms - started);
       tree::Response response = db_.read(id, op, body, client.auth);
       record_read(stats_.metrics, op, body, response.body.size());
       clients_.reply(client, xid, db_.last_zxid(), response.err, response.body, op, started);

@@ -41,6 +41,7 @@ void WritePath::submit(net::ConnectionId connection, PendingWrite write,
                        const WriteRequest& request) {
   Metrics& m = stats_.metrics;
   if (request.kind == WriteRequest::Kind::kOp) record_write(m, request.op, request.body);
+  write.prepared_ms = clock_.steady_ms();
   if (host_ != nullptr) {
     replicate_write(connection, std::move(write), request);
     return;
@@ -136,6 +137,9 @@ void WritePath::drain() {
   while (auto step = pipeline_.next(released())) {
     switch (step->kind) {
       case Pipeline::Step::Kind::kWrite: {
+        // Apache's CommitProcessor: from the write's prepare to its commit.
+        stats_.metrics.write_commitproc_time_ms.record(clock_.steady_ms() -
+                                                       step->write->prepared_ms);
         if (host_ != nullptr) {
           finish_replicated(step->connection, static_cast<uint64_t>(step->zxid), *step->write);
           break;
@@ -145,6 +149,8 @@ void WritePath::drain() {
         const int64_t started_ms = clock_.steady_ms();
         tree::ApplyResult result = db_.apply(step->write->txn);
         stats_.metrics.commit_process_time.record(clock_.steady_ms() - started_ms);
+        stats_.metrics.propagation_latency.record(clock_.wall_ms() -
+                                                  step->write->txn.header.time_ms);
         ++stats_.metrics.outstanding_changes_removed;
         // Notifications first: on the writer's own connection they precede its reply.
         clients_.deliver_fired(result.notifications, step->write->txn.header.zxid);

@@ -22,7 +22,6 @@ struct SummarySetField {
 
 constexpr CounterField kCounters[] = {
     {"connection_request_count", &Metrics::connection_request_count},
-    {"connection_rejected", &Metrics::connection_rejected},
     {"unsuccessful_handshake", &Metrics::unsuccessful_handshake},
     {"connection_revalidate_count", &Metrics::connection_revalidate_count},
     {"cnxn_closed_without_zk_server_running", &Metrics::cnxn_closed_without_zk_server_running},
@@ -68,8 +67,8 @@ constexpr SummaryField kSummaries[] = {
     {"commit_process_time", &Metrics::commit_process_time, false},
     {"write_final_proc_time_ms", &Metrics::write_final_proc_time_ms, true},
     {"read_final_proc_time_ms", &Metrics::read_final_proc_time_ms, true},
-    {"local_write_committed_time_ms", &Metrics::local_write_committed_time_ms, true},
-    {"server_write_committed_time_ms", &Metrics::server_write_committed_time_ms, true},
+    {"write_commitproc_time_ms", &Metrics::write_commitproc_time_ms, true},
+    {"read_commitproc_time_ms", &Metrics::read_commitproc_time_ms, true},
     {"node_created_watch_count", &Metrics::node_created_watch_count, false},
     {"node_deleted_watch_count", &Metrics::node_deleted_watch_count, false},
     {"node_changed_watch_count", &Metrics::node_changed_watch_count, false},
@@ -83,9 +82,6 @@ constexpr SummaryField kSummaries[] = {
     {"proposal_latency", &Metrics::proposal_latency, true},
     {"propagation_latency", &Metrics::propagation_latency, true},
     {"commit_propagation_latency", &Metrics::commit_propagation_latency, true},
-    {"proposal_ack_creation_latency", &Metrics::proposal_ack_creation_latency, true},
-    {"inflight_snap_count", &Metrics::inflight_snap_count, false},
-    {"inflight_diff_count", &Metrics::inflight_diff_count, false},
 };
 
 constexpr SummarySetField kSummarySets[] = {

@@ -56,7 +56,6 @@ struct Metrics {
   // -- counters (Prometheus counters) --
   // Clients' connections and bytes.
   uint64_t connection_request_count = 0;     // client connections accepted
-  uint64_t connection_rejected = 0;          // refused at accept: maxClientCnxns from one address
   uint64_t unsuccessful_handshake = 0;       // ConnectRequests refused (bad, expired or ahead)
   uint64_t connection_revalidate_count = 0;  // sessions resumed on a new connection
   uint64_t cnxn_closed_without_zk_server_running = 0;  // closed: this replica not serving
@@ -102,28 +101,24 @@ struct Metrics {
   Summary sync_process_time;                       // ms writing a txn into the log
   Summary commit_process_time;                     // ms applying a committed txn to the tree
   Summary write_final_proc_time_ms;                // (A) ms applying a write and answering it
-  Summary read_final_proc_time_ms;                 // (A) ms answering a read
-  Summary local_write_committed_time_ms;   // (A) ms from a local write's commit to its apply
-  Summary server_write_committed_time_ms;  // (A) ms from another server's write's commit to
-                                           // its apply here
-  Summary node_created_watch_count;        // watches fired by one NodeCreated
-  Summary node_deleted_watch_count;        // ... NodeDeleted
-  Summary node_changed_watch_count;        // ... NodeDataChanged
-  Summary node_children_watch_count;       // ... NodeChildrenChanged
-  Summary election_time;                   // ms from looking to following or leading
-  Summary follower_sync_time;              // ms a follower took to sync with its leader
-  Summary observer_sync_time;              // ms an observer took to sync with its leader
-  Summary unavailable_time;                // ms from looking to serving again
-  Summary leader_unavailable_time;         // of those, the ones that ended leading
-  Summary quorum_ack_latency;              // (A) ms from proposal to a quorum's acks
-  Summary proposal_latency;                // (A) a learner: ms from the txn's time to its proposal
-  Summary propagation_latency;             // (A) ms from the txn's time to its apply here
-  Summary commit_propagation_latency;      // (A) a learner: ms from the txn's time to its commit
-  Summary proposal_ack_creation_latency;   // (A) a learner: ms from the txn's time to its ack
-  Summary inflight_snap_count;             // a leader: SNAP syncs under way, at each one's start
-  Summary inflight_diff_count;             // a leader: DIFF syncs under way, at each one's start
-  SummarySet read_per_namespace;           // bytes each read returned, by top-level znode
-  SummarySet write_per_namespace;          // bytes each write carried, by top-level znode
+  Summary write_commitproc_time_ms;                // (A) ms a prepared write waited for its commit
+  Summary read_commitproc_time_ms;     // (A) ms a read waited behind its session's writes
+  Summary read_final_proc_time_ms;     // (A) ms answering a read
+  Summary node_created_watch_count;    // watches fired by one NodeCreated
+  Summary node_deleted_watch_count;    // ... NodeDeleted
+  Summary node_changed_watch_count;    // ... NodeDataChanged
+  Summary node_children_watch_count;   // ... NodeChildrenChanged
+  Summary election_time;               // ms from looking to following or leading
+  Summary follower_sync_time;          // ms a follower took to sync with its leader
+  Summary observer_sync_time;          // ms an observer took to sync with its leader
+  Summary unavailable_time;            // ms from looking to serving again
+  Summary leader_unavailable_time;     // of those, the ones that ended leading
+  Summary quorum_ack_latency;          // (A) ms from proposal to a quorum's acks
+  Summary proposal_latency;            // (A) a learner: ms from the txn's time to its proposal
+  Summary propagation_latency;         // (A) ms from the txn's time to its apply here
+  Summary commit_propagation_latency;  // (A) a learner: ms from the txn's time to its commit
+  SummarySet read_per_namespace;       // bytes each read returned, by top-level znode
+  SummarySet write_per_namespace;      // bytes each write carried, by top-level znode
 
   // -- gauges --
   BufferSizes client_response_size;  // last_, min_, max_client_response_size
