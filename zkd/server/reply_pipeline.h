@@ -48,6 +48,13 @@ class ReplyPipeline {
     int64_t zxid = 0;
     std::optional<Write> write;
     std::optional<Read> read;
+    // kWrite of a connection, for Apache's session-queue figures: what its
+    // queue still holds behind this write, how many of those are requests
+    // released now (before its next write or barrier), and how many
+    // connections have something queued.
+    size_t session_queue = 0;
+    size_t released = 0;
+    size_t pending_sessions = 0;
   };
 
   // Something is pending for `c`: a request arriving now must wait (defer()).
@@ -141,6 +148,12 @@ class ReplyPipeline {
         // The connection's first entry is the mark of this write or barrier:
         // its earlier deferred requests were handed out after the mark before.
         it->second.pop_front();
+        step.session_queue = it->second.size();
+        for (const Entry& e : it->second) {
+          if (!e.read) break;
+          ++step.released;
+        }
+        step.pending_sessions = queues_.size();
         if (it->second.empty()) {
           queues_.erase(it);
         } else {

@@ -326,15 +326,12 @@ std::vector<MonitorEntry> StatusView::monitor() const {
   }
   add("uptime", s.uptime_ms);
   add("connection_drop_probability", 0.0);
-  add("outstanding_tls_handshake", 0);
   add("auth_failed_count", sources_.stats.auth_failures);
   v.push_back({"digest_mismatches_count",
                static_cast<int64_t>(replica() != nullptr ? replica()->digest_mismatches() : 0),
                MetricType::kCounter});
   // zkd's own: how many of the leader's tree digests this learner compared.
   add("digests_compared", replica() != nullptr ? replica()->digests_compared() : 0);
-  add("non_mtls_remote_conn_count", 0);
-  add("non_mtls_local_conn_count", 0);
   // Apache's snapshottime summary (ms), and our own txns_per_fsync (group
   // commit: how many txns one fsync made durable).
   add("snapshottime", summary_figures(sources_.snapshots.times()));

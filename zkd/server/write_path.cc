@@ -140,6 +140,15 @@ void WritePath::drain() {
         // Apache's CommitProcessor: from the write's prepare to its commit.
         stats_.metrics.write_commitproc_time_ms.record(clock_.steady_ms() -
                                                        step->write->prepared_ms);
+        if (step->connection != Pipeline::kNoConnection) {
+          // Apache's CommitProcessor's session queues are zkd's per-connection order.
+          stats_.metrics.requests_in_session_queue.record(
+              static_cast<int64_t>(step->session_queue));
+          stats_.metrics.reads_after_write_in_session_queue.record(
+              static_cast<int64_t>(step->released));
+          stats_.metrics.pending_session_queue_size.record(
+              static_cast<int64_t>(step->pending_sessions));
+        }
         if (host_ != nullptr) {
           finish_replicated(step->connection, static_cast<uint64_t>(step->zxid), *step->write);
           break;

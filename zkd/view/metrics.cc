@@ -22,6 +22,8 @@ struct SummarySetField {
 
 constexpr CounterField kCounters[] = {
     {"connection_request_count", &Metrics::connection_request_count},
+    {"connection_rejected", &Metrics::connection_rejected},
+    {"sessionless_connections_expired", &Metrics::sessionless_connections_expired},
     {"unsuccessful_handshake", &Metrics::unsuccessful_handshake},
     {"connection_revalidate_count", &Metrics::connection_revalidate_count},
     {"cnxn_closed_without_zk_server_running", &Metrics::cnxn_closed_without_zk_server_running},
@@ -69,6 +71,9 @@ constexpr SummaryField kSummaries[] = {
     {"read_final_proc_time_ms", &Metrics::read_final_proc_time_ms, true},
     {"write_commitproc_time_ms", &Metrics::write_commitproc_time_ms, true},
     {"read_commitproc_time_ms", &Metrics::read_commitproc_time_ms, true},
+    {"requests_in_session_queue", &Metrics::requests_in_session_queue, false},
+    {"reads_after_write_in_session_queue", &Metrics::reads_after_write_in_session_queue, false},
+    {"pending_session_queue_size", &Metrics::pending_session_queue_size, false},
     {"node_created_watch_count", &Metrics::node_created_watch_count, false},
     {"node_deleted_watch_count", &Metrics::node_deleted_watch_count, false},
     {"node_changed_watch_count", &Metrics::node_changed_watch_count, false},
@@ -110,6 +115,9 @@ void append_metrics(const Metrics& m, std::vector<MonitorEntry>& out) {
           {set.name, summary_figures(summary, /*advanced=*/false), MetricType::kGauge, key});
     }
   }
+  out.push_back({"outstanding_tls_handshake", m.outstanding_tls_handshake});
+  out.push_back({"non_mtls_remote_conn_count", m.non_mtls_remote_conn_count});
+  out.push_back({"non_mtls_local_conn_count", m.non_mtls_local_conn_count});
   out.push_back({"last_client_response_size", m.client_response_size.last});
   out.push_back({"min_client_response_size", m.client_response_size.min});
   out.push_back({"max_client_response_size", m.client_response_size.max});

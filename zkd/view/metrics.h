@@ -55,9 +55,11 @@ struct BufferSizes {
 struct Metrics {
   // -- counters (Prometheus counters) --
   // Clients' connections and bytes.
-  uint64_t connection_request_count = 0;     // client connections accepted
-  uint64_t unsuccessful_handshake = 0;       // ConnectRequests refused (bad, expired or ahead)
-  uint64_t connection_revalidate_count = 0;  // sessions resumed on a new connection
+  uint64_t connection_request_count = 0;  // client connections accepted
+  uint64_t connection_rejected = 0;       // refused at accept: maxClientCnxns from one address
+  uint64_t sessionless_connections_expired = 0;  // closed for making no session in time
+  uint64_t unsuccessful_handshake = 0;           // ConnectRequests refused (bad, expired or ahead)
+  uint64_t connection_revalidate_count = 0;      // sessions resumed on a new connection
   uint64_t cnxn_closed_without_zk_server_running = 0;  // closed: this replica not serving
   uint64_t bytes_received_count = 0;    // request bytes read from clients (frames with length)
   uint64_t response_bytes = 0;          // reply bytes sent to clients
@@ -102,18 +104,21 @@ struct Metrics {
   Summary commit_process_time;                     // ms applying a committed txn to the tree
   Summary write_final_proc_time_ms;                // (A) ms applying a write and answering it
   Summary write_commitproc_time_ms;                // (A) ms a prepared write waited for its commit
-  Summary read_commitproc_time_ms;     // (A) ms a read waited behind its session's writes
-  Summary read_final_proc_time_ms;     // (A) ms answering a read
-  Summary node_created_watch_count;    // watches fired by one NodeCreated
-  Summary node_deleted_watch_count;    // ... NodeDeleted
-  Summary node_changed_watch_count;    // ... NodeDataChanged
-  Summary node_children_watch_count;   // ... NodeChildrenChanged
-  Summary election_time;               // ms from looking to following or leading
-  Summary follower_sync_time;          // ms a follower took to sync with its leader
-  Summary observer_sync_time;          // ms an observer took to sync with its leader
-  Summary unavailable_time;            // ms from looking to serving again
-  Summary leader_unavailable_time;     // of those, the ones that ended leading
-  Summary quorum_ack_latency;          // (A) ms from proposal to a quorum's acks
+  Summary read_commitproc_time_ms;             // (A) ms a read waited behind its session's writes
+  Summary read_final_proc_time_ms;             // (A) ms answering a read
+  Summary requests_in_session_queue;           // requests queued behind a write, at its commit
+  Summary reads_after_write_in_session_queue;  // of those, released by the commit
+  Summary pending_session_queue_size;          // connections with queued requests, at each commit
+  Summary node_created_watch_count;            // watches fired by one NodeCreated
+  Summary node_deleted_watch_count;            // ... NodeDeleted
+  Summary node_changed_watch_count;            // ... NodeDataChanged
+  Summary node_children_watch_count;           // ... NodeChildrenChanged
+  Summary election_time;                       // ms from looking to following or leading
+  Summary follower_sync_time;                  // ms a follower took to sync with its leader
+  Summary observer_sync_time;                  // ms an observer took to sync with its leader
+  Summary unavailable_time;                    // ms from looking to serving again
+  Summary leader_unavailable_time;             // of those, the ones that ended leading
+  Summary quorum_ack_latency;                  // (A) ms from proposal to a quorum's acks
   Summary proposal_latency;            // (A) a learner: ms from the txn's time to its proposal
   Summary propagation_latency;         // (A) ms from the txn's time to its apply here
   Summary commit_propagation_latency;  // (A) a learner: ms from the txn's time to its commit
@@ -121,7 +126,10 @@ struct Metrics {
   SummarySet write_per_namespace;      // bytes each write carried, by top-level znode
 
   // -- gauges --
-  BufferSizes client_response_size;  // last_, min_, max_client_response_size
+  int64_t outstanding_tls_handshake = 0;   // TLS handshakes under way
+  int64_t non_mtls_remote_conn_count = 0;  // plaintext connections from other hosts
+  int64_t non_mtls_local_conn_count = 0;   // plaintext connections from loopback
+  BufferSizes client_response_size;        // last_, min_, max_client_response_size
 };
 
 // The top-level znode of `path` ("/a/b" -> "a"; "/" -> ""), the key of the
