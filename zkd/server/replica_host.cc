@@ -145,6 +145,7 @@ void ReplicaHost::link_down(zab::ServerId peer) {
 
 void ReplicaHost::persisted(int64_t zxid) {
   if (stopped_) return;
+  if (status_.role != zab::Role::kLeading) metrics_.persisted(zxid, events_.wall_clock_ms());
   core_.persisted(zxid);
   process();
 }
@@ -226,8 +227,9 @@ void ReplicaHost::carry_out(zab::Ready& ready) {
   for (zab::Entry& e : ready.entries) {
     const int64_t zxid = e.zxid;
     if (status_.role != zab::Role::kLeading) {
-      metrics_.proposal_received(txn_time_ms(e.payload), events_.wall_clock_ms());
+      metrics_.proposal_received(zxid, txn_time_ms(e.payload), events_.wall_clock_ms());
     }
+    metrics_.logging();
     log_.append(zxid, std::move(e.payload));
     events_.logged(zxid);
   }
@@ -347,7 +349,9 @@ bool ReplicaHost::apply(const zab::Entry& entry) {
   events_.applying(txn);
   metrics_.applied(txn.header.time_ms, events_.wall_clock_ms(),
                    status_.role == zab::Role::kLeading);
+  const int64_t session = txn.header.session_id;
   tree::ApplyResult result = db_.apply(txn);
+  metrics_.commit_applied(session, steady_ms(), status_.role == zab::Role::kLeading);
   events_.applied(std::move(txn), std::move(result));
   return !stopped_;
 }
@@ -421,13 +425,17 @@ void ReplicaHost::propose(const WriteRequest& request) {
     log_warn("dropping a write: the new epoch's history is not applied yet");
     return;
   }
+  const int64_t prepare_started_ms = steady_ms();
   tree::Txn txn =
       request.kind == WriteRequest::Kind::kOp && request.op == zk::wire::OpCode::kReconfig
           ? prepare_reconfig(request, next)
           : prepare_write(db_, request, next, events_.wall_clock_ms());
+  metrics_.prepared(steady_ms() - prepare_started_ms,
+                    request.kind == WriteRequest::Kind::kCloseSession);
   std::string bytes;
   zk::wire::Writer writer(bytes);
   tree::write_txn(writer, txn);
+  metrics_.proposal_size(bytes.size());
   const zab::Proposed proposed = core_.propose(std::move(bytes));
   if (!proposed.ok()) {
     db_.discard_pending();

@@ -160,8 +160,11 @@ class ReplicaHost {
   uint64_t digest_mismatches() const { return digest_mismatches_; }
   uint64_t digests_compared() const { return digests_.compared(); }
   // Apache's metrics of elections, syncs, proposals and commits go to `m`
-  // (which outlives the host) from now on. Call before start().
-  void record_metrics_in(Metrics& m) { metrics_.use(m); }
+  // (which outlives the host) from now on; `local` tells whether a
+  // session's client is on this server. Call before start().
+  void record_metrics_in(Metrics& m, std::function<bool(int64_t session)> local) {
+    metrics_.use(m, std::move(local));
+  }
 
  private:
   int64_t steady_ms() const { return storage_.env.clock().steady_ms(); }

@@ -51,6 +51,10 @@ void ReplicaMetrics::status_changed(const zab::Status& old, const zab::Status& n
   }
   // A proposal still waiting when leadership ends is never acked here.
   if (now.role != zab::Role::kLeading) proposals_.clear();
+  if (now.role == zab::Role::kLooking) unacked_.clear();
+  const bool leads = now.role == zab::Role::kLeading && now.serving;
+  if (leads && m_->leading_since_ms < 0) m_->leading_since_ms = steady_ms;
+  if (!leads) m_->leading_since_ms = -1;
 }
 
 void ReplicaMetrics::proposed(int64_t zxid, int64_t steady_ms) {
@@ -59,6 +63,7 @@ void ReplicaMetrics::proposed(int64_t zxid, int64_t steady_ms) {
 }
 
 void ReplicaMetrics::committed(int64_t zxid, bool leading, int64_t steady_ms) {
+  committed_ms_ = steady_ms;
   if (!leading) {
     ++m_->learner_commit_received_count;
     return;
@@ -73,8 +78,32 @@ void ReplicaMetrics::committed(int64_t zxid, bool leading, int64_t steady_ms) {
   }
 }
 
-void ReplicaMetrics::proposal_received(int64_t txn_time_ms, int64_t wall_ms) {
+void ReplicaMetrics::persisted(int64_t zxid, int64_t wall_ms) {
+  while (!unacked_.empty() && unacked_.front().first <= zxid) {
+    const int64_t time = unacked_.front().second;
+    if (time >= 0 && wall_ms >= time) m_->proposal_ack_creation_latency.record(wall_ms - time);
+    unacked_.pop_front();
+  }
+}
+
+void ReplicaMetrics::commit_applied(int64_t session, int64_t steady_ms, bool leading) {
+  const bool local = local_ && local_(session);
+  (local ? m_->local_write_committed_time_ms : m_->server_write_committed_time_ms)
+      .record(steady_ms - committed_ms_);
+  m_->commit_process_time.record(steady_ms - committed_ms_);
+  if (leading) ++m_->outstanding_changes_removed;
+}
+
+void ReplicaMetrics::prepared(int64_t ms, bool close_session) {
+  ++m_->prep_processor_request_queued;
+  ++m_->outstanding_changes_queued;
+  m_->prep_process_time.record(ms);
+  if (close_session) m_->close_session_prep_time.record(ms);
+}
+
+void ReplicaMetrics::proposal_received(int64_t zxid, int64_t txn_time_ms, int64_t wall_ms) {
   ++m_->learner_proposal_received_count;
+  unacked_.emplace_back(zxid, txn_time_ms);
   if (txn_time_ms >= 0 && wall_ms >= txn_time_ms)
     m_->proposal_latency.record(wall_ms - txn_time_ms);
 }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string_view>
 #include <utility>
 
@@ -25,8 +26,12 @@ int64_t txn_time_ms(std::string_view txn_bytes);
 
 class ReplicaMetrics {
  public:
-  // Records into `m` from now on (the server's; the host starts with its own).
-  void use(Metrics& m) { m_ = &m; }
+  // Records into `m` from now on (the server's; the host starts with its
+  // own); `local` tells whether a session's client is on this server.
+  void use(Metrics& m, std::function<bool(int64_t session)> local) {
+    m_ = &m;
+    local_ = std::move(local);
+  }
   Metrics& metrics() { return *m_; }
 
   // The replica starts, looking for a leader (Apache counts that LOOKING too).
@@ -37,9 +42,21 @@ class ReplicaMetrics {
   void proposed(int64_t zxid, int64_t steady_ms);
   // `zxid` is committed here; `leading`: this replica leads.
   void committed(int64_t zxid, bool leading, int64_t steady_ms);
-  // A learner appends a proposal stamped `txn_time_ms` (the leader's wall
-  // clock; -1: unknown) to its log at `wall_ms`.
-  void proposal_received(int64_t txn_time_ms, int64_t wall_ms);
+  // A learner appends proposal `zxid` stamped `txn_time_ms` (the leader's
+  // wall clock; -1: unknown) to its log at `wall_ms`.
+  void proposal_received(int64_t zxid, int64_t txn_time_ms, int64_t wall_ms);
+  // A leader prepared a txn from a request in `ms` (Apache's
+  // PrepRequestProcessor figures).
+  void prepared(int64_t ms, bool close_session);
+  // A txn goes to the log (the sync processor's queue).
+  void logging() { ++m_->sync_processor_request_queued; }
+  // A leader proposed a txn of `bytes`.
+  void proposal_size(size_t bytes) { m_->proposal_size.record(static_cast<int64_t>(bytes)); }
+  // A learner's log is durable up to `zxid` at `wall_ms`: its acks leave.
+  void persisted(int64_t zxid, int64_t wall_ms);
+  // The committed txn of `session` (committed() just before) is applied;
+  // `leading`: this replica leads (its prepared change is settled).
+  void commit_applied(int64_t session, int64_t steady_ms, bool leading);
   // A message this replica sends (a leader's Diff, Trunc or Snap).
   void sending(zab::MsgType type);
   // A txn stamped `txn_time_ms` (the leader's wall clock) is applied here at
@@ -53,6 +70,9 @@ class ReplicaMetrics {
   int64_t unavailable_since_ = -1;                     // not serving since; -1: serving
   int64_t syncing_since_ = -1;                         // election over, not yet serving
   std::deque<std::pair<int64_t, int64_t>> proposals_;  // leader: zxid, when proposed
+  std::deque<std::pair<int64_t, int64_t>> unacked_;    // learner: zxid, txn time
+  std::function<bool(int64_t)> local_;
+  int64_t committed_ms_ = 0;  // when the txn being applied was committed
 };
 
 }  // namespace zkd::server

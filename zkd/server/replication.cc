@@ -107,7 +107,9 @@ Replication::Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot)
             parts_.db, parts_.writes.log(), *this),
       tick_timer_(parts_.env.new_timer(parts_.io)) {
   parts_.writes.replicate(host_);
-  host_.record_metrics_in(parts_.clients.metrics());
+  host_.record_metrics_in(parts_.clients.metrics(), [this](int64_t session) {
+    return parts_.clients.owner(session) != nullptr;
+  });
 }
 
 std::unique_ptr<net::PeerLinks> Replication::tcp_links(std::vector<net::PeerAddress> peers,

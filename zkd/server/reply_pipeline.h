@@ -70,6 +70,8 @@ class ReplyPipeline {
     }
     return true;
   }
+  // Requests deferred and not yet handed out by next().
+  size_t deferred() const { return deferred_; }
   // Writes prepared and not yet handed out by next() (Apache's outstanding requests).
   size_t writes_pending() const { return writes_pending_; }
   bool empty() const { return global_.empty(); }
@@ -91,13 +93,20 @@ class ReplyPipeline {
   }
 
   // A request behind pending ones of the same connection. Precondition: busy(c).
-  void defer(ConnectionId c, Read read) { queues_[c].push_back(Entry{std::move(read)}); }
+  void defer(ConnectionId c, Read read) {
+    queues_[c].push_back(Entry{std::move(read)});
+    ++deferred_;
+  }
 
   // The connection is gone: drops its deferred requests. Its writes stay in
   // the global FIFO (they are still applied; next() reports them with
   // their connection id, which the server no longer knows).
   void forget(ConnectionId c) {
-    queues_.erase(c);
+    auto it = queues_.find(c);
+    if (it != queues_.end()) {
+      for (const Entry& e : it->second) deferred_ -= e.read ? 1 : 0;
+      queues_.erase(it);
+    }
     if (draining_ == c) draining_ = kNoConnection;
   }
 
@@ -108,6 +117,7 @@ class ReplyPipeline {
     queues_.clear();
     draining_ = kNoConnection;
     writes_pending_ = 0;
+    deferred_ = 0;
   }
 
   // The next step now that every write with zxid <= durable_zxid is on disk,
@@ -121,6 +131,7 @@ class ReplyPipeline {
         step.connection = draining_;
         step.read = std::move(*it->second.front().read);
         it->second.pop_front();
+        --deferred_;
         if (it->second.empty()) queues_.erase(it);
         return step;
       }
@@ -191,6 +202,7 @@ class ReplyPipeline {
   std::unordered_map<ConnectionId, std::deque<Entry>> queues_;
   ConnectionId draining_ = kNoConnection;
   size_t writes_pending_ = 0;
+  size_t deferred_ = 0;
 };
 
 }  // namespace zkd::server

@@ -13,6 +13,7 @@
 
 #include "libzk/wire/jute.h"
 #include "zkd/server/four_letter_whitelist.h"
+#include "zkd/server/reconfig.h"
 #include "zkd/server/version.h"
 
 namespace zkd::server {
@@ -323,6 +324,20 @@ std::vector<MonitorEntry> StatusView::monitor() const {
     add("synced_followers", core.synced_learners());
     add("synced_observers", core.synced_observers());
     add("pending_syncs", 0);
+    const Metrics& m = sources_.stats.metrics;
+    add("leader_uptime",
+        m.leading_since_ms < 0 ? 0 : sources_.clock.steady_ms() - m.leading_since_ms);
+    add("last_proposal_size", m.proposal_size.last);
+    add("min_proposal_size", m.proposal_size.min);
+    add("max_proposal_size", m.proposal_size.max);
+  }
+  if (replica() != nullptr) {
+    // Apache's QuorumPeer: the voting members of the current membership
+    // (the tree's, which a reconfiguration changes).
+    const auto members = parse_membership_text(sources_.db.config_node().first);
+    const QuorumServers& servers = members ? members->first : sources_.config.quorum_servers;
+    add("quorum_size", std::count_if(servers.begin(), servers.end(),
+                                     [](const auto& s) { return !s.second.observer; }));
   }
   add("uptime", s.uptime_ms);
   add("connection_drop_probability", 0.0);

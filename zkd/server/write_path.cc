@@ -50,6 +50,7 @@ void WritePath::submit(net::ConnectionId connection, PendingWrite write,
   // prepared (behind its connection's earlier requests), and preparing it.
   const int64_t started_ms = clock_.steady_ms();
   ++m.prep_processor_request_queued;
+  m.prep_processor_queue_size.record(static_cast<int64_t>(pipeline_.deferred()));
   if (connection != Pipeline::kNoConnection) {
     m.prep_processor_queue_time_ms.record(started_ms - write.started_ms);
   }

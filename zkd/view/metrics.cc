@@ -56,6 +56,7 @@ constexpr SummaryField kSummaries[] = {
     {"startup_txns_loaded", &Metrics::startup_txns_loaded, false},
     {"startup_txns_load_time", &Metrics::startup_txns_load_time, false},
     {"startup_snap_load_time", &Metrics::startup_snap_load_time, false},
+    {"prep_processor_queue_size", &Metrics::prep_processor_queue_size, false},
     {"prep_process_time", &Metrics::prep_process_time, false},
     {"prep_processor_queue_time_ms", &Metrics::prep_processor_queue_time_ms, true},
     {"close_session_prep_time", &Metrics::close_session_prep_time, true},
@@ -85,6 +86,9 @@ constexpr SummaryField kSummaries[] = {
     {"leader_unavailable_time", &Metrics::leader_unavailable_time, false},
     {"quorum_ack_latency", &Metrics::quorum_ack_latency, true},
     {"proposal_latency", &Metrics::proposal_latency, true},
+    {"proposal_ack_creation_latency", &Metrics::proposal_ack_creation_latency, true},
+    {"local_write_committed_time_ms", &Metrics::local_write_committed_time_ms, true},
+    {"server_write_committed_time_ms", &Metrics::server_write_committed_time_ms, true},
     {"propagation_latency", &Metrics::propagation_latency, true},
     {"commit_propagation_latency", &Metrics::commit_propagation_latency, true},
 };

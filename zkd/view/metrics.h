@@ -92,6 +92,7 @@ struct Metrics {
   Summary startup_txns_loaded;           // log txns replayed at start
   Summary startup_txns_load_time;        // ms replaying them
   Summary startup_snap_load_time;        // ms loading the snapshot at start
+  Summary prep_processor_queue_size;     // requests waiting behind others, at each prepare
   Summary prep_process_time;             // ms preparing a txn from its request
   Summary prep_processor_queue_time_ms;  // (A) ms from a write's arrival to its prepare
   Summary close_session_prep_time;       // (A) ms preparing a closeSession txn
@@ -119,6 +120,9 @@ struct Metrics {
   Summary unavailable_time;                    // ms from looking to serving again
   Summary leader_unavailable_time;             // of those, the ones that ended leading
   Summary quorum_ack_latency;                  // (A) ms from proposal to a quorum's acks
+  Summary proposal_ack_creation_latency;       // (A) a learner: ms from the txn's time to its ack
+  Summary local_write_committed_time_ms;       // (A) ms from commit to apply, writes of this server
+  Summary server_write_committed_time_ms;      // (A) ... writes of other servers' clients
   Summary proposal_latency;            // (A) a learner: ms from the txn's time to its proposal
   Summary propagation_latency;         // (A) ms from the txn's time to its apply here
   Summary commit_propagation_latency;  // (A) a learner: ms from the txn's time to its commit
@@ -126,6 +130,8 @@ struct Metrics {
   SummarySet write_per_namespace;      // bytes each write carried, by top-level znode
 
   // -- gauges --
+  BufferSizes proposal_size;      // a leader: last_, min_, max_proposal_size (printed when leading)
+  int64_t leading_since_ms = -1;  // steady ms this replica leads and serves since; -1: not
   int64_t outstanding_tls_handshake = 0;   // TLS handshakes under way
   int64_t non_mtls_remote_conn_count = 0;  // plaintext connections from other hosts
   int64_t non_mtls_local_conn_count = 0;   // plaintext connections from loopback
