@@ -436,7 +436,9 @@ void ReplicaHost::propose(const WriteRequest& request) {
   zk::wire::Writer writer(bytes);
   tree::write_txn(writer, txn);
   metrics_.proposal_size(bytes.size());
+  const int64_t propose_started_ms = steady_ms();
   const zab::Proposed proposed = core_.propose(std::move(bytes));
+  metrics_.metrics().proposal_process_time.record(steady_ms() - propose_started_ms);
   if (!proposed.ok()) {
     db_.discard_pending();
     log_warn("cannot propose: ", zab::to_string(proposed.error));

@@ -55,6 +55,7 @@ class ReplyPipeline {
     size_t session_queue = 0;
     size_t released = 0;
     size_t pending_sessions = 0;
+    bool queue_emptied = false;  // this write was the last thing queued for it
   };
 
   // Something is pending for `c`: a request arriving now must wait (defer()).
@@ -166,6 +167,7 @@ class ReplyPipeline {
         }
         step.pending_sessions = queues_.size();
         if (it->second.empty()) {
+          step.queue_emptied = true;
           queues_.erase(it);
         } else {
           draining_ = step.connection;

@@ -135,9 +135,14 @@ void WritePath::drain() {
   auto released = [this] {
     return host_ != nullptr ? static_cast<int64_t>(forwarded_.released()) : durable_zxid_;
   };
+  // Apache's CommitProcessor figures of one batch: what this drain released.
+  const int64_t batch_started_ms = clock_.steady_ms();
+  int64_t writes = 0, requests = 0, queues_drained = 0;
   while (auto step = pipeline_.next(released())) {
     switch (step->kind) {
       case Pipeline::Step::Kind::kWrite: {
+        ++writes;
+        queues_drained += step->queue_emptied ? 1 : 0;
         // Apache's CommitProcessor: from the write's prepare to its commit.
         stats_.metrics.write_commitproc_time_ms.record(clock_.steady_ms() -
                                                        step->write->prepared_ms);
@@ -170,6 +175,7 @@ void WritePath::drain() {
       }
       case Pipeline::Step::Kind::kBarrier:
       case Pipeline::Step::Kind::kRequest: {
+        ++requests;
         ClientState* client = clients_.find(step->connection);
         if (client == nullptr || client->phase != ClientState::Phase::kEstablished) {
           // Its connection closed while it waited: dropped unanswered.
@@ -184,6 +190,14 @@ void WritePath::drain() {
         break;
       }
     }
+  }
+  if (writes > 0) {
+    Metrics& m = stats_.metrics;
+    m.request_commit_queued += static_cast<uint64_t>(writes);
+    m.write_commit_proc_issued.record(writes);
+    m.read_commit_proc_issued.record(requests);
+    m.session_queues_drained.record(queues_drained);
+    m.write_batch_time_in_commit_processor.record(clock_.steady_ms() - batch_started_ms);
   }
   // Writes of connections that have gone finish without a reply, so no send
   // re-checks globalOutstandingLimit's gate for them: do it once per drain.

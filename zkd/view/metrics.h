@@ -74,7 +74,9 @@ struct Metrics {
   uint64_t prep_processor_request_queued = 0;  // requests that entered prepare (txns)
   uint64_t outstanding_changes_queued = 0;     // txns prepared, not yet applied
   uint64_t outstanding_changes_removed = 0;    // of those, applied
-  uint64_t sync_processor_request_queued = 0;  // txns handed to the log thread
+  uint64_t sync_processor_request_queued = 0;
+  uint64_t request_commit_queued =
+      0;  // writes released to be applied and answered  // txns handed to the log thread
   // The ensemble.
   uint64_t proposal_count = 0;                   // a leader: proposals sent
   uint64_t commit_count = 0;                     // a leader: commits sent
@@ -105,29 +107,34 @@ struct Metrics {
   Summary commit_process_time;                     // ms applying a committed txn to the tree
   Summary write_final_proc_time_ms;                // (A) ms applying a write and answering it
   Summary write_commitproc_time_ms;                // (A) ms a prepared write waited for its commit
-  Summary read_commitproc_time_ms;             // (A) ms a read waited behind its session's writes
-  Summary read_final_proc_time_ms;             // (A) ms answering a read
-  Summary requests_in_session_queue;           // requests queued behind a write, at its commit
-  Summary reads_after_write_in_session_queue;  // of those, released by the commit
-  Summary pending_session_queue_size;          // connections with queued requests, at each commit
-  Summary node_created_watch_count;            // watches fired by one NodeCreated
-  Summary node_deleted_watch_count;            // ... NodeDeleted
-  Summary node_changed_watch_count;            // ... NodeDataChanged
-  Summary node_children_watch_count;           // ... NodeChildrenChanged
-  Summary election_time;                       // ms from looking to following or leading
-  Summary follower_sync_time;                  // ms a follower took to sync with its leader
-  Summary observer_sync_time;                  // ms an observer took to sync with its leader
-  Summary unavailable_time;                    // ms from looking to serving again
-  Summary leader_unavailable_time;             // of those, the ones that ended leading
-  Summary quorum_ack_latency;                  // (A) ms from proposal to a quorum's acks
-  Summary proposal_ack_creation_latency;       // (A) a learner: ms from the txn's time to its ack
-  Summary local_write_committed_time_ms;       // (A) ms from commit to apply, writes of this server
-  Summary server_write_committed_time_ms;      // (A) ... writes of other servers' clients
-  Summary proposal_latency;            // (A) a learner: ms from the txn's time to its proposal
-  Summary propagation_latency;         // (A) ms from the txn's time to its apply here
-  Summary commit_propagation_latency;  // (A) a learner: ms from the txn's time to its commit
-  SummarySet read_per_namespace;       // bytes each read returned, by top-level znode
-  SummarySet write_per_namespace;      // bytes each write carried, by top-level znode
+  Summary read_commitproc_time_ms;               // (A) ms a read waited behind its session's writes
+  Summary read_final_proc_time_ms;               // (A) ms answering a read
+  Summary write_commit_proc_issued;              // writes released by one batch (a drain)
+  Summary read_commit_proc_issued;               // requests released behind them by that batch
+  Summary session_queues_drained;                // connections whose queue that batch emptied
+  Summary write_batch_time_in_commit_processor;  // ms of that batch
+  Summary proposal_process_time;                 // a leader: ms proposing a prepared txn
+  Summary requests_in_session_queue;             // requests queued behind a write, at its commit
+  Summary reads_after_write_in_session_queue;    // of those, released by the commit
+  Summary pending_session_queue_size;            // connections with queued requests, at each commit
+  Summary node_created_watch_count;              // watches fired by one NodeCreated
+  Summary node_deleted_watch_count;              // ... NodeDeleted
+  Summary node_changed_watch_count;              // ... NodeDataChanged
+  Summary node_children_watch_count;             // ... NodeChildrenChanged
+  Summary election_time;                         // ms from looking to following or leading
+  Summary follower_sync_time;                    // ms a follower took to sync with its leader
+  Summary observer_sync_time;                    // ms an observer took to sync with its leader
+  Summary unavailable_time;                      // ms from looking to serving again
+  Summary leader_unavailable_time;               // of those, the ones that ended leading
+  Summary quorum_ack_latency;                    // (A) ms from proposal to a quorum's acks
+  Summary proposal_ack_creation_latency;         // (A) a learner: ms from the txn's time to its ack
+  Summary local_write_committed_time_ms;   // (A) ms from commit to apply, writes of this server
+  Summary server_write_committed_time_ms;  // (A) ... writes of other servers' clients
+  Summary proposal_latency;                // (A) a learner: ms from the txn's time to its proposal
+  Summary propagation_latency;             // (A) ms from the txn's time to its apply here
+  Summary commit_propagation_latency;      // (A) a learner: ms from the txn's time to its commit
+  SummarySet read_per_namespace;           // bytes each read returned, by top-level znode
+  SummarySet write_per_namespace;          // bytes each write carried, by top-level znode
 
   // -- gauges --
   BufferSizes proposal_size;      // a leader: last_, min_, max_proposal_size (printed when leading)
