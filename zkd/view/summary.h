@@ -35,7 +35,7 @@ class Summary {
     return count_ == 0 ? 0.0 : static_cast<double>(sum_) / static_cast<double>(count_);
   }
   // The sample at quantile q (0..1): the middle of the bucket holding it,
-  // kept within [min, max]; 0 with no samples.
+  // kept within [min, max] (the greatest exactly); 0 with no samples.
   int64_t quantile(double q) const {
     if (count_ == 0) return 0;
     if (q < 0) q = 0;
@@ -44,6 +44,7 @@ class Summary {
     auto rank = static_cast<int64_t>(q * static_cast<double>(count_));
     if (static_cast<double>(rank) < q * static_cast<double>(count_)) ++rank;
     if (rank < 1) rank = 1;
+    if (rank >= count_) return max_;  // the greatest sample is known exactly
     int64_t seen = 0;
     for (int i = 0; i < kBuckets; ++i) {
       seen += buckets_[static_cast<size_t>(i)];
