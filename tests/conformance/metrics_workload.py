@@ -6,7 +6,10 @@ are named: avg_/min_/max_/cnt_/sum_ and p50_/p95_/p99_/p999_ prefixes
 dropped, a summary set's <key>_ prefix dropped (w_read_per_namespace ->
 read_per_namespace)."""
 
+import os
 import re
+import sys
+import unittest
 
 from kazoo.client import KazooClient
 
@@ -63,3 +66,18 @@ def fold(key):
 
 def metric_names(mntr):
     return {fold(key) for key in mntr}
+
+
+def run_tests(test_class, skip_reason):
+    """Runs `test_class` (its zkd_bin set from $ZKD_BIN) and exits with its
+    verdict; exits as skipped (77) when `skip_reason` is not None."""
+    import servers
+    zkd_bin = os.environ.get("ZKD_BIN")
+    if not zkd_bin:
+        print("ERROR: no zkd binary: set ZKD_BIN", file=sys.stderr)
+        sys.exit(2)
+    if skip_reason is not None:
+        servers.skip(skip_reason)
+    test_class.zkd_bin = zkd_bin
+    result = unittest.main(argv=[sys.argv[0]], exit=False).result
+    sys.exit(0 if result.wasSuccessful() else 1)

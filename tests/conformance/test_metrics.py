@@ -18,7 +18,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import servers  # noqa: E402
-from metrics_workload import metric_names, parse_mntr, run_workload  # noqa: E402
+from metrics_workload import metric_names, parse_mntr, run_tests, run_workload  # noqa: E402
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden",
                       "apache_metric_names.txt")
@@ -96,15 +96,8 @@ class MetricsTest(unittest.TestCase):
 
 
 def main():
-    zkd_bin = os.environ.get("ZKD_BIN")
-    if not zkd_bin:
-        print("ERROR: no zkd binary: set ZKD_BIN", file=sys.stderr)
-        sys.exit(2)
-    if not servers.apache_available():
-        servers.skip("Apache ZooKeeper 3.8 (Debian zookeeper) is not installed")
-    MetricsTest.zkd_bin = zkd_bin
-    result = unittest.main(argv=[sys.argv[0]], exit=False).result
-    sys.exit(0 if result.wasSuccessful() else 1)
+    run_tests(MetricsTest, None if servers.apache_available()
+              else "Apache ZooKeeper 3.8 (Debian zookeeper) is not installed")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import servers  # noqa: E402
-from metrics_workload import run_workload  # noqa: E402
+from metrics_workload import run_tests, run_workload  # noqa: E402
 
 PROMETHEUS = shutil.which("prometheus") or "/usr/bin/prometheus"
 PROVIDER = "org.apache.zookeeper.metrics.prometheus.PrometheusMetricsProvider"
@@ -115,15 +115,8 @@ class PrometheusScrapeTest(unittest.TestCase):
 
 
 def main():
-    zkd_bin = os.environ.get("ZKD_BIN")
-    if not zkd_bin:
-        print("ERROR: no zkd binary: set ZKD_BIN", file=sys.stderr)
-        sys.exit(2)
-    if not os.access(PROMETHEUS, os.X_OK):
-        servers.skip("prometheus is not installed (Debian package prometheus)")
-    PrometheusScrapeTest.zkd_bin = zkd_bin
-    result = unittest.main(argv=[sys.argv[0]], exit=False).result
-    sys.exit(0 if result.wasSuccessful() else 1)
+    run_tests(PrometheusScrapeTest, None if os.access(PROMETHEUS, os.X_OK)
+              else "prometheus is not installed (Debian package prometheus)")
 
 
 if __name__ == "__main__":

@@ -42,6 +42,26 @@ void record_write(Metrics& m, OpCode op, std::string_view request_body) {
   m.write_per_namespace.record(ns, bytes);
 }
 
+namespace {
+
+// The summary of the watches one event of `type` fired; null for none.
+Summary* fired_watches(Metrics& m, EventType type) {
+  switch (type) {
+    case EventType::kNodeCreated:
+      return &m.node_created_watch_count;
+    case EventType::kNodeDeleted:
+      return &m.node_deleted_watch_count;
+    case EventType::kNodeDataChanged:
+      return &m.node_changed_watch_count;
+    case EventType::kNodeChildrenChanged:
+      return &m.node_children_watch_count;
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
 void record_fired_watches(Metrics& m, const std::vector<tree::Notification>& notifications) {
   size_t i = 0;
   while (i < notifications.size()) {
@@ -51,22 +71,8 @@ void record_fired_watches(Metrics& m, const std::vector<tree::Notification>& not
            notifications[j].event.path == event.path) {
       ++j;
     }
-    const auto fired = static_cast<int64_t>(j - i);
-    switch (event.type) {
-      case EventType::kNodeCreated:
-        m.node_created_watch_count.record(fired);
-        break;
-      case EventType::kNodeDeleted:
-        m.node_deleted_watch_count.record(fired);
-        break;
-      case EventType::kNodeDataChanged:
-        m.node_changed_watch_count.record(fired);
-        break;
-      case EventType::kNodeChildrenChanged:
-        m.node_children_watch_count.record(fired);
-        break;
-      default:
-        break;
+    if (Summary* summary = fired_watches(m, event.type)) {
+      summary->record(static_cast<int64_t>(j - i));
     }
     i = j;
   }

@@ -102,13 +102,12 @@ std::string format_mntr(const std::vector<std::pair<std::string, std::string>>& 
 }
 
 SummaryFigures summary_figures(const Summary& s, bool advanced) {
-  SummaryFigures f;
-  f.count = s.count();
-  f.sum = s.sum();
-  f.min = s.min();
-  f.max = s.max();
-  f.average = s.average();
-  f.advanced = advanced;
+  SummaryFigures f{.count = s.count(),
+                   .sum = s.sum(),
+                   .min = s.min(),
+                   .max = s.max(),
+                   .average = s.average(),
+                   .advanced = advanced};
   f.has_quantiles = true;
   f.p50 = s.quantile(0.5);
   f.p90 = s.quantile(0.9);
@@ -119,13 +118,8 @@ SummaryFigures summary_figures(const Summary& s, bool advanced) {
 }
 
 SummaryFigures summary_figures(const LatencyStats& s) {
-  SummaryFigures f;
-  f.count = s.count();
-  f.sum = s.total();
-  f.min = s.min();
-  f.max = s.max();
-  f.average = s.average();
-  return f;
+  return {
+      .count = s.count(), .sum = s.total(), .min = s.min(), .max = s.max(), .average = s.average()};
 }
 
 std::vector<std::pair<std::string, MonitorScalar>> monitor_fields(
