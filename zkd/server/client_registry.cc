@@ -58,8 +58,8 @@ void ClientRegistry::send(ClientState& client, std::string frame) {
   client.connection->send(std::move(frame));
 }
 
-void ClientRegistry::reply(ClientState& client, int32_t xid, int64_t zxid, zk::wire::Error err,
-                           std::string_view body, zk::wire::OpCode op, int64_t started_ms) {
+int64_t ClientRegistry::reply(ClientState& client, int32_t xid, int64_t zxid, zk::wire::Error err,
+                              std::string_view body, zk::wire::OpCode op, int64_t started_ms) {
   std::string frame = reply_frame(xid, zxid, err, body);
   const auto size = static_cast<int64_t>(frame.size());
   if (client.connection->accepting_sends()) {
@@ -67,7 +67,8 @@ void ClientRegistry::reply(ClientState& client, int32_t xid, int64_t zxid, zk::w
     stats_.metrics.client_response_size.record(size);
   }
   send(client, std::move(frame));
-  const int64_t latency = clock_.steady_ms() - started_ms;
+  const int64_t now_ms = clock_.steady_ms();
+  const int64_t latency = now_ms - started_ms;
   stats_.latency.record(latency);
   (is_update(op) ? stats_.metrics.updatelatency : stats_.metrics.readlatency).record(latency);
   client.latency.record(latency);
@@ -75,6 +76,7 @@ void ClientRegistry::reply(ClientState& client, int32_t xid, int64_t zxid, zk::w
   if (xid >= 0) client.last_cxid = xid;
   client.last_zxid = zxid;
   client.last_response_wall_ms = clock_.wall_ms();
+  return now_ms;
 }
 
 void ClientRegistry::deliver(const std::vector<tree::Notification>& notifications, int64_t zxid) {

@@ -58,9 +58,10 @@ class ClientRegistry {
   // Sends a frame, unless the connection no longer accepts any.
   void send(ClientState& client, std::string frame);
   // Sends ReplyHeader + body and records the cons statistics, the latency
-  // (readlatency or updatelatency by `op`) and the reply's size.
-  void reply(ClientState& client, int32_t xid, int64_t zxid, zk::wire::Error err,
-             std::string_view body, zk::wire::OpCode op, int64_t started_ms);
+  // (readlatency or updatelatency by `op`) and the reply's size. Returns the
+  // steady time it took for the latency.
+  int64_t reply(ClientState& client, int32_t xid, int64_t zxid, zk::wire::Error err,
+                std::string_view body, zk::wire::OpCode op, int64_t started_ms);
   // Sends each notification whose watcher may read the node now; `zxid`
   // goes into their headers (client_frames.h: the firing txn's, or kNoZxid).
   void deliver(const std::vector<tree::Notification>& notifications, int64_t zxid);

@@ -85,8 +85,9 @@ void ClientService::handle(ClientState& client, std::string_view payload, Arriva
       stats_.metrics.read_commitproc_time_ms.record(read_ms - started);
       tree::Response response = db_.read(id, op, body, client.auth);
       record_read(stats_.metrics, op, body, response.body.size());
-      clients_.reply(client, xid, db_.last_zxid(), response.err, response.body, op, started);
-      stats_.metrics.read_final_proc_time_ms.record(clock_.steady_ms() - read_ms);
+      const int64_t answered_ms =
+          clients_.reply(client, xid, db_.last_zxid(), response.err, response.body, op, started);
+      stats_.metrics.read_final_proc_time_ms.record(answered_ms - read_ms);
       return;
     }
     case OpKind::kWrite:

@@ -41,14 +41,15 @@ void WritePath::submit(net::ConnectionId connection, PendingWrite write,
                        const WriteRequest& request) {
   Metrics& m = stats_.metrics;
   if (request.kind == WriteRequest::Kind::kOp) record_write(m, request.op, request.body);
-  write.prepared_ms = clock_.steady_ms();
+  // One clock read: the write is prepared (or handed to the leader) now.
+  const int64_t started_ms = clock_.steady_ms();
+  write.prepared_ms = started_ms;
   if (host_ != nullptr) {
     replicate_write(connection, std::move(write), request);
     return;
   }
   // Apache's PrepRequestProcessor: how long the request waited to be
   // prepared (behind its connection's earlier requests), and preparing it.
-  const int64_t started_ms = clock_.steady_ms();
   ++m.prep_processor_request_queued;
   m.prep_processor_queue_size.record(static_cast<int64_t>(pipeline_.deferred()));
   if (connection != Pipeline::kNoConnection) {
@@ -144,8 +145,8 @@ void WritePath::drain() {
         ++writes;
         queues_drained += step->queue_emptied ? 1 : 0;
         // Apache's CommitProcessor: from the write's prepare to its commit.
-        stats_.metrics.write_commitproc_time_ms.record(clock_.steady_ms() -
-                                                       step->write->prepared_ms);
+        const int64_t released_ms = clock_.steady_ms();
+        stats_.metrics.write_commitproc_time_ms.record(released_ms - step->write->prepared_ms);
         if (step->connection != Pipeline::kNoConnection) {
           // Apache's CommitProcessor's session queues are zkd's per-connection order.
           stats_.metrics.requests_in_session_queue.record(
@@ -161,16 +162,16 @@ void WritePath::drain() {
         }
         // Apache's FinalRequestProcessor: applying (commit_process_time),
         // then applying and answering (write_final_proc_time_ms).
-        const int64_t started_ms = clock_.steady_ms();
+        // propagation_latency: from the txn's making (its time) to its apply.
         tree::ApplyResult result = db_.apply(step->write->txn);
-        stats_.metrics.commit_process_time.record(clock_.steady_ms() - started_ms);
-        stats_.metrics.propagation_latency.record(clock_.wall_ms() -
-                                                  step->write->txn.header.time_ms);
+        const int64_t applied_ms = clock_.steady_ms();
+        stats_.metrics.commit_process_time.record(applied_ms - released_ms);
+        stats_.metrics.propagation_latency.record(applied_ms - step->write->prepared_ms);
         ++stats_.metrics.outstanding_changes_removed;
         // Notifications first: on the writer's own connection they precede its reply.
         clients_.deliver_fired(result.notifications, step->write->txn.header.zxid);
         finish(step->connection, *step->write, result.response);
-        stats_.metrics.write_final_proc_time_ms.record(clock_.steady_ms() - started_ms);
+        stats_.metrics.write_final_proc_time_ms.record(clock_.steady_ms() - released_ms);
         break;
       }
       case Pipeline::Step::Kind::kBarrier:
