@@ -8,7 +8,7 @@
 namespace zkd::server {
 
 LogThread::LogThread(std::unique_ptr<storage::TxnLogWriter> writer, storage::Clock& clock,
-                     std::function<void(const LogBatch&)> report)
+                     std::function<void(LogBatch)> report)
     : writer_(std::move(writer)), clock_(clock), report_(std::move(report)) {
   thread_ = std::thread([this] { run(); });
 }
@@ -143,7 +143,7 @@ void LogThread::run() {
     result.truncations = truncations_;
     if (!result.status.ok()) failure = result.status;
     // After stop() nobody listens: the txns are on disk and will be replayed.
-    if (!stopping && (result.txns > 0 || !failure.ok())) report_(result);
+    if (!stopping && (result.txns > 0 || !failure.ok())) report_(std::move(result));
   }
 }
 

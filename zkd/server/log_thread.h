@@ -34,7 +34,7 @@ class LogThread final : public ServerLog {
  public:
   // `clock` times the syncs.
   LogThread(std::unique_ptr<storage::TxnLogWriter> writer, storage::Clock& clock,
-            std::function<void(const LogBatch&)> report);
+            std::function<void(LogBatch)> report);
   ~LogThread() override;
   LogThread(const LogThread&) = delete;
   LogThread& operator=(const LogThread&) = delete;
@@ -81,7 +81,7 @@ class LogThread final : public ServerLog {
 
   std::unique_ptr<storage::TxnLogWriter> writer_;  // used by the log thread only
   storage::Clock& clock_;
-  std::function<void(const LogBatch&)> report_;
+  std::function<void(LogBatch)> report_;
   uint64_t truncations_ = 0;            // log thread only
   uint64_t truncations_requested_ = 0;  // the calling thread only
 

@@ -201,8 +201,8 @@ Status Server::open_storage() {
   }
   auto writer = storage::TxnLogWriter::open(env_, options, recovered->tail);
   if (!writer.ok()) return writer.status();
-  auto report = [this](const LogBatch& batch) {
-    asio::post(io_, [this, batch] {
+  auto report = [this](LogBatch batch) {
+    asio::post(io_, [this, batch = std::move(batch)] {
       if (stopped_) return;
       if (auto status = writes_.logged(batch); !status.ok()) {
         fail("the txn log failed: " + status.message() +
