@@ -280,7 +280,7 @@ void StatusView::reset_server_stats() {
   sources_.stats.latency.reset();
   sources_.stats.packets_received = sources_.stats.packets_sent = 0;
   // Apache's srst resets its ServerMetrics too (ServerStats.reset).
-  sources_.stats.metrics = Metrics{};
+  reset_metrics(sources_.stats.metrics);
 }
 
 void StatusView::reset_connection_stats() {

@@ -106,6 +106,15 @@ constexpr SummarySetField kSummarySets[] = {
 
 }  // namespace
 
+void reset_metrics(Metrics& m) {
+  Metrics fresh;
+  fresh.outstanding_tls_handshake = m.outstanding_tls_handshake;
+  fresh.non_mtls_remote_conn_count = m.non_mtls_remote_conn_count;
+  fresh.non_mtls_local_conn_count = m.non_mtls_local_conn_count;
+  fresh.leading_since_ms = m.leading_since_ms;
+  m = std::move(fresh);
+}
+
 std::string_view top_namespace(std::string_view path) {
   if (path.size() < 2 || path.front() != '/') return {};
   path.remove_prefix(1);

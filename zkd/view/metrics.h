@@ -145,6 +145,11 @@ struct Metrics {
   BufferSizes client_response_size;        // last_, min_, max_client_response_size
 };
 
+// srst: Apache's ServerMetrics.resetAll() and its reply sizes; the gauges
+// of what is under way or counted by ServerStats (TLS handshakes, plaintext
+// connections, leading since) stay.
+void reset_metrics(Metrics& m);
+
 // The top-level znode of `path` ("/a/b" -> "a"; "/" -> ""), the key of the
 // *_per_namespace sets, as Apache's DataTree takes it.
 std::string_view top_namespace(std::string_view path);

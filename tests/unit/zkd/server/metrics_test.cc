@@ -87,6 +87,23 @@ TEST(Metrics, NamesAreUniqueAndTypedAsApacheRegistersThem) {
   EXPECT_EQ(named.at("outstanding_tls_handshake").type, MetricType::kGauge);
 }
 
+TEST(Metrics, ResetClearsCountersAndSummariesButNotWhatIsUnderWay) {
+  Metrics m;
+  m.proposal_count = 3;
+  m.readlatency.record(5);
+  m.client_response_size.record(16);
+  m.outstanding_tls_handshake = 2;
+  m.non_mtls_local_conn_count = 4;
+  m.leading_since_ms = 1000;
+  reset_metrics(m);
+  EXPECT_EQ(m.proposal_count, 0u);
+  EXPECT_EQ(m.readlatency.count(), 0);
+  EXPECT_EQ(m.client_response_size.last, -1);
+  EXPECT_EQ(m.outstanding_tls_handshake, 2);
+  EXPECT_EQ(m.non_mtls_local_conn_count, 4);
+  EXPECT_EQ(m.leading_since_ms, 1000);
+}
+
 TEST(Metrics, TopNamespaceIsTheFirstPathComponent) {
   EXPECT_EQ(top_namespace("/w/n1"), "w");
   EXPECT_EQ(top_namespace("/w"), "w");
