@@ -265,6 +265,28 @@ TEST_F(EnsembleTest, ElectsOneLeaderAndEveryNodeServesEveryWrite) {
     expected[name] = data;
   }
   expect_everywhere("/replicated", expected);
+
+  // Apache's replica metrics (docs/metrics.md) moved with the election and the writes.
+  auto number = [](std::map<std::string, std::string>& f, const std::string& key) {
+    return f.count(key) ? std::stoll(f[key]) : -1;
+  };
+  auto led = ensemble_->mntr(lead);
+  EXPECT_GE(number(led, "zk_looking_count"), 1);
+  EXPECT_GE(number(led, "zk_cnt_election_time"), 1);
+  EXPECT_GE(number(led, "zk_cnt_leader_unavailable_time"), 1);
+  EXPECT_GE(number(led, "zk_proposal_count"), 4);
+  EXPECT_GE(number(led, "zk_commit_count"), 4);
+  EXPECT_GE(number(led, "zk_cnt_quorum_ack_latency"), 4);
+  EXPECT_GT(number(led, "zk_max_proposal_size"), 0);
+  EXPECT_EQ(number(led, "zk_quorum_size"), 3);
+  for (int id : others(*ensemble_, {lead})) {
+    auto f = ensemble_->mntr(id);
+    EXPECT_GE(number(f, "zk_cnt_follower_sync_time"), 1) << "node " << id;
+    EXPECT_GE(number(f, "zk_learner_proposal_received_count"), 4) << "node " << id;
+    EXPECT_GE(number(f, "zk_learner_commit_received_count"), 4) << "node " << id;
+    EXPECT_GE(number(f, "zk_cnt_proposal_ack_creation_latency"), 4) << "node " << id;
+    EXPECT_GE(number(f, "zk_cnt_commit_propagation_latency"), 4) << "node " << id;
+  }
 }
 
 TEST_F(EnsembleTest, LeaderKilledUnderWritesLosesNoAcknowledgedWrite) {

@@ -108,21 +108,8 @@ Outcome connections(ServerView& view, const std::map<std::string, std::string>&)
 
 Outcome monitor(ServerView& view, const std::map<std::string, std::string>&) {
   json::object fields;
-  for (const auto& [key, value] : view.monitor()) {
-    if (const auto* i = std::get_if<int64_t>(&value)) {
-      fields[key] = *i;
-    } else if (const auto* d = std::get_if<double>(&value)) {
-      fields[key] = *d;
-    } else if (const auto* text = std::get_if<std::string>(&value)) {
-      fields[key] = *text;
-    } else {
-      const auto& stats = std::get<server::LatencyStats>(value);
-      fields["avg_" + key] = stats.average();
-      fields["min_" + key] = stats.min();
-      fields["max_" + key] = stats.max();
-      fields["cnt_" + key] = stats.count();
-      fields["sum_" + key] = stats.total();
-    }
+  for (auto& [name, value] : server::monitor_fields(view.monitor())) {
+    std::visit([&fields, &name](const auto& v) { fields[name] = v; }, value);
   }
   return {std::move(fields), std::nullopt};
 }

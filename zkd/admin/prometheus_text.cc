@@ -37,30 +37,58 @@ std::string java_double_text(double value) {
   return buf;
 }
 
+const char* type_name(const server::MonitorEntry& entry) {
+  if (std::holds_alternative<server::SummaryFigures>(entry.value)) return "summary";
+  return entry.type == server::MetricType::kCounter ? "counter" : "gauge";
+}
+
 void family(std::string& out, const std::string& name, const char* type) {
   out += "# HELP " + name + " " + name + "\n";
   out += "# TYPE " + name + " " + type + "\n";
 }
 
-void sample(std::string& out, const std::string& name, double value) {
-  out += name + " " + java_double_text(value) + "\n";
+// Labels as simpleclient 0.9 writes them: {a="x",b="y",}; none: nothing.
+std::string labels(const std::string& key_label, const char* quantile) {
+  std::string inner;
+  if (!key_label.empty()) inner += "key=\"" + key_label + "\",";
+  if (quantile != nullptr) inner += std::string("quantile=\"") + quantile + "\",";
+  return inner.empty() ? inner : "{" + inner + "}";
+}
+
+void sample(std::string& out, const std::string& name, const std::string& label_text,
+            double value) {
+  out += name + label_text + " " + java_double_text(value) + "\n";
+}
+
+void summary_samples(std::string& out, const std::string& name, const std::string& key_label,
+                     const server::SummaryFigures& f) {
+  if (f.has_quantiles) {
+    sample(out, name, labels(key_label, "0.5"), static_cast<double>(f.p50));
+    if (f.advanced) {
+      sample(out, name, labels(key_label, "0.9"), static_cast<double>(f.p90));
+      sample(out, name, labels(key_label, "0.99"), static_cast<double>(f.p99));
+    }
+  }
+  sample(out, name + "_count", labels(key_label, nullptr), static_cast<double>(f.count));
+  sample(out, name + "_sum", labels(key_label, nullptr), static_cast<double>(f.sum));
 }
 
 }  // namespace
 
 std::string prometheus_text(const std::vector<server::MonitorEntry>& entries) {
   std::string out;
-  for (const auto& [key, value] : entries) {
-    if (const auto* i = std::get_if<int64_t>(&value)) {
-      family(out, key, "gauge");
-      sample(out, key, static_cast<double>(*i));
-    } else if (const auto* d = std::get_if<double>(&value)) {
-      family(out, key, "gauge");
-      sample(out, key, *d);
-    } else if (const auto* stats = std::get_if<server::LatencyStats>(&value)) {
-      family(out, key, "summary");
-      sample(out, key + "_count", static_cast<double>(stats->count()));
-      sample(out, key + "_sum", static_cast<double>(stats->total()));
+  const std::string* previous = nullptr;  // a summary set's members are adjacent: one block
+  for (const auto& entry : entries) {
+    if (std::holds_alternative<std::string>(entry.value)) continue;
+    if (previous == nullptr || *previous != entry.key) family(out, entry.key, type_name(entry));
+    previous = &entry.key;
+    const std::string label_text = labels(entry.label, nullptr);
+    if (const auto* i = std::get_if<int64_t>(&entry.value)) {
+      sample(out, entry.key, label_text, static_cast<double>(*i));
+    } else if (const auto* d = std::get_if<double>(&entry.value)) {
+      sample(out, entry.key, label_text, *d);
+    } else {
+      summary_samples(out, entry.key, entry.label, std::get<server::SummaryFigures>(entry.value));
     }
   }
   return out;

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The monitor figures (the ones mntr prints) in the Prometheus text
-// exposition format 0.0.4, as Apache's PrometheusMetricsProvider serves them
-// on /metrics: per metric a `# HELP <name> <name>` line, a `# TYPE` line and
-// its samples. Integers and doubles are gauges named as Apache registers
-// them (znode_count, watch_count, avg_latency, ...); a summary such as
-// fsynctime is a Prometheus summary with <name>_count and <name>_sum (zkd
-// keeps no quantiles). Texts (version, server_state) are not metrics and are
-// left out. Values print as Java's Double.toString does ("5.0").
+// exposition format 0.0.4, as Apache's PrometheusMetricsProvider (on
+// simpleclient 0.9) serves them on /metrics: per metric a
+// `# HELP <name> <name>` line, a `# TYPE` line and its samples. Counters and
+// gauges are typed as Apache registers them; a summary has Apache's
+// quantiles (0.5, and 0.9 and 0.99 when advanced: <name>{quantile="0.5",}),
+// <name>_count and <name>_sum, over all samples since the start (Apache's
+// quantiles cover the last ten minutes). A summary set's members share one
+// block, told apart by the label key="<namespace>". Texts (version,
+// server_state) are not metrics and are left out. Values print as Java's
+// Double.toString does ("5.0").
 #pragma once
 
 #include <string>

@@ -47,6 +47,14 @@ class ConnectionHandler {
   // The connection has ended (peer closed, error, or close()); called exactly
   // once, after which the connection sends nothing.
   virtual void closed(ClientConnection& connection) = 0;
+
+  // Events only counted (Apache's metrics); nothing to do by default.
+  // A connection from `address` was refused at accept: maxClientCnxns.
+  virtual void rejected(std::string_view /*address*/) {}
+  // The connection's TLS handshake begins (it ends with secured() or closed()).
+  virtual void tls_handshake_started(ClientConnection& /*connection*/) {}
+  // The connection is closed for making no session in time (before closed()).
+  virtual void handshake_expired(ClientConnection& /*connection*/) {}
 };
 
 // Back-pressure shared by the client connections of one server (Apache's

@@ -94,6 +94,7 @@ void ClientListener::admit(tcp::socket socket) {
     } else {
       log_warn("too many connections from ", address, " (maxClientCnxns); closing the new one");
     }
+    handler_.rejected(address);
     socket.close(ec);
     if (ec) log_warn("closing an excess connection: ", ec.message());
     return;

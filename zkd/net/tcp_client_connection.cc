@@ -74,6 +74,7 @@ void TcpClientConnection::arm_handshake_timer(std::chrono::milliseconds within, 
                          why = std::move(why)] {
                           if (!self->established_ && self->state_ == State::kOpen) {
                             log_info("closing connection from ", self->remote_text(), ": ", why);
+                            self->handler_.handshake_expired(*self);
                             self->close();
                           }
                         });
@@ -131,6 +132,7 @@ asio::awaitable<bool> TcpClientConnection::begin_tls() {
   }
   options_.tls->reload_if_changed();
   tls_ = std::make_unique<TlsLayer>(socket_, options_.tls->context());
+  handler_.tls_handshake_started(*this);
   auto [handshake_ec] = co_await tls_->stream.async_handshake(asio::ssl::stream_base::server,
                                                               as_tuple(use_awaitable));
   if (handshake_ec) {

@@ -6,6 +6,8 @@
 
 #include "zkd/server/authentication.h"
 #include "zkd/server/client_frames.h"
+#include "zkd/server/op_tags.h"
+#include "zkd/server/request_metrics.h"
 #include "zkd/tree/acl_check.h"
 
 namespace zkd::server {
@@ -56,16 +58,25 @@ void ClientRegistry::send(ClientState& client, std::string frame) {
   client.connection->send(std::move(frame));
 }
 
-void ClientRegistry::reply(ClientState& client, int32_t xid, int64_t zxid, zk::wire::Error err,
-                           std::string_view body, std::string_view op_tag, int64_t started_ms) {
-  send(client, reply_frame(xid, zxid, err, body));
-  const int64_t latency = clock_.steady_ms() - started_ms;
+int64_t ClientRegistry::reply(ClientState& client, int32_t xid, int64_t zxid, zk::wire::Error err,
+                              std::string_view body, zk::wire::OpCode op, int64_t started_ms) {
+  std::string frame = reply_frame(xid, zxid, err, body);
+  const auto size = static_cast<int64_t>(frame.size());
+  if (client.connection->accepting_sends()) {
+    stats_.metrics.response_bytes += static_cast<uint64_t>(size);
+    stats_.metrics.client_response_size.record(size);
+  }
+  send(client, std::move(frame));
+  const int64_t now_ms = clock_.steady_ms();
+  const int64_t latency = now_ms - started_ms;
   stats_.latency.record(latency);
+  (is_update(op) ? stats_.metrics.updatelatency : stats_.metrics.readlatency).record(latency);
   client.latency.record(latency);
-  client.last_operation = std::string(op_tag);
+  client.last_operation = std::string(op_tag(op));
   if (xid >= 0) client.last_cxid = xid;
   client.last_zxid = zxid;
   client.last_response_wall_ms = clock_.wall_ms();
+  return now_ms;
 }
 
 void ClientRegistry::deliver(const std::vector<tree::Notification>& notifications, int64_t zxid) {
@@ -74,8 +85,18 @@ void ClientRegistry::deliver(const std::vector<tree::Notification>& notification
     if (it == clients_.end()) continue;  // the watching connection is gone
     // Only to a connection that may read the node now (Notification::acl).
     if (!tree::permitted(n.acl, zk::wire::perms::kRead, it->second.auth)) continue;
-    send(it->second, notification_frame(n.event, zxid));
+    std::string frame = notification_frame(n.event, zxid);
+    if (it->second.connection->accepting_sends()) {
+      stats_.metrics.watch_bytes += frame.size();
+    }
+    send(it->second, std::move(frame));
   }
+}
+
+void ClientRegistry::deliver_fired(const std::vector<tree::Notification>& notifications,
+                                   int64_t zxid) {
+  record_fired_watches(stats_.metrics, notifications);
+  deliver(notifications, zxid);
 }
 
 void ClientRegistry::close(ClientState& client) {

@@ -44,6 +44,8 @@ class ClientRegistry {
   SessionId remove(net::ConnectionId connection);
   // Null when the connection is gone.
   ClientState* find(net::ConnectionId connection);
+  // Apache's metrics, for the parts that count what they do to clients.
+  Metrics& metrics() { return stats_.metrics; }
   // Every open connection (mutable for crst, which resets their statistics).
   Clients& all() { return clients_; }
 
@@ -55,12 +57,17 @@ class ClientRegistry {
 
   // Sends a frame, unless the connection no longer accepts any.
   void send(ClientState& client, std::string frame);
-  // Sends ReplyHeader + body and records the cons statistics and latency.
-  void reply(ClientState& client, int32_t xid, int64_t zxid, zk::wire::Error err,
-             std::string_view body, std::string_view op_tag, int64_t started_ms);
+  // Sends ReplyHeader + body and records the cons statistics, the latency
+  // (readlatency or updatelatency by `op`) and the reply's size. Returns the
+  // steady time it took for the latency.
+  int64_t reply(ClientState& client, int32_t xid, int64_t zxid, zk::wire::Error err,
+                std::string_view body, zk::wire::OpCode op, int64_t started_ms);
   // Sends each notification whose watcher may read the node now; `zxid`
   // goes into their headers (client_frames.h: the firing txn's, or kNoZxid).
   void deliver(const std::vector<tree::Notification>& notifications, int64_t zxid);
+  // deliver() for the notifications an applied txn fired, counted in the
+  // node_*_watch_count summaries.
+  void deliver_fired(const std::vector<tree::Notification>& notifications, int64_t zxid);
 
   // The client gets nothing more: later frames are ignored, the connection closes now.
   static void close(ClientState& client);

@@ -48,18 +48,50 @@ ClientService::ClientService(Parts parts)
       whitelist_(parts.config.four_letter_whitelist),
       hold_(parts.config.replicated() ? parts.config.peer_silence_ms() : 0) {}
 
-std::string ClientService::four_letter_word(net::ClientConnection& /*connection*/,
+std::string ClientService::four_letter_word(net::ClientConnection& connection,
                                             std::string_view word, std::string_view argument) {
+  if (ClientState* client = clients_.find(connection.id())) count_non_mtls(*client);
   if (!whitelist_.allows(word)) return not_whitelisted_message(word);
   return view_.four_letter_word(word, argument);
 }
 
 void ClientService::opened(const std::shared_ptr<net::ClientConnection>& connection) {
+  ++stats_.metrics.connection_request_count;
   clients_.add(connection, clock_.wall_ms());
+}
+
+void ClientService::rejected(std::string_view /*address*/) { ++stats_.metrics.connection_rejected; }
+
+void ClientService::tls_handshake_started(net::ClientConnection& connection) {
+  ClientState* client = clients_.find(connection.id());
+  if (client == nullptr || client->tls_handshaking) return;
+  client->tls_handshaking = true;
+  ++stats_.metrics.outstanding_tls_handshake;
+}
+
+void ClientService::handshake_expired(net::ClientConnection& /*connection*/) {
+  ++stats_.metrics.sessionless_connections_expired;
+}
+
+void ClientService::tls_handshake_ended(ClientState& client) {
+  if (!client.tls_handshaking) return;
+  client.tls_handshaking = false;
+  --stats_.metrics.outstanding_tls_handshake;
+}
+
+void ClientService::count_non_mtls(ClientState& client) {
+  // Apache's Netty factory counts every connection without TLS, by whether
+  // it comes from a loopback address.
+  if (client.counted_as_non_mtls || client.connection->secure()) return;
+  client.counted_as_non_mtls = true;
+  ++(client.connection->remote().address().is_loopback()
+         ? stats_.metrics.non_mtls_local_conn_count
+         : stats_.metrics.non_mtls_remote_conn_count);
 }
 
 void ClientService::secured(net::ClientConnection& connection) {
   ClientState* client = clients_.find(connection.id());
+  if (client != nullptr) tls_handshake_ended(*client);
   const std::string& subject = connection.peer_certificate_subject();
   if (client == nullptr || subject.empty()) return;
   if (!config_.x509_super_user.empty() && subject == config_.x509_super_user) {
@@ -70,7 +102,9 @@ void ClientService::secured(net::ClientConnection& connection) {
 
 void ClientService::closed(net::ClientConnection& connection) {
   held_.erase(connection.id());
-  if (clients_.find(connection.id()) == nullptr) return;
+  ClientState* client = clients_.find(connection.id());
+  if (client == nullptr) return;
+  tls_handshake_ended(*client);
   writes_.pipeline().forget(connection.id());
   db_.remove_watcher(connection.id());
   const SessionId session = clients_.remove(connection.id());
@@ -133,6 +167,8 @@ void ClientService::frame(net::ClientConnection& connection, std::string_view pa
     return;
   }
   ++stats_.packets_received;
+  stats_.metrics.bytes_received_count += payload.size() + 4;  // with its length
+  count_non_mtls(*client);
   take_frame(*client, payload);
 }
 
@@ -167,6 +203,7 @@ void ClientService::take_frame(ClientState& state, std::string_view payload) {
         // Apache: "ZooKeeperServer not running"; the client tries another server.
         log_info("closing connection from ", connection.remote_text(),
                  ": this replica is not serving (", why, ")");
+        ++stats_.metrics.cnxn_closed_without_zk_server_running;
         ClientRegistry::close(*client);
       } else {
         handle_connect(*client, payload);
@@ -193,12 +230,14 @@ void ClientService::handle_connect(ClientState& client, std::string_view payload
   zk::wire::ConnectRequest request;
   if (!zk::wire::decode(payload, request)) {
     log_warn("closing connection from ", conn.remote_text(), ": malformed ConnectRequest");
+    ++stats_.metrics.unsuccessful_handshake;
     conn.close();
     return;
   }
   if (request.last_zxid_seen > db_.last_zxid()) {
     log_info("refusing connection from ", conn.remote_text(), ": client has seen zxid ",
              hex(request.last_zxid_seen), ", this server only ", hex(db_.last_zxid()));
+    ++stats_.metrics.unsuccessful_handshake;
     conn.close();
     return;
   }
@@ -233,6 +272,7 @@ void ClientService::handle_connect(ClientState& client, std::string_view payload
     return;
   }
   claim(client, session);
+  ++stats_.metrics.connection_revalidate_count;
   sessions_.resumed(session, timeout, clock_.steady_ms());
   client.session_id = session;
   client.timeout_ms = timeout;
@@ -270,6 +310,7 @@ void ClientService::refuse_session(ClientState& client, const zk::wire::ConnectR
                                    std::string_view why) {
   log_info("refusing to resume session ", hex(request.session_id), " from ",
            client.connection->remote_text(), ": ", why);
+  ++stats_.metrics.unsuccessful_handshake;
   zk::wire::ConnectResponse response;
   response.read_only = false;
   response.timeout_ms = 0;

@@ -80,6 +80,9 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   // X509AuthenticationProvider.superUser), as Apache's provider does.
   void secured(net::ClientConnection& connection) override;
   void closed(net::ClientConnection& connection) override;
+  void rejected(std::string_view address) override;
+  void tls_handshake_started(net::ClientConnection& connection) override;
+  void handshake_expired(net::ClientConnection& connection) override;
 
   // The replica serves again: the read-only sessions' connections close and
   // the handshakes held meanwhile are taken.
@@ -93,6 +96,10 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   void session_created(ClientState* client, const PendingWrite& write) override;
 
  private:
+  // The connection's TLS handshake ended (succeeded, or the connection closed).
+  void tls_handshake_ended(ClientState& client);
+  // Counts a connection without TLS once (non_mtls_*_conn_count).
+  void count_non_mtls(ClientState& client);
   using SessionId = int64_t;
 
   // Why this server takes no client now, or empty when it does.

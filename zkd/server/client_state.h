@@ -29,6 +29,8 @@ struct ClientState {
   int64_t session_id = 0;
   int32_t timeout_ms = 0;              // negotiated on this connection
   bool connect_has_read_only = false;  // the ConnectRequest carried the readOnly byte
+  bool tls_handshaking = false;        // counted in outstanding_tls_handshake
+  bool counted_as_non_mtls = false;    // counted in non_mtls_*_conn_count
   // The session is served read-only (read_only_mode.h): reads from this
   // replica's tree, NOTREADONLY for the rest, nothing sent to the quorum.
   bool read_only = false;

@@ -8,7 +8,7 @@
 namespace zkd::server {
 
 LogThread::LogThread(std::unique_ptr<storage::TxnLogWriter> writer, storage::Clock& clock,
-                     std::function<void(const LogBatch&)> report)
+                     std::function<void(LogBatch)> report)
     : writer_(std::move(writer)), clock_(clock), report_(std::move(report)) {
   thread_ = std::thread([this] { run(); });
 }
@@ -18,13 +18,14 @@ LogThread::~LogThread() { stop(); }
 void LogThread::push(Item item) {
   {
     std::lock_guard lock(mutex_);
+    item.queue_size = static_cast<uint32_t>(queue_.size());
     queue_.push_back(std::move(item));
   }
   wakeup_.notify_one();
 }
 
 void LogThread::append(int64_t zxid, std::string txn) {
-  push(Item{Item::Kind::kAppend, zxid, std::move(txn), {}});
+  push(Item{Item::Kind::kAppend, zxid, std::move(txn), {}, clock_.steady_us(), 0});
 }
 
 void LogThread::roll() { push(Item{Item::Kind::kRoll, 0, {}, {}}); }
@@ -38,7 +39,7 @@ Status LogThread::truncate_after(int64_t zxid) {
       return Status::error("txn log truncation after zxid " + std::to_string(zxid) +
                            ": the log thread has stopped");
     }
-    Item item{Item::Kind::kTruncate, zxid, {}, {}};
+    Item item{Item::Kind::kTruncate, zxid, {}, {}, 0, 0};
     done = item.done.get_future();
     queue_.push_back(std::move(item));
   }
@@ -62,19 +63,27 @@ void LogThread::fail_truncations(std::deque<Item>& items, const Status& why) {
   items.clear();
 }
 
-Status LogThread::write_batch(std::deque<Item>& batch, int64_t& last_zxid, uint64_t& txns) {
+Status LogThread::write_batch(std::deque<Item>& batch, int64_t& last_zxid, LogBatch& result) {
+  const int64_t taken_us = clock_.steady_us();
+  result.timings.reserve(batch.size());
   while (!batch.empty()) {
     Item item = std::move(batch.front());
     batch.pop_front();
     switch (item.kind) {
-      case Item::Kind::kAppend:
+      case Item::Kind::kAppend: {
         if (failpoint::kLogBeforeWrite.fail()) {
           return Status::error(failpoint::kLogBeforeWrite.error_message());
         }
+        const int64_t started_us = clock_.steady_us();
         if (auto s = writer_->append(item.zxid, item.txn); !s.ok()) return s;
         last_zxid = item.zxid;
-        ++txns;
+        ++result.txns;
+        result.timings.push_back(TxnTiming{.queue_us = taken_us - item.queued_us,
+                                           .write_us = clock_.steady_us() - started_us,
+                                           .durable_us = 0,
+                                           .queue_size = item.queue_size});
         break;
+      }
       case Item::Kind::kRoll:
         if (failpoint::kLogRoll.fail()) {
           return Status::error(failpoint::kLogRoll.error_message());
@@ -115,7 +124,9 @@ void LogThread::run() {
     }
     LogBatch result;
     int64_t last_zxid = 0;
-    result.status = write_batch(batch, last_zxid, result.txns);
+    const int64_t write_started_us = clock_.steady_us();
+    result.status = write_batch(batch, last_zxid, result);
+    result.write_us = clock_.steady_us() - write_started_us;
     if (!result.status.ok()) fail_truncations(batch, result.status);  // those not carried out
     if (result.status.ok() && result.txns > 0) {
       const int64_t started_us = clock_.steady_us();
@@ -123,13 +134,16 @@ void LogThread::run() {
                           ? Status::error(failpoint::kLogBeforeSync.error_message())
                           : writer_->sync();
       if (result.status.ok()) failpoint::kLogSynced.hit();
-      result.sync_us = clock_.steady_us() - started_us;
+      const int64_t synced_us = clock_.steady_us();
+      result.sync_us = synced_us - started_us;
+      // From queueing to now: the txn's wait plus what the batch took since.
+      for (auto& t : result.timings) t.durable_us = t.queue_us + (synced_us - write_started_us);
     }
     result.durable_zxid = last_zxid;
     result.truncations = truncations_;
     if (!result.status.ok()) failure = result.status;
     // After stop() nobody listens: the txns are on disk and will be replayed.
-    if (!stopping && (result.txns > 0 || !failure.ok())) report_(result);
+    if (!stopping && (result.txns > 0 || !failure.ok())) report_(std::move(result));
   }
 }
 

@@ -34,7 +34,7 @@ class LogThread final : public ServerLog {
  public:
   // `clock` times the syncs.
   LogThread(std::unique_ptr<storage::TxnLogWriter> writer, storage::Clock& clock,
-            std::function<void(const LogBatch&)> report);
+            std::function<void(LogBatch)> report);
   ~LogThread() override;
   LogThread(const LogThread&) = delete;
   LogThread& operator=(const LogThread&) = delete;
@@ -68,16 +68,20 @@ class LogThread final : public ServerLog {
     int64_t zxid = 0;
     std::string txn;            // kAppend
     std::promise<Status> done;  // kTruncate: the caller waits on it
+    int64_t queued_us = 0;      // kAppend: when append() queued it
+    uint32_t queue_size = 0;    // kAppend: items waiting then
   };
   void push(Item item);
   // Answers every truncate_after() waiting in `items` with `why`; clears them.
   static void fail_truncations(std::deque<Item>& items, const Status& why);
   void run();
-  Status write_batch(std::deque<Item>& batch, int64_t& last_zxid, uint64_t& txns);
+  // Writes the batch's items; `result` gets the txns, their timings and
+  // the last zxid written.
+  Status write_batch(std::deque<Item>& batch, int64_t& last_zxid, LogBatch& result);
 
   std::unique_ptr<storage::TxnLogWriter> writer_;  // used by the log thread only
   storage::Clock& clock_;
-  std::function<void(const LogBatch&)> report_;
+  std::function<void(LogBatch)> report_;
   uint64_t truncations_ = 0;            // log thread only
   uint64_t truncations_requested_ = 0;  // the calling thread only
 

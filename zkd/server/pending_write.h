@@ -40,6 +40,7 @@ struct PendingWrite {
   zk::wire::OpCode op = zk::wire::OpCode::kError;
   std::optional<zk::wire::Error> err;  // error txns made by the server: the reply's err
   int64_t started_ms = 0;              // steady clock, for latency
+  int64_t prepared_ms = 0;             // steady clock: prepared or handed to the leader
   std::string payload;                 // kSync: the request, answered when released
   std::optional<AuditedWrite> audit;   // kReply with audit.enable: audited when answered
 };

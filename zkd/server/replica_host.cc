@@ -99,7 +99,10 @@ ReplicaHost::ReplicaHost(zab::Config config, zab::Bootstrap boot, Storage storag
   digests_.reset(db_.fuzzy_until());
 }
 
-void ReplicaHost::start() { process(); }
+void ReplicaHost::start() {
+  metrics_.started(steady_ms());
+  process();
+}
 
 void ReplicaHost::tick() {
   if (stopped_) return;
@@ -151,6 +154,7 @@ void ReplicaHost::link_down(zab::ServerId peer) {
 
 void ReplicaHost::persisted(int64_t zxid) {
   if (stopped_) return;
+  if (status_.role != zab::Role::kLeading) metrics_.persisted(zxid, events_.wall_clock_ms());
   core_.persisted(zxid);
   process();
 }
@@ -244,11 +248,16 @@ void ReplicaHost::carry_out(zab::Ready& ready) {
   // 4. append; the log reports durability later (persisted()).
   for (zab::Entry& e : ready.entries) {
     const int64_t zxid = e.zxid;
+    if (status_.role != zab::Role::kLeading) {
+      metrics_.proposal_received(zxid, txn_time_ms(e.payload), events_.wall_clock_ms());
+    }
+    metrics_.logging();
     log_.append(zxid, std::move(e.payload));
     events_.logged(zxid);
   }
   // 5. apply, each txn's digest sent (leader) or compared (learner).
   for (const zab::Entry& e : ready.committed) {
+    metrics_.committed(e.zxid, status_.role == zab::Role::kLeading, steady_ms());
     if (!apply(e)) return;
     exchange_digest(e.zxid);
   }
@@ -360,7 +369,11 @@ bool ReplicaHost::apply(const zab::Entry& entry) {
     return false;
   }
   events_.applying(txn);
+  metrics_.applied(txn.header.time_ms, events_.wall_clock_ms(),
+                   status_.role == zab::Role::kLeading);
+  const int64_t session = txn.header.session_id;
   tree::ApplyResult result = db_.apply(txn);
+  metrics_.commit_applied(session, steady_ms(), status_.role == zab::Role::kLeading);
   events_.applied(std::move(txn), std::move(result));
   return !stopped_;
 }
@@ -368,6 +381,7 @@ bool ReplicaHost::apply(const zab::Entry& entry) {
 void ReplicaHost::send(zab::Message message) {
   const bool ack_newleader = message.type == zab::MsgType::kAckNewLeader;
   if (ack_newleader) failpoint::kAckNewLeaderBeforeSend.hit();
+  metrics_.sending(message.type);
   outgoing_.send(std::move(message), db_);
   if (ack_newleader) failpoint::kAckNewLeaderSent.hit();
 }
@@ -398,6 +412,7 @@ void ReplicaHost::mismatch(const DigestCheck::Mismatch& m) {
 void ReplicaHost::set_status(const zab::Status& status) {
   const zab::Status old = status_;
   status_ = status;
+  metrics_.status_changed(old, status, steady_ms());
   if (status.role != zab::Role::kLeading || !status.serving) db_.discard_pending();
   if (status.role != zab::Role::kLeading) outgoing_.drop_all();
   if (status.role == zab::Role::kLooking || status.leader != old.leader) incoming_.abandon();
@@ -416,6 +431,7 @@ void ReplicaHost::propose(const WriteRequest& request) {
     return;
   }
   if (request.kind == WriteRequest::Kind::kRevalidate) {
+    ++metrics_.metrics().revalidate_count;
     events_.touched({{request.session, request.timeout_ms}});
     return;
   }
@@ -431,18 +447,26 @@ void ReplicaHost::propose(const WriteRequest& request) {
     log_warn("dropping a write: the new epoch's history is not applied yet");
     return;
   }
+  const int64_t prepare_started_ms = steady_ms();
   tree::Txn txn =
       request.kind == WriteRequest::Kind::kOp && request.op == zk::wire::OpCode::kReconfig
           ? prepare_reconfig(request, next)
           : prepare_write(db_, request, next, events_.wall_clock_ms());
+  metrics_.prepared(steady_ms() - prepare_started_ms,
+                    request.kind == WriteRequest::Kind::kCloseSession);
   std::string bytes;
   zk::wire::Writer writer(bytes);
   tree::write_txn(writer, txn);
+  metrics_.proposal_size(bytes.size());
+  const int64_t propose_started_ms = steady_ms();
   const zab::Proposed proposed = core_.propose(std::move(bytes));
+  metrics_.metrics().proposal_process_time.record(steady_ms() - propose_started_ms);
   if (!proposed.ok()) {
     db_.discard_pending();
     log_warn("cannot propose: ", zab::to_string(proposed.error));
+    return;
   }
+  metrics_.proposed(proposed.zxid, steady_ms());
 }
 
 tree::Txn ReplicaHost::prepare_reconfig(const WriteRequest& request, zab::Zxid zxid) {

@@ -34,6 +34,7 @@
 #include "zkd/server/digest_check.h"
 #include "zkd/server/recovery.h"
 #include "zkd/server/replica_log.h"
+#include "zkd/server/replica_metrics.h"
 #include "zkd/server/snapshot_stream.h"
 #include "zkd/server/write_request.h"
 #include "zkd/status/status.h"
@@ -162,8 +163,15 @@ class ReplicaHost {
   bool diverged() const { return diverged_; }
   uint64_t digest_mismatches() const { return digest_mismatches_; }
   uint64_t digests_compared() const { return digests_.compared(); }
+  // Apache's metrics of elections, syncs, proposals and commits go to `m`
+  // (which outlives the host) from now on; `local` tells whether a
+  // session's client is on this server. Call before start().
+  void record_metrics_in(Metrics& m, std::function<bool(int64_t session)> local) {
+    metrics_.use(m, std::move(local));
+  }
 
  private:
+  int64_t steady_ms() const { return storage_.env.clock().steady_ms(); }
   // Carries out every pending Ready, then proposes what learners forwarded.
   void process();
   void carry_out(zab::Ready& ready);
@@ -203,6 +211,7 @@ class ReplicaHost {
   DigestCheck digests_;
   bool diverged_ = false;
   uint64_t digest_mismatches_ = 0;
+  ReplicaMetrics metrics_;
 };
 
 }  // namespace zkd::server

@@ -107,6 +107,9 @@ Replication::Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot)
             parts_.db, parts_.writes.log(), *this),
       tick_timer_(parts_.env.new_timer(parts_.io)) {
   parts_.writes.replicate(host_);
+  host_.record_metrics_in(parts_.clients.metrics(), [this](int64_t session) {
+    return parts_.clients.owner(session) != nullptr;
+  });
 }
 
 std::unique_ptr<net::PeerLinks> Replication::tcp_links(std::vector<net::PeerAddress> peers,
@@ -258,7 +261,7 @@ std::vector<net::PeerAddress> Replication::known_peers() const {
 }
 
 void Replication::applied(tree::Txn txn, tree::ApplyResult result) {
-  parts_.clients.deliver(result.notifications, txn.header.zxid);
+  parts_.clients.deliver_fired(result.notifications, txn.header.zxid);
   if (txn.header.type == zk::wire::OpCode::kReconfig && transport_) {
     log_info("configuration version ", hex(txn.header.zxid),
              " committed: ", parts_.db.config_node().first);

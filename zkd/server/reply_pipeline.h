@@ -48,6 +48,14 @@ class ReplyPipeline {
     int64_t zxid = 0;
     std::optional<Write> write;
     std::optional<Read> read;
+    // kWrite of a connection, for Apache's session-queue figures: what its
+    // queue still holds behind this write, how many of those are requests
+    // released now (before its next write or barrier), and how many
+    // connections have something queued.
+    size_t session_queue = 0;
+    size_t released = 0;
+    size_t pending_sessions = 0;
+    bool queue_emptied = false;  // this write was the last thing queued for it
   };
 
   // Something is pending for `c`: a request arriving now must wait (defer()).
@@ -63,6 +71,8 @@ class ReplyPipeline {
     }
     return true;
   }
+  // Requests deferred and not yet handed out by next().
+  size_t deferred() const { return deferred_; }
   // Writes prepared and not yet handed out by next() (Apache's outstanding requests).
   size_t writes_pending() const { return writes_pending_; }
   bool empty() const { return global_.empty(); }
@@ -84,13 +94,20 @@ class ReplyPipeline {
   }
 
   // A request behind pending ones of the same connection. Precondition: busy(c).
-  void defer(ConnectionId c, Read read) { queues_[c].push_back(Entry{std::move(read)}); }
+  void defer(ConnectionId c, Read read) {
+    queues_[c].push_back(Entry{std::move(read)});
+    ++deferred_;
+  }
 
   // The connection is gone: drops its deferred requests. Its writes stay in
   // the global FIFO (they are still applied; next() reports them with
   // their connection id, which the server no longer knows).
   void forget(ConnectionId c) {
-    queues_.erase(c);
+    auto it = queues_.find(c);
+    if (it != queues_.end()) {
+      for (const Entry& e : it->second) deferred_ -= e.read ? 1 : 0;
+      queues_.erase(it);
+    }
     if (draining_ == c) draining_ = kNoConnection;
   }
 
@@ -101,6 +118,7 @@ class ReplyPipeline {
     queues_.clear();
     draining_ = kNoConnection;
     writes_pending_ = 0;
+    deferred_ = 0;
   }
 
   // The next step now that every write with zxid <= durable_zxid is on disk,
@@ -114,6 +132,7 @@ class ReplyPipeline {
         step.connection = draining_;
         step.read = std::move(*it->second.front().read);
         it->second.pop_front();
+        --deferred_;
         if (it->second.empty()) queues_.erase(it);
         return step;
       }
@@ -141,7 +160,14 @@ class ReplyPipeline {
         // The connection's first entry is the mark of this write or barrier:
         // its earlier deferred requests were handed out after the mark before.
         it->second.pop_front();
+        step.session_queue = it->second.size();
+        for (const Entry& e : it->second) {
+          if (!e.read) break;
+          ++step.released;
+        }
+        step.pending_sessions = queues_.size();
         if (it->second.empty()) {
+          step.queue_emptied = true;
           queues_.erase(it);
         } else {
           draining_ = step.connection;
@@ -178,6 +204,7 @@ class ReplyPipeline {
   std::unordered_map<ConnectionId, std::deque<Entry>> queues_;
   ConnectionId draining_ = kNoConnection;
   size_t writes_pending_ = 0;
+  size_t deferred_ = 0;
 };
 
 }  // namespace zkd::server

@@ -14,6 +14,7 @@
 #include "zkd/server/op_tags.h"
 #include "zkd/server/reconfig.h"
 #include "zkd/server/request_kinds.h"
+#include "zkd/server/request_metrics.h"
 #include "zkd/tree/acl_check.h"
 
 namespace zkd::server {
@@ -78,9 +79,15 @@ void ClientService::handle(ClientState& client, std::string_view payload, Arriva
           !writes_.sync(client, payload, started)) {
         return;
       }
+      // Apache's FinalRequestProcessor for a read: reading and answering.
+      const int64_t read_ms = clock_.steady_ms();
+      // Apache's CommitProcessor: the wait behind the session's writes.
+      stats_.metrics.read_commitproc_time_ms.record(read_ms - started);
       tree::Response response = db_.read(id, op, body, client.auth);
-      clients_.reply(client, xid, db_.last_zxid(), response.err, response.body, op_tag(op),
-                     started);
+      record_read(stats_.metrics, op, body, response.body.size());
+      const int64_t answered_ms =
+          clients_.reply(client, xid, db_.last_zxid(), response.err, response.body, op, started);
+      stats_.metrics.read_final_proc_time_ms.record(answered_ms - read_ms);
       return;
     }
     case OpKind::kWrite:
@@ -104,8 +111,7 @@ bool ClientService::answer_server_op(ClientState& client, int32_t xid, OpCode op
                                      std::string_view body, int64_t started) {
   switch (op) {
     case OpCode::kPing:
-      clients_.reply(client, zk::wire::kPingXid, db_.last_zxid(), Error::kOk, {}, op_tag(op),
-                     started);
+      clients_.reply(client, zk::wire::kPingXid, db_.last_zxid(), Error::kOk, {}, op, started);
       return true;
     case OpCode::kCloseSession:
       answer_close_session(client, xid, started);
@@ -172,13 +178,13 @@ bool ClientService::answer_read_only(ClientState& client, int32_t xid, OpCode op
   if (op == OpCode::kCloseSession) {
     // The session stays as the quorum knows it (a resumed one expires there).
     client.close_requested = true;
-    clients_.reply(client, xid, db_.last_zxid(), Error::kOk, {}, op_tag(op), started);
+    clients_.reply(client, xid, db_.last_zxid(), Error::kOk, {}, op, started);
     ClientRegistry::close_after_flush(client);
     return true;
   }
   // Apache's ReadOnlyRequestProcessor: every change, sync and reconfig.
   if (refused_read_only(op)) {
-    clients_.reply(client, xid, db_.last_zxid(), Error::kNotReadOnly, {}, op_tag(op), started);
+    clients_.reply(client, xid, db_.last_zxid(), Error::kNotReadOnly, {}, op, started);
     return true;
   }
   return false;
@@ -257,12 +263,12 @@ void ClientService::answer_set_watches(ClientState& client, int32_t xid, OpCode 
   request.read(r, /*v2=*/op == OpCode::kSetWatches2);
   if (!r.ok()) {
     log_warn("malformed setWatches from ", client.connection->remote_text());
-    clients_.reply(client, xid, db_.last_zxid(), Error::kMarshallingError, {}, op_tag(op), started);
+    clients_.reply(client, xid, db_.last_zxid(), Error::kMarshallingError, {}, op, started);
     return;
   }
   // Catch-up events go out before the (header-only) reply (§9.5).
   clients_.deliver(db_.set_watches(client.connection->id(), request), kNoZxid);
-  clients_.reply(client, xid, db_.last_zxid(), Error::kOk, {}, op_tag(op), started);
+  clients_.reply(client, xid, db_.last_zxid(), Error::kOk, {}, op, started);
 }
 
 void ClientService::answer_auth(ClientState& client, int32_t xid, std::string_view body) {
@@ -356,7 +362,7 @@ void ClientService::answer_get_ephemerals(ClientState& client, int32_t xid, std:
   zk::wire::PathRecord request;
   if (!zk::wire::decode(body, request)) {
     clients_.reply(client, xid, db_.last_zxid(), Error::kMarshallingError, {},
-                   op_tag(OpCode::kGetEphemerals), started);
+                   OpCode::kGetEphemerals, started);
     return;
   }
   std::string_view prefix = request.path;
@@ -369,14 +375,13 @@ void ClientService::answer_get_ephemerals(ClientState& client, int32_t xid, std:
   }
   std::string out;
   zk::wire::Writer(out).strings(paths);
-  clients_.reply(client, xid, db_.last_zxid(), Error::kOk, out, op_tag(OpCode::kGetEphemerals),
-                 started);
+  clients_.reply(client, xid, db_.last_zxid(), Error::kOk, out, OpCode::kGetEphemerals, started);
 }
 
 // Answered in request order, from the connection's ids (§4.3).
 void ClientService::answer_who_am_i(ClientState& client, int32_t xid, int64_t started) {
   const std::string body = zk::wire::encode(who_am_i(client.auth.ids()));
-  clients_.reply(client, xid, db_.last_zxid(), Error::kOk, body, op_tag(OpCode::kWhoAmI), started);
+  clients_.reply(client, xid, db_.last_zxid(), Error::kOk, body, OpCode::kWhoAmI, started);
 }
 
 }  // namespace zkd::server

@@ -92,7 +92,7 @@ class Server final {
   // Makes the txn log from its writer and the callback its reports go to:
   // the simulator's log, written when the simulation says (server_log.h).
   using LogFactory = std::function<std::unique_ptr<ServerLog>(
-      std::unique_ptr<storage::TxnLogWriter> writer, std::function<void(const LogBatch&)> report)>;
+      std::unique_ptr<storage::TxnLogWriter> writer, std::function<void(LogBatch)> report)>;
   // Before open_storage(): the log it opens is `make`'s instead of a
   // LogThread.
   void use_log(LogFactory make) { make_log_ = std::move(make); }

@@ -11,17 +11,28 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "zkd/server/replica_log.h"
 #include "zkd/status/status.h"
 
 namespace zkd::server {
 
+// What the log thread saw of one txn, for Apache's sync_processor_* figures.
+struct TxnTiming {
+  int64_t queue_us = 0;     // from append() to the log thread taking it
+  int64_t write_us = 0;     // writing it into the log (before the sync)
+  int64_t durable_us = 0;   // from append() to the end of its batch's sync
+  uint32_t queue_size = 0;  // txns already waiting when it was appended
+};
+
 struct LogBatch {
-  int64_t durable_zxid = 0;  // every txn up to here is on disk
-  uint64_t txns = 0;         // txns in this batch
-  int64_t sync_us = 0;       // time spent in sync()
-  Status status;             // not ok: the log failed, nothing more will be durable
+  int64_t durable_zxid = 0;        // every txn up to here is on disk
+  uint64_t txns = 0;               // txns in this batch
+  int64_t sync_us = 0;             // time spent in sync()
+  int64_t write_us = 0;            // time spent writing the batch before the sync
+  std::vector<TxnTiming> timings;  // per txn, in order
+  Status status;                   // not ok: the log failed, nothing more will be durable
   // truncate_after() calls carried out before this report. A report still on
   // its way to the state thread when a truncation returns carries a smaller
   // count than the caller has made, and may name txns the truncation removed.

@@ -115,6 +115,7 @@ void Sessions::expire_due() {
   if (!decides_()) return;
   for (SessionId session : tracker_.expire(clock_.steady_ms())) {
     log_info("session ", hex(session), " expired");
+    ++clients_.metrics().stale_sessions_expired;
     end(session);
   }
 }

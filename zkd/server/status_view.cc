@@ -14,6 +14,7 @@
 
 #include "libzk/wire/jute.h"
 #include "zkd/server/four_letter_whitelist.h"
+#include "zkd/server/reconfig.h"
 #include "zkd/server/version.h"
 
 namespace zkd::server {
@@ -287,6 +288,8 @@ std::string StatusView::initial_configuration() const { return sources_.config.t
 void StatusView::reset_server_stats() {
   sources_.stats.latency.reset();
   sources_.stats.packets_received = sources_.stats.packets_sent = 0;
+  // Apache's srst resets its ServerMetrics too (ServerStats.reset).
+  reset_metrics(sources_.stats.metrics);
 }
 
 void StatusView::reset_connection_stats() {
@@ -298,7 +301,7 @@ std::vector<MonitorEntry> StatusView::monitor() const {
   std::vector<MonitorEntry> v;
   auto add = [&v](std::string key, auto value) {
     using T = decltype(value);
-    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, LatencyStats>) {
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, SummaryFigures>) {
       v.push_back({std::move(key), value});
     } else if constexpr (std::is_convertible_v<T, std::string>) {
       v.push_back({std::move(key), std::string(value)});
@@ -330,27 +333,34 @@ std::vector<MonitorEntry> StatusView::monitor() const {
     add("synced_followers", core.synced_learners());
     add("synced_observers", core.synced_observers());
     add("pending_syncs", 0);
+    const Metrics& m = sources_.stats.metrics;
+    add("leader_uptime",
+        m.leading_since_ms < 0 ? 0 : sources_.clock.steady_ms() - m.leading_since_ms);
+    add("last_proposal_size", m.proposal_size.last);
+    add("min_proposal_size", m.proposal_size.min);
+    add("max_proposal_size", m.proposal_size.max);
+  }
+  if (replica() != nullptr) {
+    // Apache's QuorumPeer: the voting members of the current membership
+    // (the tree's, which a reconfiguration changes).
+    const auto members = parse_membership_text(sources_.db.config_node().first);
+    const QuorumServers& servers = members ? members->first : sources_.config.quorum_servers;
+    add("quorum_size", std::count_if(servers.begin(), servers.end(),
+                                     [](const auto& s) { return !s.second.observer; }));
   }
   add("uptime", s.uptime_ms);
   add("connection_drop_probability", 0.0);
-  add("last_client_response_size", -1);
-  add("min_client_response_size", -1);
-  add("max_client_response_size", -1);
-  add("outstanding_tls_handshake", 0);
   add("auth_failed_count", sources_.stats.auth_failures);
-  add("digest_mismatches_count", replica() != nullptr ? replica()->digest_mismatches() : 0);
+  v.push_back({"digest_mismatches_count",
+               static_cast<int64_t>(replica() != nullptr ? replica()->digest_mismatches() : 0),
+               MetricType::kCounter});
   // zkd's own: how many of the leader's tree digests this learner compared.
   add("digests_compared", replica() != nullptr ? replica()->digests_compared() : 0);
-  add("non_mtls_remote_conn_count", 0);
-  add("non_mtls_local_conn_count", 0);
-  // Apache's fsynctime and snapshottime summaries (ms), and our own
-  // txns_per_fsync (group commit: how many txns one fsync made durable).
-  add("fsynctime", sources_.stats.fsync_ms);
-  add("snapshottime", sources_.snapshots.times());
-  add("txns_per_fsync", sources_.stats.fsyncs == 0
-                            ? 0.0
-                            : static_cast<double>(sources_.stats.logged_txns) /
-                                  static_cast<double>(sources_.stats.fsyncs));
+  // Apache's snapshottime summary (ms), and our own txns_per_fsync (group
+  // commit: how many txns one fsync made durable).
+  add("snapshottime", summary_figures(sources_.snapshots.times()));
+  add("txns_per_fsync", sources_.stats.metrics.sync_processor_batch_size.average());
+  append_metrics(sources_.stats.metrics, v);
   return v;
 }
 

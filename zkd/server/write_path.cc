@@ -5,7 +5,7 @@
 
 #include "libzk/wire/jute.h"
 #include "zkd/log/log.h"
-#include "zkd/server/op_tags.h"
+#include "zkd/server/request_metrics.h"
 
 namespace zkd::server {
 
@@ -53,11 +53,28 @@ void WritePath::stop() {
 
 void WritePath::submit(net::ConnectionId connection, PendingWrite write,
                        const WriteRequest& request) {
+  Metrics& m = stats_.metrics;
+  if (request.kind == WriteRequest::Kind::kOp) record_write(m, request.op, request.body);
+  // One clock read: the write is prepared (or handed to the leader) now.
+  const int64_t started_ms = clock_.steady_ms();
+  write.prepared_ms = started_ms;
   if (host_ != nullptr) {
     replicate_write(connection, std::move(write), request);
     return;
   }
+  // Apache's PrepRequestProcessor: how long the request waited to be
+  // prepared (behind its connection's earlier requests), and preparing it.
+  ++m.prep_processor_request_queued;
+  m.prep_processor_queue_size.record(static_cast<int64_t>(pipeline_.deferred()));
+  if (connection != Pipeline::kNoConnection) {
+    m.prep_processor_queue_time_ms.record(started_ms - write.started_ms);
+  }
   write.txn = prepare_write(db_, request, ++last_prepared_zxid_, clock_.wall_ms());
+  const int64_t prepared_ms = clock_.steady_ms() - started_ms;
+  m.prep_process_time.record(prepared_ms);
+  if (request.kind == WriteRequest::Kind::kCloseSession) {
+    m.close_session_prep_time.record(prepared_ms);
+  }
   append(connection, std::move(write));
 }
 
@@ -67,6 +84,8 @@ void WritePath::append(net::ConnectionId connection, PendingWrite write) {
   tree::write_txn(w, write.txn);
   const int64_t zxid = write.txn.header.zxid;
   log_->append(zxid, std::move(bytes));
+  ++stats_.metrics.sync_processor_request_queued;
+  ++stats_.metrics.outstanding_changes_queued;
   pipeline_.add_write(connection, zxid, std::move(write));
   snapshots_.logged(last_prepared_zxid_);
 }
@@ -98,13 +117,24 @@ bool WritePath::sync(ClientState& client, std::string_view payload, int64_t star
   return false;
 }
 
+void WritePath::record_batch(const LogBatch& batch) {
+  Metrics& m = stats_.metrics;
+  m.fsynctime.record(batch.sync_us / 1000);
+  m.sync_processor_batch_size.record(static_cast<int64_t>(batch.txns));
+  m.sync_processor_queue_flush_time_ms.record((batch.write_us + batch.sync_us) / 1000);
+  for (const TxnTiming& t : batch.timings) {
+    m.sync_processor_queue_size.record(t.queue_size);
+    m.sync_processor_queue_time_ms.record(t.queue_us / 1000);
+    m.sync_process_time.record(t.write_us / 1000);
+    m.sync_processor_queue_and_flush_time_ms.record(t.durable_us / 1000);
+  }
+}
+
 Status WritePath::logged(const LogBatch& batch) {
   // Posted before a truncation this thread has since made: stale.
   if (batch.status.ok() && batch.truncations < log_->truncations_requested()) return {};
   if (!batch.status.ok()) return batch.status;
-  ++stats_.fsyncs;
-  stats_.logged_txns += batch.txns;
-  stats_.fsync_ms.record(batch.sync_us / 1000);
+  record_batch(batch);
   durable_zxid_ = batch.durable_zxid;
   if (host_ != nullptr) {
     host_->persisted(durable_zxid_);  // drains once settled
@@ -120,24 +150,55 @@ void WritePath::drain() {
   auto released = [this] {
     return host_ != nullptr ? static_cast<int64_t>(forwarded_.released()) : durable_zxid_;
   };
+  // Apache's CommitProcessor figures of one batch: what this drain released.
+  const int64_t batch_started_ms = clock_.steady_ms();
+  int64_t writes = 0, requests = 0, queues_drained = 0;
   while (auto step = pipeline_.next(released())) {
     switch (step->kind) {
       case Pipeline::Step::Kind::kWrite: {
+        ++writes;
+        queues_drained += step->queue_emptied ? 1 : 0;
+        // Apache's CommitProcessor: from the write's prepare to its commit.
+        const int64_t released_ms = clock_.steady_ms();
+        stats_.metrics.write_commitproc_time_ms.record(released_ms - step->write->prepared_ms);
+        if (step->connection != Pipeline::kNoConnection) {
+          // Apache's CommitProcessor's session queues are zkd's per-connection order.
+          stats_.metrics.requests_in_session_queue.record(
+              static_cast<int64_t>(step->session_queue));
+          stats_.metrics.reads_after_write_in_session_queue.record(
+              static_cast<int64_t>(step->released));
+          stats_.metrics.pending_session_queue_size.record(
+              static_cast<int64_t>(step->pending_sessions));
+        }
         if (host_ != nullptr) {
           finish_replicated(step->connection, static_cast<uint64_t>(step->zxid), *step->write);
           break;
         }
+        // Apache's FinalRequestProcessor: applying (commit_process_time),
+        // then applying and answering (write_final_proc_time_ms).
+        // propagation_latency: from the txn's making (its time) to its apply.
         tree::ApplyResult result = db_.apply(step->write->txn);
         audit_.applied(step->write->txn, result);
+        const int64_t applied_ms = clock_.steady_ms();
+        stats_.metrics.commit_process_time.record(applied_ms - released_ms);
+        stats_.metrics.propagation_latency.record(applied_ms - step->write->prepared_ms);
+        ++stats_.metrics.outstanding_changes_removed;
         // Notifications first: on the writer's own connection they precede its reply.
-        clients_.deliver(result.notifications, step->write->txn.header.zxid);
+        clients_.deliver_fired(result.notifications, step->write->txn.header.zxid);
         finish(step->connection, *step->write, result.response);
+        stats_.metrics.write_final_proc_time_ms.record(clock_.steady_ms() - released_ms);
         break;
       }
       case Pipeline::Step::Kind::kBarrier:
       case Pipeline::Step::Kind::kRequest: {
+        ++requests;
         ClientState* client = clients_.find(step->connection);
-        if (client == nullptr || client->phase != ClientState::Phase::kEstablished) break;
+        if (client == nullptr || client->phase != ClientState::Phase::kEstablished) {
+          // Its connection closed while it waited: dropped unanswered.
+          ++stats_.metrics.stale_requests;
+          ++stats_.metrics.stale_requests_dropped;
+          break;
+        }
         handler_.handle(
             *client, step->read->payload,
             step->kind == Pipeline::Step::Kind::kBarrier ? Arrival::kReleased : Arrival::kInTurn,
@@ -145,6 +206,14 @@ void WritePath::drain() {
         break;
       }
     }
+  }
+  if (writes > 0) {
+    Metrics& m = stats_.metrics;
+    m.request_commit_queued += static_cast<uint64_t>(writes);
+    m.write_commit_proc_issued.record(writes);
+    m.read_commit_proc_issued.record(requests);
+    m.session_queues_drained.record(queues_drained);
+    m.write_batch_time_in_commit_processor.record(clock_.steady_ms() - batch_started_ms);
   }
   // Writes of connections that have gone finish without a reply, so no send
   // re-checks globalOutstandingLimit's gate for them: do it once per drain.
@@ -197,17 +266,23 @@ void WritePath::finish(net::ConnectionId connection, PendingWrite& write,
       if (write.audit) {
         audit_.answered(*write.audit, write.op, write.txn, write.err.value_or(response.err));
       }
-      if (client == nullptr) return;
+      if (client == nullptr) {
+        ++stats_.metrics.stale_replies;
+        return;
+      }
       clients_.reply(*client, write.xid, zxid, write.err.value_or(response.err), response.body,
-                     op_tag(write.op), write.started_ms);
+                     write.op, write.started_ms);
       return;
     case PendingWrite::Kind::kCreateSession:
       handler_.session_created(client, write);
       return;
     case PendingWrite::Kind::kCloseSession:
-      if (client == nullptr) return;
+      if (client == nullptr) {
+        ++stats_.metrics.stale_replies;
+        return;
+      }
       clients_.reply(*client, write.xid, zxid, zk::wire::Error::kOk, {},
-                     op_tag(zk::wire::OpCode::kCloseSession), write.started_ms);
+                     zk::wire::OpCode::kCloseSession, write.started_ms);
       log_info("session ", hex(write.txn.header.session_id), " closed by ",
                client->connection->remote_text());
       client->connection->close_after_flush();

@@ -125,6 +125,9 @@ class WritePath {
   void drop();
 
  private:
+  // The log thread's figures of one batch, into Apache's fsynctime and
+  // sync_processor_* metrics.
+  void record_batch(const LogBatch& batch);
   // Standalone: hands the prepared txn to the log and parks `write`.
   void append(net::ConnectionId connection, PendingWrite write);
   void replicate_write(net::ConnectionId connection, PendingWrite write,

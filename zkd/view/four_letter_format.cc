@@ -101,23 +101,66 @@ std::string format_mntr(const std::vector<std::pair<std::string, std::string>>& 
   return out;
 }
 
+SummaryFigures summary_figures(const Summary& s, bool advanced) {
+  SummaryFigures f{.count = s.count(),
+                   .sum = s.sum(),
+                   .min = s.min(),
+                   .max = s.max(),
+                   .average = s.average(),
+                   .advanced = advanced};
+  f.has_quantiles = true;
+  f.p50 = s.quantile(0.5);
+  f.p90 = s.quantile(0.9);
+  f.p95 = s.quantile(0.95);
+  f.p99 = s.quantile(0.99);
+  f.p999 = s.quantile(0.999);
+  return f;
+}
+
+SummaryFigures summary_figures(const LatencyStats& s) {
+  return {
+      .count = s.count(), .sum = s.total(), .min = s.min(), .max = s.max(), .average = s.average()};
+}
+
+std::vector<std::pair<std::string, MonitorScalar>> monitor_fields(
+    const std::vector<MonitorEntry>& entries) {
+  std::vector<std::pair<std::string, MonitorScalar>> out;
+  for (const auto& entry : entries) {
+    const std::string name = entry.label.empty() ? entry.key : entry.label + "_" + entry.key;
+    if (const auto* i = std::get_if<int64_t>(&entry.value)) {
+      out.emplace_back(name, *i);
+    } else if (const auto* d = std::get_if<double>(&entry.value)) {
+      out.emplace_back(name, *d);
+    } else if (const auto* text = std::get_if<std::string>(&entry.value)) {
+      out.emplace_back(name, *text);
+    } else {
+      const auto& f = std::get<SummaryFigures>(entry.value);
+      out.emplace_back("avg_" + name, f.average);
+      out.emplace_back("min_" + name, f.min);
+      out.emplace_back("max_" + name, f.max);
+      out.emplace_back("cnt_" + name, f.count);
+      out.emplace_back("sum_" + name, f.sum);
+      if (f.advanced) {
+        out.emplace_back("p50_" + name, f.p50);
+        out.emplace_back("p95_" + name, f.p95);
+        out.emplace_back("p99_" + name, f.p99);
+        out.emplace_back("p999_" + name, f.p999);
+      }
+    }
+  }
+  return out;
+}
+
 std::vector<std::pair<std::string, std::string>> monitor_texts(
     const std::vector<MonitorEntry>& entries) {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [key, value] : entries) {
+  for (auto& [name, value] : monitor_fields(entries)) {
     if (const auto* i = std::get_if<int64_t>(&value)) {
-      out.emplace_back(key, std::to_string(*i));
+      out.emplace_back(std::move(name), std::to_string(*i));
     } else if (const auto* d = std::get_if<double>(&value)) {
-      out.emplace_back(key, java_double(*d));
-    } else if (const auto* text = std::get_if<std::string>(&value)) {
-      out.emplace_back(key, *text);
+      out.emplace_back(std::move(name), java_double(*d));
     } else {
-      const auto& stats = std::get<LatencyStats>(value);
-      out.emplace_back("avg_" + key, java_double(stats.average()));
-      out.emplace_back("min_" + key, std::to_string(stats.min()));
-      out.emplace_back("max_" + key, std::to_string(stats.max()));
-      out.emplace_back("cnt_" + key, std::to_string(stats.count()));
-      out.emplace_back("sum_" + key, std::to_string(stats.total()));
+      out.emplace_back(std::move(name), std::get<std::string>(value));
     }
   }
   return out;

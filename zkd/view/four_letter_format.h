@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "zkd/view/latency_stats.h"
+#include "zkd/view/summary.h"
 
 namespace zkd::server {
 
@@ -68,17 +69,48 @@ std::string format_cons(const std::vector<ConnectionSnapshot>& clients);
 // mntr: "zk_<key>\t<value>\n" per entry, in the order given.
 std::string format_mntr(const std::vector<std::pair<std::string, std::string>>& values);
 
+// A summary's figures as the monitor prints them (Apache's
+// AvgMinMaxCounter, and AvgMinMaxPercentileCounter when `advanced`).
+struct SummaryFigures {
+  int64_t count = 0;
+  int64_t sum = 0;
+  int64_t min = 0;
+  int64_t max = 0;
+  double average = 0.0;
+  // Apache's DetailLevel.ADVANCED: mntr adds p50_, p95_, p99_ and p999_, and
+  // Prometheus gets the 0.5, 0.9 and 0.99 quantiles; a basic summary has
+  // Prometheus's 0.5 only.
+  bool advanced = false;
+  // False for figures kept without a histogram (LatencyStats): no quantiles.
+  bool has_quantiles = false;
+  int64_t p50 = 0, p90 = 0, p95 = 0, p99 = 0, p999 = 0;
+};
+SummaryFigures summary_figures(const Summary& s, bool advanced);
+SummaryFigures summary_figures(const LatencyStats& s);
+
 // One of the monitor figures, typed, so that mntr (text), the admin server's
 // monitor (JSON) and /metrics (Prometheus) print the same figures: an
 // integer, a double (java_double in mntr), a text (version, server_state), or
 // a summary, which Apache prints as avg_<key>, min_<key>, max_<key>,
-// cnt_<key> and sum_<key>.
-using MonitorValue = std::variant<int64_t, double, std::string, LatencyStats>;
+// cnt_<key> and sum_<key> (and p50_<key>... when advanced).
+using MonitorValue = std::variant<int64_t, double, std::string, SummaryFigures>;
+// How Apache's metrics provider registers the figure: Prometheus's TYPE.
+enum class MetricType { kGauge, kCounter };
 struct MonitorEntry {
   std::string key;  // Apache's name, without mntr's "zk_" prefix
   MonitorValue value;
+  MetricType type = MetricType::kGauge;  // integers and doubles; summaries are summaries
+  // A member of one of Apache's summary sets (read_per_namespace, ...): the
+  // set's key, printed by mntr as <prefix>_<label>_<key>, by Prometheus as the
+  // label key="<label>". Empty for a plain figure.
+  std::string label = {};
 };
-// The same figures as mntr's key/value texts, summaries expanded.
+// The figures as the admin server's monitor command and mntr name them,
+// summaries expanded, in order.
+using MonitorScalar = std::variant<int64_t, double, std::string>;
+std::vector<std::pair<std::string, MonitorScalar>> monitor_fields(
+    const std::vector<MonitorEntry>& entries);
+// The same figures as mntr's key/value texts.
 std::vector<std::pair<std::string, std::string>> monitor_texts(
     const std::vector<MonitorEntry>& entries);
 
