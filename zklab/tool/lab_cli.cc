@@ -7,11 +7,13 @@
 #include <utility>
 
 #include "libzk/wire/records.h"
+#include "zklab/tool/lab_backup.h"
 #include "zklab/tool/lab_check.h"
 #include "zklab/tool/lab_failover.h"
 #include "zklab/tool/lab_membership.h"
 #include "zklab/tool/lab_migrate.h"
 #include "zklab/tool/lab_network.h"
+#include "zklab/tool/lab_restore.h"
 #include "zklab/tool/lab_roll.h"
 #include "zklab/tool/lab_transfer.h"
 
@@ -447,6 +449,42 @@ std::vector<LabCommand> add_membership_commands(CLI::App& app) {
   commands.push_back(command_with(reconfig, request, [](const LabContext& ctx, const auto& r) {
     return lab_reconfig(ctx, r);
   }));
+  return commands;
+}
+
+std::vector<LabCommand> add_backup_commands(CLI::App& app) {
+  std::vector<LabCommand> commands;
+  auto saved = std::make_shared<BackupOptions>();
+  auto* backup = app.add_subcommand(
+      "backup", "stream a snapshot from a node's admin server to FILE (default: the newest node)");
+  backup->add_option("FILE", saved->file, "where the snapshot goes (FILE.partial, then renamed)")
+      ->required();
+  backup->add_option("--node", saved->node, "the node to ask: " + std::string(kNodeHelp))
+      ->type_name("NODE");
+  backup
+      ->add_option("--auth", saved->authorization,
+                   "the Authorization header, an identity with ALL on / (default '" +
+                       lab_admin_authorization() + "', the lab's superuser; '' for none)")
+      ->type_name("AUTH");
+  backup->add_flag("--json", saved->json, "one JSON object");
+  LabCommand backup_command = command_with(
+      backup, saved, [](const LabContext& ctx, const auto& o) { return lab_backup(ctx, o); });
+  backup_command.changes_lab = false;  // it only reads
+  commands.push_back(std::move(backup_command));
+
+  auto restoring = std::make_shared<RestoreOptions>();
+  auto* restore = app.add_subcommand(
+      "restore",
+      "replace every node's data with a snapshot FILE: stop all, set each dataDir aside, zkd "
+      "restore, start all");
+  restore->add_option("FILE", restoring->file, "an Apache snapshot file (zklab backup's)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  restore->add_flag("--json", restoring->json, "one JSON object");
+  LabCommand restore_command = command_with(
+      restore, restoring, [](const LabContext& ctx, const auto& o) { return lab_restore(ctx, o); });
+  restore_command.starts_zkd = true;
+  commands.push_back(std::move(restore_command));
   return commands;
 }
 
