@@ -452,40 +452,41 @@ std::vector<LabCommand> add_membership_commands(CLI::App& app) {
   return commands;
 }
 
-std::vector<LabCommand> add_backup_commands(CLI::App& app) {
-  std::vector<LabCommand> commands;
-  auto saved = std::make_shared<BackupOptions>();
+LabCommand add_backup_command(CLI::App& app) {
+  auto o = std::make_shared<BackupOptions>();
   auto* backup = app.add_subcommand(
       "backup", "stream a snapshot from a node's admin server to FILE (default: the newest node)");
-  backup->add_option("FILE", saved->file, "where the snapshot goes (FILE.partial, then renamed)")
+  backup->add_option("FILE", o->file, "where the snapshot goes (FILE.partial, then renamed)")
       ->required();
-  backup->add_option("--node", saved->node, "the node to ask: " + std::string(kNodeHelp))
+  backup->add_option("--node", o->node, "the node to ask: " + std::string(kNodeHelp))
       ->type_name("NODE");
   backup
-      ->add_option("--auth", saved->authorization,
+      ->add_option("--auth", o->authorization,
                    "the Authorization header, an identity with ALL on / (default '" +
                        lab_admin_authorization() + "', the lab's superuser; '' for none)")
       ->type_name("AUTH");
-  backup->add_flag("--json", saved->json, "one JSON object");
-  LabCommand backup_command = command_with(
-      backup, saved, [](const LabContext& ctx, const auto& o) { return lab_backup(ctx, o); });
-  backup_command.changes_lab = false;  // it only reads
-  commands.push_back(std::move(backup_command));
+  backup->add_flag("--json", o->json, "one JSON object");
+  LabCommand c = command_with(backup, o, [](const LabContext& ctx, const BackupOptions& st) {
+    return lab_backup(ctx, st);
+  });
+  c.changes_lab = false;  // it only reads
+  return c;
+}
 
-  auto restoring = std::make_shared<RestoreOptions>();
-  auto* restore = app.add_subcommand(
-      "restore",
-      "replace every node's data with a snapshot FILE: stop all, set each dataDir aside, zkd "
-      "restore, start all");
-  restore->add_option("FILE", restoring->file, "an Apache snapshot file (zklab backup's)")
+LabCommand add_restore_command(CLI::App& app) {
+  auto o = std::make_shared<RestoreOptions>();
+  auto* restore = app.add_subcommand("restore",
+                                     "replace every node's data with a snapshot FILE: stop all, "
+                                     "set each dataDir aside, zkd restore, start all");
+  restore->add_flag("--json", o->json, "one JSON object");
+  restore->add_option("FILE", o->file, "an Apache snapshot file (zklab backup's)")
       ->required()
       ->check(CLI::ExistingFile);
-  restore->add_flag("--json", restoring->json, "one JSON object");
-  LabCommand restore_command = command_with(
-      restore, restoring, [](const LabContext& ctx, const auto& o) { return lab_restore(ctx, o); });
-  restore_command.starts_zkd = true;
-  commands.push_back(std::move(restore_command));
-  return commands;
+  LabCommand c = command_with(restore, o, [](const LabContext& ctx, const RestoreOptions& st) {
+    return lab_restore(ctx, st);
+  });
+  c.starts_zkd = true;
+  return c;
 }
 
 LabCommand add_relay_daemon_command(CLI::App& app) {
