@@ -12,6 +12,8 @@
 //                         without the file (an older lab) runs zkd
 //   <dir>/n<id>/data/session.key  the ensemble's session-password key
 //                         (16 random bytes, the same in every node)
+//   <dir>/n<id>/data.before-restore-<UTC time>/  a dataDir `zklab restore`
+//                         set aside (lab_restore.h); never read again
 //   <dir>/relay.links     the relays on the peer links (relay_links.h)
 //   <dir>/relay.pid, relay.port, relay.log   the relay daemon (relay_daemon.h)
 //   <dir>/tls/            a TLS lab's CA and identities (lab_tls.h)
