@@ -3,7 +3,8 @@
 // and zkctl on a 3-node lab. A backup taken, the tree changed (a create, a
 // delete, a setData), the backup restored: every node serves exactly the
 // backed-up tree and takes writes after. A file that is no snapshot changes
-// nothing: the same nodes (pids) keep serving.
+// nothing: the same nodes (pids) keep serving. A backup without an identity
+// is refused with the hint to pass one.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -118,7 +119,7 @@ TEST_F(ZklabBackupTest, RestoreBringsBackTheBackedUpTreeOnEveryNode) {
   expect_clean_down_ = true;
 }
 
-TEST_F(ZklabBackupTest, AFileThatIsNoSnapshotChangesNothing) {
+TEST_F(ZklabBackupTest, AFileThatIsNoSnapshotChangesNothingAndBackupNeedsAnIdentity) {
   ASSERT_FALSE(up_and_leader(3).empty());
   const std::vector<pid_t> pids = recorded_pids();
   const auto garbage = dir_ / "garbage.snapshot";
@@ -140,6 +141,23 @@ TEST_F(ZklabBackupTest, AFileThatIsNoSnapshotChangesNothing) {
   auto [after, serving] = wait_status([](const Status& st) { return whole(st); });
   ASSERT_TRUE(serving) << describe(after);
   write(after.at(1).address(), {"create", "/still", "z"});
+
+  // A backup without an identity is refused by the admin server (401), with
+  // the hint to pass one, and writes no file.
+  const auto refused_file = dir_ / "refused.snapshot";
+  Outcome refused = zklab({"backup", "--auth", "", refused_file.string()});
+  EXPECT_EQ(refused.exit_code, 1) << refused.output;
+  EXPECT_NE(refused.output.find("answered 401"), std::string::npos) << refused.output;
+  EXPECT_NE(refused.output.find("pass --auth"), std::string::npos) << refused.output;
+  EXPECT_FALSE(std::filesystem::exists(refused_file));
+  // The node asked, its admin port, as status --json names them.
+  Outcome json = zklab({"backup", "--node", "2", "--json", (dir_ / "two.snapshot").string()});
+  EXPECT_EQ(json.exit_code, 0) << json.output;
+  EXPECT_TRUE(std::regex_search(
+      json.output,
+      std::regex(
+          R"(\{"node":2,"file":"[^"]+two\.snapshot","last_zxid":"0x[0-9a-f]+","bytes":\d+\})")))
+      << json.output;
 
   // A missing file is a usage error: nothing runs.
   Outcome missing = zklab({"restore", (dir_ / "none").string()});
