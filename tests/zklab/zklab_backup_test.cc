@@ -21,12 +21,9 @@
 namespace {
 
 using namespace std::chrono_literals;
-using zk::lab::testing::describe;
-using zk::lab::testing::Outcome;
-using zk::lab::testing::read_file;
-using zk::lab::testing::Status;
+using namespace zk::lab::testing;
 
-class ZklabBackupTest : public zk::lab::testing::ZklabFixture {
+class ZklabBackupTest : public ZklabFixture {
  protected:
   // zkctl with `args` against `address`: its wait status and output.
   zk::lab::RunResult zkctl(const std::string& address, std::vector<std::string> args) {
@@ -40,17 +37,10 @@ class ZklabBackupTest : public zk::lab::testing::ZklabFixture {
   }
 
   // Every node serving, one leading.
-  static bool whole(const Status& s) {
-    int leaders = 0;
-    for (const auto& [id, n] : s) {
-      if (!n.alive || (n.role != "leader" && n.role != "follower")) return false;
-      if (n.role == "leader") ++leaders;
-    }
-    return s.size() == 3 && leaders == 1;
-  }
+  static bool whole(const Status& s) { return serving_under_one_leader(s, 3); }
 
   // What node `n` serves: `ls -R /` without /zookeeper, and /kept's data.
-  std::string tree_on(const zk::lab::testing::Node& n) {
+  std::string tree_on(const Node& n) {
     EXPECT_EQ(zkctl(n.address(), {"sync", "/"}).status, 0);
     const auto listed = zkctl(n.address(), {"ls", "-R", "/"});
     EXPECT_EQ(listed.status, 0) << listed.output;
