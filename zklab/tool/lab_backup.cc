@@ -27,7 +27,8 @@ std::optional<uint64_t> zxid_of(const NodeStatus& s) {
 }
 
 // The node to ask: `spec`'s, which must serve and have an admin server, else
-// the serving zkd node with an admin server and the highest zxid; nothing,
+// the serving zkd node with an admin server and the highest zxid (the leader
+// among equals); nothing,
 // with why on ctx.err, when there is none.
 std::optional<NodeStatus> pick_node(const LabContext& ctx, const std::vector<NodeStatus>& status,
                                     const std::string& spec) {
@@ -50,7 +51,9 @@ std::optional<NodeStatus> pick_node(const LabContext& ctx, const std::vector<Nod
   std::optional<NodeStatus> best;
   for (const auto& s : status) {
     if (s.admin_port == 0 || !s.serving()) continue;
-    if (!best || zxid_of(s).value_or(0) > zxid_of(*best).value_or(0)) best = s;
+    const uint64_t zxid = zxid_of(s).value_or(0), best_zxid = best ? zxid_of(*best).value_or(0) : 0;
+    const bool leads = s.mode == ServerMode::kLeader;
+    if (!best || zxid > best_zxid || (zxid == best_zxid && leads)) best = s;
   }
   if (!best) {
     ctx.err << "zklab: backup: no node serves with an admin server (zkd nodes of a lab written "

@@ -21,7 +21,7 @@ struct BackupOptions {
   std::filesystem::path file;
   // The node (an id, leader, follower, random: node_spec.h); empty: of the
   // zkd nodes that serve and have an admin server, the one with the highest
-  // zxid (the newest state; the leader's, or a follower's as new).
+  // zxid (the newest state), the leader among equals.
   std::string node;
   // The Authorization header ("digest user:password", "ip"); empty: none.
   std::string authorization = lab_admin_authorization();

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iomanip>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
