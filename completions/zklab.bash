@@ -30,6 +30,12 @@ _zklab() {
     __expand_tilde_by_ref dir
 
     case $prev in
+        --node)
+            # backup's NODE; add's --node takes the id of a removed node.
+            [[ $sub == backup ]] &&
+                COMPREPLY=($(compgen -W "leader follower random $(_zklab_node_ids "$dir")" -- "$cur"))
+            return
+            ;;
         --dir)
             _filedir -d
             return
@@ -40,8 +46,8 @@ _zklab() {
             ;;
         --timeout | -n | --nodes | --observers | --base-port | --tick-ms | --lines | \
             --clients | --reads | --in-flight | --value-bytes | --duration | --kill-at | \
-            --restart-at | --settle | --seed | --registers | --set | --node | --add | --remove | \
-            --members | --from | --jute-maxbuffer)
+            --restart-at | --settle | --seed | --registers | --set | --add | --remove | \
+            --members | --from | --jute-maxbuffer | --auth)
             return
             ;;
         --fault)
@@ -90,6 +96,8 @@ _zklab() {
         check) options='--nemesis --duration --seed --clients --registers --history --jute-maxbuffer' ;;
         add) options='--observer --node' ;;
         reconfig) options='--add --remove --members --from' ;;
+        backup) options='--node --auth --json' ;;
+        restore) options='--json' ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$options $global" -- "$cur"))
@@ -99,8 +107,10 @@ _zklab() {
     case $sub in
         '')
             COMPREPLY=($(compgen -W 'up status down start stop restart kill pause resume logs
-                partition isolate slow heal failover roll transfer migrate check add remove reconfig' -- "$cur"))
+                partition isolate slow heal failover roll transfer migrate check add remove reconfig
+                backup restore' -- "$cur"))
             ;;
+        backup | restore) _filedir ;;
         start | stop | restart | kill | pause | resume | logs | isolate | slow | remove)
             # NODE is the first positional; slow's DELAY comes after it.
             local positionals=0

@@ -44,14 +44,7 @@ class ZklabMixedTest : public zk::lab::testing::ZklabFixture {
   }
 
   // Every node alive and serving, one of them leading.
-  bool whole(const Status& s) const {
-    int leaders = 0;
-    for (const auto& [id, n] : s) {
-      if (!n.alive || (n.role != "leader" && n.role != "follower")) return false;
-      if (n.role == "leader") ++leaders;
-    }
-    return s.size() == 3 && leaders == 1;
-  }
+  bool whole(const Status& s) const { return zk::lab::testing::serving_under_one_leader(s, 3); }
 };
 
 TEST_F(ZklabMixedTest, NodesOfBothKindsRestartAndMigrateToZkdKeepsServing) {

@@ -74,9 +74,9 @@ TEST_F(ZklabTest, UpKillLeaderStartDown) {
            count_role(st, "leader") == 1 && count_role(st, "follower") == 1;
   });
   EXPECT_TRUE(elected) << describe(after_kill);
-  // The relay daemon holds every node's client and peer port for the lab
-  // (port_reservation.h), so the killed node's stay free for it.
-  EXPECT_NE(zk::lab::testing::read_file(lab_ / "relay.log").find("holding 6 node ports"),
+  // The relay daemon holds every node's client, peer and admin port for the
+  // lab (port_reservation.h), so the killed node's stay free for it.
+  EXPECT_NE(zk::lab::testing::read_file(lab_ / "relay.log").find("holding 9 node ports"),
             std::string::npos)
       << zk::lab::testing::read_file(lab_ / "relay.log");
   // The survivors are in a new epoch; serving nodes report their sessions.

@@ -30,6 +30,13 @@ std::string describe(const Status& s) {
   return out;
 }
 
+bool serving_under_one_leader(const Status& s, size_t nodes) {
+  for (const auto& [id, n] : s) {
+    if (!n.alive || (n.role != "leader" && n.role != "follower")) return false;
+  }
+  return s.size() == nodes && count_role(s, "leader") == 1;
+}
+
 int count_role(const Status& s, const std::string& role) {
   int n = 0;
   for (const auto& [id, node] : s) n += node.role == role ? 1 : 0;

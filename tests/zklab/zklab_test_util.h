@@ -43,6 +43,8 @@ std::string read_file(const std::filesystem::path& p);
 // "1:leader(pid 12) 2:follower(pid 13) ".
 std::string describe(const Status& s);
 int count_role(const Status& s, const std::string& role);
+// `nodes` nodes, every one alive and serving (leader or follower), one leading.
+bool serving_under_one_leader(const Status& s, size_t nodes);
 
 // How long ZklabFixture::zklab waits for one zklab process unless told.
 inline constexpr std::chrono::milliseconds kZklabDeadline = std::chrono::seconds(60);

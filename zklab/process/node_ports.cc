@@ -14,7 +14,8 @@ std::vector<NodePorts> pick_node_ports(int nodes, std::vector<PortReservation>& 
     p.client = next();
     p.quorum = next();
     p.election = next();
-    if (p.client == 0 || p.quorum == 0 || p.election == 0) return {};
+    p.admin = next();
+    if (p.client == 0 || p.quorum == 0 || p.election == 0 || p.admin == 0) return {};
   }
   return ports;
 }

@@ -15,9 +15,11 @@ struct NodePorts {
   uint16_t client = 0;
   uint16_t quorum = 0;
   uint16_t election = 0;
+  // The admin server's (HTTP) port; server_line does not name it.
+  uint16_t admin = 0;
 };
 
-// Distinct free loopback ports for `nodes` nodes, each reserved by an entry
+// Distinct free loopback ports (all four of NodePorts) for `nodes` nodes, each reserved by an entry
 // appended to `held` (port_reservation.h): keep those until the nodes listen.
 // Empty when there are not enough.
 std::vector<NodePorts> pick_node_ports(int nodes, std::vector<PortReservation>& held);

@@ -7,11 +7,13 @@
 #include <utility>
 
 #include "libzk/wire/records.h"
+#include "zklab/tool/lab_backup.h"
 #include "zklab/tool/lab_check.h"
 #include "zklab/tool/lab_failover.h"
 #include "zklab/tool/lab_membership.h"
 #include "zklab/tool/lab_migrate.h"
 #include "zklab/tool/lab_network.h"
+#include "zklab/tool/lab_restore.h"
 #include "zklab/tool/lab_roll.h"
 #include "zklab/tool/lab_transfer.h"
 
@@ -453,6 +455,43 @@ std::vector<LabCommand> add_membership_commands(CLI::App& app) {
     return lab_reconfig(ctx, r);
   }));
   return commands;
+}
+
+LabCommand add_backup_command(CLI::App& app) {
+  auto o = std::make_shared<BackupOptions>();
+  auto* backup = app.add_subcommand(
+      "backup", "stream a snapshot from a node's admin server to FILE (default: the newest node)");
+  backup->add_option("FILE", o->file, "where the snapshot goes (FILE.partial, then renamed)")
+      ->required();
+  backup->add_option("--node", o->node, "the node to ask: " + std::string(kNodeHelp))
+      ->type_name("NODE");
+  backup
+      ->add_option("--auth", o->authorization,
+                   "the Authorization header, an identity with ALL on / (default '" +
+                       lab_admin_authorization() + "', the lab's superuser; '' for none)")
+      ->type_name("AUTH");
+  backup->add_flag("--json", o->json, "one JSON object");
+  LabCommand c = command_with(backup, o, [](const LabContext& ctx, const BackupOptions& st) {
+    return lab_backup(ctx, st);
+  });
+  c.changes_lab = false;  // it only reads
+  return c;
+}
+
+LabCommand add_restore_command(CLI::App& app) {
+  auto o = std::make_shared<RestoreOptions>();
+  auto* restore = app.add_subcommand("restore",
+                                     "replace every node's data with a snapshot FILE: stop all, "
+                                     "set each dataDir aside, zkd restore, start all");
+  restore->add_flag("--json", o->json, "one JSON object");
+  restore->add_option("FILE", o->file, "an Apache snapshot file (zklab backup's)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  LabCommand c = command_with(restore, o, [](const LabContext& ctx, const RestoreOptions& st) {
+    return lab_restore(ctx, st);
+  });
+  c.starts_zkd = true;
+  return c;
 }
 
 LabCommand add_relay_daemon_command(CLI::App& app) {

@@ -41,6 +41,8 @@ LabCommand add_migrate_command(CLI::App& app);
 LabCommand add_check_command(CLI::App& app);
 // add, remove and reconfig.
 std::vector<LabCommand> add_membership_commands(CLI::App& app);
+LabCommand add_backup_command(CLI::App& app);
+LabCommand add_restore_command(CLI::App& app);
 // Hidden: the relay daemon that `up` starts.
 LabCommand add_relay_daemon_command(CLI::App& app);
 

@@ -106,7 +106,9 @@ LabExit print_status(const LabContext& ctx, bool json) {
       s.pid ? w.number(*s.pid) : w.null();
       w.key("client_port").number(s.client_port).key("role").string(s.role());
       w.key("kind").string(flavour_name(s.kind));
-      w.key("quorum_port").number(s.quorum_port).key("epoch");
+      w.key("quorum_port").number(s.quorum_port).key("admin_port");
+      s.admin_port != 0 ? w.number(s.admin_port) : w.null();
+      w.key("epoch");
       s.epoch ? w.number(*s.epoch) : w.null();
       w.key("zxid");
       s.zxid.empty() ? w.null() : w.string(s.zxid);
@@ -127,20 +129,22 @@ LabExit print_status(const LabContext& ctx, bool json) {
     return v ? std::to_string(*v) : std::string("-");
   };
   ctx.out << std::left << std::setw(4) << "ID" << std::setw(7) << "KIND" << std::setw(9) << "PID"
-          << std::setw(13) << "PORTS" << std::setw(13) << "ROLE" << std::setw(7) << "EPOCH"
+          << std::setw(19) << "PORTS" << std::setw(13) << "ROLE" << std::setw(7) << "EPOCH"
           << std::setw(20) << "ZXID" << std::setw(10) << "SESSIONS" << std::setw(7) << "CONNS"
           << "ALIVE\n";
   for (const auto& s : status) {
     ctx.out << std::setw(4) << s.id << std::setw(7) << flavour_name(s.kind) << std::setw(9)
-            << (s.pid ? std::to_string(*s.pid) : "-") << std::setw(13)
-            << (std::to_string(s.client_port) + "/" + std::to_string(s.quorum_port))
+            << (s.pid ? std::to_string(*s.pid) : "-") << std::setw(19)
+            << (std::to_string(s.client_port) + "/" + std::to_string(s.quorum_port) + "/" +
+                (s.admin_port != 0 ? std::to_string(s.admin_port) : "-"))
             << std::setw(13) << s.role() << std::setw(7) << figure(s.epoch) << std::setw(20)
             << (s.zxid.empty() ? "-" : s.zxid) << std::setw(10) << figure(s.sessions)
             << std::setw(7) << figure(s.connections) << (s.alive() ? "yes" : "no") << "\n";
   }
   ctx.out << "kind: zkd, or apache (Apache ZooKeeper 3.8"
           << (nodes->front().apache_protocol ? "; the lab speaks Apache's peer protocol" : "")
-          << "); ports: client/peer; epoch: Zab's current epoch; sessions: live sessions of the "
+          << "); ports: client/peer/admin (HTTP; - for none); epoch: Zab's current epoch; "
+             "sessions: live sessions of the "
              "ensemble as the node sees them\n";
   ctx.out << "network: " << describe_network(network) << "\n";
   return LabExit::kOk;

@@ -32,8 +32,8 @@ std::set<int> member_ids(const std::string& text) {
 }
 
 // node's zoo.cfg for joining: `template_cfg` (another node's) without its
-// server lines, peerType and dataDir, then its own dataDir, peerType and the
-// server lines of `members` and itself.
+// server lines, peerType, dataDir and admin server, then its own dataDir,
+// admin server, peerType and the server lines of `members` and itself.
 std::string joining_config(const std::filesystem::path& template_cfg, const LabNode& node,
                            const std::vector<LabNode>& nodes, const std::set<int>& members,
                            bool observer) {
@@ -41,12 +41,14 @@ std::string joining_config(const std::filesystem::path& template_cfg, const LabN
   std::string out, line;
   while (std::getline(in, line)) {
     if (line.rfind("server.", 0) == 0 || line.rfind("peerType=", 0) == 0 ||
-        line.rfind("dataDir=", 0) == 0 || line.rfind("standaloneEnabled=", 0) == 0) {
+        line.rfind("dataDir=", 0) == 0 || line.rfind("standaloneEnabled=", 0) == 0 ||
+        line.rfind("admin.", 0) == 0) {
       continue;
     }
     out += line + "\n";
   }
   out += "dataDir=" + (node.dir / "data").string() + "\n";
+  out += node.admin_port != 0 ? lab_admin_config(node.admin_port) : "admin.enableServer=false\n";
   out += "standaloneEnabled=false\n";
   if (observer) out += "peerType=observer\n";
   for (const LabNode& n : nodes) {
@@ -197,6 +199,7 @@ LabExit lab_add(const LabContext& ctx, bool observer, int node) {
     fresh.client_port = ports[0].client;
     fresh.quorum_port = ports[0].quorum;
     fresh.election_port = ports[0].election;
+    fresh.admin_port = ports[0].admin;
     fresh.observer = observer;
     std::error_code ec;
     std::filesystem::create_directories(fresh.version2_dir(), ec);

@@ -60,7 +60,7 @@ std::vector<PlannedRelay> plan_relays(int nodes, bool apache_protocol) {
 }
 
 // Ports for the nodes and the relays: fixed from `base`, or free loopback
-// ports reserved in `held` (pick_node_ports gives distinct ports three at a
+// ports reserved in `held` (pick_node_ports gives distinct ports four at a
 // time: the entries past the nodes' are the relays'). False when there are
 // not enough.
 bool pick_ports(int nodes, uint16_t base, std::vector<NodePorts>& node_ports,
@@ -71,10 +71,16 @@ bool pick_ports(int nodes, uint16_t base, std::vector<NodePorts>& node_ports,
     for (size_t k = 0; k < relays.size() && base + 300 + k <= 65535; ++k) {
       relay_ports.push_back(static_cast<uint16_t>(base + 300 + k));
     }
+    for (size_t i = 0; i < node_ports.size(); ++i) {
+      const size_t admin = base + 300 + relays.size() + i;
+      if (admin > 65535) return false;
+      node_ports[i].admin = static_cast<uint16_t>(admin);
+    }
   } else {
-    node_ports = pick_node_ports(nodes + static_cast<int>((relays.size() + 2) / 3), held);
+    node_ports = pick_node_ports(nodes + static_cast<int>((relays.size() + 3) / 4), held);
     for (size_t i = static_cast<size_t>(nodes); i < node_ports.size(); ++i) {
-      for (uint16_t p : {node_ports[i].client, node_ports[i].quorum, node_ports[i].election}) {
+      const NodePorts& spare = node_ports[i];
+      for (uint16_t p : {spare.client, spare.quorum, spare.election, spare.admin}) {
         relay_ports.push_back(p);
       }
     }
@@ -213,8 +219,10 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
         << "syncLimit=5\n"
         << "dataDir=" << data.string() << "\n"
         << "4lw.commands.whitelist=*\n"
-        // Every node on one host: no admin server on the shared 0.0.0.0:8080.
-        << "admin.enableServer=false\n"
+        // Every node on one host: each admin server on a loopback port of
+        // its own, not on the shared 0.0.0.0:8080. An Apache node's JVM
+        // turns its admin server off (flavour.h): 3.8 has no snapshot command.
+        << lab_admin_config(ports[static_cast<size_t>(id - 1)].admin)
         << (id > layout.voters ? "peerType=observer\n" : "")
         // One voter is still an ensemble (of one), not a standalone server.
         << (layout.voters == 1 ? "standaloneEnabled=false\n" : "")
@@ -236,12 +244,18 @@ std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
   return write_relay_links(std::filesystem::absolute(dir), links);
 }
 
+std::string lab_admin_config(uint16_t port) {
+  return "admin.serverAddress=127.0.0.1\nadmin.serverPort=" + std::to_string(port) + "\n";
+}
+
 std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
   // server.<id>=host:quorum:election[:observer][;[host:]client]
   static const std::regex kServerLine(
       R"(^server\.(\d+)=[^:;]+:(\d+):(\d+)(:observer|:participant)?(?:;(?:[^:]+:)?(\d+))?\s*$)");
   static const std::regex kSecurePort(R"(^secureClientPort=(\d+)\s*$)");
   static const std::regex kApacheProtocol(R"(^zkd\.peerProtocol\s*=\s*apache\s*$)");
+  static const std::regex kAdminPort(R"(^admin\.serverPort=(\d+)\s*$)");
+  static const std::regex kNoAdmin(R"(^admin\.enableServer=false\s*$)");
   std::vector<LabNode> nodes;
   std::error_code ec;
   const bool sasl = std::filesystem::exists(lab_jaas(dir), ec);
@@ -255,6 +269,7 @@ std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
     if (sasl) node.jaas = lab_jaas(dir);
     std::string line;
     std::smatch m;
+    bool admin = true;
     while (std::getline(cfg, line)) {
       if (std::regex_match(line, m, kServerLine) && std::stoi(m[1].str()) == id) {
         node.quorum_port = static_cast<uint16_t>(std::stoi(m[2].str()));
@@ -266,8 +281,13 @@ std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
         node.secure = true;
       } else if (std::regex_match(line, kApacheProtocol)) {
         node.apache_protocol = true;
+      } else if (std::regex_match(line, m, kAdminPort)) {
+        node.admin_port = static_cast<uint16_t>(std::stoi(m[1].str()));
+      } else if (std::regex_match(line, kNoAdmin)) {
+        admin = false;
       }
     }
+    if (!admin) node.admin_port = 0;
     if (std::ifstream kind(node.kind_file()); kind) {
       std::string name;
       kind >> name;

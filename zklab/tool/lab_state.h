@@ -12,6 +12,8 @@
 //                         without the file (an older lab) runs zkd
 //   <dir>/n<id>/data/session.key  the ensemble's session-password key
 //                         (16 random bytes, the same in every node)
+//   <dir>/n<id>/data.before-restore-<UTC time>/  a dataDir `zklab restore`
+//                         set aside (lab_restore.h); never read again
 //   <dir>/relay.links     the relays on the peer links (relay_links.h)
 //   <dir>/relay.pid, relay.port, relay.log   the relay daemon (relay_daemon.h)
 //   <dir>/tls/            a TLS lab's CA and identities (lab_tls.h)
@@ -19,7 +21,9 @@
 // Nothing else is recorded: the peer protocol (zkd.peerProtocol=apache in
 // every zoo.cfg of a lab `up --kinds` wrote), ports and roles (voter or observer) are read back
 // from the server.<id> lines of the zoo.cfg files (node <id>'s own line),
-// the client port of a TLS lab from its secureClientPort line. A node `zklab
+// the client port of a TLS lab from its secureClientPort line, the admin
+// server's port from admin.serverPort (labs written before it have
+// admin.enableServer=false: no admin server). A node `zklab
 // add` wrote is read the same way; whether a node is a member now is the
 // ensemble's /zookeeper/config (lab_membership.h).
 //
@@ -73,6 +77,10 @@ struct LabNode {
   uint16_t client_port = 0;
   uint16_t quorum_port = 0;    // its own (real) peer port, as its own server line names it
   uint16_t election_port = 0;  // the (unused) election port its own line names
+  // Its admin server (HTTP on 127.0.0.1: the snapshot `zklab backup` takes);
+  // 0: none. An Apache node's zoo.cfg names one too, but its JVM runs without
+  // (flavour.h), so has_admin() is false for it.
+  uint16_t admin_port = 0;
   bool observer = false;
   // What it runs (its `kind` file; zkd without one).
   Flavour kind = Flavour::kZkd;
@@ -101,6 +109,8 @@ struct LabNode {
   std::filesystem::path current_epoch_file() const { return version2_dir() / "currentEpoch"; }
   // "127.0.0.1:<client port>".
   std::string address() const;
+  // A zkd node with an admin server.
+  bool has_admin() const { return admin_port != 0 && kind == Flavour::kZkd; }
 };
 
 struct LabLayout {
@@ -110,7 +120,8 @@ struct LabLayout {
   // 0: free loopback ports. Otherwise node i (1-based) listens for clients on
   // base_port+i-1, for peers on base_port+100+i-1 and names the (unused)
   // election port base_port+200+i-1; the relay of the k-th link (0-based, in
-  // relay.links order) listens on base_port+300+k.
+  // relay.links order) listens on base_port+300+k, and past the L relays the
+  // admin servers: base_port+300+L+i-1.
   uint16_t base_port = 0;
   // Peers connect to each other directly, as Apache's do: no relays, so no
   // network faults (partition, isolate, slow), and one hop less per message.
@@ -137,6 +148,9 @@ struct LabLayout {
 // and relays listen. Empty on success, else why not.
 std::string write_lab(const std::filesystem::path& dir, const LabLayout& layout,
                       std::vector<PortReservation>& held);
+
+// The zoo.cfg lines of a node's admin server: 127.0.0.1:`port`.
+std::string lab_admin_config(uint16_t port);
 
 // The nodes of the lab in `dir`, by id, read from <dir>/n<id>/zoo.cfg;
 // nothing when `dir` holds no lab (no n<id>/zoo.cfg).

@@ -36,6 +36,7 @@ NodeStatus node_status(const LabNode& node, std::chrono::milliseconds srvr_deadl
   s.kind = node.kind;
   s.client_port = node.client_port;
   s.quorum_port = node.quorum_port;
+  if (node.has_admin()) s.admin_port = node.admin_port;
   if (std::ifstream epoch(node.current_epoch_file()); epoch) {
     int64_t e = 0;
     if (epoch >> e) s.epoch = e;

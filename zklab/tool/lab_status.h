@@ -27,6 +27,7 @@ struct NodeStatus {
   std::string zxid;                            // "0x..." from srvr; empty if unknown
   std::optional<int64_t> connections;          // from srvr
   uint16_t quorum_port = 0;
+  uint16_t admin_port = 0;          // its admin server's; 0: none (LabNode::has_admin)
   std::optional<int64_t> epoch;     // Zab's current epoch, from the node's currentEpoch file
   std::optional<int64_t> sessions;  // live sessions (mntr zk_global_sessions), when serving
 

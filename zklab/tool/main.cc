@@ -64,6 +64,7 @@ int run(int argc, char** argv) {
        zk::lab::add_transfer_command(app), zk::lab::add_migrate_command(app),
        zk::lab::add_check_command(app)});
   add(zk::lab::add_membership_commands(app));
+  add({zk::lab::add_backup_command(app), zk::lab::add_restore_command(app)});
   add({zk::lab::add_relay_daemon_command(app)});
 
   try {

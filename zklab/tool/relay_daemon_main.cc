@@ -54,7 +54,7 @@ bool write_port_file(const std::filesystem::path& file, uint16_t port) {
   return out && !ec;
 }
 
-// Every node's client and peer port(s) that are free now, reserved
+// Every node's client, peer and admin port(s) that are free now, reserved
 // (port_reservation.h): a node killed or stopped finds them free when it is
 // started again, however long it was down. A port a node listens on already
 // cannot be bound and is skipped (the daemon starts before the nodes in `up`).
@@ -65,7 +65,8 @@ std::vector<PortReservation> hold_node_ports(const std::filesystem::path& dir) {
   for (const LabNode& node : *nodes) {
     // The election port carries traffic in a lab of Apache's peer protocol only.
     const uint16_t election = node.apache_protocol ? node.election_port : 0;
-    for (uint16_t port : {node.client_port, node.quorum_port, election}) {
+    const uint16_t admin = node.has_admin() ? node.admin_port : 0;
+    for (uint16_t port : {node.client_port, node.quorum_port, election, admin}) {
       if (port == 0) continue;
       if (PortReservation r = PortReservation::at(port); r.port() != 0)
         held.push_back(std::move(r));
