@@ -184,6 +184,10 @@ void SimReplica::failed(const std::string& why) {
   observer_.failed(*this, "the replica host failed: " + why);
 }
 
-int64_t SimReplica::wall_clock_ms() { return observer_.now_ms(); }
+void SimReplica::follow_clock() {
+  const int64_t now = observer_.now_ms();
+  if (now > clock_ms_) env_.time().advance(std::chrono::milliseconds(now - clock_ms_));
+  clock_ms_ = std::max(clock_ms_, now);
+}
 
 }  // namespace zk::sim

@@ -113,7 +113,12 @@ class SimReplica final : private zkd::server::ReplicaLog, private zkd::server::R
   zkd::Status snapshot();
 
   zkd::zab::ServerId id() const { return config_.id; }
-  zkd::server::ReplicaHost& host() { return *host_; }
+  // The host, its Env's clocks first moved to the observer's now_ms(), so
+  // that the time it reads (the txns' times) is the simulation's.
+  zkd::server::ReplicaHost& host() {
+    follow_clock();
+    return *host_;
+  }
   const zkd::zab::Zab& core() const { return host_->core(); }
   const zkd::zab::Status& status() const { return status_; }
   zkd::tree::Database& db() { return db_; }
@@ -140,7 +145,6 @@ class SimReplica final : private zkd::server::ReplicaLog, private zkd::server::R
   void diverged() override;
   void failed(const std::string& why) override;
   void settled() override {}
-  int64_t wall_clock_ms() override;
 
   [[noreturn]] void fail(const std::string& why) const;
   void truncate(zkd::zab::Zxid after, bool whole);
@@ -148,7 +152,10 @@ class SimReplica final : private zkd::server::ReplicaLog, private zkd::server::R
   zkd::zab::Config config_;
   zkd::tree::DatabaseOptions db_options_;  // /zookeeper/config of config_'s membership
   ReplicaObserver& observer_;
+  void follow_clock();
+
   zkd::storage::MemoryEnv env_;  // the disk: it outlives crashes
+  int64_t clock_ms_ = 0;         // the observer's time env_'s clocks were moved to
   Disk disk_;
   zkd::tree::Database db_;
   std::unique_ptr<zkd::storage::TxnLogWriter> writer_;  // null while down

@@ -154,7 +154,7 @@ void ReplicaHost::link_down(zab::ServerId peer) {
 
 void ReplicaHost::persisted(int64_t zxid) {
   if (stopped_) return;
-  if (status_.role != zab::Role::kLeading) metrics_.persisted(zxid, events_.wall_clock_ms());
+  if (status_.role != zab::Role::kLeading) metrics_.persisted(zxid, wall_ms());
   core_.persisted(zxid);
   process();
 }
@@ -249,7 +249,7 @@ void ReplicaHost::carry_out(zab::Ready& ready) {
   for (zab::Entry& e : ready.entries) {
     const int64_t zxid = e.zxid;
     if (status_.role != zab::Role::kLeading) {
-      metrics_.proposal_received(zxid, txn_time_ms(e.payload), events_.wall_clock_ms());
+      metrics_.proposal_received(zxid, txn_time_ms(e.payload), wall_ms());
     }
     metrics_.logging();
     log_.append(zxid, std::move(e.payload));
@@ -369,8 +369,7 @@ bool ReplicaHost::apply(const zab::Entry& entry) {
     return false;
   }
   events_.applying(txn);
-  metrics_.applied(txn.header.time_ms, events_.wall_clock_ms(),
-                   status_.role == zab::Role::kLeading);
+  metrics_.applied(txn.header.time_ms, wall_ms(), status_.role == zab::Role::kLeading);
   const int64_t session = txn.header.session_id;
   tree::ApplyResult result = db_.apply(txn);
   metrics_.commit_applied(session, steady_ms(), status_.role == zab::Role::kLeading);
@@ -451,7 +450,7 @@ void ReplicaHost::propose(const WriteRequest& request) {
   tree::Txn txn =
       request.kind == WriteRequest::Kind::kOp && request.op == zk::wire::OpCode::kReconfig
           ? prepare_reconfig(request, next)
-          : prepare_write(db_, request, next, events_.wall_clock_ms());
+          : prepare_write(db_, request, next, wall_ms());
   metrics_.prepared(steady_ms() - prepare_started_ms,
                     request.kind == WriteRequest::Kind::kCloseSession);
   std::string bytes;
@@ -470,7 +469,7 @@ void ReplicaHost::propose(const WriteRequest& request) {
 }
 
 tree::Txn ReplicaHost::prepare_reconfig(const WriteRequest& request, zab::Zxid zxid) {
-  const int64_t now = events_.wall_clock_ms();
+  const int64_t now = wall_ms();
   const auto refuse = [&](zk::wire::Error err, const std::string& why) {
     log_info("reconfig (session ", net::hex(request.session), ") refused: ", why);
     tree::Txn txn;

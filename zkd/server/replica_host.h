@@ -84,8 +84,6 @@ class ReplicaEvents {
   virtual void failed(const std::string& why) = 0;
   // Every Ready of the current input is carried out.
   virtual void settled() = 0;
-  // The wall clock, for the time of the txns this replica proposes.
-  virtual int64_t wall_clock_ms() = 0;
 };
 
 // The core's Bootstrap from what recovery found: the epoch files in
@@ -172,6 +170,8 @@ class ReplicaHost {
 
  private:
   int64_t steady_ms() const { return storage_.env.clock().steady_ms(); }
+  // The wall clock: the time of the txns this replica proposes.
+  int64_t wall_ms() const { return storage_.env.clock().wall_ms(); }
   // Carries out every pending Ready, then proposes what learners forwarded.
   void process();
   void carry_out(zab::Ready& ready);

@@ -319,6 +319,4 @@ void Replication::settled() {
   if (!stopped_) parts_.writes.drain();
 }
 
-int64_t Replication::wall_clock_ms() { return parts_.env.clock().wall_ms(); }
-
 }  // namespace zkd::server

@@ -136,7 +136,6 @@ class Replication final : ReplicaEvents {
   void diverged() override;
   void failed(const std::string& why) override;
   void settled() override;
-  int64_t wall_clock_ms() override;
 
   // One period of the core's timer; a follower reports its clients' sessions.
   void tick();
