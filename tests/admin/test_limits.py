@@ -143,9 +143,12 @@ def run_zkcli(server, command):
     return servers.zkcli(server, *command.split())
 
 
-class MaxClientCnxnsTest(unittest.TestCase):
-    def test_kazoo_clients_beyond_the_limit_are_refused(self):
-        with zkd({"maxClientCnxns": 2}) as server:
+class ConnectionLimitTest(unittest.TestCase):
+    def check_third_refused_until_one_leaves(self, config, path):
+        """Two kazoo clients fill the limit `config` sets: a third connection
+        (all from 127.0.0.1) is closed unanswered; once one client leaves, an
+        unmodified client gets in and writes `path`. Returns the server's log."""
+        with zkd(config) as server:
             clients = [KazooClient(hosts=server.hostport) for _ in range(2)]
             for c in clients:
                 c.start(timeout=15)
@@ -158,30 +161,7 @@ class MaxClientCnxnsTest(unittest.TestCase):
                 # The slot is free again: an unmodified client gets in.
                 late = KazooClient(hosts=server.hostport)
                 late.start(timeout=15)
-                late.create("/late")
-                late.stop()
-                late.close()
-            finally:
-                for c in clients[1:]:
-                    c.stop()
-                    c.close()
-
-
-class MaxCnxnsTest(unittest.TestCase):
-    def test_connections_beyond_the_total_are_refused_whatever_their_address(self):
-        with zkd({"maxCnxns": 2, "maxClientCnxns": 0}) as server:
-            clients = [KazooClient(hosts=server.hostport) for _ in range(2)]
-            for c in clients:
-                c.start(timeout=15)
-            try:
-                with zkwire.Connection(server.host, server.port) as third:
-                    third.send(zkwire.frame(zkwire.connect_request(30000)))
-                    self.assertEqual(third.expect_closed(), b"")
-                clients[0].stop()
-                clients[0].close()
-                late = KazooClient(hosts=server.hostport)
-                late.start(timeout=15)
-                late.create("/late-total")
+                late.create(path)
                 late.stop()
                 late.close()
             finally:
@@ -189,7 +169,15 @@ class MaxCnxnsTest(unittest.TestCase):
                     c.stop()
                     c.close()
             with open(server.log_path, errors="replace") as log:
-                self.assertIn("too many connections (maxCnxns", log.read())
+                return log.read()
+
+    def test_kazoo_clients_beyond_the_per_address_limit_are_refused(self):
+        self.check_third_refused_until_one_leaves({"maxClientCnxns": 2}, "/late")
+
+    def test_connections_beyond_the_total_are_refused_whatever_their_address(self):
+        log = self.check_third_refused_until_one_leaves({"maxCnxns": 2, "maxClientCnxns": 0},
+                                                        "/late-total")
+        self.assertIn("too many connections (maxCnxns", log)
 
 
 def add_arguments(parser):
