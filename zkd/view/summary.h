@@ -11,7 +11,8 @@
 #include <array>
 #include <bit>
 #include <cstdint>
-#include <limits>
+
+#include "zkd/view/latency_stats.h"
 
 namespace zkd::server {
 
@@ -19,41 +20,38 @@ class Summary {
  public:
   void record(int64_t value) {
     if (value < 0) value = 0;
-    if (value < min_) min_ = value;
-    if (value > max_) max_ = value;
-    sum_ += value;
-    ++count_;
+    totals_.record(value);
     ++buckets_[bucket(value)];
   }
   void reset() { *this = Summary{}; }
 
-  int64_t count() const { return count_; }
-  int64_t sum() const { return sum_; }
-  int64_t min() const { return count_ == 0 ? 0 : min_; }
-  int64_t max() const { return max_; }
-  double average() const {
-    return count_ == 0 ? 0.0 : static_cast<double>(sum_) / static_cast<double>(count_);
-  }
+  int64_t count() const { return totals_.count(); }
+  int64_t sum() const { return totals_.total(); }
+  int64_t min() const { return totals_.min(); }
+  int64_t max() const { return totals_.max(); }
+  double average() const { return totals_.average(); }
   // The sample at quantile q (0..1): the middle of the bucket holding it,
   // kept within [min, max] (the greatest exactly); 0 with no samples.
   int64_t quantile(double q) const {
-    if (count_ == 0) return 0;
+    const int64_t samples = count();
+    const int64_t greatest = max();
+    if (samples == 0) return 0;
     if (q < 0) q = 0;
     if (q > 1) q = 1;
     // The rank of the sample wanted, 1-based: ceil(q * count), at least 1.
-    auto rank = static_cast<int64_t>(q * static_cast<double>(count_));
-    if (static_cast<double>(rank) < q * static_cast<double>(count_)) ++rank;
+    auto rank = static_cast<int64_t>(q * static_cast<double>(samples));
+    if (static_cast<double>(rank) < q * static_cast<double>(samples)) ++rank;
     if (rank < 1) rank = 1;
-    if (rank >= count_) return max_;  // the greatest sample is known exactly
+    if (rank >= samples) return greatest;  // the greatest sample is known exactly
     int64_t seen = 0;
     for (int i = 0; i < kBuckets; ++i) {
       seen += buckets_[static_cast<size_t>(i)];
       if (seen >= rank) {
         int64_t v = middle(i);
-        return v < min() ? min() : v > max_ ? max_ : v;
+        return v < min() ? min() : v > greatest ? greatest : v;
       }
     }
-    return max_;
+    return greatest;
   }
 
  private:
@@ -77,10 +75,7 @@ class Summary {
     return low + (width - 1) / 2;
   }
 
-  int64_t min_ = std::numeric_limits<int64_t>::max();
-  int64_t max_ = 0;
-  int64_t sum_ = 0;
-  int64_t count_ = 0;
+  LatencyStats totals_;  // count, sum, min and max
   std::array<uint32_t, kBuckets> buckets_{};
 };
 
