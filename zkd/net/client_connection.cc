@@ -19,16 +19,32 @@ std::string ClientConnection::remote_text() const {
 }
 
 void ReadGate::recheck() {
-  if (parked_.empty() || over_limit_()) return;
-  auto parked = std::move(parked_);
-  parked_.clear();
-  for (auto& weak : parked) {
-    if (auto connection = weak.lock()) connection->resume_reading();
+  if (parked_.empty()) return;
+  const bool everyone = !over_limit_();
+  std::vector<std::shared_ptr<ClientConnection>> woken;
+  for (auto it = parked_.begin(); it != parked_.end();) {
+    auto connection = it->second.lock();
+    if (connection == nullptr || everyone || exempt_(it->first)) {
+      if (connection) woken.push_back(std::move(connection));
+      it = parked_.erase(it);
+    } else {
+      ++it;
+    }
   }
+  // After the map is settled: a woken connection may park again at once.
+  for (auto& connection : woken) connection->resume_reading();
 }
 
-void ReadGate::park(std::weak_ptr<ClientConnection> connection) {
-  parked_.push_back(std::move(connection));
+void ReadGate::recheck(ConnectionId id) {
+  auto it = parked_.find(id);
+  if (it == parked_.end() || !open(id)) return;
+  auto connection = it->second.lock();
+  parked_.erase(it);
+  if (connection) connection->resume_reading();
+}
+
+void ReadGate::park(ConnectionId id, std::weak_ptr<ClientConnection> connection) {
+  parked_.emplace(id, std::move(connection));
 }
 
 }  // namespace zkd::net

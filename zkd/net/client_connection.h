@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace zkd::net {
@@ -51,36 +52,45 @@ class ConnectionHandler {
   // Events only counted (Apache's metrics); nothing to do by default.
   // A connection from `address` was refused at accept: maxClientCnxns.
   virtual void rejected(std::string_view /*address*/) {}
+  // The connection stopped reading at the read gate (ReadGate).
+  virtual void throttled(ClientConnection& /*connection*/) {}
   // The connection's TLS handshake begins (it ends with secured() or closed()).
   virtual void tls_handshake_started(ClientConnection& /*connection*/) {}
   // The connection is closed for making no session in time (before closed()).
   virtual void handshake_expired(ClientConnection& /*connection*/) {}
 };
 
-// Back-pressure shared by the client connections of one server (Apache's
-// globalOutstandingLimit): while the server's `over_limit` predicate holds,
-// connections take no further frames from what they have read and stop
-// reading their sockets; nothing is dropped and no error is sent. A parked
-// connection resumes when the gate finds the predicate false again: the gate
-// is re-checked whenever a connection sends (every reply) and when the
-// server calls recheck() (after each batch of completed writes, for those
-// that complete without a reply).
+// Back-pressure shared by the client connections of one server, as Apache's
+// globalOutstandingLimit and request throttle hold clients back: while the
+// server is `over_limit`, a connection that is not `exempt` (in zkd: one
+// with requests in process, Apache's "outstanding count > 0") takes no
+// further frames from what it has read and stops reading its socket;
+// nothing is dropped and no error is sent. A connection with nothing in
+// process is still read, so a client that waits for its answers is served
+// while others flood. A parked connection resumes when the gate finds it
+// open again: the server calls recheck() after each batch of completed
+// writes, and recheck(id) when it answers that connection.
 // Threading: the connections' executor (one thread).
 class ReadGate {
  public:
-  explicit ReadGate(std::function<bool()> over_limit) : over_limit_(std::move(over_limit)) {}
-  // True when a connection may take another frame; false parks the caller's
-  // reading (the caller then calls park()).
-  bool open() const { return !over_limit_(); }
-  // Wakes every parked connection when the limit is no longer exceeded.
+  ReadGate(std::function<bool()> over_limit, std::function<bool(ConnectionId)> exempt)
+      : over_limit_(std::move(over_limit)), exempt_(std::move(exempt)) {}
+  // True when connection `id` may take another frame; false parks the
+  // caller's reading (the caller then calls park()).
+  bool open(ConnectionId id) const { return !over_limit_() || exempt_(id); }
+  // Wakes every parked connection that is open now.
   void recheck();
-  // `connection` stops reading until recheck() finds the gate open.
-  void park(std::weak_ptr<ClientConnection> connection);
+  // Wakes connection `id` when it is parked and open now.
+  void recheck(ConnectionId id);
+  // `connection` stops reading until a recheck finds it open; parking a
+  // parked connection again changes nothing.
+  void park(ConnectionId id, std::weak_ptr<ClientConnection> connection);
   size_t parked() const { return parked_.size(); }
 
  private:
   std::function<bool()> over_limit_;
-  std::vector<std::weak_ptr<ClientConnection>> parked_;
+  std::function<bool(ConnectionId)> exempt_;
+  std::unordered_map<ConnectionId, std::weak_ptr<ClientConnection>> parked_;
 };
 
 // An IPv4-mapped IPv6 peer address (::ffff:a.b.c.d, from a dual-stack

@@ -5,6 +5,7 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -87,11 +88,12 @@ void TcpClientConnection::hold_handshake(std::chrono::milliseconds within, std::
 
 void TcpClientConnection::send(std::string bytes) {
   if (state_ != State::kOpen) return;
+  unsent_bytes_ += bytes.size();
   queue_.push_back(std::move(bytes));
   ++packets_sent_;
   writer_wakeup_.notify();
-  // A reply may have brought the server back under its limit.
-  if (options_.read_gate) options_.read_gate->recheck();
+  // An answer may have left this connection with nothing in process.
+  if (options_.read_gate) options_.read_gate->recheck(id());
 }
 
 void TcpClientConnection::close_after_flush() {
@@ -155,8 +157,25 @@ asio::awaitable<void> TcpClientConnection::read_loop() {
   while (state_ == State::kOpen) {
     if (gate_closed()) {
       // Back-pressure: read nothing more until the server is under its limit.
-      options_.read_gate->park(weak_from_this());
+      options_.read_gate->park(id(), weak_from_this());
+      handler_.throttled(*this);
       co_await reader_wakeup_.wait();  // resume_reading() or close(); the loop re-checks
+      continue;
+    }
+    if (output_backlogged()) {
+      // The client does not read its answers: take no more requests until
+      // the writer has sent them.
+      reader_waits_for_writer_ = true;
+      co_await reader_wakeup_.wait();  // the writer, or close(); the loop re-checks
+      continue;
+    }
+    if (turn_ended_) {
+      // Let the other connections' frames go first: one connection's flood
+      // of pipelined requests delays another's single one by a turn at most.
+      turn_ended_ = false;
+      asio::post(socket_.get_executor(),
+                 [self = shared_from_this(), this] { reader_wakeup_.notify(); });
+      co_await reader_wakeup_.wait();  // behind what was ready meanwhile
       continue;
     }
     if (input_held_) {
@@ -211,9 +230,15 @@ bool TcpClientConnection::handle_fresh_bytes() {
 bool TcpClientConnection::consume_input() {
   if (fresh_ && !handle_fresh_bytes()) return state_ == State::kOpen;
   size_t offset = 0;
+  int taken = 0;
   while (state_ == State::kOpen) {
-    if (gate_closed()) {
+    if (gate_closed() || output_backlogged()) {
       input_held_ = true;
+      break;
+    }
+    if (taken == kFramesPerTurn) {
+      input_held_ = true;
+      turn_ended_ = true;
       break;
     }
     auto frame = zk::wire::next_frame(std::string_view(input_).substr(offset), options_.max_frame);
@@ -227,6 +252,7 @@ bool TcpClientConnection::consume_input() {
     // The payload points into input_, which nothing changes during the call.
     handler_.frame(*this, frame.payload);
     offset += frame.consumed;
+    ++taken;
   }
   input_.erase(0, offset);
   return state_ == State::kOpen;
@@ -264,6 +290,11 @@ asio::awaitable<void> TcpClientConnection::write_loop() {
       written = co_await asio::async_write(socket_, buffers, as_tuple(use_awaitable));
     }
     auto [ec, n] = written;
+    for (const auto& b : batch) unsent_bytes_ -= b.size();
+    if (reader_waits_for_writer_ && !output_backlogged()) {
+      reader_waits_for_writer_ = false;
+      reader_wakeup_.notify();
+    }
     if (ec) {
       // A peer that leaves while we flush our last answer is not news.
       if (state_ == State::kOpen) {

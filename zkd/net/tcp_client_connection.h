@@ -106,9 +106,20 @@ class TcpClientConnection final : public ClientConnection {
   boost::asio::awaitable<bool> begin_tls();
   boost::asio::awaitable<void> write_loop();
   // Returns false when the connection must stop reading. Stops early (with
-  // input_held_ set) when the read gate closes.
+  // input_held_ set) when the read gate closes, the answers back up, or the
+  // turn's frames are taken.
   bool consume_input();
-  bool gate_closed() const { return options_.read_gate && !options_.read_gate->open(); }
+  bool gate_closed() const { return options_.read_gate && !options_.read_gate->open(id()); }
+  // More answers wait to be sent than kMostUnsentBytes.
+  bool output_backlogged() const { return unsent_bytes_ > kMostUnsentBytes; }
+
+  // Frames taken from one read before the connection lets the others go
+  // first (fairness between clients on the one state thread).
+  static constexpr int kFramesPerTurn = 32;
+  // Answers a connection may have waiting to be sent before it stops taking
+  // requests: a client that does not read its answers is held back by TCP
+  // instead of growing the server's memory.
+  static constexpr size_t kMostUnsentBytes = 1 << 20;
   bool handle_fresh_bytes();
   // Closes the connection `within` from now, logging `why`, unless it is
   // established (or closed) first.
@@ -127,7 +138,10 @@ class TcpClientConnection final : public ClientConnection {
   bool established_ = false;
   std::string input_;
   std::deque<std::string> queue_;
-  bool input_held_ = false;  // whole frames may wait in input_ (the gate closed)
+  bool input_held_ = false;  // whole frames may wait in input_ (the gate closed, the turn ended)
+  bool turn_ended_ = false;  // kFramesPerTurn frames were taken: yield before the next
+  size_t unsent_bytes_ = 0;  // queued and being written
+  bool reader_waits_for_writer_ = false;  // reading stopped: output_backlogged()
   WakeUp writer_wakeup_;
   WakeUp reader_wakeup_;  // a parked reader waits on it
   std::unique_ptr<Timer> handshake_timer_;

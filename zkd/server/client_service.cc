@@ -4,6 +4,7 @@
 #include "zkd/server/client_service.h"
 
 #include <algorithm>
+#include <random>
 #include <string_view>
 #include <utility>
 
@@ -46,6 +47,9 @@ ClientService::ClientService(Parts parts)
       audit_(parts.audit),
       clock_(parts.clock),
       whitelist_(parts.config.four_letter_whitelist),
+      throttle_(parts.config.connection_throttle, parts.clock.steady_ms()),
+      random_(parts.seed),
+      large_requests_(parts.config.large_request_threshold, parts.config.large_request_max_bytes),
       hold_(parts.config.replicated() ? parts.config.peer_silence_ms() : 0) {}
 
 std::string ClientService::four_letter_word(net::ClientConnection& connection,
@@ -61,6 +65,10 @@ void ClientService::opened(const std::shared_ptr<net::ClientConnection>& connect
 }
 
 void ClientService::rejected(std::string_view /*address*/) { ++stats_.metrics.connection_rejected; }
+
+void ClientService::throttled(net::ClientConnection& /*connection*/) {
+  ++stats_.metrics.request_throttle_wait_count;
+}
 
 void ClientService::tls_handshake_started(net::ClientConnection& connection) {
   ClientState* client = clients_.find(connection.id());
@@ -106,6 +114,7 @@ void ClientService::closed(net::ClientConnection& connection) {
   if (client == nullptr) return;
   tls_handshake_ended(*client);
   writes_.pipeline().forget(connection.id());
+  large_requests_.settle(connection.id());
   db_.remove_watcher(connection.id());
   const SessionId session = clients_.remove(connection.id());
   if (session != 0 && sessions_.tracker().contains(session)) {
@@ -169,7 +178,38 @@ void ClientService::frame(net::ClientConnection& connection, std::string_view pa
   ++stats_.packets_received;
   stats_.metrics.bytes_received_count += payload.size() + 4;  // with its length
   count_non_mtls(*client);
+  const auto busy = [this](net::ConnectionId id) { return writes_.pipeline().busy(id); };
+  if (!large_requests_.admit(connection.id(), static_cast<int64_t>(payload.size()), busy)) {
+    ++stats_.metrics.large_requests_rejected;
+    log_warn("closing connection from ", connection.remote_text(), ": a request of ",
+             payload.size(), " bytes would exceed largeRequestMaxBytes (",
+             config_.large_request_max_bytes, " bytes of large requests in process)");
+    ClientRegistry::close(*client);
+    return;
+  }
   take_frame(*client, payload);
+  if (!busy(connection.id())) large_requests_.settle(connection.id());
+}
+
+bool ClientService::admitted_by_throttle(ClientState& client, int64_t session) {
+  if (!throttle_.enabled()) return true;
+  const int64_t now = clock_.steady_ms();
+  const double draw = std::uniform_real_distribution<double>(0.0, 1.0)(random_);
+  if (throttle_.admit(throttle_.tokens_needed(session), now, draw)) {
+    stats_.metrics.connection_token_deficit.record(throttle_.deficit());
+    return true;
+  }
+  ++stats_.metrics.connection_rejected;
+  ++throttled_unlogged_;
+  if (now - throttle_logged_ms_ >= 1000) {
+    log_warn("connection throttle (connectionMaxTokens): closed ", throttled_unlogged_,
+             " new connection(s) in the last second, the latest from ",
+             client.connection->remote_text(), "; drop probability ", throttle_.drop_probability());
+    throttle_logged_ms_ = now;
+    throttled_unlogged_ = 0;
+  }
+  ClientRegistry::close(client);
+  return false;
 }
 
 void ClientService::take_frame(ClientState& state, std::string_view payload) {
@@ -234,6 +274,7 @@ void ClientService::handle_connect(ClientState& client, std::string_view payload
     conn.close();
     return;
   }
+  if (!admitted_by_throttle(client, request.session_id)) return;
   if (request.last_zxid_seen > db_.last_zxid()) {
     log_info("refusing connection from ", conn.remote_text(), ": client has seen zxid ",
              hex(request.last_zxid_seen), ", this server only ", hex(db_.last_zxid()));

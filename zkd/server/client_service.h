@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <string_view>
@@ -40,7 +41,9 @@
 #include "zkd/server/audit_trail.h"
 #include "zkd/server/client_registry.h"
 #include "zkd/server/config.h"
+#include "zkd/server/connection_throttle.h"
 #include "zkd/server/four_letter_whitelist.h"
+#include "zkd/server/large_requests.h"
 #include "zkd/server/pending_write.h"
 #include "zkd/server/read_only_mode.h"
 #include "zkd/server/security_setup.h"
@@ -68,6 +71,7 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
     const ReadOnlyMode& read_only;
     AuditTrail& audit;  // what each write carries for the audit log
     storage::Clock& clock;
+    uint64_t seed;  // the connection throttle's random drops
   };
   explicit ClientService(Parts parts);
 
@@ -81,6 +85,7 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   void secured(net::ClientConnection& connection) override;
   void closed(net::ClientConnection& connection) override;
   void rejected(std::string_view address) override;
+  void throttled(net::ClientConnection& connection) override;
   void tls_handshake_started(net::ClientConnection& connection) override;
   void handshake_expired(net::ClientConnection& connection) override;
 
@@ -89,6 +94,9 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   void serving();
   // Read-only mode started: the held handshakes that allow it are taken.
   void read_only_started();
+
+  // Apache's connection_drop_probability (connection_throttle.h).
+  double connection_drop_probability() const { return throttle_.drop_probability(); }
 
   // RequestHandler
   void handle(ClientState& client, std::string_view payload, Arrival arrival,
@@ -107,6 +115,9 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   // A frame of `client`, as its phase wants it handled.
   void take_frame(ClientState& client, std::string_view payload);
   void handle_connect(ClientState& client, std::string_view payload);
+  // The connection throttle lets a ConnectRequest for `session` through; if
+  // not, the connection is closed (as Apache's ClientCnxnLimitException).
+  bool admitted_by_throttle(ClientState& client, int64_t session);
   // In read-only mode: a new session of this server's alone, or a known one
   // resumed, served read-only.
   void connect_read_only(ClientState& client, const zk::wire::ConnectRequest& request,
@@ -164,6 +175,12 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   AuditTrail& audit_;
   storage::Clock& clock_;
   FourLetterWhitelist whitelist_;
+  ConnectionThrottle throttle_;
+  std::mt19937_64 random_;
+  // Throttled handshakes are logged at most once a second, with a count.
+  int64_t throttle_logged_ms_ = 0;
+  uint64_t throttled_unlogged_ = 0;
+  LargeRequestBudget large_requests_;
   // How long a handshake is held while the replica is in election (0:
   // standalone, never held), and the connections holding one (their ids
   // increase with arrival).

@@ -17,6 +17,7 @@
 
 #include "zkd/net/tls_context.h"
 #include "zkd/server/authentication.h"
+#include "zkd/server/connection_throttle.h"
 #include "zkd/status/status.h"
 #include "zkd/storage/snapshot_compression.h"
 
@@ -217,12 +218,22 @@ struct ServerConfig {
   // when replicated(), else 0.
   int64_t my_id = 0;
 
-  // Limits. globalOutstandingLimit: while more writes than this wait to be
-  // committed, client connections stop reading (back-pressure, no error).
-  // jute.maxbuffer: the largest request frame a client may send; a longer
-  // one closes its connection (replies are not limited, as Apache's).
+  // Limits. globalOutstandingLimit: while this many requests are in process
+  // (writes waiting to be committed, requests queued behind them), the
+  // connections with requests in process stop reading (back-pressure, no
+  // error; WritePath::Limits). jute.maxbuffer: the largest request frame a
+  // client may send; a longer one closes its connection (replies are not
+  // limited, as Apache's).
   int32_t global_outstanding_limit = 1000;
   int32_t jute_max_buffer = 0xfffff;
+  // Overload protection (docs/overload.md): the connection-rate throttle
+  // (connectionMaxTokens and its keys); requestThrottleLimit, the requests
+  // in process at which busy connections stop being read (0: off); the byte
+  // budget of large requests (largeRequestThreshold -1: none is large).
+  ConnectionThrottle::Options connection_throttle;
+  int32_t request_throttle_limit = 0;
+  int32_t large_request_max_bytes = 100 * 1024 * 1024;
+  int32_t large_request_threshold = -1;
 
   // The admin server (Apache's AdminServer): HTTP on
   // admin.serverAddress:admin.serverPort, commands under admin.commandURL.

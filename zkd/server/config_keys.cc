@@ -56,6 +56,30 @@ bool port(ConfigParser& parser, const Property& line, ServerConfig& c) {
   return parser.tcp_port(line, c.*Field);
 }
 
+// An integer key of the connection throttle, at least Min.
+template <auto Field, int Min>
+bool throttle_int(ConfigParser& parser, const Property& line, ServerConfig& c) {
+  return parser.number_at_least(line, c.connection_throttle.*Field, Min,
+                                "must be " + std::to_string(Min) + " or more");
+}
+
+// A share of the connection throttle (a probability or a ratio), 0..1.
+template <auto Field>
+bool throttle_share(ConfigParser& parser, const Property& line, ServerConfig& c) {
+  double share = 0;
+  if (!parser.number(line, share)) return false;
+  if (share < 0 || share > 1) return parser.fail(line, "must be between 0 and 1");
+  c.connection_throttle.*Field = share;
+  return true;
+}
+
+// A session weight of the connection throttle: Apache takes any integer
+// and corrects nonsense (ConnectionThrottle's constructor does the same).
+template <auto Field>
+bool throttle_weight(ConfigParser& parser, const Property& line, ServerConfig& c) {
+  return parser.number(line, c.connection_throttle.*Field);
+}
+
 // The settings of one TLS group, client (ssl.*) or quorum (ssl.quorum.*),
 // with its ssl.protocol value (check_tls in config.cc uses that when
 // enabledProtocols is absent).
@@ -266,7 +290,8 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
     {"dataLogDir", kHonoured, kAlways, "", "the txn log directory (default dataDir)",
      text<&ServerConfig::data_log_dir>},
     {"globalOutstandingLimit", kHonoured, kAlways, "",
-     "back-pressure on client reads while this many writes wait",
+     "requests in process at which connections with requests in process stop being read "
+     "(docs/overload.md)",
      [](ConfigParser& parser, const Property& line, ServerConfig& c) {
        return parser.number_at_least(line, c.global_outstanding_limit, 1,
                                      "must be a positive number");
@@ -358,28 +383,62 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "sizes a cache of Apache's optimised watch manager; zkd has none"},
     {"fastleader.minNotificationInterval", kNoEffect, kAlways, "", kQuorumInternals},
     {"fastleader.maxNotificationInterval", kNoEffect, kAlways, "", kQuorumInternals},
-    {"connectionMaxTokens", kWarned, kIsNot, "0",
-     "zkd has no connection-rate throttle: new connections are not limited"},
-    {"connectionTokenFillTime", kNoEffect, kAlways, "",
-     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
-    {"connectionTokenFillCount", kNoEffect, kAlways, "",
-     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
-    {"connectionFreezeTime", kNoEffect, kAlways, "",
-     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
-    {"connectionDropIncrease", kNoEffect, kAlways, "",
-     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
-    {"connectionDropDecrease", kNoEffect, kAlways, "",
-     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
-    {"connectionDecreaseRatio", kNoEffect, kAlways, "",
-     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
-    {"connection_throttle_weight_enabled", kNoEffect, kAlways, "",
-     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
-    {"connection_throttle_global_session_weight", kNoEffect, kAlways, "",
-     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
-    {"connection_throttle_local_session_weight", kNoEffect, kAlways, "",
-     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
-    {"connection_throttle_renew_session_weight", kNoEffect, kAlways, "",
-     "tunes the connection-rate throttle (connectionMaxTokens), which zkd lacks"},
+    {"connectionMaxTokens", kHonoured, kAlways, "",
+     "the connection-rate throttle's bucket size; 0 (the default) turns it off (docs/overload.md)",
+     throttle_int<&ConnectionThrottle::Options::max_tokens, 0>},
+    {"connection_throttle_tokens", kHonoured, kAlways, "",
+     "the connection-rate throttle's bucket size; 0 (the default) turns it off (docs/overload.md)",
+     throttle_int<&ConnectionThrottle::Options::max_tokens, 0>},
+    {"connectionTokenFillTime", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_int<&ConnectionThrottle::Options::fill_time_ms, 1>},
+    {"connection_throttle_fill_time", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_int<&ConnectionThrottle::Options::fill_time_ms, 1>},
+    {"connectionTokenFillCount", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_int<&ConnectionThrottle::Options::fill_count, 0>},
+    {"connection_throttle_fill_count", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_int<&ConnectionThrottle::Options::fill_count, 0>},
+    {"connectionFreezeTime", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_int<&ConnectionThrottle::Options::freeze_time_ms, -1>},
+    {"connection_throttle_freeze_time", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_int<&ConnectionThrottle::Options::freeze_time_ms, -1>},
+    {"connectionDropIncrease", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_share<&ConnectionThrottle::Options::drop_increase>},
+    {"connection_throttle_drop_increase", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_share<&ConnectionThrottle::Options::drop_increase>},
+    {"connectionDropDecrease", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_share<&ConnectionThrottle::Options::drop_decrease>},
+    {"connection_throttle_drop_decrease", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_share<&ConnectionThrottle::Options::drop_decrease>},
+    {"connectionDecreaseRatio", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_share<&ConnectionThrottle::Options::decrease_ratio>},
+    {"connection_throttle_decrease_ratio", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_share<&ConnectionThrottle::Options::decrease_ratio>},
+    {"connection_throttle_weight_enabled", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.boolean(line, c.connection_throttle.weight_enabled);
+     }},
+    {"connection_throttle_global_session_weight", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_weight<&ConnectionThrottle::Options::global_weight>},
+    {"connection_throttle_local_session_weight", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_weight<&ConnectionThrottle::Options::local_weight>},
+    {"connection_throttle_renew_session_weight", kHonoured, kAlways, "",
+     "tunes the connection-rate throttle (docs/overload.md)",
+     throttle_weight<&ConnectionThrottle::Options::renew_weight>},
     {"clientPortListenBacklog", kNoEffect, kAlways, "",
      "zkd listens with the system's largest backlog (SOMAXCONN)"},
     {"serverCnxnFactory", kNoEffect, kAlways, "",
@@ -393,18 +452,38 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "tunes Apache's batching of txn log flushes; zkd's log thread batches what is waiting"},
     {"enforceQuota", kHonoured, kAlways, "", "writes beyond a hard quota fail with QUOTAEXCEEDED",
      flag<&ServerConfig::enforce_quota>},
-    {"requestThrottleLimit", kWarned, kIsNot, "0",
-     "zkd has no request throttle; only globalOutstandingLimit holds clients back"},
+    {"requestThrottleLimit", kHonoured, kAlways, "",
+     "requests in process at which connections with requests in process stop being read; 0 (the "
+     "default) turns it off (docs/overload.md)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.request_throttle_limit, 0, "must be 0 or more");
+     }},
+    {"request_throttle_max_requests", kHonoured, kAlways, "",
+     "requests in process at which connections with requests in process stop being read; 0 (the "
+     "default) turns it off (docs/overload.md)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.request_throttle_limit, 0, "must be 0 or more");
+     }},
     {"requestThrottleStallTime", kNoEffect, kAlways, "",
-     "tunes the request throttle (requestThrottleLimit), which zkd lacks"},
-    {"requestThrottleDropStale", kNoEffect, kAlways, "",
-     "tunes the request throttle (requestThrottleLimit), which zkd lacks"},
-    {"requestStaleLatencyCheck", kNoEffect, kAlways, "",
-     "tunes the request throttle (requestThrottleLimit), which zkd lacks"},
-    {"requestStaleConnectionCheck", kNoEffect, kAlways, "",
-     "tunes the request throttle (requestThrottleLimit), which zkd lacks"},
+     "zkd re-checks the request throttle at every answer, so a stalled connection waits for "
+     "no period"},
+    {"request_throttle_stall_time", kNoEffect, kAlways, "",
+     "zkd re-checks the request throttle at every answer, so a stalled connection waits for "
+     "no period"},
+    {"requestThrottleDropStale", kWarned, kFalse, "",
+     "zkd never processes a request of a connection that closed (what true does)"},
+    {"request_throttle_drop_stale", kWarned, kFalse, "",
+     "zkd never processes a request of a connection that closed (what true does)"},
+    {"requestStaleLatencyCheck", kWarned, kTrue, "",
+     "zkd does not drop a request that waited longer than its session timeout"},
+    {"request_stale_latency_check", kWarned, kTrue, "",
+     "zkd does not drop a request that waited longer than its session timeout"},
+    {"requestStaleConnectionCheck", kWarned, kFalse, "",
+     "zkd never processes a request of a connection that closed (what true does)"},
+    {"request_stale_connection_check", kWarned, kFalse, "",
+     "zkd never processes a request of a connection that closed (what true does)"},
     {"request_throttler.shutdownTimeout", kNoEffect, kAlways, "",
-     "tunes the request throttle (requestThrottleLimit), which zkd lacks"},
+     "zkd's throttle holds no queue of its own to drain at shutdown (docs/overload.md)"},
     {"advancedFlowControlEnabled", kNoEffect, kAlways, "", kNetty},
     {"enableEagerACLCheck", kWarned, kTrue, "",
      "zkd checks a write's ACL when it applies the write, not before proposing it"},
@@ -426,14 +505,22 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "Apache's org.apache.zookeeper.audit.Slf4jAuditLogger (the default), whose lines zkd "
      "writes; any other class stops start-up when the audit log is enabled",
      text<&ServerConfig::audit_impl_class>},
-    {"largeRequestMaxBytes", kNoEffect, kAlways, "",
-     "zkd limits each request by jute.maxbuffer only"},
-    {"largeRequestThreshold", kNoEffect, kAlways, "",
-     "zkd limits each request by jute.maxbuffer only"},
+    {"largeRequestMaxBytes", kHonoured, kAlways, "",
+     "the bytes all large requests in process may hold; one more closes its connection "
+     "(docs/overload.md)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.large_request_max_bytes, 1,
+                                     "must be a positive number");
+     }},
+    {"largeRequestThreshold", kHonoured, kAlways, "",
+     "the size above which a request is large; -1 (the default) counts none (docs/overload.md)",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.large_request_threshold, -1, "must be -1 or more");
+     }},
     {"outstandingHandshake.limit", kNoEffect, kAlways, "", kNetty},
     {"netty.server.earlyDropSecureConnectionHandshakes", kNoEffect, kAlways, "", kNetty},
-    {"throttledOpWaitTime", kNoEffect, kAlways, "",
-     "tunes the request throttle (requestThrottleLimit), which zkd lacks"},
+    {"throttledOpWaitTime", kWarned, kIsNot, "0",
+     "zkd does not answer requests that waited this long with THROTTLEDOP (docs/overload.md)"},
     {"learner.closeSocketAsync", kNoEffect, kAlways, "", kQuorumInternals},
     {"leader.closeSocketAsync", kNoEffect, kAlways, "", kQuorumInternals},
     {"learner.asyncSending", kNoEffect, kAlways, "", kQuorumInternals},

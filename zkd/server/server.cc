@@ -42,7 +42,9 @@ Server::Server(asio::io_context& io, ServerConfig config, Security security, sto
       clients_(stats_, env_.clock()),
       snapshots_(io, env_, db_, snapshot_options(config_, derived_seed(seed_, 1)),
                  [this] { writes_.log().roll(); }),
-      writes_(db_, clients_, snapshots_, stats_, service_, config_.global_outstanding_limit,
+      writes_(db_, clients_, snapshots_, stats_, service_,
+              WritePath::Limits{.outstanding = config_.global_outstanding_limit,
+                                .request_throttle = config_.request_throttle_limit},
               env_.clock(), audit_),
       sessions_(io, env_, sessions_options(config_), db_, clients_, writes_,
                 [this] {
@@ -52,30 +54,31 @@ Server::Server(asio::io_context& io, ServerConfig config, Security security, sto
                   return status.serving && status.role == zab::Role::kLeading;
                 }),
       read_only_(config_.read_only_mode && config_.replicated(), config_.tick_time_ms),
-      view_(StatusView::Sources{.config = config_,
-                                .db = db_,
-                                .clients = clients_.all(),
-                                .tracker = sessions_.tracker(),
-                                .snapshots = snapshots_,
-                                .stats = stats_,
-                                .writes_pending = [this] { return writes_.pending(); },
-                                .client_port = [this] { return endpoint().port(); },
-                                .replica = [this]() -> const ReplicaHost* {
-                                  return replication_ ? &replication_->host() : nullptr;
-                                },
-                                .read_only = read_only_,
-                                .yield_leadership = [this] { return yield_leadership(); },
-                                .keeper_word =
-                                    [this](std::string_view word) {
-                                      return keeper_word(
-                                          word, KeeperWordParts{.env = env_,
-                                                                .layout = layout_,
-                                                                .db = db_,
-                                                                .snapshots = snapshots_,
-                                                                .writes = writes_,
-                                                                .replication = replication_.get()});
-                                    },
-                                .clock = env_.clock()}),
+      view_(StatusView::Sources{
+          .config = config_,
+          .db = db_,
+          .clients = clients_.all(),
+          .tracker = sessions_.tracker(),
+          .snapshots = snapshots_,
+          .stats = stats_,
+          .writes_pending = [this] { return writes_.pending(); },
+          .connection_drop_probability = [this] { return service_.connection_drop_probability(); },
+          .client_port = [this] { return endpoint().port(); },
+          .replica = [this]() -> const ReplicaHost* {
+            return replication_ ? &replication_->host() : nullptr;
+          },
+          .read_only = read_only_,
+          .yield_leadership = [this] { return yield_leadership(); },
+          .keeper_word =
+              [this](std::string_view word) {
+                return keeper_word(word, KeeperWordParts{.env = env_,
+                                                         .layout = layout_,
+                                                         .db = db_,
+                                                         .snapshots = snapshots_,
+                                                         .writes = writes_,
+                                                         .replication = replication_.get()});
+              },
+          .clock = env_.clock()}),
       service_(ClientService::Parts{.config = config_,
                                     .security = security_,
                                     .db = db_,
@@ -86,7 +89,8 @@ Server::Server(asio::io_context& io, ServerConfig config, Security security, sto
                                     .stats = stats_,
                                     .read_only = read_only_,
                                     .audit = audit_,
-                                    .clock = env_.clock()}),
+                                    .clock = env_.clock(),
+                                    .seed = derived_seed(seed_, 3)}),
       backup_(OnlineBackup::Parts{.io = io_,
                                   .config = config_,
                                   .env = env_,

@@ -349,7 +349,7 @@ std::vector<MonitorEntry> StatusView::monitor() const {
                                      [](const auto& s) { return !s.second.observer; }));
   }
   add("uptime", s.uptime_ms);
-  add("connection_drop_probability", 0.0);
+  add("connection_drop_probability", sources_.connection_drop_probability());
   add("auth_failed_count", sources_.stats.auth_failures);
   v.push_back({"digest_mismatches_count",
                static_cast<int64_t>(replica() != nullptr ? replica()->digest_mismatches() : 0),

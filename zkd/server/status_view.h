@@ -43,9 +43,10 @@ class StatusView final : public admin::ServerView {
     const SessionTracker& tracker;
     const SnapshotService& snapshots;
     ServerStats& stats;
-    std::function<size_t()> writes_pending;       // writes waiting for the disk or the leader
-    std::function<uint16_t()> client_port;        // the bound client port
-    std::function<const ReplicaHost*()> replica;  // null when standalone
+    std::function<size_t()> writes_pending;  // writes waiting for the disk or the leader
+    std::function<double()> connection_drop_probability;  // the connection throttle's
+    std::function<uint16_t()> client_port;                // the bound client port
+    std::function<const ReplicaHost*()> replica;          // null when standalone
     const ReadOnlyMode& read_only;
     // ydld: the leader hands leadership to its most up-to-date follower
     // (ReplicaHost::transfer); the answer to send. Null when standalone.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/server/write_path.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "libzk/wire/jute.h"
@@ -13,7 +14,7 @@ using net::hex;
 using net::log_info;
 
 WritePath::WritePath(tree::Database& db, ClientRegistry& clients, SnapshotService& snapshots,
-                     ServerStats& stats, RequestHandler& handler, int outstanding_limit,
+                     ServerStats& stats, RequestHandler& handler, Limits limits,
                      storage::Clock& clock, AuditTrail& audit)
     : db_(db),
       clients_(clients),
@@ -23,10 +24,14 @@ WritePath::WritePath(tree::Database& db, ClientRegistry& clients, SnapshotServic
       audit_(audit),
       handler_(handler) {
   // Apache throttles on the requests in its processor pipeline; in zkd those
-  // are the writes waiting to be committed.
-  read_gate_ = std::make_shared<net::ReadGate>([this, outstanding_limit] {
-    return held_ || pending() >= static_cast<size_t>(outstanding_limit);
-  });
+  // are the writes waiting to be committed and the requests queued behind
+  // them. Only connections with such requests wait (held: every one).
+  const size_t limit = static_cast<size_t>(
+      limits.request_throttle > 0 ? std::min(limits.outstanding, limits.request_throttle)
+                                  : limits.outstanding);
+  read_gate_ = std::make_shared<net::ReadGate>(
+      [this, limit] { return held_ || in_process() >= limit; },
+      [this](net::ConnectionId id) { return !held_ && !pipeline_.busy(id); });
 }
 
 void WritePath::hold(bool held) {

@@ -58,14 +58,20 @@ class RequestHandler {
 
 class WritePath {
  public:
+  // The requests in process (in_process()) at which connections that have
+  // some stop being read (net::ReadGate): globalOutstandingLimit, and
+  // requestThrottleLimit when it is not 0; the lower counts.
+  struct Limits {
+    int32_t outstanding = 1000;
+    int32_t request_throttle = 0;
+  };
   // Every argument outlives the write path. `handler` may be constructed
-  // after it: it is first called by drain(). `outstanding_limit`:
-  // globalOutstandingLimit, the pending writes at which clients stop being read.
-  // `clock`'s wall time is each txn's time. `audit` hears of each write
-  // answered and each txn applied (audit_trail.h).
+  // after it: it is first called by drain(). `clock`'s wall time is each
+  // txn's time. `audit` hears of each write answered and each txn applied
+  // (audit_trail.h).
   WritePath(tree::Database& db, ClientRegistry& clients, SnapshotService& snapshots,
-            ServerStats& stats, RequestHandler& handler, int outstanding_limit,
-            storage::Clock& clock, AuditTrail& audit);
+            ServerStats& stats, RequestHandler& handler, Limits limits, storage::Clock& clock,
+            AuditTrail& audit);
   WritePath(const WritePath&) = delete;
   WritePath& operator=(const WritePath&) = delete;
 
@@ -88,8 +94,11 @@ class WritePath {
   int64_t last_prepared_zxid() const { return last_prepared_zxid_; }
   // Writes waiting for the disk or the leader (mntr's zk_outstanding_requests).
   size_t pending() const { return pipeline_.writes_pending(); }
-  // The read gate of client connections: closed while pending() reaches the
-  // limit, or while held.
+  // Requests in process: the pending writes and the requests queued behind them.
+  size_t in_process() const { return pending() + pipeline_.deferred(); }
+  // The read gate of client connections: closed, for the connections with
+  // requests in process, while in_process() reaches the limit (Limits);
+  // closed for every connection while held.
   std::shared_ptr<net::ReadGate> read_gate() const { return read_gate_; }
   // Holds the read gate closed (true) or lets it follow the limit again
   // (false): an online restore (online_backup.h) waits behind it for the

@@ -30,6 +30,8 @@ constexpr CounterField kCounters[] = {
     {"bytes_received_count", &Metrics::bytes_received_count},
     {"response_bytes", &Metrics::response_bytes},
     {"watch_bytes", &Metrics::watch_bytes},
+    {"large_requests_rejected", &Metrics::large_requests_rejected},
+    {"request_throttle_wait_count", &Metrics::request_throttle_wait_count},
     {"stale_requests", &Metrics::stale_requests},
     {"stale_requests_dropped", &Metrics::stale_requests_dropped},
     {"stale_replies", &Metrics::stale_replies},
@@ -50,6 +52,7 @@ constexpr CounterField kCounters[] = {
 };
 
 constexpr SummaryField kSummaries[] = {
+    {"connection_token_deficit", &Metrics::connection_token_deficit, false},
     {"readlatency", &Metrics::readlatency, true},
     {"updatelatency", &Metrics::updatelatency, true},
     {"fsynctime", &Metrics::fsynctime, false},

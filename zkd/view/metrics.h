@@ -61,12 +61,14 @@ struct Metrics {
   uint64_t unsuccessful_handshake = 0;           // ConnectRequests refused (bad, expired or ahead)
   uint64_t connection_revalidate_count = 0;      // sessions resumed on a new connection
   uint64_t cnxn_closed_without_zk_server_running = 0;  // closed: this replica not serving
-  uint64_t bytes_received_count = 0;    // request bytes read from clients (frames with length)
-  uint64_t response_bytes = 0;          // reply bytes sent to clients
-  uint64_t watch_bytes = 0;             // notification bytes sent to clients
-  uint64_t stale_requests = 0;          // requests taken up after their connection closed
-  uint64_t stale_requests_dropped = 0;  // of those, dropped unanswered
-  uint64_t stale_replies = 0;           // replies not sent: their connection had closed
+  uint64_t bytes_received_count = 0;         // request bytes read from clients (frames with length)
+  uint64_t response_bytes = 0;               // reply bytes sent to clients
+  uint64_t watch_bytes = 0;                  // notification bytes sent to clients
+  uint64_t large_requests_rejected = 0;      // connections closed: largeRequestMaxBytes
+  uint64_t request_throttle_wait_count = 0;  // times a connection stopped reading at the gate
+  uint64_t stale_requests = 0;               // requests taken up after their connection closed
+  uint64_t stale_requests_dropped = 0;       // of those, dropped unanswered
+  uint64_t stale_replies = 0;                // replies not sent: their connection had closed
   // Sessions.
   uint64_t stale_sessions_expired = 0;  // sessions expired by their timeout
   uint64_t revalidate_count = 0;        // a leader: sessions revalidated for a learner
@@ -87,6 +89,7 @@ struct Metrics {
   uint64_t looking_count = 0;                    // times this replica went looking for a leader
 
   // -- summaries; (A): Apache's DetailLevel.ADVANCED, with p50..p999 --
+  Summary connection_token_deficit;      // tokens used of the throttle's bucket, at each pass
   Summary readlatency;                   // (A) ms from a read's arrival to its reply
   Summary updatelatency;                 // (A) ms from a write's arrival to its reply
   Summary fsynctime;                     // ms of each fsync of the txn log

@@ -54,14 +54,14 @@ bool exists(tree::Database& db, const std::string& path) {
 
 class WritePathTest : public ::testing::Test {
  protected:
-  static constexpr int kOutstandingLimit = 2;
+  // requestThrottleLimit below globalOutstandingLimit: the lower counts.
+  static constexpr WritePath::Limits kLimits{.outstanding = 3, .request_throttle = 2};
 
   WritePathTest()
       : guard_(boost::asio::make_work_guard(io_)),
         clients_(stats_, env_.clock()),
         snapshots_(io_, env_, db_, snapshot_options(), [this] { writes_.log().roll(); }),
-        writes_(db_, clients_, snapshots_, stats_, handler_, kOutstandingLimit, env_.clock(),
-                audit_) {
+        writes_(db_, clients_, snapshots_, stats_, handler_, kLimits, env_.clock(), audit_) {
     EXPECT_TRUE(env_.create_dirs(kLayout.log_dir).ok());
     EXPECT_TRUE(env_.create_dirs(kLayout.snap_dir).ok());
     storage::LogOptions options;
@@ -91,12 +91,14 @@ class WritePathTest : public ::testing::Test {
     return options;
   }
 
-  // A write of the server's own, which no connection waits for.
-  void submit(WriteRequest request, PendingWrite::Kind kind = PendingWrite::Kind::kExpiry) {
+  // A write of the server's own, which no connection waits for, or one of
+  // `connection`'s.
+  void submit(WriteRequest request, PendingWrite::Kind kind = PendingWrite::Kind::kExpiry,
+              net::ConnectionId connection = Pipeline::kNoConnection) {
     PendingWrite write;
     write.kind = kind;
     write.op = request.op;
-    writes_.submit(Pipeline::kNoConnection, std::move(write), request);
+    writes_.submit(connection, std::move(write), request);
   }
   void create_session(int64_t session, int32_t timeout_ms) {
     WriteRequest request;
@@ -106,13 +108,14 @@ class WritePathTest : public ::testing::Test {
     request.timeout_ms = timeout_ms;
     submit(request, PendingWrite::Kind::kCreateSession);
   }
-  void create_ephemeral(int64_t session, const std::string& path) {
+  void create_ephemeral(int64_t session, const std::string& path,
+                        net::ConnectionId connection = Pipeline::kNoConnection) {
     WriteRequest request;
     request.session = session;
     request.xid = 1;
     request.op = OpCode::kCreate;
     request.body = create_body(path, "owned", /*flags=*/1);
-    submit(request);
+    submit(request, PendingWrite::Kind::kExpiry, connection);
   }
 
   // Runs the state thread until `done` holds (run_until.h); whether it did.
@@ -173,16 +176,27 @@ TEST_F(WritePathTest, AWriteIsAppliedOnlyOnceTheLogHasItOnDisk) {
   EXPECT_EQ(stats_.metrics.commit_process_time.count(), 1);
 }
 
-TEST_F(WritePathTest, ClientsAreNotReadWhileTheOutstandingLimitIsReached) {
+TEST_F(WritePathTest, BusyClientsAreNotReadWhileTheThrottleLimitIsReachedIdleOnesAre) {
+  constexpr net::ConnectionId kBusy = 7;
+  constexpr net::ConnectionId kIdle = 8;
   create_session(0x100, 30000);
-  EXPECT_TRUE(writes_.read_gate()->open());
-  create_ephemeral(0x100, "/a");
-  EXPECT_EQ(writes_.pending(), 2u);
-  EXPECT_FALSE(writes_.read_gate()->open()) << "globalOutstandingLimit is " << kOutstandingLimit;
+  EXPECT_TRUE(writes_.read_gate()->open(kBusy));
+  create_ephemeral(0x100, "/a", kBusy);
+  EXPECT_EQ(writes_.in_process(), 2u);
+  EXPECT_FALSE(writes_.read_gate()->open(kBusy))
+      << "requestThrottleLimit is " << kLimits.request_throttle;
+  EXPECT_TRUE(writes_.read_gate()->open(kIdle)) << "a client with nothing in process is read";
 
   ASSERT_TRUE(run_until([&] { return writes_.pending() == 0; }));
-  EXPECT_TRUE(writes_.read_gate()->open());
+  EXPECT_TRUE(writes_.read_gate()->open(kBusy));
   EXPECT_TRUE(exists(db_, "/a"));
+}
+
+TEST_F(WritePathTest, AHeldGateStopsEveryClient) {
+  writes_.hold(true);
+  EXPECT_FALSE(writes_.read_gate()->open(8)) << "an online restore waits for every client";
+  writes_.hold(false);
+  EXPECT_TRUE(writes_.read_gate()->open(8));
 }
 
 TEST_F(WritePathTest, AnExpiredSessionIsClosedThroughTheLogAndItsEphemeralsGo) {
