@@ -207,8 +207,10 @@ class AdminCommandsTest(unittest.TestCase):
             self.assertEqual(status, 200)
             self.assertIn('<a href="/commands/monitor">monitor</a>\n<br/>\n', body)
             names = [line for line in body.splitlines() if line.startswith("<a ")]
-            # Apache 3.8's 26, 3.9's snapshot and restore, zkd's yield_leadership.
-            self.assertEqual(len(names), 29)
+            # Apache 3.8's 26, 3.9's snapshot and restore, 3.10's shed_connections,
+            # zkd's yield_leadership.
+            self.assertEqual(len(names), 30)
+            self.assertIn('<a href="/commands/shed_connections">shed_connections</a>', names)
             self.assertEqual(names, sorted(names))
 
     def test_json_layout_is_jacksons(self):

@@ -344,12 +344,11 @@ std::string run_command(ServerView& view, std::string_view name,
   return jackson_pretty(response);
 }
 
-std::string command_links(std::string_view command_url, bool backup) {
+std::string command_links(std::string_view command_url, bool backup, bool shed) {
   std::vector<std::string> names = command_names();
-  if (backup) {
-    names.insert(names.end(), {"restore", "snapshot"});
-    std::sort(names.begin(), names.end());
-  }
+  if (backup) names.insert(names.end(), {"restore", "snapshot"});
+  if (shed) names.emplace_back("shed_connections");
+  std::sort(names.begin(), names.end());
   std::string out;
   for (const auto& name : names) {
     std::string href = std::string(command_url) + "/" + name;

@@ -34,7 +34,8 @@ std::string run_command(ServerView& view, std::string_view name,
 
 // GET <commandURL>: one link per command, as Apache's servlet prints them:
 // `<a href="<url>/<name>"><name></a>\n<br/>\n`; with `backup`, snapshot and
-// restore (backup_commands.h) among them, as Apache 3.9 lists them.
-std::string command_links(std::string_view command_url, bool backup);
+// restore (backup_commands.h) among them, as Apache 3.9 lists them; with
+// `shed`, shed_connections (shed_command.h), as Apache 3.10 does.
+std::string command_links(std::string_view command_url, bool backup, bool shed);
 
 }  // namespace zkd::admin

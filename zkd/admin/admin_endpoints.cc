@@ -22,12 +22,23 @@ HttpResponse not_found(std::string_view path) {
 
 }  // namespace
 
-AdminEndpoints::AdminEndpoints(asio::io_context& io, ServerView& view, BackupService* backup,
+AdminEndpoints::AdminEndpoints(asio::io_context& io, ServerView& view, AdminServices services,
                                AdminOptions options)
     : io_(io), view_(view), options_(std::move(options)) {
-  if (backup != nullptr) {
-    backup_ = std::make_unique<BackupCommands>(view_, *backup, options_.backup);
+  if (services.access != nullptr && services.backup != nullptr) {
+    backup_ = std::make_unique<BackupCommands>(view_, *services.access, *services.backup,
+                                               options_.backup);
   }
+  if (services.access != nullptr && services.shedder != nullptr) {
+    shed_ = std::make_unique<ShedCommand>(view_, *services.access, *services.shedder);
+  }
+}
+
+std::optional<HttpResponse> AdminEndpoints::admit_post(const HttpRequest& head) {
+  auto name = command_name(head.path);
+  if (name && backup_ && BackupCommands::handles(*name)) return backup_->admit(*name, head);
+  if (name && shed_ && ShedCommand::handles(*name)) return shed_->admit(head);
+  return HttpResponse{405, "text/plain; charset=utf-8", "Method Not Allowed\n", {}};
 }
 
 AdminEndpoints::~AdminEndpoints() { stop(); }
@@ -61,14 +72,8 @@ void AdminEndpoints::start() {
     HttpOptions options;
     options.tls = options_.admin_tls;
     options.tls_optional = !options_.https_only;
-    if (backup_) {
-      options.admit_post = [this](const HttpRequest& head) -> std::optional<HttpResponse> {
-        auto name = command_name(head.path);
-        if (!name || !BackupCommands::handles(*name)) {
-          return HttpResponse{405, "text/plain; charset=utf-8", "Method Not Allowed\n", {}};
-        }
-        return backup_->admit(*name, head);
-      };
+    if (takes_posts()) {
+      options.admit_post = [this](const HttpRequest& head) { return admit_post(head); };
       options.max_post_body_bytes = options_.max_restore_bytes;
     }
     admin_ = bind(
@@ -122,11 +127,15 @@ void AdminEndpoints::admin_request(const HttpRequest& request, HttpRespond respo
   const std::string& url = options_.admin_command_url;
   const std::string_view path = request.path;
   if (path == url || path == url + "/") {
-    respond(
-        HttpResponse{200, "text/html; charset=utf-8", command_links(url, backup_ != nullptr), {}});
+    respond(HttpResponse{200,
+                         "text/html; charset=utf-8",
+                         command_links(url, backup_ != nullptr, shed_ != nullptr),
+                         {}});
   } else if (auto name = command_name(path)) {
     if (backup_ && BackupCommands::handles(*name)) {
       backup_->run(*name, request, std::move(respond));
+    } else if (shed_ && ShedCommand::handles(*name)) {
+      respond(shed_->run(request));
     } else if (request.method == HttpRequest::Method::kPost) {
       respond(HttpResponse{405, "text/plain; charset=utf-8", "Method Not Allowed\n", {}});
     } else {

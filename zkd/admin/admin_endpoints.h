@@ -26,6 +26,7 @@
 
 #include "zkd/admin/backup_commands.h"
 #include "zkd/admin/http_server.h"
+#include "zkd/admin/shed_command.h"
 #include "zkd/net/tls_context.h"
 #include "zkd/view/server_view.h"
 
@@ -57,10 +58,17 @@ struct AdminOptions {
   uint64_t max_restore_bytes = 4ull << 30;
 };
 
+// What the authenticated commands work on; each may be null, and without
+// `access` there are none of them.
+struct AdminServices {
+  const RootAccess* access = nullptr;    // ALL on "/" (root_auth.h)
+  BackupService* backup = nullptr;       // snapshot and restore
+  ConnectionShedder* shedder = nullptr;  // shed_connections
+};
+
 class AdminEndpoints {
  public:
-  // `backup` may be null: no snapshot or restore command.
-  AdminEndpoints(boost::asio::io_context& io, ServerView& view, BackupService* backup,
+  AdminEndpoints(boost::asio::io_context& io, ServerView& view, AdminServices services,
                  AdminOptions options);
   ~AdminEndpoints();
   AdminEndpoints(const AdminEndpoints&) = delete;
@@ -85,7 +93,13 @@ class AdminEndpoints {
   boost::asio::io_context& io_;
   ServerView& view_;
   const AdminOptions options_;
+  // Whether a POST to `name` may send its body (AdminOptions' admit_post).
+  std::optional<HttpResponse> admit_post(const HttpRequest& head);
+  // Whether any authenticated POST command exists.
+  bool takes_posts() const { return backup_ || shed_; }
+
   std::unique_ptr<BackupCommands> backup_;  // null without a BackupService
+  std::unique_ptr<ShedCommand> shed_;       // null without a ConnectionShedder
   std::shared_ptr<HttpServer> admin_;
   std::shared_ptr<HttpServer> metrics_;
 };

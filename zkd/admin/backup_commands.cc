@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "zkd/admin/jackson_json.h"
+#include "zkd/admin/root_auth.h"
 #include "zkd/log/log.h"
 
 namespace zkd::admin {
@@ -22,21 +22,6 @@ std::string_view primary(std::string_view name) {
   if (name == kSnapshot || name == "snap") return kSnapshot;
   if (name == kRestore || name == "rest") return kRestore;
   return {};
-}
-
-HttpResponse json_response(unsigned status, json::object fields, std::string_view command,
-                           std::optional<std::string> error) {
-  fields["command"] = command;
-  if (error) {
-    fields["error"] = *error;
-  } else {
-    fields["error"] = nullptr;
-  }
-  return HttpResponse{status, "application/json", jackson_pretty(fields), {}};
-}
-
-HttpResponse failure(unsigned status, std::string_view command, std::string error) {
-  return json_response(status, {}, command, std::move(error));
 }
 
 // "0x" and the zxid's 16 hex digits, as Apache's ZxidUtils.zxidToString.
@@ -58,8 +43,10 @@ bool BackupCommands::RateLimiter::allow(int64_t now_ms) {
   return allowed;
 }
 
-BackupCommands::BackupCommands(ServerView& view, BackupService& backup, BackupOptions options)
+BackupCommands::BackupCommands(ServerView& view, const RootAccess& access, BackupService& backup,
+                               BackupOptions options)
     : view_(view),
+      access_(access),
       backup_(backup),
       options_(std::move(options)),
       // Apache builds the snapshot limiter with MICROSECONDS, the restore
@@ -71,32 +58,7 @@ bool BackupCommands::handles(std::string_view name) { return !primary(name).empt
 
 std::optional<HttpResponse> BackupCommands::refuse(std::string_view command,
                                                    const HttpRequest& request) const {
-  if (!view_.serving()) {
-    return failure(200, command, "This ZooKeeper instance is not currently serving requests");
-  }
-  if (request.authorization.empty()) {
-    return failure(401, command, "Auth info is missing for the command");
-  }
-  AdminCaller caller;
-  const std::string& header = request.authorization;
-  const size_t space = header.find(' ');
-  caller.scheme = header.substr(0, space);
-  if (space != std::string::npos) caller.auth = header.substr(space + 1);
-  // Apache splits on every space and takes one or two parts.
-  if (caller.auth.find(' ') != std::string::npos) {
-    return failure(401, command, "Not authenticated");
-  }
-  caller.peer_ip = request.peer.to_string();
-  caller.x509_subject = request.x509_subject;
-  switch (backup_.check_root_all(caller)) {
-    case AdminAccess::kGranted:
-      return std::nullopt;
-    case AdminAccess::kNotAuthenticated:
-      return failure(401, command, "Not authenticated");
-    case AdminAccess::kNotAuthorized:
-      return failure(403, command, "Not authorized");
-  }
-  return failure(500, command, "Error occurred during auth");
+  return refuse_unless_root_all(view_, access_, command, request);
 }
 
 std::optional<HttpResponse> BackupCommands::admit(std::string_view name, const HttpRequest& head) {
@@ -129,12 +91,12 @@ void BackupCommands::run(std::string_view name, const HttpRequest& request, Http
 void BackupCommands::snapshot(const HttpRequest& request, HttpRespond respond) {
   if (!options_.snapshot_enabled) {
     net::log_warn("admin server: the snapshot command is disabled (admin.snapshot.enabled)");
-    respond(failure(503, kSnapshot, "Snapshot command is disabled"));
+    respond(command_failure(503, kSnapshot, "Snapshot command is disabled"));
     return;
   }
   if (!snapshots_.allow(options_.steady_ms())) {
     net::log_warn("admin server: snapshot request rate-limited (admin.rateLimiterIntervalInMS)");
-    respond(failure(429, kSnapshot, "Snapshot request was rate limited"));
+    respond(command_failure(429, kSnapshot, "Snapshot request was rate limited"));
     return;
   }
   bool streaming = true;
@@ -144,12 +106,12 @@ void BackupCommands::snapshot(const HttpRequest& request, HttpRespond respond) {
   BackupService::Snapshot taken = backup_.snapshot();
   if (!taken.error.empty()) {
     net::log_warn("admin server: snapshot failed: ", taken.error);
-    respond(failure(500, kSnapshot, taken.error));
+    respond(command_failure(500, kSnapshot, taken.error));
     return;
   }
   net::log_info("admin server: snapshot at ", zxid_header(taken.zxid), " (", taken.bytes.size(),
                 " bytes) for ", request.peer.to_string());
-  HttpResponse response = json_response(200, {}, kSnapshot, std::nullopt);
+  HttpResponse response = command_response(200, {}, kSnapshot, std::nullopt);
   response.headers = {{"last_zxid", zxid_header(taken.zxid)},
                       {"snapshot_size", std::to_string(taken.bytes.size())}};
   if (streaming) {
@@ -162,16 +124,16 @@ void BackupCommands::snapshot(const HttpRequest& request, HttpRespond respond) {
 void BackupCommands::restore(const HttpRequest& request, HttpRespond respond) {
   if (!options_.restore_enabled) {
     net::log_warn("admin server: the restore command is disabled (admin.restore.enabled)");
-    respond(failure(503, kRestore, "Restore command is disabled"));
+    respond(command_failure(503, kRestore, "Restore command is disabled"));
     return;
   }
   if (request.body.empty()) {
-    respond(failure(400, kRestore, "the request carries no snapshot"));
+    respond(command_failure(400, kRestore, "the request carries no snapshot"));
     return;
   }
   if (restoring_ || !restores_.allow(options_.steady_ms())) {
     net::log_warn("admin server: restore request rate-limited (admin.rateLimiterIntervalInMS)");
-    respond(failure(429, kRestore, "Restore request was rate limited"));
+    respond(command_failure(429, kRestore, "Restore request was rate limited"));
     return;
   }
   restoring_ = true;
@@ -181,10 +143,11 @@ void BackupCommands::restore(const HttpRequest& request, HttpRespond respond) {
     restoring_ = false;
     if (!restored.error.empty()) {
       net::log_warn("admin server: restore failed: ", restored.error);
-      respond(failure(500, kRestore, restored.error));
+      respond(command_failure(500, kRestore, restored.error));
       return;
     }
-    respond(json_response(200, json::object{{"last_zxid", restored.zxid}}, kRestore, std::nullopt));
+    respond(
+        command_response(200, json::object{{"last_zxid", restored.zxid}}, kRestore, std::nullopt));
   });
 }
 

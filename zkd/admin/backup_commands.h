@@ -8,11 +8,7 @@
 //
 // Checked in Apache's order, each answered as Apache's servlet does (a JSON
 // {"command", "error"} body unless said otherwise):
-//   1. a server that does not serve: 200, "This ZooKeeper instance is not
-//      currently serving requests";
-//   2. no Authorization header: 401 "Auth info is missing for the command";
-//      a scheme without a provider or an id: 401 "Not authenticated"; ids
-//      without ALL on "/": 403 "Not authorized";
+//   1.-2. the server serves and the caller has ALL on "/" (root_auth.h);
 //   3. admin.snapshot.enabled / admin.restore.enabled false: 503;
 //   4. the rate limit: one snapshot per admin.rateLimiterIntervalInMS
 //      microseconds and one restore per that many milliseconds (Apache's
@@ -32,6 +28,7 @@
 
 #include "zkd/admin/http_server.h"
 #include "zkd/view/backup_service.h"
+#include "zkd/view/root_access.h"
 #include "zkd/view/server_view.h"
 
 namespace zkd::admin {
@@ -45,7 +42,8 @@ struct BackupOptions {
 
 class BackupCommands {
  public:
-  BackupCommands(ServerView& view, BackupService& backup, BackupOptions options);
+  BackupCommands(ServerView& view, const RootAccess& access, BackupService& backup,
+                 BackupOptions options);
 
   // Whether `name` (primary or alias) is one of these commands.
   static bool handles(std::string_view name);
@@ -71,6 +69,7 @@ class BackupCommands {
   };
 
   ServerView& view_;
+  const RootAccess& access_;
   BackupService& backup_;
   const BackupOptions options_;
   RateLimiter snapshots_;

@@ -7,6 +7,7 @@
 #include <random>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "libzk/wire/jute.h"
 #include "libzk/wire/records.h"
@@ -189,6 +190,18 @@ void ClientService::frame(net::ClientConnection& connection, std::string_view pa
   }
   take_frame(*client, payload);
   if (!busy(connection.id())) large_requests_.settle(connection.id());
+}
+
+int ClientService::shed_connections(int percentage) {
+  std::bernoulli_distribution shed(percentage / 100.0);
+  std::vector<net::ConnectionId> chosen;
+  for (const auto& [id, client] : clients_.all()) {
+    if (percentage >= 100 || shed(random_)) chosen.push_back(id);
+  }
+  for (net::ConnectionId id : chosen) {
+    if (ClientState* client = clients_.find(id)) ClientRegistry::close(*client);
+  }
+  return static_cast<int>(chosen.size());
 }
 
 bool ClientService::admitted_by_throttle(ClientState& client, int64_t session) {

@@ -53,10 +53,13 @@
 #include "zkd/server/write_path.h"
 #include "zkd/storage/clock.h"
 #include "zkd/tree/database.h"
+#include "zkd/view/connection_shedder.h"
 
 namespace zkd::server {
 
-class ClientService final : public net::ConnectionHandler, public RequestHandler {
+class ClientService final : public net::ConnectionHandler,
+                            public RequestHandler,
+                            public admin::ConnectionShedder {
  public:
   // What the service works with; all of it outlives the service.
   struct Parts {
@@ -94,6 +97,10 @@ class ClientService final : public net::ConnectionHandler, public RequestHandler
   void serving();
   // Read-only mode started: the held handshakes that allow it are taken.
   void read_only_started();
+
+  // admin::ConnectionShedder: closes each client connection with
+  // probability percentage/100 (the server's seeded draws), every one at 100.
+  int shed_connections(int percentage) override;
 
   // Apache's connection_drop_probability (connection_throttle.h).
   double connection_drop_probability() const { return throttle_.drop_probability(); }

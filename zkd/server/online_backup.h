@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The running server's side of the admin snapshot and restore commands
 // (zkd/view/backup_service.h, zkd/admin/backup_commands.h;
-// docs/backup-and-restore.md).
+// docs/backup-and-restore.md), and the access check of every authenticated
+// admin command (zkd/view/root_access.h).
 //
 // Access: Apache's AuthRequest(ALL, "/"). The Authorization header's scheme
 // picks the provider: digest turns "user:password" into its digest id (super
@@ -49,10 +50,11 @@
 #include "zkd/storage/env.h"
 #include "zkd/tree/database.h"
 #include "zkd/view/backup_service.h"
+#include "zkd/view/root_access.h"
 
 namespace zkd::server {
 
-class OnlineBackup final : public admin::BackupService {
+class OnlineBackup final : public admin::RootAccess, public admin::BackupService {
  public:
   static constexpr std::chrono::milliseconds kDrainTimeout{10000};
 

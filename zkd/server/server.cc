@@ -326,7 +326,10 @@ boost::system::error_code Server::start_serving(Listeners listeners) {
   }
   if (listener_) listener_->start();
   if (secure_listener_) secure_listener_->start();
-  admin_ = std::make_unique<admin::AdminEndpoints>(io_, view_, &backup_, admin_options());
+  admin_ = std::make_unique<admin::AdminEndpoints>(
+      io_, view_,
+      admin::AdminServices{.access = &backup_, .backup = &backup_, .shedder = &service_},
+      admin_options());
   admin_->start();
   sessions_.start();
   snapshots_.start();
