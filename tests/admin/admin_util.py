@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Helpers shared by the admin-server and limits process tests: servers with
-their HTTP endpoints on free loopback ports, HTTP requests with deadlines, and
-a parser for the Prometheus text format.
+"""Helpers shared by the admin-server, limits and overload process tests:
+servers with their HTTP endpoints on free loopback ports, zkd and Apache
+started from the same zoo.cfg keys, mntr figures, a pipelined write flood,
+HTTP requests with deadlines, and a parser for the Prometheus text format.
 
-Only the standard library (plus tests/conformance/servers.py) is used here.
+Only the standard library (plus tests/conformance/servers.py and zkwire.py)
+is used here.
 """
 
 import http.client
@@ -15,6 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conformance"))
 import servers  # noqa: E402
+import zkwire  # noqa: E402
 
 SERVLET_API_JAR = "/usr/share/java/servlet-api.jar"
 HTTP_TIMEOUT_S = 10.0
@@ -32,6 +35,45 @@ class ApacheWithAdmin(servers.Server):
         i = command.index("-cp")
         command[i + 1] += ":" + SERVLET_API_JAR
         return command
+
+
+def server_kinds(args):
+    """The servers a test compares: "zkd" (or what --server names), and
+    "apache" too with --live-apache when Apache ZooKeeper is installed."""
+    live = getattr(args, "live_apache", False) and servers.apache_available()
+    return ["zkd"] + (["apache"] if live else [])
+
+
+def server_of_kind(args, kind, config=None):
+    """A server (not started) of `kind` from server_kinds with the zoo.cfg
+    keys `config`: zkd as the command line selects it, or Apache."""
+    if kind == "apache":
+        return servers.Server("apache", extra_config=config or {})
+    return servers.server_from_args(args, extra_config=config or {})
+
+
+def mntr(server):
+    """The mntr figures of `server`, {name without zk_: value str}."""
+    text = server.four_letter_word("mntr")
+    return dict(line[3:].split("\t", 1) for line in text.splitlines() if line.startswith("zk_"))
+
+
+def create_body(path, data):
+    """A CreateRequest record: `path` with `data`, open ACL, persistent."""
+    return (zkwire.ustring(path) + zkwire.buffer(data) + zkwire.acl_vector(zkwire.OPEN_ACL_UNSAFE)
+            + zkwire.int32(0))
+
+
+def flood(server, count):
+    """Pipelines `count` creates (/flood-<xid>) in one write on a new session;
+    returns the replies' (xid, err) in the order they came."""
+    with zkwire.Session(server.host, server.port, io_timeout=60.0) as session:
+        frames = b"".join(
+            zkwire.frame(zkwire.int32(xid) + zkwire.int32(zkwire.OP_CREATE)
+                         + create_body(f"/flood-{xid}", b"v"))
+            for xid in range(1, count + 1))
+        session.send(frames)
+        return [(r.xid, r.err) for r in (session.read_reply(60.0) for _ in range(count))]
 
 
 def apache_admin_available():

@@ -13,7 +13,7 @@ import shutil
 import sys
 import unittest
 
-from admin_util import servers
+from admin_util import create_body, flood, mntr, server_kinds, server_of_kind, servers
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conformance"))
 import zkwire  # noqa: E402
@@ -31,27 +31,6 @@ ZKCLI = servers.ZKCLI
 
 def zkd(extra=None):
     return servers.server_from_args(ARGS, extra_config=extra or {})
-
-
-def mntr(server):
-    text = server.four_letter_word("mntr")
-    return dict(line[3:].split("\t", 1) for line in text.splitlines() if line.startswith("zk_"))
-
-
-def create_body(path, data):
-    return (zkwire.ustring(path) + zkwire.buffer(data) + zkwire.acl_vector(zkwire.OPEN_ACL_UNSAFE)
-            + zkwire.int32(0))
-
-
-def flood(server, count):
-    """Pipelines `count` creates in one write; returns the replies' (xid, err)."""
-    with zkwire.Session(server.host, server.port, io_timeout=60.0) as session:
-        frames = b"".join(
-            zkwire.frame(zkwire.int32(xid) + zkwire.int32(zkwire.OP_CREATE)
-                         + create_body(f"/flood-{xid}", b"v"))
-            for xid in range(1, count + 1))
-        session.send(frames)
-        return [(r.xid, r.err) for r in (session.read_reply(60.0) for _ in range(count))]
 
 
 class OutstandingLimitTest(unittest.TestCase):
@@ -108,11 +87,9 @@ class MaxBufferTest(unittest.TestCase):
     def test_java_client_drops_a_reply_over_its_maxbuffer(self):
         if not (os.access(ZKCLI, os.X_OK) and shutil.which("java")):
             self.skipTest("zkCli.sh (Apache ZooKeeper) is not installed")
-        kinds = ["zkd"] + (["apache"] if ARGS.live_apache and servers.apache_available() else [])
-        for kind in kinds:
+        for kind in server_kinds(ARGS):
             with self.subTest(server=kind):
-                server = zkd() if kind == "zkd" else servers.Server("apache")
-                with server:
+                with server_of_kind(ARGS, kind) as server:
                     client = KazooClient(hosts=server.hostport)
                     client.start(timeout=30)
                     try:
