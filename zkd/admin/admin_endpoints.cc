@@ -72,6 +72,7 @@ void AdminEndpoints::start() {
     HttpOptions options;
     options.tls = options_.admin_tls;
     options.tls_optional = !options_.https_only;
+    options.on_plaintext = options_.insecure_admin;
     if (takes_posts()) {
       options.admit_post = [this](const HttpRequest& head) { return admit_post(head); };
       options.max_post_body_bytes = options_.max_restore_bytes;

@@ -4,7 +4,8 @@
 //     on): GET <admin.commandURL> lists the commands, GET
 //     <admin.commandURL>/<name> runs one (admin_commands.h), snapshot and
 //     restore (POST) included when a BackupService is given
-//     (backup_commands.h), and, a zkd convenience, GET /metrics answers as
+//     (backup_commands.h), shed_connections (POST) when a ConnectionShedder
+//     is (shed_command.h), and, a zkd convenience, GET /metrics answers as
 //     the Prometheus endpoint does; other paths get 404;
 //   - the Prometheus endpoint (only when metricsProvider.className names
 //     Apache's PrometheusMetricsProvider): GET /metrics on
@@ -14,12 +15,13 @@
 // standalone server exits instead; an ensemble peer logs and continues.)
 //
 // Threading and lifetime: construct, start() and stop() on the io_context's
-// thread; `view` and `backup` must outlive the endpoints (stop() before
-// destroying them).
+// thread; `view` and the services must outlive the endpoints (stop()
+// before destroying them).
 #pragma once
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,6 +58,9 @@ struct AdminOptions {
   BackupOptions backup;
   // The largest restore body taken (a snapshot file).
   uint64_t max_restore_bytes = 4ull << 30;
+  // Counts a plain-HTTP connection to an admin port that also takes HTTPS
+  // (Apache's insecure_admin_count); may be null.
+  std::function<void()> insecure_admin = nullptr;
 };
 
 // What the authenticated commands work on; each may be null, and without

@@ -174,6 +174,7 @@ asio::awaitable<void> HttpServer::serve(std::shared_ptr<Connection> connection) 
   if (first == net::FirstByte::kGone) {
     // the client left before saying anything
   } else if (!options_.tls || first == net::FirstByte::kOther) {
+    if (options_.tls && options_.on_plaintext) options_.on_plaintext();
     co_await exchange(stream, "");
   } else {
     options_.tls->reload_if_changed();

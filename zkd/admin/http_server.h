@@ -86,6 +86,9 @@ struct HttpOptions {
   // With `tls`: HTTP too (Apache's admin.portUnification), a connection's
   // first byte telling a TLS client from a plain one (net/tls_detect.h).
   bool tls_optional = false;
+  // With tls_optional: called for each connection served in plain HTTP
+  // (Apache's insecure_admin_count); may be null.
+  std::function<void()> on_plaintext = nullptr;
   // Null: POST gets 405.
   HttpAdmission admit_post;
   uint64_t max_post_body_bytes = 8 * 1024;

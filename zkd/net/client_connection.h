@@ -52,6 +52,9 @@ class ConnectionHandler {
   // Events only counted (Apache's metrics); nothing to do by default.
   // A connection from `address` was refused at accept: maxClientCnxns.
   virtual void rejected(std::string_view /*address*/) {}
+  // The client closed the connection (a read found its end or a reset),
+  // before the server closed it (Apache's connection_drop_count).
+  virtual void dropped_by_peer(ClientConnection& /*connection*/) {}
   // The connection stopped reading at the read gate (ReadGate).
   virtual void throttled(ClientConnection& /*connection*/) {}
   // The connection's TLS handshake begins (it ends with secured() or closed()).

@@ -191,11 +191,7 @@ asio::awaitable<void> TcpClientConnection::read_loop() {
     }
     auto [ec, n] = got;
     if (ec) {
-      // A TLS peer that closes without close_notify has simply left.
-      if (state_ == State::kOpen && ec != asio::error::eof && ec != asio::error::connection_reset &&
-          ec != asio::ssl::error::stream_truncated) {
-        log_info("connection from ", remote_text(), " failed: ", ec.message());
-      }
+      read_failed(ec);
       break;
     }
     if (state_ != State::kOpen) break;
@@ -204,6 +200,17 @@ asio::awaitable<void> TcpClientConnection::read_loop() {
   }
   // A draining connection still has replies to write: the writer closes it.
   if (state_ == State::kOpen) close();
+}
+
+void TcpClientConnection::read_failed(const boost::system::error_code& ec) {
+  if (state_ != State::kOpen) return;  // we closed it
+  // A TLS peer that closes without close_notify has simply left.
+  if (ec == asio::error::eof || ec == asio::error::connection_reset ||
+      ec == asio::ssl::error::stream_truncated) {
+    handler_.dropped_by_peer(*this);
+  } else {
+    log_info("connection from ", remote_text(), " failed: ", ec.message());
+  }
 }
 
 bool TcpClientConnection::handle_fresh_bytes() {

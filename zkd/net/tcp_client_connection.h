@@ -121,6 +121,9 @@ class TcpClientConnection final : public ClientConnection {
   // instead of growing the server's memory.
   static constexpr size_t kMostUnsentBytes = 1 << 20;
   bool handle_fresh_bytes();
+  // A read of the open connection failed: the client left (counted) or an
+  // error (logged).
+  void read_failed(const boost::system::error_code& ec);
   // Closes the connection `within` from now, logging `why`, unless it is
   // established (or closed) first.
   void arm_handshake_timer(std::chrono::milliseconds within, std::string why);

@@ -71,6 +71,10 @@ void ClientService::throttled(net::ClientConnection& /*connection*/) {
   ++stats_.metrics.request_throttle_wait_count;
 }
 
+void ClientService::dropped_by_peer(net::ClientConnection& /*connection*/) {
+  ++stats_.metrics.connection_drop_count;
+}
+
 void ClientService::tls_handshake_started(net::ClientConnection& connection) {
   ClientState* client = clients_.find(connection.id());
   if (client == nullptr || client->tls_handshaking) return;

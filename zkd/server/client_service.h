@@ -89,6 +89,7 @@ class ClientService final : public net::ConnectionHandler,
   void closed(net::ClientConnection& connection) override;
   void rejected(std::string_view address) override;
   void throttled(net::ClientConnection& connection) override;
+  void dropped_by_peer(net::ClientConnection& connection) override;
   void tls_handshake_started(net::ClientConnection& connection) override;
   void handshake_expired(net::ClientConnection& connection) override;
 

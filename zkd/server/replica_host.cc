@@ -380,7 +380,7 @@ bool ReplicaHost::apply(const zab::Entry& entry) {
 void ReplicaHost::send(zab::Message message) {
   const bool ack_newleader = message.type == zab::MsgType::kAckNewLeader;
   if (ack_newleader) failpoint::kAckNewLeaderBeforeSend.hit();
-  metrics_.sending(message.type);
+  metrics_.sending(message.type, core_.syncing_learners());
   outgoing_.send(std::move(message), db_);
   if (ack_newleader) failpoint::kAckNewLeaderSent.hit();
 }

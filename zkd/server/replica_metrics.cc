@@ -108,9 +108,15 @@ void ReplicaMetrics::proposal_received(int64_t zxid, int64_t txn_time_ms, int64_
     m_->proposal_latency.record(wall_ms - txn_time_ms);
 }
 
-void ReplicaMetrics::sending(zab::MsgType type) {
-  if (type == zab::MsgType::kSnap) ++m_->snap_count;
-  if (type == zab::MsgType::kDiff || type == zab::MsgType::kTrunc) ++m_->diff_count;
+void ReplicaMetrics::sending(zab::MsgType type, size_t syncing) {
+  if (type == zab::MsgType::kSnap) {
+    ++m_->snap_count;
+    m_->inflight_snap_count.record(static_cast<int64_t>(syncing));
+  }
+  if (type == zab::MsgType::kDiff || type == zab::MsgType::kTrunc) {
+    ++m_->diff_count;
+    m_->inflight_diff_count.record(static_cast<int64_t>(syncing));
+  }
 }
 
 void ReplicaMetrics::applied(int64_t txn_time_ms, int64_t wall_ms, bool leading) {

@@ -57,8 +57,10 @@ class ReplicaMetrics {
   // The committed txn of `session` (committed() just before) is applied;
   // `leading`: this replica leads (its prepared change is settled).
   void commit_applied(int64_t session, int64_t steady_ms, bool leading);
-  // A message this replica sends (a leader's Diff, Trunc or Snap).
-  void sending(zab::MsgType type);
+  // A message this replica sends (a leader's Diff, Trunc or Snap starts a
+  // learner's sync); `syncing`: the learners being synced now, this one
+  // included (Apache's inflight_snap_count / inflight_diff_count).
+  void sending(zab::MsgType type, size_t syncing);
   // A txn stamped `txn_time_ms` (the leader's wall clock) is applied here at
   // `wall_ms`; `leading`: this replica leads.
   void applied(int64_t txn_time_ms, int64_t wall_ms, bool leading);

@@ -326,10 +326,12 @@ boost::system::error_code Server::start_serving(Listeners listeners) {
   }
   if (listener_) listener_->start();
   if (secure_listener_) secure_listener_->start();
+  admin::AdminOptions options = admin_options();
+  options.insecure_admin = [this] { ++stats_.metrics.insecure_admin_count; };
   admin_ = std::make_unique<admin::AdminEndpoints>(
       io_, view_,
       admin::AdminServices{.access = &backup_, .backup = &backup_, .shedder = &service_},
-      admin_options());
+      std::move(options));
   admin_->start();
   sessions_.start();
   snapshots_.start();

@@ -332,7 +332,7 @@ std::vector<MonitorEntry> StatusView::monitor() const {
     add("learners", core.synced_learners() + core.synced_observers());
     add("synced_followers", core.synced_learners());
     add("synced_observers", core.synced_observers());
-    add("pending_syncs", 0);
+    add("pending_syncs", core.pending_syncs());
     const Metrics& m = sources_.stats.metrics;
     add("leader_uptime",
         m.leading_since_ms < 0 ? 0 : sources_.clock.steady_ms() - m.leading_since_ms);

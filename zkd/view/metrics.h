@@ -66,9 +66,11 @@ struct Metrics {
   uint64_t watch_bytes = 0;                  // notification bytes sent to clients
   uint64_t large_requests_rejected = 0;      // connections closed: largeRequestMaxBytes
   uint64_t request_throttle_wait_count = 0;  // times a connection stopped reading at the gate
-  uint64_t stale_requests = 0;               // requests taken up after their connection closed
-  uint64_t stale_requests_dropped = 0;       // of those, dropped unanswered
-  uint64_t stale_replies = 0;                // replies not sent: their connection had closed
+  uint64_t connection_drop_count = 0;        // connections the client closed (a read failed)
+  uint64_t insecure_admin_count = 0;    // plain-HTTP connections to an admin port that takes TLS
+  uint64_t stale_requests = 0;          // requests taken up after their connection closed
+  uint64_t stale_requests_dropped = 0;  // of those, dropped unanswered
+  uint64_t stale_replies = 0;           // replies not sent: their connection had closed
   // Sessions.
   uint64_t stale_sessions_expired = 0;  // sessions expired by their timeout
   uint64_t revalidate_count = 0;        // a leader: sessions revalidated for a learner
@@ -124,13 +126,15 @@ struct Metrics {
   Summary node_deleted_watch_count;              // ... NodeDeleted
   Summary node_changed_watch_count;              // ... NodeDataChanged
   Summary node_children_watch_count;             // ... NodeChildrenChanged
-  Summary election_time;                         // ms from looking to following or leading
-  Summary follower_sync_time;                    // ms a follower took to sync with its leader
-  Summary observer_sync_time;                    // ms an observer took to sync with its leader
-  Summary unavailable_time;                      // ms from looking to serving again
-  Summary leader_unavailable_time;               // of those, the ones that ended leading
-  Summary quorum_ack_latency;                    // (A) ms from proposal to a quorum's acks
-  Summary proposal_ack_creation_latency;         // (A) a learner: ms from the txn's time to its ack
+  Summary inflight_snap_count;      // a leader: learners being synced, at each SNAP sync's start
+  Summary inflight_diff_count;      // ... at each DIFF (or TRUNC) sync's start
+  Summary election_time;            // ms from looking to following or leading
+  Summary follower_sync_time;       // ms a follower took to sync with its leader
+  Summary observer_sync_time;       // ms an observer took to sync with its leader
+  Summary unavailable_time;         // ms from looking to serving again
+  Summary leader_unavailable_time;  // of those, the ones that ended leading
+  Summary quorum_ack_latency;       // (A) ms from proposal to a quorum's acks
+  Summary proposal_ack_creation_latency;   // (A) a learner: ms from the txn's time to its ack
   Summary local_write_committed_time_ms;   // (A) ms from commit to apply, writes of this server
   Summary server_write_committed_time_ms;  // (A) ... writes of other servers' clients
   Summary proposal_latency;                // (A) a learner: ms from the txn's time to its proposal

@@ -138,6 +138,12 @@ size_t LeaderRole::synced_observers() const {
   }));
 }
 
+size_t LeaderRole::syncing_learners() const {
+  return static_cast<size_t>(std::count_if(peers_.begin(), peers_.end(), [](const auto& p) {
+    return p.second.stage == Peer::Stage::kSyncing;
+  }));
+}
+
 size_t LeaderRole::count_voters(Peer::Stage at_least) const {
   size_t n = 0;
   for (const auto& [id, p] : peers_) {

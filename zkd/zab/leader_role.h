@@ -78,6 +78,9 @@ class LeaderRole {
   // Followers (voters) / observers that are in sync (past NewLeader).
   size_t synced_learners() const { return count_voters(Peer::Stage::kSynced); }
   size_t synced_observers() const;
+  // Learners (voters and observers) being synced now (past their epoch ack,
+  // before NewLeader's ack).
+  size_t syncing_learners() const;
 
  private:
   enum class Phase : uint8_t { kDiscovery, kSync, kBroadcast };

@@ -257,4 +257,14 @@ size_t Zab::synced_observers() const {
   return s_.role == Role::kLeading ? leader_.synced_observers() : 0;
 }
 
+size_t Zab::syncing_learners() const {
+  return s_.role == Role::kLeading ? leader_.syncing_learners() : 0;
+}
+
+size_t Zab::pending_syncs() const {
+  if (s_.role != Role::kLeading) return 0;
+  return static_cast<size_t>(std::count_if(s_.peer_syncs.begin(), s_.peer_syncs.end(),
+                                           [&](const PeerSync& s) { return s.from != s_.cfg.id; }));
+}
+
 }  // namespace zkd::zab

@@ -131,6 +131,11 @@ class Zab final : RoleChanges {
   size_t synced_learners() const;
   // Leader: observers that are in sync (past NewLeader); 0 otherwise.
   size_t synced_observers() const;
+  // Leader: learners' syncs waiting for what was proposed before them to
+  // commit (Apache's pending_syncs); 0 otherwise.
+  size_t pending_syncs() const;
+  // Leader: learners being synced now; 0 otherwise.
+  size_t syncing_learners() const;
 
  private:
   // RoleChanges: the replica moves between election and its roles.
