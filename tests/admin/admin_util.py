@@ -8,6 +8,8 @@ Only the standard library (plus tests/conformance/servers.py and zkwire.py)
 is used here.
 """
 
+import base64
+import hashlib
 import http.client
 import json
 import os
@@ -180,3 +182,44 @@ def parse_prometheus(text):
             raise PrometheusError(f"line {number}: sample {name} outside its family's block")
         families[family_name]["samples"][line.rsplit(" ", 1)[0]] = value
     return families
+
+
+def digest_id(user_password):
+    """The digest scheme's id of "user:password" (Apache's DigestAuthenticationProvider)."""
+    user = user_password.split(":", 1)[0]
+    hashed = base64.b64encode(hashlib.sha1(user_password.encode()).digest()).decode()
+    return f"{user}:{hashed}"
+
+
+def super_config(user_password):
+    """zoo.cfg keys making "user:password" the digest super user."""
+    return {"DigestAuthenticationProvider.superDigest": digest_id(user_password)}
+
+
+def admin_request(port, method, path, auth=None, body=None):
+    """(status, headers with lower-case names, body bytes) of one request to
+    the admin server, with an Authorization header when `auth` is given."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=HTTP_TIMEOUT_S)
+    try:
+        headers = {}
+        if auth is not None:
+            headers["Authorization"] = auth
+        if body is not None:
+            headers["Content-Type"] = "application/octet-stream"
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, data
+    finally:
+        connection.close()
+
+
+def zkd_with_admin(args, extra=None, **kwargs):
+    """A zkd (from the test's arguments) with its admin server on a free
+    loopback port, kept as server.admin_port, and `extra` zoo.cfg keys."""
+    port = servers.free_loopback_port()
+    config = dict(admin_config(port))
+    config.update(extra or {})
+    server = servers.server_from_args(args, extra_config=config, **kwargs)
+    server.admin_port = port
+    return server

@@ -20,9 +20,6 @@ Every wait has a deadline; nothing sleeps to synchronise.
 Run: test_admin_backup.py --zkd-bin build/zkd/zkd
 """
 
-import base64
-import hashlib
-import http.client
 import json
 import os
 import shutil
@@ -31,7 +28,9 @@ import sys
 import tempfile
 import unittest
 
-from admin_util import HTTP_TIMEOUT_S, admin_config, servers
+import admin_util
+from admin_util import admin_request as request
+from admin_util import servers, super_config
 
 import zkwire  # noqa: E402 (tests/conformance, on the path admin_util sets)
 
@@ -49,30 +48,7 @@ SUPER_AUTH = "super:super_passwd"
 OP_CREATE_CONTAINER = 19
 
 
-def digest_id(user_password):
-    user = user_password.split(":", 1)[0]
-    hashed = base64.b64encode(hashlib.sha1(user_password.encode()).digest()).decode()
-    return f"{user}:{hashed}"
-
-
-SUPER_CONFIG = {"DigestAuthenticationProvider.superDigest": digest_id(SUPER_AUTH)}
-
-
-def request(port, method, path, auth=None, body=None):
-    """(status, headers with lower-case names, body bytes)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=HTTP_TIMEOUT_S)
-    try:
-        headers = {}
-        if auth is not None:
-            headers["Authorization"] = auth
-        if body is not None:
-            headers["Content-Type"] = "application/octet-stream"
-        connection.request(method, path, body=body, headers=headers)
-        response = connection.getresponse()
-        data = response.read()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, data
-    finally:
-        connection.close()
+SUPER_CONFIG = super_config(SUPER_AUTH)
 
 
 def client(server, auth=SUPER_AUTH):
@@ -140,13 +116,8 @@ def newest_zxid(tree):
 
 
 def zkd_with_admin(extra=None, **kwargs):
-    port = servers.free_loopback_port()
-    config = dict(admin_config(port))
-    config.update(SUPER_CONFIG)
-    config.update(extra or {})
-    server = servers.server_from_args(ARGS, extra_config=config, **kwargs)
-    server.admin_port = port
-    return server
+    """A zkd with its admin server on a free port (server.admin_port) and super."""
+    return admin_util.zkd_with_admin(ARGS, dict(SUPER_CONFIG, **(extra or {})), **kwargs)
 
 
 class BackupAndRestoreTest(unittest.TestCase):

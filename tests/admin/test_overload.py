@@ -19,6 +19,7 @@ Run: test_overload.py --zkd-bin build/zkd/zkd [--live-apache]
 
 import concurrent.futures
 import contextlib
+import json
 import socket
 import subprocess
 import sys
@@ -26,7 +27,8 @@ import threading
 import time
 import unittest
 
-from admin_util import create_body, flood, mntr, server_kinds, server_of_kind, servers
+import admin_util
+from admin_util import create_body, flood, mntr, server_kinds, server_of_kind, servers, super_config
 
 import zkwire  # noqa: E402 (tests/conformance, on the path admin_util sets)
 
@@ -287,7 +289,74 @@ class StartUpRefusalTest(unittest.TestCase):
             self.assertEqual(server.four_letter_word("ruok"), "imok")
 
 
-# ShedConnectionsTest (the admin shed_connections command) comes here.
+class ShedConnectionsTest(unittest.TestCase):
+    """zkd only: the command is Apache 3.10's, which Debian does not ship."""
+    CLIENTS = 8
+    SUPER = "super:super_passwd"
+    PATH = "/commands/shed_connections"
+
+    def test_shedding_every_connection_moves_the_clients_and_keeps_their_sessions(self):
+        # Contract: with an identity holding ALL on /, {"percentage": 100}
+        # closes every client connection and says how many; each kazoo
+        # client reconnects with its session (same id), and its data is there.
+        server = admin_util.zkd_with_admin(ARGS, super_config(self.SUPER)).start()
+        clients = []
+        try:
+            for _ in range(self.CLIENTS):
+                client = KazooClient(hosts=f"{server.host}:{server.port}", timeout=DEADLINE_S)
+                client.start(timeout=DEADLINE_S)
+                clients.append(client)
+            clients[0].create("/kept", b"v")
+            sessions = [client.client_id[0] for client in clients]
+            lost = threading.Semaphore(0)
+            for client in clients:
+                client.add_listener(lambda state: state == "SUSPENDED" and lost.release())
+
+            status, _, body = self.shed(server, {"percentage": 100})
+            self.assertEqual(status, 200, body)
+            answer = json.loads(body)
+            self.assertEqual(answer["connections_shed"], self.CLIENTS)
+            self.assertEqual(answer["percentage_requested"], 100)
+            self.assertIsNone(answer["error"])
+            for _ in clients:
+                self.assertTrue(lost.acquire(timeout=DEADLINE_S), "a client kept its connection")
+            for client, session in zip(clients, sessions):
+                self.assertEqual(client.get("/kept")[0], b"v")  # waits for the reconnection
+                self.assertEqual(client.client_id[0], session)
+        finally:
+            for client in clients:
+                client.stop()
+            server.stop()
+
+    def test_refusals_say_why(self):
+        # Contract: no credentials 401, a bad body 400 naming the problem,
+        # GET 405, 0% sheds nothing. (Credentials without ALL on / get 403
+        # by the same check as snapshot and restore: test_admin_backup.py.)
+        server = admin_util.zkd_with_admin(ARGS, super_config(self.SUPER)).start()
+        try:
+            self.assertEqual(self.shed(server, {"percentage": 50}, auth=None)[0], 401)
+            for body, error in ((b"", "Request body is required"),
+                                (b"{}", "Missing required field: percentage"),
+                                (b'{"percentage": 101}', "Percentage must be between 0 and 100"),
+                                (b"nope", "Invalid JSON")):
+                status, _, answer = admin_util.admin_request(
+                    server.admin_port, "POST", self.PATH, auth="digest " + self.SUPER, body=body)
+                self.assertEqual(status, 400, body)
+                self.assertIn(error, json.loads(answer)["error"])
+            status, _, _ = admin_util.admin_request(server.admin_port, "GET", self.PATH)
+            self.assertEqual(status, 405)
+            with zkwire.Session(server.host, server.port, io_timeout=DEADLINE_S) as session:
+                status, _, answer = self.shed(server, {"percentage": 0})
+                self.assertEqual((status, json.loads(answer)["connections_shed"]), (200, 0))
+                self.assertEqual(session.get_data("/").err, 0)
+        finally:
+            server.stop()
+
+    def shed(self, server, fields, auth="super"):
+        auth = "digest " + self.SUPER if auth == "super" else auth
+        return admin_util.admin_request(server.admin_port, "POST", self.PATH, auth=auth,
+                                        body=json.dumps(fields).encode())
+
 
 
 def add_arguments(parser):
