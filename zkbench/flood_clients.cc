@@ -330,6 +330,19 @@ std::array<double, kKinds> split_rate(double rate, const std::vector<Kind>& kind
   return out;
 }
 
+std::string source_problem(const std::string& source) {
+  if (source.empty()) return "";
+  boost::system::error_code ec;
+  const asio::ip::address address = asio::ip::make_address(source, ec);
+  if (ec) return "flood source " + source + ": not an address";
+  asio::io_context io;
+  tcp::socket probe(io);
+  probe.open(address.is_v4() ? tcp::v4() : tcp::v6(), ec);
+  if (!ec) probe.bind(tcp::endpoint(address, 0), ec);
+  if (ec) return "flood source " + source + ": " + ec.message();
+  return "";
+}
+
 Flood::Flood() = default;
 
 Flood::~Flood() {
@@ -340,14 +353,8 @@ std::string Flood::start(const FloodPlan& plan) {
   auto s = std::make_unique<State>();
   s->plan = plan;
   boost::system::error_code ec;
-  if (!plan.source.empty()) {
-    s->source = asio::ip::make_address(plan.source, ec);
-    if (ec) return "flood source " + plan.source + ": not an address";
-    tcp::socket probe(s->io);
-    probe.open(s->source->is_v4() ? tcp::v4() : tcp::v6(), ec);
-    if (!ec) probe.bind(tcp::endpoint(*s->source, 0), ec);
-    if (ec) return "flood source " + plan.source + ": " + ec.message();
-  }
+  if (std::string e = source_problem(plan.source); !e.empty()) return e;
+  if (!plan.source.empty()) s->source = asio::ip::make_address(plan.source, ec);
   tcp::resolver resolver(s->io);
   for (const std::string& server : plan.servers) {
     const size_t colon = server.rfind(':');

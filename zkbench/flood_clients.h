@@ -91,6 +91,10 @@ struct FloodResult {
 // kinds not chosen go to the others in proportion (pipeline alone: 100%).
 std::array<double, kKinds> split_rate(double rate, const std::vector<Kind>& kinds, int large_bytes);
 
+// Why the flood cannot connect from `source` (not an address, or not one of
+// this host's); empty when it can, or when `source` is empty.
+std::string source_problem(const std::string& source);
+
 class Flood {
  public:
   Flood();

@@ -43,6 +43,7 @@ int fail(const std::string& why) {
 int run_flood(const Flags& f, const FloodConfig& config, const EngineOptions& engine) {
   FloodReport report;
   report.config = config;
+  if (std::string e = source_problem(f.flood_source); !e.empty()) return fail(e);
   MeasuringSession session;
   if (std::string e = session.setup(f.servers, f.root, flood_znodes(f.root),
                                     std::chrono::milliseconds(f.session_timeout_ms),
