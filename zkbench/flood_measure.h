@@ -5,7 +5,10 @@
 // znode of its own, <root>/measure. A latency is from the request's slot in
 // the schedule to its answer, so a request sent late because the one before
 // was slow counts the wait (no coordinated omission). Successes and failures
-// go to Figures under op types get and set.
+// go to Figures under op types get and set. A phase sends every request of
+// its schedule, however late, but none once its end is past by its own
+// length (at least kMinGrace): those are counted as unsent, so that a
+// server that stalls cannot hold a phase for ever.
 //
 // Every session state change other than the first Connected is kept with
 // the time it came, as a SessionEvent of the phase that was running.
@@ -35,7 +38,10 @@ struct SessionEvent {
 struct PhaseFigures {
   Figures figures;                       // op types get and set
   std::chrono::nanoseconds measured{0};  // from the first slot to the last answer
+  int64_t unsent = 0;                    // slots not sent by the end plus the grace
 };
+
+inline constexpr std::chrono::seconds kMinGrace{10};
 
 class MeasuringSession {
  public:

@@ -27,12 +27,16 @@ std::string phase_table(const char* name, const PhaseFigures& p) {
     const OpFigures& f = p.figures.of(op);
     out += latency_table_row(std::string(op_name(op)), f, per_second(f.requests(), p.measured));
   }
+  if (p.unsent > 0) {
+    out += "unsent: " + std::to_string(p.unsent) +
+           " requests of the schedule (not sent by the phase's end plus its grace)\n";
+  }
   return out;
 }
 
 void json_phase(json::JsonWriter& j, const char* name, const PhaseFigures& p) {
   j.key(name).begin_object();
-  j.key("measured_us").number(p.measured.count() / 1000);
+  j.key("measured_us").number(p.measured.count() / 1000).key("unsent").number(p.unsent);
   j.key("ops").begin_object();
   for (OpType op : kMeasured) {
     const OpFigures& f = p.figures.of(op);

@@ -5,16 +5,15 @@
 //
 // Text: the capacity and the offered rate; per phase a table of the
 // measuring session's get and set (report.h's latency table: requests,
-// rate, errors, p50 .. max in ms); the p99 ratios flood/unloaded; the
-// session events ("none", or "PHASE +SECONDS STATE" each); a table of the
-// flood per kind (flood_clients.h's counts, and offered and answered per
-// second).
+// rate, errors, p50 .. max in ms) and the requests left unsent (if any);
+// the p99 ratios flood/unloaded; the session events ("none", or "PHASE +SECONDS STATE" each); a
+// table of the flood per kind (flood_clients.h's counts, and offered and answered per second).
 //
 // JSON (one object; latencies in whole µs as report.h's latency_us):
 // format, command "flood", config {servers, factor, kinds [..],
 // measure_rate, phase_seconds, flood_source, large_bytes, root}, capacity
 // {ops_per_s, measured (false when given), errors}, offered_per_s, phases
-// {unloaded, flood: {measured_us, ops {get, set: {requests, ok, errors,
+// {unloaded, flood: {measured_us, unsent, ops {get, set: {requests, ok, errors,
 // errors_by_code, latency_us}}}}, p99_ratio {get, set} (a number; null when
 // a p99 is missing), session_events [{phase, at_ms, state}], flood_seconds,
 // flood {KIND: {rate, offered, sent, answered, errors, connections,
