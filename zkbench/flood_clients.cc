@@ -34,7 +34,7 @@ namespace {
 constexpr auto kTick = 1ms;                // how often a schedule sends what is due
 constexpr double kMaxBatchSeconds = 0.02;  // the most one write carries, in time of the schedule
 constexpr auto kReopenPause = 10ms;
-constexpr auto kStormDeadline = 2s;
+constexpr auto kUnanswered = 2s;  // a handshake (storm: a whole talk) not done by then is dropped
 constexpr double kStormMaxRate = 2000;
 constexpr double kLargeMaxBytesPerSecond = 32.0 * 1024 * 1024;
 constexpr int32_t kMaxFrame = zk::wire::kMaxFieldLength + 1024;
@@ -187,7 +187,16 @@ struct Flood::State {
     while (!stopping.load()) {
       std::shared_ptr<tcp::socket> socket = co_await open(e, c);
       FrameReader reader;
-      if (socket && co_await handshake(*socket, reader, c)) {
+      bool granted = false;
+      if (socket) {
+        asio::steady_timer guard(io, kUnanswered);
+        guard.async_wait([socket](boost::system::error_code ec) {
+          if (!ec) socket->close(ec);
+        });
+        granted = co_await handshake(*socket, reader, c);
+        guard.cancel();
+      }
+      if (granted) {
         asio::co_spawn(io, write_loop(lane, socket), asio::detached);
         while (auto payload = co_await reader.next(*socket)) {
           ++c.answered;
@@ -208,7 +217,7 @@ struct Flood::State {
     ++storm_open;
     std::shared_ptr<tcp::socket> socket = co_await open(endpoints[server], c);
     if (socket) {
-      auto guard = std::make_shared<asio::steady_timer>(io, kStormDeadline);
+      auto guard = std::make_shared<asio::steady_timer>(io, kUnanswered);
       guard->async_wait([socket](boost::system::error_code ec) {
         if (!ec) socket->close(ec);
       });

@@ -22,7 +22,8 @@
 // A pipeline or large session that ends (the server closed it, or refused
 // it) is opened again 10 ms later, and its schedule runs on: requests due
 // while it is closed, or while a write is blocked (the server reads no
-// more), are not sent; at most 20 ms worth go in one write. Sessions ask for
+// more), are not sent; at most 20 ms worth go in one write; a handshake
+// left unanswered is dropped after 2 s. Sessions ask for
 // kFloodSessionTimeoutMs.
 //
 // Threads: start() and stop() from one thread (the owner's).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkbench/flood_command.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
