@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # bash completion for zkbench(1): its subcommands and each one's options,
-# the values of --keys, SVG file names for --plot, YAML files for --config.
+# the values of --keys and --kinds, SVG file names for --plot, YAML files for
+# --config, file names for flood's --json FILE.
 _zkbench() {
     local cur prev words cword split
     _init_completion -s || return
@@ -34,6 +35,16 @@ _zkbench() {
             COMPREPLY=($(compgen -W 'uniform zipf' -- "$cur"))
             return
             ;;
+        --json)
+            if [[ $sub == flood ]]; then
+                _filedir
+                return
+            fi
+            ;;
+        --kinds)
+            COMPREPLY=($(compgen -W 'pipeline storm large' -- "$cur"))
+            return
+            ;;
     esac
     $split && return
 
@@ -41,7 +52,7 @@ _zkbench() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--version --help' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'run sweep compare populate lock barrier creates keeper-bench' \
+            COMPREPLY=($(compgen -W 'run sweep compare populate lock barrier creates keeper-bench flood' \
                 -- "$cur"))
         fi
         return
@@ -82,6 +93,11 @@ _zkbench() {
                 --iterations --time-limit --report-delay --continue-on-errors --tls --tls-ca
                 --tls-cert --tls-key --tls-no-verify-host --sasl-user --sasl-password-file
                 --sasl-mech --jaas"
+            ;;
+        flood)
+            options="-s --servers --capacity --factor --kinds --measure-rate --phase-seconds
+                --flood-source --large-bytes --root --json --session-timeout-ms
+                --connect-timeout"
             ;;
     esac
     [[ $cur == -* ]] && COMPREPLY=($(compgen -W "$options --help" -- "$cur"))
