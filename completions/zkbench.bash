@@ -96,7 +96,7 @@ _zkbench() {
             ;;
         flood)
             options="-s --servers --capacity --factor --kinds --measure-rate --phase-seconds
-                --flood-source --large-bytes --root --json --session-timeout-ms
+                --flood-source --flood-nice --large-bytes --root --json --session-timeout-ms
                 --connect-timeout"
             ;;
     esac

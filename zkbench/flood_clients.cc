@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkbench/flood_clients.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <netinet/in.h>
 #include <sys/socket.h>
 
@@ -422,7 +425,11 @@ std::string Flood::start(const FloodPlan& plan) {
     asio::co_spawn(s->io, s->run_storm(storm), asio::detached);
   }
   State* raw = s.get();
-  s->thread = std::thread([raw] { raw->io.run(); });
+  s->thread = std::thread([raw, nice = plan.nice] {
+    // Linux: a thread's own nice value; a failure leaves it at the default.
+    if (nice != 0) (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), nice);
+    raw->io.run();
+  });
   state_ = std::move(s);
   return "";
 }

@@ -79,6 +79,10 @@ struct FloodPlan {
   std::string root;
   std::array<double, kKinds> rates{};  // per kind (indexed by Kind): per second; 0: not run
   int large_bytes = 512 * 1024;
+  // The flood thread's nice value (setpriority on that thread alone): on
+  // one machine, a positive value lets the servers and the measuring
+  // session run first, as they would with the flood on other machines.
+  int nice = 0;
 };
 
 struct FloodResult {

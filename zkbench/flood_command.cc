@@ -30,6 +30,7 @@ struct Flags {
   double phase_seconds = 10;
   std::string flood_source = "127.0.0.2";
   int large_bytes = 512 * 1024;
+  int flood_nice = 0;
   std::string root = "/zkbench-flood";
   std::string json;
   int64_t session_timeout_ms = 30000;
@@ -74,6 +75,7 @@ int run_flood(const Flags& f, const FloodConfig& config, const EngineOptions& en
   plan.root = f.root;
   plan.rates = report.rates;
   plan.large_bytes = f.large_bytes;
+  plan.nice = f.flood_nice;
   if (std::string e = flood.start(plan); !e.empty()) return fail(e);
   report.flood = session.measure("flood", f.measure_rate, phase);
   report.result = flood.stop();
@@ -117,6 +119,10 @@ BenchCommand add_flood_command(CLI::App& app) {
       ->type_name("ADDR");
   c->add_option("--large-bytes", f->large_bytes, "bytes per large setData (default 524288)")
       ->check(CLI::Range(1, 1000000));
+  c->add_option("--flood-nice", f->flood_nice,
+                "nice value of the flood's thread (default 0; 19: the servers and the "
+                "measuring session go first, as with the flood on other machines)")
+      ->check(CLI::Range(0, 19));
   c->add_option("--root", f->root, "parent of the run's znodes (default /zkbench-flood)");
   c->add_option("--json", f->json, "also write the report as one JSON object to FILE")
       ->type_name("FILE");
