@@ -5,7 +5,8 @@
 //     <admin.commandURL>/<name> runs one (admin_commands.h), snapshot and
 //     restore (POST) included when a BackupService is given
 //     (backup_commands.h), and, a zkd convenience, GET /metrics answers as
-//     the Prometheus endpoint does; other paths get 404;
+//     the Prometheus endpoint does, and GET /livez and /readyz answer the
+//     probes (health.h); other paths get 404;
 //   - the Prometheus endpoint (only when metricsProvider.className names
 //     Apache's PrometheusMetricsProvider): GET /metrics on
 //     metricsProvider.httpHost:metricsProvider.httpPort (prometheus_text.h).
