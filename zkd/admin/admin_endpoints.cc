@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "zkd/admin/admin_commands.h"
+#include "zkd/admin/health.h"
 #include "zkd/admin/prometheus_text.h"
 #include "zkd/log/log.h"
 
@@ -127,7 +128,11 @@ std::optional<std::string_view> AdminEndpoints::command_name(std::string_view pa
 void AdminEndpoints::admin_request(const HttpRequest& request, HttpRespond respond) {
   const std::string& url = options_.admin_command_url;
   const std::string_view path = request.path;
-  if (path == url || path == url + "/") {
+  if (path == kLivenessPath) {
+    respond(liveness());
+  } else if (path == kReadinessPath) {
+    respond(readiness(view_));
+  } else if (path == url || path == url + "/") {
     respond(HttpResponse{200,
                          "text/html; charset=utf-8",
                          command_links(url, backup_ != nullptr, shed_ != nullptr),

@@ -6,7 +6,8 @@
 //     restore (POST) included when a BackupService is given
 //     (backup_commands.h), shed_connections (POST) when a ConnectionShedder
 //     is (shed_command.h), and, a zkd convenience, GET /metrics answers as
-//     the Prometheus endpoint does; other paths get 404;
+//     the Prometheus endpoint does, and GET /livez and /readyz answer the
+//     probes (health.h); other paths get 404;
 //   - the Prometheus endpoint (only when metricsProvider.className names
 //     Apache's PrometheusMetricsProvider): GET /metrics on
 //     metricsProvider.httpHost:metricsProvider.httpPort (prometheus_text.h).

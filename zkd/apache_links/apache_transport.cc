@@ -24,6 +24,7 @@
 #include "zkd/clock/real_time.h"
 #include "zkd/log/log.h"
 #include "zkd/net/asio_text.h"
+#include "zkd/net/backoff.h"
 #include "zkd/net/listen.h"
 #include "zkd/net/pause.h"
 #include "zkd/net/wake_up.h"
@@ -138,13 +139,19 @@ struct ApacheTransport::Impl : std::enable_shared_from_this<Impl> {
           return new_real_timer(io);
         })),
         election_acceptor(io_context),
-        quorum_acceptor(io_context) {
+        quorum_acceptor(io_context),
+        listen_resolver(io_context),
+        listen_retry(new_timer(), io_context.get_executor()) {
     for (auto& a : addresses) peers[a.id] = std::move(a);
   }
 
   boost::system::error_code start();
-  boost::system::error_code listen(tcp::acceptor& acceptor, const std::string& host, uint16_t port,
-                                   const char* what);
+  // Both ports on `address`, or neither.
+  boost::system::error_code listen(const tcp::endpoint& address);
+  void start_accepting();
+  // The own host did not resolve at start(): resolves it again (and binds)
+  // after each back-off, logging each failure, until it listens.
+  asio::awaitable<void> listen_when_resolved(std::string host, boost::system::error_code first);
   void send(net::PeerPacket packet);
   void stop();
   void add_peer(net::PeerAddress address);
@@ -185,6 +192,8 @@ struct ApacheTransport::Impl : std::enable_shared_from_this<Impl> {
   const TimerFactory new_timer;
   tcp::acceptor election_acceptor;
   tcp::acceptor quorum_acceptor;
+  tcp::resolver listen_resolver;  // while the own host does not resolve
+  net::Pause listen_retry;
   bool started = false;
   bool stopped = false;
   std::function<void(ServerId)> drained;
@@ -196,14 +205,24 @@ struct ApacheTransport::Impl : std::enable_shared_from_this<Impl> {
   uint64_t next_attempt = 0;  // the core's handshake number for each learner connection
 };
 
-boost::system::error_code ApacheTransport::Impl::listen(tcp::acceptor& acceptor,
-                                                        const std::string& host, uint16_t port,
-                                                        const char* what) {
-  tcp::endpoint endpoint;
-  if (auto ec = net::listen_on(acceptor, host, port, endpoint)) return ec;
-  log_info("Apache peer protocol: server ", self, " listening on ", endpoint_text(endpoint), " (",
-           what, ")");
+boost::system::error_code ApacheTransport::Impl::listen(const tcp::endpoint& address) {
+  const auto& own = peers.at(self);
+  const tcp::endpoint election(address.address(), own.election_port);
+  const tcp::endpoint quorum(address.address(), own.port);
+  if (auto ec = net::listen_at(election_acceptor, election)) return ec;
+  if (auto ec = net::listen_at(quorum_acceptor, quorum)) {
+    boost::system::error_code ignored;
+    election_acceptor.close(ignored);
+    return ec;
+  }
+  log_info("Apache peer protocol: server ", self, " listening on ", endpoint_text(election),
+           " (election port) and ", endpoint_text(quorum), " (quorum port)");
   return {};
+}
+
+void ApacheTransport::Impl::start_accepting() {
+  spawn(election_accept_loop(), nullptr, "election acceptor");
+  spawn(quorum_accept_loop(), nullptr, "quorum acceptor");
 }
 
 boost::system::error_code ApacheTransport::Impl::start() {
@@ -213,22 +232,51 @@ boost::system::error_code ApacheTransport::Impl::start() {
   if (own == peers.end() || own->second.election_port == 0) {
     return errc::make_error_code(errc::invalid_argument);
   }
-  if (auto ec =
-          listen(election_acceptor, own->second.host, own->second.election_port, "election port")) {
-    return ec;
-  }
-  if (auto ec = listen(quorum_acceptor, own->second.host, own->second.port, "quorum port")) {
-    boost::system::error_code ignored;
-    election_acceptor.close(ignored);
-    return ec;
-  }
+  const std::string host =
+      options.listen_on_all_ips ? std::string(net::kAllAddresses) : own->second.host;
+  boost::system::error_code ec;
+  tcp::resolver resolver(io);
+  auto results = resolver.resolve(host, std::to_string(own->second.port), ec);
+  if (!ec && results.empty()) ec = asio::error::host_not_found;
+  if (!ec) ec = listen(results.begin()->endpoint());
+  if (ec && !net::is_resolution_error(ec)) return ec;
   started = true;
-  spawn(election_accept_loop(), nullptr, "election acceptor");
-  spawn(quorum_accept_loop(), nullptr, "quorum acceptor");
+  if (ec) {
+    spawn(listen_when_resolved(host, ec), nullptr, "listener");
+  } else {
+    start_accepting();
+  }
   for (const auto& [id, address] : peers) {
     if (id < self) add_peer(address);
   }
   return {};
+}
+
+asio::awaitable<void> ApacheTransport::Impl::listen_when_resolved(std::string host,
+                                                                  boost::system::error_code first) {
+  net::Backoff backoff(options.resolve_min_backoff, options.resolve_max_backoff);
+  std::string failure = "cannot resolve its own address " + host + ": " + first.message();
+  while (!stopped) {
+    const auto delay = backoff.next();
+    log_warn("Apache peer protocol: server ", self, ": ", failure,
+             "; not listening for peers until it does, trying again in ", delay.count(), " ms");
+    co_await listen_retry.wait(delay);
+    if (stopped) co_return;
+    auto [resolve_ec, results] =
+        co_await listen_resolver.async_resolve(host, "0", as_tuple(use_awaitable));
+    if (stopped) co_return;
+    if (resolve_ec || results.empty()) {
+      const auto why = resolve_ec ? resolve_ec : asio::error::host_not_found;
+      failure = "cannot resolve its own address " + host + ": " + why.message();
+      continue;
+    }
+    if (auto bind_ec = listen(results.begin()->endpoint())) {
+      failure = "cannot listen on " + host + ": " + bind_ec.message();
+      continue;
+    }
+    start_accepting();
+    co_return;
+  }
 }
 
 void ApacheTransport::Impl::add_peer(net::PeerAddress address) {
@@ -775,6 +823,8 @@ void ApacheTransport::Impl::stop() {
   boost::system::error_code ignored;
   election_acceptor.close(ignored);
   quorum_acceptor.close(ignored);
+  listen_resolver.cancel();
+  listen_retry.cancel();
   for (auto& [id, d] : dialers) {
     d->backoff.cancel();
     d->link_closed.notify();

@@ -81,6 +81,12 @@ struct ApacheTransportOptions {
   SnapshotWriter snapshot_to_apache;
   std::chrono::milliseconds min_backoff{50};
   std::chrono::milliseconds max_backoff{1000};
+  // While this server's own host does not resolve: as PeerTransportOptions'.
+  std::chrono::milliseconds resolve_min_backoff{100};
+  std::chrono::milliseconds resolve_max_backoff{5000};
+  // quorumListenOnAllIPs: both ports on every address (net::kAllAddresses);
+  // the election hello still names this server's own entry, as Apache's.
+  bool listen_on_all_ips = false;
   // The most data one quorum packet may carry (Apache's jute.maxbuffer
   // bounds a txn; this leaves room) and the most a SNAP's stream may hold.
   size_t max_packet_data = 64u << 20;
@@ -99,7 +105,9 @@ class ApacheTransport final : public net::PeerLinks {
   ApacheTransport(const ApacheTransport&) = delete;
   ApacheTransport& operator=(const ApacheTransport&) = delete;
 
-  // Binds both ports and starts dialing. Errors as PeerTransport::start().
+  // Binds both ports and starts dialing. Errors as PeerTransport::start(),
+  // and, as there, an own host that does not resolve yet is retried, both
+  // ports bound once it resolves, while the dialers run.
   boost::system::error_code start() override;
   void send(net::PeerPacket packet) override;
   void stop() override;

@@ -24,6 +24,7 @@
 #include "zkd/clock/real_time.h"
 #include "zkd/log/log.h"
 #include "zkd/net/asio_text.h"
+#include "zkd/net/backoff.h"
 #include "zkd/net/listen.h"
 #include "zkd/net/pause.h"
 #include "zkd/net/tls_detect.h"
@@ -122,7 +123,9 @@ struct PeerTransport::Impl : std::enable_shared_from_this<Impl> {
         })),
         clock(options.clock != nullptr ? *options.clock : real_clock()),
         acceptor(io_context),
-        accept_retry(new_timer(), io_context.get_executor()) {
+        accept_retry(new_timer(), io_context.get_executor()),
+        listen_resolver(io_context),
+        listen_retry(new_timer(), io_context.get_executor()) {
     for (auto& a : addresses) peers[a.id] = std::move(a);
   }
 
@@ -133,6 +136,11 @@ struct PeerTransport::Impl : std::enable_shared_from_this<Impl> {
   void stop();
 
   asio::awaitable<void> accept_loop();
+  // This server's own host did not resolve at start(): resolves it again
+  // (and binds) after each back-off, logging each failure, until it
+  // listens; then accepts.
+  asio::awaitable<void> listen_when_resolved(std::string host, uint16_t port,
+                                             boost::system::error_code first);
   asio::awaitable<void> dial_loop(std::shared_ptr<Dialer> dialer);
   asio::awaitable<void> read_loop(std::shared_ptr<Link> link);
   // TLS links: the handshake (an accepted one first tells TLS from plaintext
@@ -177,6 +185,8 @@ struct PeerTransport::Impl : std::enable_shared_from_this<Impl> {
   Clock& clock;                  // *options.clock, or the real one
   tcp::acceptor acceptor;
   Pause accept_retry;
+  tcp::resolver listen_resolver;  // while the own host does not resolve
+  Pause listen_retry;
   bool started = false;
   bool stopped = false;
   std::map<ServerId, std::shared_ptr<Dialer>> dialers;
@@ -189,11 +199,18 @@ boost::system::error_code PeerTransport::Impl::start() {
   if (started || stopped) return asio::error::already_started;
   auto own = peers.find(self);
   if (own == peers.end()) return errc::make_error_code(errc::invalid_argument);
+  const std::string host =
+      options.listen_on_all_ips ? std::string(kAllAddresses) : own->second.host;
   tcp::endpoint endpoint;
-  if (auto ec = listen_on(acceptor, own->second.host, own->second.port, endpoint)) return ec;
+  const auto ec = listen_on(acceptor, host, own->second.port, endpoint);
+  if (ec && !is_resolution_error(ec)) return ec;
   started = true;
-  log_info("peer transport of server ", self, " listening on ", endpoint_text(endpoint));
-  spawn(accept_loop(), nullptr, "acceptor");
+  if (ec) {
+    spawn(listen_when_resolved(host, own->second.port, ec), nullptr, "listener");
+  } else {
+    log_info("peer transport of server ", self, " listening on ", endpoint_text(endpoint));
+    spawn(accept_loop(), nullptr, "acceptor");
+  }
   for (const auto& [id, address] : peers) {
     if (id < self) start_dialer(address);
   }
@@ -241,10 +258,42 @@ asio::awaitable<void> PeerTransport::Impl::accept_loop() {
   }
 }
 
+asio::awaitable<void> PeerTransport::Impl::listen_when_resolved(std::string host, uint16_t port,
+                                                                boost::system::error_code first) {
+  Backoff backoff(options.resolve_min_backoff, options.resolve_max_backoff);
+  std::string failure = "cannot resolve its own address " + host + ": " + first.message();
+  while (!stopped) {
+    const auto delay = backoff.next();
+    log_warn("peer transport of server ", self, ": ", failure,
+             "; not listening for peers until it does, trying again in ", delay.count(), " ms");
+    co_await listen_retry.wait(delay);
+    if (stopped) co_return;
+    auto [resolve_ec, results] =
+        co_await listen_resolver.async_resolve(host, std::to_string(port), as_tuple(use_awaitable));
+    if (stopped) co_return;
+    if (resolve_ec || results.empty()) {
+      const auto why = resolve_ec ? resolve_ec : asio::error::host_not_found;
+      failure = "cannot resolve its own address " + host + ": " + why.message();
+      continue;
+    }
+    const tcp::endpoint endpoint = results.begin()->endpoint();
+    if (auto bind_ec = listen_at(acceptor, endpoint)) {
+      failure =
+          "cannot listen on " + endpoint_text(endpoint) + " (" + host + "): " + bind_ec.message();
+      continue;
+    }
+    log_info("peer transport of server ", self, " listening on ", endpoint_text(endpoint), " (",
+             host, " resolved)");
+    co_await accept_loop();
+    co_return;
+  }
+}
+
 asio::awaitable<void> PeerTransport::Impl::dial_loop(std::shared_ptr<Dialer> d) {
   const PeerAddress& peer = d->address;
   const std::string target = peer.host + ":" + std::to_string(peer.port);
-  auto backoff = options.min_backoff;
+  Backoff backoff(options.min_backoff, options.max_backoff);
+  Backoff resolve_backoff(options.resolve_min_backoff, options.resolve_max_backoff);
   bool failure_reported = false;
   while (!stopped) {
     std::string failure;
@@ -252,48 +301,55 @@ asio::awaitable<void> PeerTransport::Impl::dial_loop(std::shared_ptr<Dialer> d) 
         peer.host, std::to_string(peer.port), as_tuple(use_awaitable));
     if (stopped) break;
     if (resolve_ec) {
-      failure = "cannot resolve " + peer.host + ": " + resolve_ec.message();
+      // Not yet in DNS, say: unreachable like a peer that does not answer,
+      // and logged at each attempt, which the back-off spaces out.
+      const auto delay = resolve_backoff.next();
+      log_info("peer ", peer.id, ": cannot resolve ", peer.host, ": ", resolve_ec.message(),
+               "; trying again in ", delay.count(), " ms");
+      failure_reported = false;  // what follows, once it resolves, is news
+      co_await d->backoff.wait(delay);
+      continue;
+    }
+    resolve_backoff.reset();
+    d->socket = tcp::socket(io);
+    d->connect_timed_out = false;
+    d->connect_timer->arm(kHandshakeTimeout, [d, attempt = ++d->connect_attempt] {
+      // Expired as the connect finished (the timer drops a call once
+      // cancelled; the attempt number checks it again): nothing to do.
+      if (d->connect_attempt != attempt) return;
+      d->connect_timed_out = true;
+      boost::system::error_code ignored;
+      d->socket.close(ignored);
+    });
+    auto [connect_ec, endpoint] =
+        co_await asio::async_connect(d->socket, results, as_tuple(use_awaitable));
+    ++d->connect_attempt;
+    d->connect_timer->cancel();
+    if (stopped) break;
+    if (connect_ec) {
+      failure = "cannot connect to " + target + ": " +
+                (d->connect_timed_out ? std::string("timed out") : connect_ec.message());
     } else {
-      d->socket = tcp::socket(io);
-      d->connect_timed_out = false;
-      d->connect_timer->arm(kHandshakeTimeout, [d, attempt = ++d->connect_attempt] {
-        // Expired as the connect finished (the timer drops a call once
-        // cancelled; the attempt number checks it again): nothing to do.
-        if (d->connect_attempt != attempt) return;
-        d->connect_timed_out = true;
-        boost::system::error_code ignored;
-        d->socket.close(ignored);
-      });
-      auto [connect_ec, endpoint] =
-          co_await asio::async_connect(d->socket, results, as_tuple(use_awaitable));
-      ++d->connect_attempt;
-      d->connect_timer->cancel();
-      if (stopped) break;
-      if (connect_ec) {
-        failure = "cannot connect to " + target + ": " +
-                  (d->connect_timed_out ? std::string("timed out") : connect_ec.message());
-      } else {
-        auto link = std::make_shared<Link>(std::move(d->socket), peer.id, true, new_timer());
-        link->dialed_host = peer.host;
-        queue_frame(link, encode_peer_hello(self, static_cast<bool>(options.sasl_client)));
-        if (options.sasl_client) {
-          link->auth = options.sasl_client(peer.host);
-          const PeerAuthStep first = link->auth(std::nullopt);
-          if (first.outcome == PeerAuthStep::Outcome::kFailed) {
-            failure = "cannot start quorum SASL: " + first.error;
-          } else {
-            queue_frame(link, encode_peer_auth_frame({PeerAuthStatus::kToken, first.token}));
-          }
+      auto link = std::make_shared<Link>(std::move(d->socket), peer.id, true, new_timer());
+      link->dialed_host = peer.host;
+      queue_frame(link, encode_peer_hello(self, static_cast<bool>(options.sasl_client)));
+      if (options.sasl_client) {
+        link->auth = options.sasl_client(peer.host);
+        const PeerAuthStep first = link->auth(std::nullopt);
+        if (first.outcome == PeerAuthStep::Outcome::kFailed) {
+          failure = "cannot start quorum SASL: " + first.error;
+        } else {
+          queue_frame(link, encode_peer_auth_frame({PeerAuthStatus::kToken, first.token}));
         }
-        if (failure.empty()) {
-          start_link(link);
-          while (link->open) co_await d->link_closed.wait();
-          if (link->up) {
-            backoff = options.min_backoff;
-            failure_reported = false;
-          } else {
-            failure = "connected to " + target + ", then " + link->close_reason;
-          }
+      }
+      if (failure.empty()) {
+        start_link(link);
+        while (link->open) co_await d->link_closed.wait();
+        if (link->up) {
+          backoff.reset();
+          failure_reported = false;
+        } else {
+          failure = "connected to " + target + ", then " + link->close_reason;
         }
       }
     }
@@ -304,8 +360,7 @@ asio::awaitable<void> PeerTransport::Impl::dial_loop(std::shared_ptr<Dialer> d) 
                "..", options.max_backoff.count(), " ms");
       failure_reported = true;
     }
-    co_await d->backoff.wait(backoff);
-    backoff = std::min(backoff * 2, options.max_backoff);
+    co_await d->backoff.wait(backoff.next());
   }
 }
 
@@ -711,6 +766,8 @@ void PeerTransport::Impl::stop() {
   boost::system::error_code ec;
   acceptor.close(ec);
   accept_retry.cancel();
+  listen_resolver.cancel();
+  listen_retry.cancel();
   for (auto& [id, d] : dialers) {
     d->resolver.cancel();
     d->socket.close(ec);

@@ -23,7 +23,17 @@
 //
 // Reconnects: a dialer that loses its link, or cannot connect, tries again
 // after a backoff that doubles from min_backoff to max_backoff and resets once
-// connected.
+// connected. A peer whose name does not resolve is unreachable like one that
+// does not answer, never given up: each failed resolution is logged (name and
+// error) and tried again after a backoff of its own, resolve_min_backoff
+// doubling to resolve_max_backoff.
+//
+// Listening: on this server's own entry's host and port, or, with
+// listen_on_all_ips (quorumListenOnAllIPs), on every address at that port.
+// When the own host does not resolve at start(), start() succeeds anyway:
+// the links this server dials come up, and the listener keeps resolving the
+// name, with the resolve back-off, logging each failure, until it resolves;
+// then it listens (a bind error from then on is logged and retried alike).
 //
 // Framing on the wire: 4-byte big-endian length, then the packet encoded by
 // encode_peer_packet(). A frame longer than max_packet_bytes, one that does
@@ -99,6 +109,13 @@ inline constexpr size_t kMaxPeerAuthFrame = 64 * 1024;
 struct PeerTransportOptions {
   std::chrono::milliseconds min_backoff{50};
   std::chrono::milliseconds max_backoff{1000};
+  // Between the attempts to resolve a name that did not resolve: a peer's,
+  // or this server's own listen address (see above).
+  std::chrono::milliseconds resolve_min_backoff{100};
+  std::chrono::milliseconds resolve_max_backoff{5000};
+  // quorumListenOnAllIPs: listen on every address (net::kAllAddresses)
+  // rather than on this server's own entry's host.
+  bool listen_on_all_ips = false;
   uint64_t max_packet_bytes = 1ull << 30;    // a whole snapshot from a zkd 0.1 leader
   uint64_t max_queued_bytes = 256ull << 20;  // per link
   // TLS (see above); both null: plaintext.
@@ -131,9 +148,9 @@ class PeerTransport final : public PeerLinks {
   PeerTransport& operator=(const PeerTransport&) = delete;
 
   // Binds this server's peer port and starts accepting and dialing. A bind
-  // error is returned (nothing started), as is a failure to resolve this
-  // server's host, invalid_argument when `self` is not in `peers`, and
-  // already_started on a second call or after stop().
+  // error is returned (nothing started), as are invalid_argument when `self`
+  // is not in `peers` and already_started on a second call or after stop().
+  // A host that does not resolve yet is not an error (see "Listening").
   boost::system::error_code start() override;
   // Queues packet.message for packet.message.to (see "Delivery"). Sending to
   // self or to an unknown id is a no-op.

@@ -135,6 +135,7 @@ std::unique_ptr<net::PeerLinks> apache_peer_links(
     return apache_snap_stream(payload, database_options(config, env.clock().wall_ms()));
   };
   options.new_timer = [&env, &io] { return env.new_timer(io); };
+  options.listen_on_all_ips = config.quorum_listen_on_all_ips;
   return std::make_unique<apache::ApacheTransport>(io, config.my_id, std::move(peers),
                                                    std::move(receive), std::move(options));
 }

@@ -212,6 +212,9 @@ struct ServerConfig {
   bool read_only_mode = false;
   std::map<int64_t, std::string> servers;          // server.N -> its value, verbatim
   std::map<int64_t, QuorumServer> quorum_servers;  // server.N, parsed
+  // quorumListenOnAllIPs: the peer ports listen on every address
+  // (net::kAllAddresses) rather than on this server's server.N host.
+  bool quorum_listen_on_all_ips = false;
   bool standalone_enabled = true;
   bool peer_type_observer = false;  // peerType=observer (the server.N line decides)
   // This server's N, from <dataDir>/myid; set by load_config() (read_my_id())

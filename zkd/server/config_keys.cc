@@ -619,8 +619,10 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      "only used with multiAddress.enabled=true, which zkd refuses"},
     {"multiAddress.reachabilityCheckEnabled", kNoEffect, kAlways, "",
      "only used with multiAddress.enabled=true, which zkd refuses"},
-    {"quorumListenOnAllIPs", kWarned, kTrue, "",
-     "zkd listens for peers on its own server.N line's host only"},
+    {"quorumListenOnAllIPs", kHonoured, kAlways, "",
+     "true: the quorum and election ports listen on every address (0.0.0.0), not on the server.N "
+     "line's host, which need not resolve then",
+     flag<&ServerConfig::quorum_listen_on_all_ips>},
     // Encryption, authentication, authorization.
     {"DigestAuthenticationProvider.enabled", kHonoured, kAlways, "",
      "false: the digest scheme is not served (addauth digest gets AUTHFAILED; digest ACL entries "

@@ -147,6 +147,7 @@ std::unique_ptr<net::PeerLinks> Replication::tcp_links(std::vector<net::PeerAddr
              " (sslQuorum, portUnification)");
   }
   set_quorum_sasl(config, security, options);
+  options.listen_on_all_ips = config.quorum_listen_on_all_ips;
   if (options.sasl_server) {
     log_info("peer links: quorum SASL (", security.quorum_sasl_server->settings().mechanism_name(),
              ")", options.sasl_required_by_acceptor ? ", required of peers that dial" : "",

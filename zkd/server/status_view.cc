@@ -111,6 +111,11 @@ std::string StatusView::yield_leadership() {
 
 bool StatusView::read_only() const { return !serving() && sources_.read_only.active(); }
 
+bool StatusView::diverged() const {
+  const ReplicaHost* r = replica();
+  return r != nullptr && r->diverged();
+}
+
 std::vector<ConnectionSnapshot> StatusView::connection_snapshots() const {
   std::vector<ConnectionSnapshot> out;
   for (const auto& [id, c] : sources_.clients) {

@@ -65,6 +65,7 @@ class StatusView final : public admin::ServerView {
   // admin::ServerView
   bool serving() const override;
   bool read_only() const override;
+  bool diverged() const override;
   ServerSummary summary() const override;
   std::vector<ConnectionSnapshot> connections() const override;
   std::vector<MonitorEntry> monitor() const override;

@@ -38,6 +38,9 @@ class ServerView {
   virtual bool serving() const = 0;
   // In read-only mode (read_only_mode.h): not serving, yet answering reads.
   virtual bool read_only() const = 0;
+  // A learner whose tree digest differed from its leader's: it serves no
+  // client from then on, whatever serving() says. False when standalone.
+  virtual bool diverged() const = 0;
   virtual server::ServerSummary summary() const = 0;
   virtual std::vector<server::ConnectionSnapshot> connections() const = 0;
   virtual std::vector<server::MonitorEntry> monitor() const = 0;

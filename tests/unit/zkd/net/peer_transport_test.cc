@@ -550,6 +550,100 @@ TEST_F(PeerTransportTimeTest, ADialerRetriesAfterTheBackoffOfItsTime) {
   expect_traffic(1, 2);
 }
 
+// A name no resolver knows (RFC 6761's .invalid): a pod's own DNS name before
+// its record exists.
+constexpr const char* kUnresolvable = "zkd-peer-transport-test.invalid";
+
+// The delays between the armed timers of `time`, each fired in turn, while
+// `expect` timers stay armed; run_until waits out each resolution, which
+// runs on Asio's resolver thread, in real time.
+std::vector<std::chrono::milliseconds> retry_delays(
+    storage::SimulatedTime& time, const std::function<bool(std::function<bool()>)>& run_until,
+    int n) {
+  std::vector<std::chrono::milliseconds> out;
+  for (int i = 0; i < n; ++i) {
+    if (!run_until([&] { return time.armed() == 1; })) break;
+    const int64_t delay_us = *time.next_deadline() - time.steady_us();
+    out.push_back(std::chrono::milliseconds(delay_us / 1000));
+    time.advance(std::chrono::microseconds(delay_us));
+    // Until the resolution that followed failed again and re-armed.
+    if (!run_until([&] { return time.armed() == 1 && *time.next_deadline() > time.steady_us(); })) {
+      break;
+    }
+  }
+  return out;
+}
+
+TEST_F(PeerTransportTimeTest, AnOwnHostThatDoesNotResolveIsRetriedWithACappedBackoff) {
+  configure(1);
+  addresses_[0].host = kUnresolvable;
+  start(1);  // not an error: the listener retries
+  const auto delays = retry_delays(
+      *time_, [this](std::function<bool()> done) { return run_until(done); }, 8);
+  EXPECT_EQ(delays, (std::vector<std::chrono::milliseconds>{100ms, 200ms, 400ms, 800ms, 1600ms,
+                                                            3200ms, 5000ms, 5000ms}));
+  node(1).stop();
+  EXPECT_TRUE(run_until([&] { return time_->armed() == 0; }));
+}
+
+TEST_F(PeerTransportTimeTest, APeerWhoseNameDoesNotResolveIsRetriedAndNeverGivenUp) {
+  configure(2);
+  addresses_[0].host = kUnresolvable;  // server 1, which server 2 dials
+  start(2);
+  const auto delays = retry_delays(
+      *time_, [this](std::function<bool()> done) { return run_until(done); }, 8);
+  EXPECT_EQ(delays, (std::vector<std::chrono::milliseconds>{100ms, 200ms, 400ms, 800ms, 1600ms,
+                                                            3200ms, 5000ms, 5000ms}));
+  EXPECT_FALSE(node(2).connected(1));
+}
+
+TEST_F(PeerTransportTest, AnOwnHostThatDoesNotResolveStillDialsItsPeers) {
+  configure(2);
+  // Server 2's own name does not resolve (for itself); server 1 knows it by
+  // its address. Server 2 dials server 1, so the link comes up regardless.
+  std::vector<PeerAddress> own_view = addresses_;
+  own_view[1].host = kUnresolvable;
+  start(1);
+  auto two = std::make_unique<PeerTransport>(
+      io_, 2, own_view, [this](PeerPacket p) { on_receive(2, std::move(p)); }, options_);
+  ASSERT_FALSE(two->start());
+  nodes_[2] = std::move(two);
+  ASSERT_TRUE(run_until([&] { return linked(1, 2); }));
+  expect_traffic(1, 2);
+}
+
+TEST_F(PeerTransportTest, ListenOnAllIpsTakesEveryAddressAndNeedsNoOwnName) {
+  configure(2);
+  // quorumListenOnAllIPs: server 1 listens on 0.0.0.0 at its port, so its
+  // own server line's host need not resolve, and any loopback address
+  // reaches it; server 2 dials it at 127.0.0.1.
+  std::vector<PeerAddress> own_view = addresses_;
+  own_view[0].host = kUnresolvable;
+  PeerTransportOptions all = options_;
+  all.listen_on_all_ips = true;
+  auto one = std::make_unique<PeerTransport>(
+      io_, 1, own_view, [this](PeerPacket p) { on_receive(1, std::move(p)); }, all);
+  ASSERT_FALSE(one->start());
+  nodes_[1] = std::move(one);
+  tcp::socket other_address(io_);
+  boost::system::error_code ec;
+  other_address.connect({asio::ip::make_address("127.0.0.2"), port_of(1)}, ec);
+  EXPECT_FALSE(ec) << ec.message();
+  other_address.close();
+  start(2);
+  ASSERT_TRUE(run_until([&] { return linked(1, 2); }));
+  expect_traffic(1, 2);
+}
+
+TEST_F(PeerTransportTest, WithoutListenOnAllIpsOnlyTheOwnAddressIsListenedOn) {
+  configure(1);
+  start(1);
+  tcp::socket other_address(io_);
+  boost::system::error_code ec;
+  other_address.connect({asio::ip::make_address("127.0.0.2"), port_of(1)}, ec);
+  EXPECT_EQ(ec, asio::error::connection_refused);
+}
+
 // sslQuorum: links over mutually authenticated TLS. Each server's identity
 // is a self-signed certificate naming 127.0.0.1; the trust store holds the
 // ones the ensemble trusts.

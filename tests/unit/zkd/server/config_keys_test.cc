@@ -415,6 +415,7 @@ TEST(ConfigKeys, EveryHonouredKeyTakesAGoodValueSilently) {
       {"admin.forceHttps", "false"},
       {"admin.needClientAuth", "false"},
       {"portUnification", "false"},
+      {"quorumListenOnAllIPs", "true"},
       {"sslQuorumReloadCertFiles", "true"},
       {"ssl.quorum.keyStore.location", "/k.pem"},
       {"ssl.quorum.keyStore.password", "pw"},
