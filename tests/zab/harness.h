@@ -77,7 +77,6 @@ class Harness {
   void deliver(int max_rounds);
   void tick_all();
   void check_invariants();
-  bool is_observer(ServerId id) const;
   bool durable_on_voter_quorum(const Entry& e, const std::vector<ServerId>& voters) const;
   void violation(const std::string& what);
   std::string state() const;

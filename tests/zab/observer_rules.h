@@ -4,7 +4,8 @@
 // never vote for themselves, never ack, propose, commit, inform or lead; the
 // leader sends them Inform and never Proposal or Commit, and sends voters no
 // Inform. A server of neither kind (removed by a reconfiguration) may get
-// either.
+// either, and so may any server the Commit or Inform of the entry that made
+// the membership in force.
 #pragma once
 
 #include <algorithm>
@@ -42,8 +43,21 @@ inline Config membership_view(const Zab& core) {
 }
 
 // Empty if `m`, sent by `from`, keeps the rules; otherwise the broken rule.
-inline std::string broken_observer_rule(const Config& config, ServerId from, const Message& m) {
-  if (is_observer(config, from)) {
+// `handing_over`: `from` is a leader that a reconfiguration made an observer,
+// handing leadership over; until then it leads (commits what it proposed).
+inline std::string broken_observer_rule(const Config& config, ServerId from, const Message& m,
+                                        bool handing_over = false) {
+  // The entry that changed the membership is committed to the followers of
+  // the old one and informed to its observers, whatever part it gave them
+  // (the leader's own included): that is how a server whose part changed,
+  // or that was removed, learns it.
+  const Zxid up_to =
+      m.type == MsgType::kInform && !m.entries.empty() ? m.entries.back().zxid : m.zxid;
+  if ((m.type == MsgType::kCommit || m.type == MsgType::kInform) &&
+      config.membership_version != 0 && up_to == config.membership_version) {
+    return {};
+  }
+  if (is_observer(config, from) && !handing_over) {
     if (m.type == MsgType::kVote && m.vote.leader == from) return "observer votes for itself";
     if (m.type == MsgType::kAck || m.type == MsgType::kProposal || m.type == MsgType::kCommit ||
         m.type == MsgType::kInform || m.type == MsgType::kLeaderInfo) {

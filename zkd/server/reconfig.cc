@@ -113,16 +113,7 @@ ReconfigPlan plan_reconfig(const QuorumServers& current, int64_t version,
     }
   }
   bool voters = false;
-  for (const auto& [id, server] : next) {
-    voters = voters || !server.observer;
-    const auto before = current.find(id);
-    if (before != current.end() && before->second.observer != server.observer) {
-      return refused(Error::kBadArguments,
-                     "server." + std::to_string(id) +
-                         " would change between participant and observer, which zkd does not "
-                         "do yet: remove it, then add it back");
-    }
-  }
+  for (const auto& [id, server] : next) voters = voters || !server.observer;
   if (!voters) return refused(Error::kBadArguments, "the new configuration has no participant");
   return ReconfigPlan{Error::kOk, {}, std::move(next)};
 }

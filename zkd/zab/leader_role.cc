@@ -54,10 +54,13 @@ Proposed LeaderRole::propose(std::string payload) {
 Error LeaderRole::reconfigurable(const Membership& next) const {
   if (phase_ != Phase::kBroadcast || transfer_to_ != 0) return Error::kNotServing;
   if (s_.next) return Error::kReconfigInProgress;
+  // Followers that ack: an observer (being made a voter) acks nothing until
+  // it rejoins as a follower, so it cannot help commit this change (Apache's
+  // "changing an observer into a follower" caveat).
   const auto synced = std::count_if(next.voters.begin(), next.voters.end(), [&](ServerId id) {
     if (id == s_.cfg.id) return true;
     const auto it = peers_.find(id);
-    return it != peers_.end() && it->second.stage == Peer::Stage::kSynced;
+    return it != peers_.end() && it->second.stage == Peer::Stage::kSynced && s_.is_voter(id);
   });
   if (static_cast<size_t>(synced) < quorum_size(next.voters.size())) {
     return Error::kNewConfigNoQuorum;
@@ -391,15 +394,42 @@ void LeaderRole::maybe_commit() {
     return it != peers_.end() && it->second.stage == Peer::Stage::kSynced ? it->second.acked : 0;
   });
   if (z <= s_.committed) return;
-  // The followers of the membership in force before: a reconfiguration
-  // committed now may leave some out, and they learn it from this Commit.
+  // The followers and observers of the membership in force before: a
+  // reconfiguration committed now may leave some out or change their part,
+  // and they learn it from this Commit (followers) or Inform (observers).
   std::vector<ServerId> followers;
+  std::vector<ServerId> observers;
   for (const auto& [id, p] : peers_) {
-    if (p.stage >= Peer::Stage::kSyncing && s_.is_voter(id)) followers.push_back(id);
+    if (p.stage < Peer::Stage::kSyncing) continue;
+    if (s_.is_voter(id)) followers.push_back(id);
+    if (s_.is_observer(id)) observers.push_back(id);
   }
+  const Zxid version_before = s_.cfg.membership_version;
   s_.advance_commit(z);
+  const Zxid changed_at =
+      s_.cfg.membership_version != version_before ? s_.cfg.membership_version : 0;
   for (ServerId id : followers) {
+    if (changed_at != 0 && !s_.is_voter(id)) {
+      // Removed, or made an observer: up to the change only, which sends it
+      // back to election; it syncs again in its new part.
+      s_.send({.type = MsgType::kCommit, .to = id, .epoch = new_epoch_, .zxid = changed_at});
+      if (auto it = peers_.find(id); it != peers_.end()) it->second.informed = s_.committed;
+      continue;
+    }
     s_.send({.type = MsgType::kCommit, .to = id, .epoch = new_epoch_, .zxid = s_.committed});
+  }
+  for (ServerId id : observers) {
+    auto it = peers_.find(id);
+    if (changed_at == 0 || s_.is_observer(id) || it == peers_.end()) continue;
+    // Made a voter: informed up to the change, which sends it back to
+    // election; it syncs again as a follower.
+    Peer& p = it->second;
+    if (p.informed < changed_at) {
+      Message m{.type = MsgType::kInform, .to = id, .epoch = new_epoch_, .zxid = p.informed};
+      m.entries = s_.log.range(p.informed, changed_at);
+      s_.send(std::move(m));
+    }
+    p.informed = s_.committed;
   }
   inform_observers();
   answer_peer_syncs();

@@ -92,11 +92,15 @@ TEST(Reconfig, BadInputIsBadArguments) {
   EXPECT_EQ(plan_reconfig(three(), 0, incremental(nullptr, "1,2,3")).error, Error::kBadArguments);
 }
 
-TEST(Reconfig, AMemberChangingBetweenParticipantAndObserverIsRefusedForNow) {
-  const ReconfigPlan plan =
+TEST(Reconfig, AMemberChangesBetweenParticipantAndObserverInOneStep) {
+  const ReconfigPlan demoted =
       plan_reconfig(three(), 0, incremental("server.3=127.0.0.1:2890:3890:observer", nullptr));
-  EXPECT_EQ(plan.error, Error::kBadArguments);
-  EXPECT_NE(plan.why.find("remove it, then add it back"), std::string::npos);
+  ASSERT_EQ(demoted.error, Error::kOk) << demoted.why;
+  EXPECT_TRUE(demoted.servers.at(3).observer);
+  const ReconfigPlan promoted = plan_reconfig(
+      demoted.servers, 0, incremental("server.3=127.0.0.1:2890:3890:participant", nullptr));
+  ASSERT_EQ(promoted.error, Error::kOk) << promoted.why;
+  EXPECT_FALSE(promoted.servers.at(3).observer);
 }
 
 TEST(Reconfig, DecodesTheRequestNullAndEmptyAlike) {
