@@ -4,7 +4,8 @@
 // started spare, `config`, `reconfig -remove` it, `config` again; the same
 // commands against a zkd ensemble and an Apache 3.8 one (skipACL=yes, so the
 // shell needs no superuser). zkCli's runs are skipped when it is not
-// installed; the Apache ensembles when Apache is not.
+// installed; the Apache ensembles when Apache is not. RoleChangeTest makes
+// an observer a participant and back, one reconfig each, on both.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -79,6 +80,74 @@ void reconfigure_with(Shell shell, Flavour flavour) {
   EXPECT_NE(after.find("server.1="), std::string::npos) << after;
   keep_if_failed(&ensemble, ::testing::Test::HasFailure());
 }
+
+// Waits until node `id` serves in `mode` (a role change passes through
+// election, which has no other signal than srvr's mode).
+::testing::AssertionResult serves_as(const Ensemble& ensemble, int id, ServerMode mode) {
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  ServerMode seen = ensemble.mode(id);
+  while (seen != mode && std::chrono::steady_clock::now() < deadline) seen = ensemble.mode(id);
+  if (seen == mode) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "node " << id << " is " << server_mode_name(seen) << "\n"
+                                       << ensemble.logs();
+}
+
+// Issue 42: an observer is made a participant, then an observer again, one
+// `reconfig -add` each, as operators promote observers; the same steps on
+// zkd and on Apache 3.8.
+void change_parts(Flavour flavour) {
+  EnsembleOptions options = flavoured_ensemble_options();
+  options.flavour = flavour;
+  options.voters = 3;
+  options.spares = 1;
+  options.extra_lines = {"reconfigEnabled=true", "skipACL=yes"};
+  options.temp_dir_prefix = "zk_role_change_test";
+  auto started = Ensemble::start(options);
+  ASSERT_TRUE(started.ensemble) << started.error;
+  Ensemble& ensemble = *started.ensemble;
+  ASSERT_EQ(ensemble.start_spare(), "");
+  const std::string spare = ensemble.spare_line(4);  // server.4=127.0.0.1:q:e;127.0.0.1:c
+  const size_t semicolon = spare.find(';');
+  const auto as = [&](const std::string& part) {
+    return spare.substr(0, semicolon) + ":" + part + spare.substr(semicolon);
+  };
+  const auto reconfig = [&](const std::string& line) {
+    return zkcli(Shell::kZkctl, ensemble.address(1), {"reconfig", "-add", line});
+  };
+
+  std::string config = reconfig(as("observer"));
+  EXPECT_NE(config.find(as("observer")), std::string::npos) << config;
+  EXPECT_TRUE(serves_as(ensemble, 4, ServerMode::kObserver));
+
+  config = reconfig(as("participant"));
+  EXPECT_NE(config.find(as("participant")), std::string::npos) << config;
+  EXPECT_TRUE(serves_as(ensemble, 4, ServerMode::kFollower));
+  EXPECT_NE(zkcli(Shell::kZkctl, ensemble.address(4), {"config"}).find(as("participant")),
+            std::string::npos);
+
+  config = reconfig(as("observer"));
+  EXPECT_NE(config.find(as("observer")), std::string::npos) << config;
+  EXPECT_TRUE(serves_as(ensemble, 4, ServerMode::kObserver));
+  // The ensemble still writes, through the demoted observer too (zkctl
+  // prints the created path).
+  EXPECT_NE(zkcli(Shell::kZkctl, ensemble.address(4), {"create", "/after-demotion", "x"})
+                .find("/after-demotion"),
+            std::string::npos);
+  keep_if_failed(&ensemble, ::testing::Test::HasFailure());
+}
+
+class RoleChangeTest : public ::testing::TestWithParam<Flavour> {};
+
+TEST_P(RoleChangeTest, AnObserverIsPromotedAndDemotedInOneReconfigEach) {
+  if (GetParam() == Flavour::kApache && !std::filesystem::exists("/usr/share/java/zookeeper.jar")) {
+    GTEST_SKIP() << "Apache ZooKeeper is not installed";
+  }
+  change_parts(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Flavours, RoleChangeTest,
+                         ::testing::Values(Flavour::kZkd, Flavour::kApache),
+                         [](const auto& info) { return std::string(flavour_name(info.param)); });
 
 class ZkCliReconfigTest : public ::testing::TestWithParam<std::tuple<Shell, Flavour>> {};
 
