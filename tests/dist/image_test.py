@@ -1,0 +1,377 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The OCI image (scripts/image) and its entrypoint (dist/image/).
+
+Two tests, chosen by the first argument:
+
+  entrypoint  dist/image/docker-entrypoint.sh alone, run by /bin/sh on this
+              machine with a harmless command instead of zkServer.sh: the
+              zoo.cfg it writes from the official image's variables, line by
+              line; the defaults; myid; and that an existing zoo.cfg and myid
+              are left as they are. Needs nothing but sh.
+
+  ensemble    the image as a container runtime would run it. Podman cannot
+              start containers on these machines (setting RLIMIT_NOFILE/NPROC
+              is refused), so the test is its own small runtime: it builds the
+              image (scripts/image --debs DEB_DIR, unless the one in
+              BUILD_DIR/image-test is newer than the package and the image's
+              sources), unpacks it with umoci (the rootfs and the runtime
+              config made from the image's config: its ENTRYPOINT + CMD and
+              ENV), and in a network namespace of its own runs that process
+              three times, each in namespaces of its own (network: a veth on
+              one bridge; mount: empty host directories bound on /conf, /data,
+              /datalog and /logs, an /etc/hosts naming zoo1..zoo3; UTS: its
+              host name) and chrooted into the rootfs, with the environment of
+              the official image's compose example:
+                ZOO_MY_ID=N
+                ZOO_SERVERS=server.1=zoo1:2888:3888;2181 server.2=zoo2:2888:3888;2181 server.3=zoo3:2888:3888;2181
+              so every server has the fixed ports 2181, 2888, 3888 and 8080
+              on its own address. Checked: the three form an ensemble (one
+              leader, two followers by srvr), kazoo writes through zoo1 and
+              reads the write through zoo3, zkd runs as uid 1000, and the
+              volumes hold the zoo.cfg and myid the entrypoint wrote, owned by
+              the zookeeper user. Needs root (namespaces, mounts, chroot),
+              unshare, nsenter, ip, mmdebstrap, umoci, kazoo and a zkd package
+              in DEB_DIR; exits 77 (skipped) when one is missing.
+
+Environment (tests/dist/CMakeLists.txt): SOURCE_DIR, BUILD_DIR, DEB_DIR
+(default SOURCE_DIR/build-deb).
+"""
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE_DIR = os.environ.get("SOURCE_DIR", os.path.abspath(os.path.join(HERE, "..", "..")))
+ENTRYPOINT = os.path.join(SOURCE_DIR, "dist", "image", "docker-entrypoint.sh")
+SKIP = 77
+# The official image's compose example, verbatim.
+SERVERS = ("server.1=zoo1:2888:3888;2181 server.2=zoo2:2888:3888;2181 "
+           "server.3=zoo3:2888:3888;2181")
+BRIDGE_ADDRESS = "10.77.0.1"
+
+
+def address(n):
+    return f"10.77.0.{10 + n}"
+
+
+class EntrypointTest(unittest.TestCase):
+    """The script's contract, run by this machine's sh: no image needed."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="zk-entrypoint-test-")
+        self.conf = os.path.join(self.dir, "conf")
+        self.data = os.path.join(self.dir, "data")
+        os.makedirs(self.conf)
+        os.makedirs(self.data)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def run_entrypoint(self, **env):
+        # Not zkServer.sh: the script neither changes user nor starts zkd.
+        base = {"PATH": os.environ["PATH"], "ZOO_CONF_DIR": self.conf,
+                "ZOO_DATA_DIR": self.data, "ZOO_DATA_LOG_DIR": os.path.join(self.dir, "datalog"),
+                "ZOO_LOG_DIR": os.path.join(self.dir, "logs")}
+        base.update(env)
+        done = subprocess.run(["/bin/sh", ENTRYPOINT, "sh", "-c", "echo ran \"$1\"", "-", "arg"],
+                              env=base, capture_output=True, text=True, timeout=30)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout, "ran arg\n")  # its arguments run, as given
+
+    def read(self, *path):
+        with open(os.path.join(*path)) as f:
+            return f.read()
+
+    def test_every_variable_in_the_official_order(self):
+        self.run_entrypoint(
+            ZOO_MY_ID="3", ZOO_SERVERS="server.1=a:2888:3888;2181 server.2=b:2888:3888;2181",
+            ZOO_TICK_TIME="1000", ZOO_INIT_LIMIT="7", ZOO_SYNC_LIMIT="4",
+            ZOO_AUTOPURGE_PURGEINTERVAL="1", ZOO_AUTOPURGE_SNAPRETAINCOUNT="5",
+            ZOO_MAX_CLIENT_CNXNS="0", ZOO_STANDALONE_ENABLED="false",
+            ZOO_ADMINSERVER_ENABLED="false", ZOO_4LW_COMMANDS_WHITELIST="*",
+            ZOO_CFG_EXTRA="reconfigEnabled=true 4lw.commands.whitelist=*")
+        self.assertEqual(self.read(self.conf, "zoo.cfg").splitlines(), [
+            f"dataDir={self.data}", f"dataLogDir={self.dir}/datalog",
+            "tickTime=1000", "initLimit=7", "syncLimit=4",
+            "autopurge.snapRetainCount=5", "autopurge.purgeInterval=1",
+            "maxClientCnxns=0", "standaloneEnabled=false", "admin.enableServer=false",
+            "server.1=a:2888:3888;2181", "server.2=b:2888:3888;2181",
+            "4lw.commands.whitelist=*",
+            "reconfigEnabled=true", "4lw.commands.whitelist=*",
+        ])
+        self.assertEqual(self.read(self.data, "myid"), "3\n")
+
+    def test_defaults_are_the_official_images(self):
+        self.run_entrypoint()
+        self.assertEqual(self.read(self.conf, "zoo.cfg").splitlines(), [
+            f"dataDir={self.data}", f"dataLogDir={self.dir}/datalog",
+            "tickTime=2000", "initLimit=5", "syncLimit=2",
+            "autopurge.snapRetainCount=3", "autopurge.purgeInterval=0",
+            "maxClientCnxns=60", "standaloneEnabled=true", "admin.enableServer=true",
+            "server.1=localhost:2888:3888;2181",
+        ])
+        self.assertEqual(self.read(self.data, "myid"), "1\n")
+
+    def test_an_existing_config_and_myid_are_kept(self):
+        with open(os.path.join(self.conf, "zoo.cfg"), "w") as f:
+            f.write("mine\n")
+        with open(os.path.join(self.data, "myid"), "w") as f:
+            f.write("7\n")
+        self.run_entrypoint(ZOO_MY_ID="2", ZOO_SERVERS="server.2=x:1:2")
+        self.assertEqual(self.read(self.conf, "zoo.cfg"), "mine\n")
+        self.assertEqual(self.read(self.data, "myid"), "7\n")
+
+
+def newest_mtime(paths):
+    return max(os.path.getmtime(p) for p in paths)
+
+
+def build_image(build_dir, deb_dir):
+    """The OCI layout of a current image, built when stale; its path."""
+    out = os.path.join(build_dir, "image-test")
+    index = os.path.join(out, "oci", "index.json")
+    debs = [os.path.join(deb_dir, f) for f in os.listdir(deb_dir)
+            if f.startswith("zkd_") and f.endswith(".deb")]
+    sources = debs + [os.path.join(SOURCE_DIR, "scripts", "image"),
+                      os.path.join(SOURCE_DIR, "dist", "image", "docker-entrypoint.sh"),
+                      os.path.join(SOURCE_DIR, "dist", "image", "zkServer.sh")]
+    if not os.path.exists(index) or os.path.getmtime(index) < newest_mtime(sources):
+        begin = time.monotonic()
+        subprocess.run([os.path.join(SOURCE_DIR, "scripts", "image"), "--debs", deb_dir,
+                        "--out", out], check=True, timeout=900)
+        print(f"image built in {time.monotonic() - begin:.0f} s", flush=True)
+    return os.path.join(out, "oci")
+
+
+def four_letter_word(host, word, port=2181, timeout=2.0):
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as s:
+            s.sendall(word.encode())
+            chunks = []
+            while data := s.recv(4096):
+                chunks.append(data)
+            return b"".join(chunks).decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def sh(*argv):
+    subprocess.run(argv, check=True, timeout=30)
+
+
+# What each server's namespaces run before the image's process: wait for the
+# parent to wire the network, bind the volumes and /etc/hosts, mount /proc
+# and /dev, then chroot into the rootfs with exactly the container's
+# environment. $1 rootfs, $2 the server's directory, $3 its host name; the
+# rest is the image's process (entrypoint and command).
+CONTAINER = r"""
+set -eu
+rootfs=$1 volumes=$2 name=$3
+shift 3
+read -r wired
+hostname "$name"
+for v in conf data datalog logs; do mount --bind "$volumes/$v" "$rootfs/$v"; done
+mount --bind "$volumes/hosts" "$rootfs/etc/hosts"
+mount -t proc proc "$rootfs/proc"
+mount --rbind /dev "$rootfs/dev"
+exec chroot "$rootfs" /usr/bin/env -i "$@"
+"""
+
+
+class Container:
+    """One server: the image's process in namespaces of its own."""
+
+    def __init__(self, n, rootfs, process, tmp):
+        self.n, self.name = n, f"zoo{n}"
+        self.dir = os.path.join(tmp, self.name)
+        for v in ("conf", "data", "datalog", "logs"):
+            os.makedirs(os.path.join(self.dir, v))  # empty and root's, as a new volume
+        with open(os.path.join(self.dir, "hosts"), "w") as f:
+            f.write("127.0.0.1\tlocalhost\n")
+            for m in (1, 2, 3):
+                f.write(f"{address(m)}\tzoo{m}\n")
+        env = [e for e in process["env"] if not e.startswith("HOSTNAME=")]
+        env += [f"HOSTNAME={self.name}", f"ZOO_MY_ID={n}", f"ZOO_SERVERS={SERVERS}"]
+        self.log_path = os.path.join(tmp, f"{self.name}.log")
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen(
+            ["unshare", "--net", "--mount", "--uts", "--fork", "sh", "-c", CONTAINER, "-",
+             rootfs, self.dir, self.name, *env, *process["args"]],
+            stdin=subprocess.PIPE, stdout=self.log, stderr=subprocess.STDOUT, text=True)
+        # unshare itself is in the new network namespace: wire it from here.
+        netns = f"--net=/proc/{self.process.pid}/ns/net"
+        outside, inside = f"zkv{n}", f"zkv{n}c"
+        sh("ip", "link", "add", outside, "type", "veth", "peer", "name", inside)
+        sh("ip", "link", "set", inside, "netns", str(self.process.pid))
+        sh("ip", "link", "set", outside, "master", "zkbr", "up")
+        for cmd in (["ip", "link", "set", "lo", "up"],
+                    ["ip", "link", "set", inside, "name", "eth0"],
+                    ["ip", "addr", "add", f"{address(n)}/24", "dev", "eth0"],
+                    ["ip", "link", "set", "eth0", "up"]):
+            sh("nsenter", netns, *cmd)
+        self.process.stdin.write("wired\n")
+        self.process.stdin.close()
+
+    def server_pid(self):
+        """The pid of unshare's child: after the execs, zkd itself."""
+        with open(f"/proc/{self.process.pid}/task/{self.process.pid}/children") as f:
+            children = f.read().split()
+        return int(children[0]) if children else None
+
+    def stop(self):
+        pid = self.server_pid() if self.process.poll() is None else None
+        if pid:
+            os.kill(pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+    def log_tail(self):
+        with open(self.log_path) as f:
+            return "".join(f.readlines()[-30:])
+
+
+class ImageEnsembleTest(unittest.TestCase):
+    oci = None  # set by main
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="zk-image-test-")
+        bundle = os.path.join(cls.tmp, "bundle")
+        [tag] = subprocess.run(["umoci", "ls", "--layout", cls.oci], check=True, text=True,
+                               capture_output=True, timeout=60).stdout.split()
+        subprocess.run(["umoci", "unpack", "--image", f"{cls.oci}:{tag}", bundle], check=True,
+                       stdout=subprocess.DEVNULL, timeout=300)
+        with open(os.path.join(bundle, "config.json")) as f:
+            cls.process = json.load(f)["process"]
+        cls.rootfs = os.path.join(bundle, "rootfs")
+        # The image has no /etc/hosts (netbase is not in it): a runtime makes
+        # one to bind each container's over, as this test does.
+        open(os.path.join(cls.rootfs, "etc", "hosts"), "a").close()
+        sh("ip", "link", "set", "lo", "up")
+        sh("ip", "link", "add", "zkbr", "type", "bridge")
+        sh("ip", "addr", "add", f"{BRIDGE_ADDRESS}/24", "dev", "zkbr")
+        sh("ip", "link", "set", "zkbr", "up")
+        cls.containers = []
+        try:
+            for n in (1, 2, 3):
+                cls.containers.append(Container(n, cls.rootfs, cls.process, cls.tmp))
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        for c in cls.containers:
+            c.stop()
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def wait_for_ensemble(self, deadline_s=90):
+        deadline = time.monotonic() + deadline_s
+        modes = {}
+        while time.monotonic() < deadline:
+            for c in self.containers:
+                self.assertIsNone(c.process.poll(), f"{c.name} exited:\n{c.log_tail()}")
+                for line in four_letter_word(address(c.n), "srvr").splitlines():
+                    if line.startswith("Mode: "):
+                        modes[c.name] = line[len("Mode: "):]
+            if sorted(modes.values()) == ["follower", "follower", "leader"]:
+                return modes
+            time.sleep(0.5)
+        self.fail(f"no ensemble after {deadline_s} s: {modes}\n" +
+                  "\n".join(f"--- {c.name}\n{c.log_tail()}" for c in self.containers))
+
+    def test_the_compose_environment_serves_an_ensemble(self):
+        from kazoo.client import KazooClient
+        begin = time.monotonic()
+        modes = self.wait_for_ensemble()
+        print(f"ensemble {modes} after {time.monotonic() - begin:.1f} s", flush=True)
+
+        writer = KazooClient(hosts=f"{address(1)}:2181", timeout=10)
+        reader = KazooClient(hosts=f"{address(3)}:2181", timeout=10)
+        writer.start(timeout=30)
+        reader.start(timeout=30)
+        try:
+            writer.create("/image-test", b"written through zoo1")
+            reader.sync("/image-test")
+            data, _ = reader.get("/image-test")
+            self.assertEqual(data, b"written through zoo1")
+        finally:
+            writer.stop()
+            reader.stop()
+
+        for c in self.containers:
+            with open(f"/proc/{c.server_pid()}/status") as f:
+                status = dict(line.split(":", 1) for line in f if ":" in line)
+            self.assertEqual(status["Name"].strip(), "zkd")
+            self.assertEqual(status["Uid"].split()[0], "1000", c.name)  # the zookeeper user
+            self.assertEqual(status["Gid"].split()[0], "1000", c.name)
+            with open(os.path.join(c.dir, "data", "myid")) as f:
+                self.assertEqual(f.read(), f"{c.n}\n")
+            with open(os.path.join(c.dir, "conf", "zoo.cfg")) as f:
+                config = f.read().splitlines()
+            self.assertEqual(config[:2], ["dataDir=/data", "dataLogDir=/datalog"])
+            self.assertEqual(config[-3:], SERVERS.split())
+            for v in ("data", "datalog", "logs", "conf"):
+                self.assertEqual(os.stat(os.path.join(c.dir, v)).st_uid, 1000, v)
+            # The txn log went to the /datalog volume.
+            self.assertTrue(os.listdir(os.path.join(c.dir, "datalog")), c.name)
+
+
+def missing_for_ensemble(deb_dir):
+    """Why the ensemble test cannot run here, or None."""
+    if os.geteuid() != 0:
+        return "needs root (namespaces, mounts, chroot)"
+    for tool in ("unshare", "nsenter", "ip", "mmdebstrap", "umoci", "chroot"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (scripts/bootstrap --image)"
+    try:
+        import kazoo  # noqa: F401
+    except ImportError:
+        return "kazoo is not installed"
+    if not os.path.isdir(deb_dir) or not any(
+            f.startswith("zkd_") and f.endswith(".deb") for f in os.listdir(deb_dir)):
+        return f"no zkd package in {deb_dir} (scripts/package)"
+    return None
+
+
+def main():
+    mode = sys.argv[1] if len(sys.argv) > 1 else ""
+    if mode == "entrypoint":
+        cases = EntrypointTest
+    elif mode in ("ensemble", "ensemble-in-netns"):
+        cases = ImageEnsembleTest
+        if mode == "ensemble":
+            deb_dir = os.environ.get("DEB_DIR", os.path.join(SOURCE_DIR, "build-deb"))
+            why = missing_for_ensemble(deb_dir)
+            if why:
+                print(f"skipped: {why}")
+                sys.exit(SKIP)
+            build_dir = os.environ.get("BUILD_DIR", os.path.join(SOURCE_DIR, "build"))
+            oci = build_image(build_dir, deb_dir)
+            # The rest in a network namespace of its own: the bridge, the
+            # servers' addresses and their fixed ports touch nothing outside.
+            os.execvp("unshare", ["unshare", "--net", "--fork", sys.executable,
+                                  os.path.abspath(__file__), "ensemble-in-netns", oci])
+        ImageEnsembleTest.oci = sys.argv[2]
+    else:
+        print("usage: image_test.py entrypoint | ensemble", file=sys.stderr)
+        sys.exit(2)
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(cases)
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    sys.exit(0 if result.wasSuccessful() else 1)
+
+
+if __name__ == "__main__":
+    main()
