@@ -20,8 +20,12 @@ Two tests, chosen by the first argument:
               three times, each in namespaces of its own (network: a veth on
               one bridge; mount: empty host directories bound on /conf, /data,
               /datalog and /logs, an /etc/hosts naming zoo1..zoo3; UTS: its
-              host name) and chrooted into the rootfs, with the environment of
-              the official image's compose example:
+              host name) and chrooted into the rootfs: zoo1 and zoo2 as
+              `docker run` starts them (root: the entrypoint owns the volumes
+              and drops to the zookeeper user), zoo3 as the StatefulSet of
+              dist/kubernetes/ does (uid 1000, the volumes its group's, the
+              root file system read-only, /tmp a scratch mount); all with the
+              environment of the official image's compose example:
                 ZOO_MY_ID=N
                 ZOO_SERVERS=server.1=zoo1:2888:3888;2181 server.2=zoo2:2888:3888;2181 server.3=zoo3:2888:3888;2181
               so every server has the fixed ports 2181, 2888, 3888 and 8080
@@ -170,27 +174,38 @@ def sh(*argv):
 # What each server's namespaces run before the image's process: wait for the
 # parent to wire the network, bind the volumes and /etc/hosts, mount /proc
 # and /dev, then chroot into the rootfs with exactly the container's
-# environment. $1 rootfs, $2 the server's directory, $3 its host name; the
-# rest is the image's process (entrypoint and command).
+# environment. $1 rootfs, $2 the server's directory, $3 its host name, $4
+# "docker" (as `docker run`: root, the rootfs writable) or "kubernetes" (as
+# the StatefulSet's pod: runAsUser 1000 with fsGroup 1000 owning the
+# volumes, readOnlyRootFilesystem, an emptyDir on /tmp); the rest is the
+# image's process (entrypoint and command).
 CONTAINER = r"""
 set -eu
-rootfs=$1 volumes=$2 name=$3
-shift 3
+rootfs=$1 volumes=$2 name=$3 style=$4
+shift 4
 read -r wired
 hostname "$name"
+mount --bind "$rootfs" "$rootfs"
 for v in conf data datalog logs; do mount --bind "$volumes/$v" "$rootfs/$v"; done
 mount --bind "$volumes/hosts" "$rootfs/etc/hosts"
 mount -t proc proc "$rootfs/proc"
 mount --rbind /dev "$rootfs/dev"
-exec chroot "$rootfs" /usr/bin/env -i "$@"
+user=0:0
+if [ "$style" = kubernetes ]; then
+  for v in conf data datalog logs; do chown 1000:1000 "$volumes/$v"; done
+  mount -t tmpfs -o mode=1777 tmp "$rootfs/tmp"
+  mount -o remount,bind,ro "$rootfs"
+  user=1000:1000
+fi
+exec chroot --userspec="$user" "$rootfs" /usr/bin/env -i "$@"
 """
 
 
 class Container:
     """One server: the image's process in namespaces of its own."""
 
-    def __init__(self, n, rootfs, process, tmp):
-        self.n, self.name = n, f"zoo{n}"
+    def __init__(self, n, rootfs, process, tmp, style):
+        self.n, self.name, self.style = n, f"zoo{n}", style
         self.dir = os.path.join(tmp, self.name)
         for v in ("conf", "data", "datalog", "logs"):
             os.makedirs(os.path.join(self.dir, v))  # empty and root's, as a new volume
@@ -204,7 +219,7 @@ class Container:
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
             ["unshare", "--net", "--mount", "--uts", "--fork", "sh", "-c", CONTAINER, "-",
-             rootfs, self.dir, self.name, *env, *process["args"]],
+             rootfs, self.dir, self.name, style, *env, *process["args"]],
             stdin=subprocess.PIPE, stdout=self.log, stderr=subprocess.STDOUT, text=True)
         # unshare itself is in the new network namespace: wire it from here.
         netns = f"--net=/proc/{self.process.pid}/ns/net"
@@ -265,8 +280,8 @@ class ImageEnsembleTest(unittest.TestCase):
         sh("ip", "link", "set", "zkbr", "up")
         cls.containers = []
         try:
-            for n in (1, 2, 3):
-                cls.containers.append(Container(n, cls.rootfs, cls.process, cls.tmp))
+            for n, style in ((1, "docker"), (2, "docker"), (3, "kubernetes")):
+                cls.containers.append(Container(n, cls.rootfs, cls.process, cls.tmp, style))
         except BaseException:
             cls.tearDownClass()
             raise
@@ -317,6 +332,10 @@ class ImageEnsembleTest(unittest.TestCase):
             self.assertEqual(status["Name"].strip(), "zkd")
             self.assertEqual(status["Uid"].split()[0], "1000", c.name)  # the zookeeper user
             self.assertEqual(status["Gid"].split()[0], "1000", c.name)
+            with open(f"/proc/{c.server_pid()}/mountinfo") as f:
+                root_options = next(line.split()[5].split(",") for line in f
+                                    if line.split()[4] == "/")
+            self.assertEqual("ro" in root_options, c.style == "kubernetes", c.name)
             with open(os.path.join(c.dir, "data", "myid")) as f:
                 self.assertEqual(f.read(), f"{c.n}\n")
             with open(os.path.join(c.dir, "conf", "zoo.cfg")) as f:
