@@ -7,7 +7,10 @@ Two tests, chosen by the first argument:
               machine with a harmless command instead of zkServer.sh: the
               zoo.cfg it writes from the official image's variables, line by
               line; the defaults; myid; and that an existing zoo.cfg and myid
-              are left as they are. Needs nothing but sh.
+              are left as they are. And dist/image/zkServer.sh: the config
+              start-foreground runs zkd on (print-cmd), chosen as Apache's
+              script chooses it, and the daemon commands refused. Needs
+              nothing but sh.
 
   ensemble    the image as a container runtime would run it. Podman cannot
               start containers on these machines (setting RLIMIT_NOFILE/NPROC
@@ -33,7 +36,10 @@ Two tests, chosen by the first argument:
               leader, two followers by srvr), kazoo writes through zoo1 and
               reads the write through zoo3, zkd runs as uid 1000, and the
               volumes hold the zoo.cfg and myid the entrypoint wrote, owned by
-              the zookeeper user. Needs root (namespaces, mounts, chroot),
+              the zookeeper user; then zoo2 is stopped (SIGTERM, exit 0) and
+              started again on its volumes with another ZOO_MY_ID and
+              ZOO_SERVERS, which are ignored: it rejoins as server 2 and
+              serves the write. Needs root (namespaces, mounts, chroot),
               unshare, nsenter, ip, mmdebstrap, umoci, kazoo and a zkd package
               in DEB_DIR; exits 77 (skipped) when one is missing.
 
@@ -134,6 +140,35 @@ class EntrypointTest(unittest.TestCase):
         self.assertEqual(self.read(self.data, "myid"), "7\n")
 
 
+class ZkServerShTest(unittest.TestCase):
+    """dist/image/zkServer.sh: which config start-foreground runs zkd on, as
+    Apache's zkServer.sh picks it, and the daemon commands refused."""
+
+    SCRIPT = os.path.join(SOURCE_DIR, "dist", "image", "zkServer.sh")
+
+    def run_script(self, *args, **env):
+        return subprocess.run(["/bin/sh", self.SCRIPT, *args], env={"PATH": "/usr/bin:/bin", **env},
+                              capture_output=True, text=True, timeout=30)
+
+    def test_the_config_is_chosen_as_apaches_script_chooses_it(self):
+        for args, env, config in (
+                ((), {}, "/conf/zoo.cfg"),
+                ((), {"ZOO_CONF_DIR": "/c"}, "/c/zoo.cfg"),
+                ((), {"ZOO_CONF_DIR": "/c", "ZOOCFGDIR": "/d"}, "/d/zoo.cfg"),
+                ((), {"ZOOCFG": "other.cfg"}, "/conf/other.cfg"),
+                (("other.cfg",), {}, "/conf/other.cfg"),
+                (("/etc/zk/zoo.cfg",), {}, "/etc/zk/zoo.cfg")):
+            done = self.run_script("print-cmd", *args, **env)
+            self.assertEqual((done.returncode, done.stdout), (0, f'zkd "{config}"\n'),
+                             (args, env))
+
+    def test_daemon_commands_are_refused(self):
+        for command in ("start", "stop", "restart", "status", ""):
+            done = self.run_script(command)
+            self.assertEqual(done.returncode, 1, command)
+            self.assertTrue(done.stderr, command)
+
+
 def newest_mtime(paths):
     return max(os.path.getmtime(p) for p in paths)
 
@@ -204,18 +239,23 @@ exec chroot --userspec="$user" "$rootfs" /usr/bin/env -i "$@"
 class Container:
     """One server: the image's process in namespaces of its own."""
 
-    def __init__(self, n, rootfs, process, tmp, style):
+    def __init__(self, n, rootfs, process, tmp, style, start=0, **overrides):
+        """Server n's start number `start` (0: its volumes are made, empty and
+        root's, as new volumes; later: the same volumes again); overrides
+        replace the compose example's variables."""
         self.n, self.name, self.style = n, f"zoo{n}", style
         self.dir = os.path.join(tmp, self.name)
         for v in ("conf", "data", "datalog", "logs"):
-            os.makedirs(os.path.join(self.dir, v))  # empty and root's, as a new volume
+            os.makedirs(os.path.join(self.dir, v), exist_ok=start > 0)
         with open(os.path.join(self.dir, "hosts"), "w") as f:
             f.write("127.0.0.1\tlocalhost\n")
             for m in (1, 2, 3):
                 f.write(f"{address(m)}\tzoo{m}\n")
         env = [e for e in process["env"] if not e.startswith("HOSTNAME=")]
-        env += [f"HOSTNAME={self.name}", f"ZOO_MY_ID={n}", f"ZOO_SERVERS={SERVERS}"]
-        self.log_path = os.path.join(tmp, f"{self.name}.log")
+        variables = {"HOSTNAME": self.name, "ZOO_MY_ID": str(n), "ZOO_SERVERS": SERVERS}
+        variables.update(overrides)
+        env += [f"{k}={v}" for k, v in variables.items()]
+        self.log_path = os.path.join(tmp, f"{self.name}.{start}.log")
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
             ["unshare", "--net", "--mount", "--uts", "--fork", "sh", "-c", CONTAINER, "-",
@@ -223,7 +263,7 @@ class Container:
             stdin=subprocess.PIPE, stdout=self.log, stderr=subprocess.STDOUT, text=True)
         # unshare itself is in the new network namespace: wire it from here.
         netns = f"--net=/proc/{self.process.pid}/ns/net"
-        outside, inside = f"zkv{n}", f"zkv{n}c"
+        outside, inside = f"zkv{n}s{start}", f"zkv{n}s{start}c"
         sh("ip", "link", "add", outside, "type", "veth", "peer", "name", inside)
         sh("ip", "link", "set", inside, "netns", str(self.process.pid))
         sh("ip", "link", "set", outside, "master", "zkbr", "up")
@@ -296,6 +336,7 @@ class ImageEnsembleTest(unittest.TestCase):
         deadline = time.monotonic() + deadline_s
         modes = {}
         while time.monotonic() < deadline:
+            modes = {}
             for c in self.containers:
                 self.assertIsNone(c.process.poll(), f"{c.name} exited:\n{c.log_tail()}")
                 for line in four_letter_word(address(c.n), "srvr").splitlines():
@@ -347,6 +388,28 @@ class ImageEnsembleTest(unittest.TestCase):
             # The txn log went to the /datalog volume.
             self.assertTrue(os.listdir(os.path.join(c.dir, "datalog")), c.name)
 
+        # zoo2's container stopped (SIGTERM to zkd, as docker stop sends) and
+        # started again on its volumes with other values: zoo.cfg and myid
+        # are kept, so it is server 2 again, rejoins and has the write.
+        old = self.containers[1]
+        with open(os.path.join(old.dir, "conf", "zoo.cfg")) as f:
+            config = f.read()
+        old.stop()
+        self.assertEqual(old.process.returncode, 0, old.log_tail())
+        self.containers[1] = Container(2, self.rootfs, self.process, self.tmp, "docker", start=1,
+                                       ZOO_MY_ID="9", ZOO_SERVERS="server.9=nowhere:1:2;2181")
+        self.wait_for_ensemble()
+        with open(os.path.join(old.dir, "conf", "zoo.cfg")) as f:
+            self.assertEqual(f.read(), config)
+        with open(os.path.join(old.dir, "data", "myid")) as f:
+            self.assertEqual(f.read(), "2\n")
+        again = KazooClient(hosts=f"{address(2)}:2181", timeout=10)
+        again.start(timeout=30)
+        try:
+            self.assertEqual(again.get("/image-test")[0], b"written through zoo1")
+        finally:
+            again.stop()
+
 
 def missing_for_ensemble(deb_dir):
     """Why the ensemble test cannot run here, or None."""
@@ -368,7 +431,7 @@ def missing_for_ensemble(deb_dir):
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else ""
     if mode == "entrypoint":
-        cases = EntrypointTest
+        cases = (EntrypointTest, ZkServerShTest)
     elif mode in ("ensemble", "ensemble-in-netns"):
         cases = ImageEnsembleTest
         if mode == "ensemble":
@@ -384,10 +447,12 @@ def main():
             os.execvp("unshare", ["unshare", "--net", "--fork", sys.executable,
                                   os.path.abspath(__file__), "ensemble-in-netns", oci])
         ImageEnsembleTest.oci = sys.argv[2]
+        cases = (cases,)
     else:
         print("usage: image_test.py entrypoint | ensemble", file=sys.stderr)
         sys.exit(2)
-    suite = unittest.defaultTestLoader.loadTestsFromTestCase(cases)
+    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromTestCase(c)
+                               for c in cases)
     result = unittest.TextTestRunner(verbosity=2).run(suite)
     sys.exit(0 if result.wasSuccessful() else 1)
 

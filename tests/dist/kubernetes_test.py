@@ -169,7 +169,8 @@ class KubernetesManifestsTest(unittest.TestCase):
 
     def test_ports_are_the_images(self):
         with open(IMAGE_SCRIPT) as f:
-            exposed = sorted(int(p) for p in re.findall(r"--config\.exposedports (\d+)/tcp", f.read()))
+            text = f.read()
+        exposed = sorted(int(p) for p in re.findall(r"--config\.exposedports (\d+)/tcp", text))
         self.assertEqual(exposed, [2181, 2888, 3888, 8080])
         ports = {p["name"]: p["containerPort"] for p in self.container["ports"]}
         self.assertEqual(sorted(ports.values()), exposed)
