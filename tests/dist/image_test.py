@@ -39,7 +39,11 @@ Two tests, chosen by the first argument:
               the zookeeper user; then zoo2 is stopped (SIGTERM, exit 0) and
               started again on its volumes with another ZOO_MY_ID and
               ZOO_SERVERS, which are ignored: it rejoins as server 2 and
-              serves the write. Needs root (namespaces, mounts, chroot),
+              serves the write. Then the StatefulSet's pods the same way
+              (tests its start-up script in the image: zk-0..zk-2 from the
+              pod names and the headless Service's names, as uid 1000 with a
+              read-only root), and GET /livez and /readyz on the admin port.
+              Needs root (namespaces, mounts, chroot),
               unshare, nsenter, ip, mmdebstrap, umoci, kazoo and a zkd package
               in DEB_DIR; exits 77 (skipped) when one is missing.
 
@@ -47,6 +51,7 @@ Environment (tests/dist/CMakeLists.txt): SOURCE_DIR, BUILD_DIR, DEB_DIR
 (default SOURCE_DIR/build-deb).
 """
 
+import itertools
 import json
 import os
 import shutil
@@ -245,33 +250,38 @@ exec chroot --userspec="$user" "$rootfs" /usr/bin/env -i "$@"
 
 
 class Container:
-    """One server: the image's process in namespaces of its own."""
+    """One server: a process of the image in namespaces of its own.
 
-    def __init__(self, n, rootfs, process, tmp, style, start=0, **overrides):
-        """Server n's start number `start` (0: its volumes are made, empty and
-        root's, as new volumes; later: the same volumes again); overrides
-        replace the compose example's variables."""
-        self.n, self.name, self.style = n, f"zoo{n}", style
-        self.dir = os.path.join(tmp, self.name)
+    n: the server's number (its address, MAC and veth names); name: its host
+    name and directory; style: "docker" or "kubernetes" (CONTAINER); argv and
+    variables: the process and the environment beyond the image's ENV; hosts:
+    {name: address} for its /etc/hosts; start: 0 makes its volumes (empty,
+    root's, as new volumes), a later start reuses them."""
+
+    serials = itertools.count()
+
+    def __init__(self, n, name, image, style, argv, variables, hosts, start=0):
+        self.n, self.name, self.style = n, name, style
+        self.dir = os.path.join(image.tmp, name)
         for v in ("conf", "data", "datalog", "logs"):
             os.makedirs(os.path.join(self.dir, v), exist_ok=start > 0)
         with open(os.path.join(self.dir, "hosts"), "w") as f:
             f.write("127.0.0.1\tlocalhost\n")
-            for m in (1, 2, 3):
-                f.write(f"{address(m)}\tzoo{m}\n")
-        env = [e for e in process["env"] if not e.startswith("HOSTNAME=")]
-        variables = {"HOSTNAME": self.name, "ZOO_MY_ID": str(n), "ZOO_SERVERS": SERVERS}
-        variables.update(overrides)
+            for host, host_address in hosts.items():
+                f.write(f"{host_address}\t{host}\n")
+        env = [e for e in image.process["env"] if e.split("=", 1)[0] not in variables]
         env += [f"{k}={v}" for k, v in variables.items()]
-        self.log_path = os.path.join(tmp, f"{self.name}.{start}.log")
+        self.log_path = os.path.join(image.tmp, f"{name}.{start}.log")
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
             ["unshare", "--net", "--mount", "--uts", "--fork", "sh", "-c", CONTAINER, "-",
-             rootfs, self.dir, self.name, style, *env, *process["args"]],
+             image.rootfs, self.dir, name, style, *env, *argv],
             stdin=subprocess.PIPE, stdout=self.log, stderr=subprocess.STDOUT, text=True)
         # unshare itself is in the new network namespace: wire it from here.
         netns = f"--net=/proc/{self.process.pid}/ns/net"
-        outside, inside = f"zkv{n}s{start}", f"zkv{n}s{start}c"
+        # A name of its own: a stopped container's pair may outlive it briefly.
+        serial = next(Container.serials)
+        outside, inside = f"zkv{serial}", f"zkv{serial}c"
         sh("ip", "link", "add", outside, "type", "veth", "peer", "name", inside)
         sh("ip", "link", "set", inside, "netns", str(self.process.pid))
         sh("ip", "link", "set", outside, "master", "zkbr", "up")
@@ -306,6 +316,18 @@ class Container:
             return "".join(f.readlines()[-30:])
 
 
+def http_status(host, port, path, timeout=2.0):
+    """The status of GET path, or None when nothing answers."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+                      .encode())
+            head = s.recv(4096).decode(errors="replace")
+        return int(head.split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 class ImageEnsembleTest(unittest.TestCase):
     oci = None  # set by main
 
@@ -327,19 +349,17 @@ class ImageEnsembleTest(unittest.TestCase):
         sh("ip", "link", "add", "zkbr", "type", "bridge")
         sh("ip", "addr", "add", f"{BRIDGE_ADDRESS}/24", "dev", "zkbr")
         sh("ip", "link", "set", "zkbr", "up")
-        cls.containers = []
-        try:
-            for n, style in ((1, "docker"), (2, "docker"), (3, "kubernetes")):
-                cls.containers.append(Container(n, cls.rootfs, cls.process, cls.tmp, style))
-        except BaseException:
-            cls.tearDownClass()
-            raise
 
     @classmethod
     def tearDownClass(cls):
-        for c in cls.containers:
-            c.stop()
         shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def setUp(self):
+        self.containers = []
+
+    def tearDown(self):
+        for c in self.containers:
+            c.stop()
 
     def wait_for_ensemble(self, deadline_s=90):
         deadline = time.monotonic() + deadline_s
@@ -357,45 +377,58 @@ class ImageEnsembleTest(unittest.TestCase):
         self.fail(f"no ensemble after {deadline_s} s: {modes}\n" +
                   "\n".join(f"--- {c.name}\n{c.log_tail()}" for c in self.containers))
 
-    def test_the_compose_environment_serves_an_ensemble(self):
+    def assert_write_is_read_elsewhere(self, path):
         from kazoo.client import KazooClient
-        begin = time.monotonic()
-        modes = self.wait_for_ensemble()
-        print(f"ensemble {modes} after {time.monotonic() - begin:.1f} s", flush=True)
-
         writer = KazooClient(hosts=f"{address(1)}:2181", timeout=10)
         reader = KazooClient(hosts=f"{address(3)}:2181", timeout=10)
         writer.start(timeout=30)
         reader.start(timeout=30)
         try:
-            writer.create("/image-test", b"written through zoo1")
-            reader.sync("/image-test")
-            data, _ = reader.get("/image-test")
-            self.assertEqual(data, b"written through zoo1")
+            writer.create(path, b"written through server 1")
+            reader.sync(path)
+            self.assertEqual(reader.get(path)[0], b"written through server 1")
         finally:
             writer.stop()
             reader.stop()
 
+    def assert_runs_as_zookeeper(self, c):
+        with open(f"/proc/{c.server_pid()}/status") as f:
+            status = dict(line.split(":", 1) for line in f if ":" in line)
+        self.assertEqual(status["Name"].strip(), "zkd")
+        self.assertEqual(status["Uid"].split()[0], "1000", c.name)  # the zookeeper user
+        self.assertEqual(status["Gid"].split()[0], "1000", c.name)
+        with open(f"/proc/{c.server_pid()}/mountinfo") as f:
+            root_options = next(line.split()[5].split(",") for line in f
+                                if line.split()[4] == "/")
+        self.assertEqual("ro" in root_options, c.style == "kubernetes", c.name)
+        for v in ("data", "datalog", "logs", "conf"):
+            self.assertEqual(os.stat(os.path.join(c.dir, v)).st_uid, 1000, v)
+        # The txn log went to the /datalog volume.
+        self.assertTrue(os.listdir(os.path.join(c.dir, "datalog")), c.name)
+
+    def compose_container(self, n, style, start=0, **overrides):
+        """zooN with the compose example's environment (overrides replace it)."""
+        variables = {"HOSTNAME": f"zoo{n}", "ZOO_MY_ID": str(n), "ZOO_SERVERS": SERVERS}
+        variables.update(overrides)
+        return Container(n, f"zoo{n}", self, style, self.process["args"], variables,
+                         {f"zoo{m}": address(m) for m in (1, 2, 3)}, start)
+
+    def test_the_compose_environment_serves_an_ensemble(self):
+        from kazoo.client import KazooClient
+        for n, style in ((1, "docker"), (2, "docker"), (3, "kubernetes")):
+            self.containers.append(self.compose_container(n, style))
+        begin = time.monotonic()
+        modes = self.wait_for_ensemble()
+        print(f"ensemble {modes} after {time.monotonic() - begin:.1f} s", flush=True)
+        self.assert_write_is_read_elsewhere("/image-test")
         for c in self.containers:
-            with open(f"/proc/{c.server_pid()}/status") as f:
-                status = dict(line.split(":", 1) for line in f if ":" in line)
-            self.assertEqual(status["Name"].strip(), "zkd")
-            self.assertEqual(status["Uid"].split()[0], "1000", c.name)  # the zookeeper user
-            self.assertEqual(status["Gid"].split()[0], "1000", c.name)
-            with open(f"/proc/{c.server_pid()}/mountinfo") as f:
-                root_options = next(line.split()[5].split(",") for line in f
-                                    if line.split()[4] == "/")
-            self.assertEqual("ro" in root_options, c.style == "kubernetes", c.name)
+            self.assert_runs_as_zookeeper(c)
             with open(os.path.join(c.dir, "data", "myid")) as f:
                 self.assertEqual(f.read(), f"{c.n}\n")
             with open(os.path.join(c.dir, "conf", "zoo.cfg")) as f:
                 config = f.read().splitlines()
             self.assertEqual(config[:2], ["dataDir=/data", "dataLogDir=/datalog"])
             self.assertEqual(config[-3:], SERVERS.split())
-            for v in ("data", "datalog", "logs", "conf"):
-                self.assertEqual(os.stat(os.path.join(c.dir, v)).st_uid, 1000, v)
-            # The txn log went to the /datalog volume.
-            self.assertTrue(os.listdir(os.path.join(c.dir, "datalog")), c.name)
 
         # zoo2's container stopped (SIGTERM to zkd, as docker stop sends) and
         # started again on its volumes with other values: zoo.cfg and myid
@@ -407,11 +440,11 @@ class ImageEnsembleTest(unittest.TestCase):
         old.stop()
         self.assertEqual(old.process.returncode, 0, old.log_tail())
         stopped = time.monotonic()
-        self.containers[1] = Container(2, self.rootfs, self.process, self.tmp, "docker", start=1,
-                                       ZOO_MY_ID="9", ZOO_SERVERS="server.9=nowhere:1:2;2181")
+        self.containers[1] = self.compose_container(
+            2, "docker", start=1, ZOO_MY_ID="9", ZOO_SERVERS="server.9=nowhere:1:2;2181")
         modes = self.wait_for_ensemble()
-        print(f"zoo2 stopped in {stopped - begin:.1f} s, back in {time.monotonic() - stopped:.1f} s:"
-              f" {modes}", flush=True)
+        back = time.monotonic() - stopped
+        print(f"zoo2 stopped in {stopped - begin:.1f} s, back in {back:.1f} s: {modes}", flush=True)
         with open(os.path.join(old.dir, "conf", "zoo.cfg")) as f:
             self.assertEqual(f.read(), config)
         with open(os.path.join(old.dir, "data", "myid")) as f:
@@ -419,9 +452,46 @@ class ImageEnsembleTest(unittest.TestCase):
         again = KazooClient(hosts=f"{address(2)}:2181", timeout=10)
         again.start(timeout=30)
         try:
-            self.assertEqual(again.get("/image-test")[0], b"written through zoo1")
+            self.assertEqual(again.get("/image-test")[0], b"written through server 1")
         finally:
             again.stop()
+
+    def test_the_statefulsets_pods_serve_an_ensemble(self):
+        """dist/kubernetes/statefulset.yaml's container as a kubelet would
+        start it: its command and args, the image's ENV under its env (the
+        literal values; POD_NAMESPACE from the downward API; the optional
+        secret absent), host name zk-N, the headless Service's names in
+        /etc/hosts, uid 1000, a read-only root."""
+        import yaml
+        with open(os.path.join(SOURCE_DIR, "dist", "kubernetes", "statefulset.yaml")) as f:
+            sts = yaml.safe_load(f)
+        [spec] = sts["spec"]["template"]["spec"]["containers"]
+        service, set_name = sts["spec"]["serviceName"], sts["metadata"]["name"]
+        names = {f"{set_name}-{i}.{service}.default.svc": address(i + 1) for i in range(3)}
+        for i in range(3):
+            variables = {"HOSTNAME": f"{set_name}-{i}", "POD_NAMESPACE": "default"}
+            variables.update({e["name"]: e["value"] for e in spec["env"] if "value" in e})
+            self.containers.append(Container(i + 1, f"{set_name}-{i}", self, "kubernetes",
+                                             spec["command"] + spec["args"], variables, names))
+        begin = time.monotonic()
+        modes = self.wait_for_ensemble()
+        print(f"StatefulSet ensemble {modes} after {time.monotonic() - begin:.1f} s", flush=True)
+        self.assert_write_is_read_elsewhere("/statefulset-test")
+        for c in self.containers:
+            self.assert_runs_as_zookeeper(c)
+            with open(os.path.join(c.dir, "conf", "zoo.cfg")) as f:
+                config = f.read().splitlines()
+            self.assertIn("standaloneEnabled=false", config)
+            self.assertIn("reconfigEnabled=true", config)
+            self.assertIn(f"server.{c.n}={c.name}.{service}.default.svc:2888:3888;2181", config)
+        # The probes' paths on the admin port: /livez and /readyz answer 200
+        # on a serving ensemble; a zkd built before them answers 404 (then
+        # the manifests' probes need that zkd change: docs/kubernetes.md).
+        statuses = {(c.name, path): http_status(address(c.n), 8080, path)
+                    for c in self.containers for path in ("/livez", "/readyz")}
+        print(f"probes: {statuses}", flush=True)
+        if set(statuses.values()) != {404}:
+            self.assertEqual(set(statuses.values()), {200}, statuses)
 
 
 def missing_for_ensemble(deb_dir):
