@@ -51,6 +51,8 @@ Environment (tests/dist/CMakeLists.txt): SOURCE_DIR, BUILD_DIR, DEB_DIR
 (default SOURCE_DIR/build-deb).
 """
 
+import base64
+import hashlib
 import itertools
 import json
 import os
@@ -71,6 +73,10 @@ SKIP = 77
 SERVERS = ("server.1=zoo1:2888:3888;2181 server.2=zoo2:2888:3888;2181 "
            "server.3=zoo3:2888:3888;2181")
 BRIDGE_ADDRESS = "10.77.0.1"
+# The superuser the StatefulSet's pods get through ZK_SUPER_DIGEST (the
+# zk-super secret): digest of "super:secret", base64 of its SHA-1.
+SUPER_USER = "super:secret"
+SUPER_DIGEST = "super:" + base64.b64encode(hashlib.sha1(SUPER_USER.encode()).digest()).decode()
 
 
 def address(n):
@@ -371,7 +377,7 @@ class ImageEnsembleTest(unittest.TestCase):
                 for line in four_letter_word(address(c.n), "srvr").splitlines():
                     if line.startswith("Mode: "):
                         modes[c.name] = line[len("Mode: "):]
-            if sorted(modes.values()) == ["follower", "follower", "leader"]:
+            if sorted(modes.values()) == ["follower"] * (len(self.containers) - 1) + ["leader"]:
                 return modes
             time.sleep(0.5)
         self.fail(f"no ensemble after {deadline_s} s: {modes}\n" +
@@ -456,23 +462,32 @@ class ImageEnsembleTest(unittest.TestCase):
         finally:
             again.stop()
 
-    def test_the_statefulsets_pods_serve_an_ensemble(self):
+    def test_the_statefulsets_pods_serve_an_ensemble_and_scale(self):
         """dist/kubernetes/statefulset.yaml's container as a kubelet would
         start it: its command and args, the image's ENV under its env (the
-        literal values; POD_NAMESPACE from the downward API; the optional
-        secret absent), host name zk-N, the headless Service's names in
-        /etc/hosts, uid 1000, a read-only root."""
+        literal values; POD_NAMESPACE from the downward API; the zk-super
+        secret's digest), host name zk-N, the headless Service's names in
+        /etc/hosts, uid 1000, a read-only root. Then docs/kubernetes.md's
+        scaling, one server each way: zk-3 started (as `kubectl scale
+        --replicas=4` would) and added by a superuser's reconfig, then
+        removed by reconfig and stopped."""
         import yaml
+        from kazoo.client import KazooClient
         with open(os.path.join(SOURCE_DIR, "dist", "kubernetes", "statefulset.yaml")) as f:
             sts = yaml.safe_load(f)
         [spec] = sts["spec"]["template"]["spec"]["containers"]
         service, set_name = sts["spec"]["serviceName"], sts["metadata"]["name"]
-        names = {f"{set_name}-{i}.{service}.default.svc": address(i + 1) for i in range(3)}
-        for i in range(3):
-            variables = {"HOSTNAME": f"{set_name}-{i}", "POD_NAMESPACE": "default"}
+        names = {f"{set_name}-{i}.{service}.default.svc": address(i + 1) for i in range(4)}
+
+        def pod(i):
+            variables = {"HOSTNAME": f"{set_name}-{i}", "POD_NAMESPACE": "default",
+                         "ZK_SUPER_DIGEST": SUPER_DIGEST}
             variables.update({e["name"]: e["value"] for e in spec["env"] if "value" in e})
-            self.containers.append(Container(i + 1, f"{set_name}-{i}", self, "kubernetes",
-                                             spec["command"] + spec["args"], variables, names))
+            return Container(i + 1, f"{set_name}-{i}", self, "kubernetes",
+                             spec["command"] + spec["args"], variables, names)
+
+        for i in range(3):
+            self.containers.append(pod(i))
         begin = time.monotonic()
         modes = self.wait_for_ensemble()
         print(f"StatefulSet ensemble {modes} after {time.monotonic() - begin:.1f} s", flush=True)
@@ -483,6 +498,7 @@ class ImageEnsembleTest(unittest.TestCase):
                 config = f.read().splitlines()
             self.assertIn("standaloneEnabled=false", config)
             self.assertIn("reconfigEnabled=true", config)
+            self.assertIn(f"DigestAuthenticationProvider.superDigest={SUPER_DIGEST}", config)
             self.assertIn(f"server.{c.n}={c.name}.{service}.default.svc:2888:3888;2181", config)
         # The probes' paths on the admin port: /livez and /readyz answer 200
         # on a serving ensemble; a zkd built before them answers 404 (then
@@ -492,6 +508,38 @@ class ImageEnsembleTest(unittest.TestCase):
         print(f"probes: {statuses}", flush=True)
         if set(statuses.values()) != {404}:
             self.assertEqual(set(statuses.values()), {200}, statuses)
+
+        # Scale up by one: zk-3 lists servers 1-4 (ZK_REPLICAS is 3), waits
+        # outside the ensemble until the reconfig adds it, then follows.
+        self.containers.append(pod(3))
+        server4 = f"server.4={set_name}-3.{service}.default.svc:2888:3888;2181"
+        admin = KazooClient(hosts=f"{address(1)}:2181", timeout=10,
+                            auth_data=[("digest", SUPER_USER)])
+        admin.start(timeout=30)
+        try:
+            begin = time.monotonic()
+            admin.reconfig(joining=server4, leaving=None, new_members=None)
+            modes = self.wait_for_ensemble()
+            print(f"zk-3 added, serving in {time.monotonic() - begin:.1f} s: {modes}", flush=True)
+            members = admin.get("/zookeeper/config")[0].decode().splitlines()
+            # As Apache writes it: the role and the client address spelt out.
+            self.assertIn(f"server.4={set_name}-3.{service}.default.svc:2888:3888:participant;"
+                          "0.0.0.0:2181", members)
+            reader = KazooClient(hosts=f"{address(4)}:2181", timeout=10)
+            reader.start(timeout=30)
+            try:
+                self.assertEqual(reader.get("/statefulset-test")[0], b"written through server 1")
+            finally:
+                reader.stop()
+            # Scale down by one: reconfig first, then the pod goes.
+            admin.reconfig(joining=None, leaving="4", new_members=None)
+            members = admin.get("/zookeeper/config")[0].decode().splitlines()
+            self.assertFalse([m for m in members if m.startswith("server.4=")], members)
+        finally:
+            admin.stop()
+        self.containers.pop().stop()
+        modes = self.wait_for_ensemble()
+        print(f"zk-3 removed: {modes}", flush=True)
 
 
 def missing_for_ensemble(deb_dir):
