@@ -40,9 +40,11 @@ Two tests, chosen by the first argument:
               started again on its volumes with another ZOO_MY_ID and
               ZOO_SERVERS, which are ignored: it rejoins as server 2 and
               serves the write. Then the StatefulSet's pods the same way
-              (tests its start-up script in the image: zk-0..zk-2 from the
-              pod names and the headless Service's names, as uid 1000 with a
-              read-only root), and GET /livez and /readyz on the admin port.
+              (its start-up script in the image: zk-0..zk-2 from the pod
+              names and the headless Service's names, as uid 1000 with a
+              read-only root), GET /livez and /readyz on the admin port, and
+              docs/kubernetes.md's scaling one server each way (zk-3 added
+              by a superuser's reconfig, then removed and stopped).
               Needs root (namespaces, mounts, chroot),
               unshare, nsenter, ip, mmdebstrap, umoci, kazoo and a zkd package
               in DEB_DIR; exits 77 (skipped) when one is missing.
