@@ -92,9 +92,16 @@ Status write_dynamic_config(storage::Env& env, const std::filesystem::path& zoo_
   if (!current.ok()) {
     return Status::error(zoo_cfg.string() + ": cannot read: " + current.status().message());
   }
-  return write_beside(
-      env, zoo_cfg,
-      static_file_text(*current, canonical_text(dynamic), erase_client_port(servers, my_id)));
+  // zoo.cfg still holding this server's line: Apache would have rewritten it
+  // at its first election already (with that line's membership), erasing
+  // the client port if the line named one; the erasure outlives the line.
+  bool erase = erase_client_port(servers, my_id);
+  for (const Property& p : parse_properties(*current)) {
+    if (p.key != "server." + std::to_string(my_id)) continue;
+    const auto own = parse_server_line(p.value);
+    erase = erase || (own.ok() && own->client_port != 0);
+  }
+  return write_beside(env, zoo_cfg, static_file_text(*current, canonical_text(dynamic), erase));
 }
 
 Status back_up_static_config(storage::Env& env, const std::filesystem::path& zoo_cfg) {

@@ -107,6 +107,23 @@ TEST(DynamicFiles, WritesBothFilesDurably) {
   EXPECT_FALSE(env.file_exists("/conf/zoo.cfg.tmp"));
 }
 
+TEST(DynamicFiles, ARemovedServerErasesTheClientPortItsStaticLineNamed) {
+  // Apache rewrote zoo.cfg at its first election, with server 3's line,
+  // which names a client port: it was erased then, and stays so when the
+  // reconfiguration that removes server 3 is written.
+  storage::MemoryEnv env;
+  ASSERT_TRUE(env.create_dirs("/conf").ok());
+  {
+    auto file = env.new_writable_file("/conf/zoo.cfg", 0);
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE((*file)->append("clientPort=2183\nserver.3=h3:2888:3888;2183\n").ok());
+    ASSERT_TRUE((*file)->close().ok());
+  }
+  const QuorumServers members = servers("server.1=h1:2888:3888;2181\nserver.2=h2:2888:3888\n");
+  ASSERT_TRUE(write_dynamic_config(env, "/conf/zoo.cfg", members, 0x100000002, 3).ok());
+  EXPECT_EQ(*env.read_file("/conf/zoo.cfg"), "dynamicConfigFile=/conf/zoo.cfg.dynamic.100000002\n");
+}
+
 TEST(DynamicFiles, ReportsTheFileItCannotWrite) {
   storage::MemoryEnv env;  // no /conf
   const Status s =
