@@ -13,7 +13,10 @@
 // Apache moves the server lines to zoo.cfg.dynamic.<the epoch's first zxid>
 // (its version bump of ZOOKEEPER-1783), zkd leaves zoo.cfg alone until the
 // first reconfiguration (docs/replication.md). Then the zkd servers, their
-// zoo.cfg now naming the dynamic file, restart with that membership.
+// zoo.cfg now naming the dynamic file, restart with that membership; and,
+// exported (zkd export), Apache 3.8 started on each zkd server's zoo.cfg
+// and data forms the ensemble that file names, at its version, with the
+// data.
 // Every wait polls for its condition with a deadline.
 #include <gtest/gtest.h>
 
@@ -37,6 +40,9 @@
 #include "tests/lab/node_session.h"
 #include "toolkit/poll_until.h"
 #include "zklab/process/ensemble.h"
+#include "zklab/process/flavour.h"
+#include "zklab/process/server_status.h"
+#include "zklab/process/zkd_process.h"
 
 namespace zk::lab {
 namespace {
@@ -325,6 +331,49 @@ TEST(DynamicConfigFile, ZkdWritesWhatApacheWritesAfterEachReconfig) {
   ASSERT_EQ(zkd.ensemble->wait_all_serving(kDeadline), "") << zkd.ensemble->logs();
   for (int id : all) EXPECT_EQ(zkd.config_on(id), before) << "node " << id;
   EXPECT_EQ(zkd.all_files(all), zkd_added);
+  {
+    zk::client::SyncClient client;
+    ASSERT_TRUE(client.connect(zkd.ensemble->address(1), 5s, 5s).ok());
+    ASSERT_TRUE(client.create("/written-in-zkd", std::string("x")).ok());
+  }
+
+  // Back to Apache (docs/migration.md): each zkd server stopped, its data
+  // exported into dataDir's place, and Apache started on zoo.cfg as zkd
+  // left it: the ensemble the dynamic file names, at the file's version.
+  for (int id : all) ASSERT_TRUE(zkd.ensemble->kill(id)) << "node " << id;
+  std::vector<std::unique_ptr<ZkdProcess>> back;
+  for (int id : all) {
+    const std::filesystem::path dir = zkd.node_dir(id);
+    const RunResult exported = run_zkd(
+        {"export", "--config", (dir / "zoo.cfg").string(), (dir / "exported").string()}, kDeadline);
+    ASSERT_EQ(exported.status, 0) << exported.output;
+    std::filesystem::rename(dir / "data", dir / "data.zkd");
+    std::filesystem::rename(dir / "exported", dir / "data");
+    ZkdOptions options;
+    options.command = apache_command(ApacheRuntime{}, "{config}");
+    options.dir = dir;
+    options.port = zkd.ensemble->node(id).port();
+    options.raw_config = read_text(dir / "zoo.cfg");  // written back as it is
+    options.wait_until_ready = false;
+    auto started = ZkdProcess::start(options);
+    ASSERT_TRUE(started.process) << started.error;
+    back.push_back(std::move(started.process));
+  }
+  for (int id : all) {
+    const uint16_t port = zkd.ensemble->node(id).port();
+    EXPECT_TRUE(toolkit::poll_until([&] { return is_serving(server_mode("127.0.0.1", port, 1s)); },
+                                    kDeadline, 100ms))
+        << "Apache on node " << id << "'s files does not serve:\n"
+        << read_text(zkd.node_dir(id) / "zkd.log");
+  }
+  for (int id : all) {
+    EXPECT_EQ(zkd.config_on(id), before) << "Apache on node " << id;
+    zk::client::SyncClient client;
+    ASSERT_TRUE(client.connect(zkd.ensemble->address(id), 5s, 5s).ok());
+    auto exists = client.exists("/written-in-zkd");
+    ASSERT_TRUE(exists.ok());
+    EXPECT_TRUE(exists->has_value()) << "Apache on node " << id;
+  }
 }
 
 }  // namespace
