@@ -101,7 +101,20 @@ Status write_dynamic_config(storage::Env& env, const std::filesystem::path& zoo_
     const auto own = parse_server_line(p.value);
     erase = erase || (own.ok() && own->client_port != 0);
   }
-  return write_beside(env, zoo_cfg, static_file_text(*current, canonical_text(dynamic), erase));
+  if (Status s =
+          write_beside(env, zoo_cfg, static_file_text(*current, canonical_text(dynamic), erase));
+      !s.ok()) {
+    return s;
+  }
+  // Apache's proposed-but-uncommitted configuration (left by Apache before
+  // zkd took the server over): older than the one committed now, and Apache
+  // deletes it at this point too.
+  const std::string next = zoo_cfg.string() + ".dynamic.next";
+  if (!env.file_exists(next)) return Status();
+  if (Status s = env.remove_file(next); !s.ok()) {
+    return Status::error(next + ": cannot remove: " + s.message());
+  }
+  return env.sync_dir(dir_of(zoo_cfg));
 }
 
 Status back_up_static_config(storage::Env& env, const std::filesystem::path& zoo_cfg) {

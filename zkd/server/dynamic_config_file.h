@@ -53,7 +53,9 @@ std::string static_file_text(std::string_view zoo_cfg, std::string_view dynamic_
 // client port is erased when erase_client_port says so for `my_id`, or when
 // zoo.cfg's own server line for `my_id` names one: Apache would have
 // rewritten that zoo.cfg at its first election, with that line (zkd leaves
-// it until the first reconfiguration: docs/replication.md). Each file is written under a .tmp name,
+// it until the first reconfiguration: docs/replication.md). A
+// `<zoo_cfg>.dynamic.next` (Apache's proposed configuration; zkd writes
+// none) is then removed, as Apache removes it on a commit. Each file is written under a .tmp name,
 // synced, renamed and its directory synced. An error names the file.
 Status write_dynamic_config(storage::Env& env, const std::filesystem::path& zoo_cfg,
                             const QuorumServers& servers, int64_t version, int64_t my_id);

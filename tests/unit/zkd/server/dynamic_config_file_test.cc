@@ -96,6 +96,12 @@ TEST(DynamicFiles, WritesBothFilesDurably) {
     ASSERT_TRUE(env.sync_dir("/conf").ok());
   }
   ASSERT_TRUE(back_up_static_config(env, "/conf/zoo.cfg").ok());
+  {
+    // Apache's proposed configuration, left behind: gone with the commit.
+    auto file = env.new_writable_file("/conf/zoo.cfg.dynamic.next", 0);
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE((*file)->close().ok());
+  }
   const QuorumServers members = servers("server.1=h1:2888:3888;2181\nserver.2=h2:2888:3888\n");
   ASSERT_TRUE(write_dynamic_config(env, "/conf/zoo.cfg", members, 0x100000005, 1).ok());
   env.drop_unsynced();  // what a power loss leaves: everything
@@ -105,6 +111,7 @@ TEST(DynamicFiles, WritesBothFilesDurably) {
   EXPECT_EQ(*env.read_file("/conf/zoo.cfg"),
             "dataDir=/data\ndynamicConfigFile=/conf/zoo.cfg.dynamic.100000005\n");
   EXPECT_FALSE(env.file_exists("/conf/zoo.cfg.tmp"));
+  EXPECT_FALSE(env.file_exists("/conf/zoo.cfg.dynamic.next"));
 }
 
 TEST(DynamicFiles, ARemovedServerErasesTheClientPortItsStaticLineNamed) {
