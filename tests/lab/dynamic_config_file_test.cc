@@ -262,7 +262,7 @@ bool names_server(const std::string& config, int id) {
   return config.find("server." + std::to_string(id) + "=") != std::string::npos;
 }
 
-TEST(DynamicConfigFile, ZkdWritesWhatApacheWritesAfterEachReconfig) {
+TEST(ApacheDynamicFiles, ZkdWritesWhatApacheWritesAfterEachReconfig) {
   Lab apache(Flavour::kApache);
   ASSERT_TRUE(apache.ensemble);
   Lab zkd(Flavour::kZkd);
