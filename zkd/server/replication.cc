@@ -295,10 +295,10 @@ void Replication::touched(const std::vector<std::pair<int64_t, int32_t>>& touche
 void Replication::write_dynamic_config(const QuorumServers& servers, int64_t version) {
   const ServerConfig& config = parts_.config;
   if (!config.reconfig_enabled || config.source.empty() || version <= dynamic_version_) return;
-  dynamic_version_ = version;
   const Status s =
       server::write_dynamic_config(parts_.env, config.source, servers, version, config.my_id);
   if (s.ok()) {
+    dynamic_version_ = version;
     log_info("configuration version ", hex(version), " written to ",
              dynamic_file_path(config.source, version).string(), "; ", config.source.string(),
              " points at it");
@@ -332,6 +332,12 @@ void Replication::status_changed(const zab::Status& old, const zab::Status& now)
   if (now.serving && now.role == zab::Role::kLeading && !old.serving) {
     // Every session gets its whole timeout from now, as after a restart.
     parts_.sessions.touch_all(parts_.env.clock().steady_ms());
+  }
+  if (now.serving && !old.serving) {
+    // Synced: the tree's membership is committed (Apache writes what the
+    // leader's UPTODATE brings). A write lost to a crash, or that failed,
+    // is made now.
+    write_tree_membership();
   }
   if (now.serving && !old.serving) {
     // Not from inside the host's step: the held handshakes may write.

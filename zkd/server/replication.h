@@ -150,9 +150,11 @@ class Replication final : ReplicaEvents {
   // and a zoo.cfg to rewrite, `servers` at `version`, committed, go to
   // zoo.cfg.dynamic.<version> and zoo.cfg points at it, unless a version
   // as new was written (or read at start). A failure is logged, as Apache
-  // does, and the server goes on.
+  // does, and the server goes on (the next commit, or the next time the
+  // replica serves, tries again).
   void write_dynamic_config(const QuorumServers& servers, int64_t version);
-  // The same for the membership the tree holds (after a leader's snapshot).
+  // The same for the membership the tree holds (committed: after a reconfig
+  // txn is applied, a leader's snapshot installed, or a sync).
   void write_tree_membership();
   // zkd's peer links: TCP, with zoo.cfg's TLS (sslQuorum, portUnification)
   // and quorum SASL.
@@ -167,7 +169,8 @@ class Replication final : ReplicaEvents {
   std::unique_ptr<storage::Timer> tick_timer_;
   uint64_t ticks_ = 0;
   bool stopped_ = false;
-  // The newest membership version in a dynamic file: zoo.cfg's at start.
+  // The newest membership version written to a dynamic file (or read from
+  // one at start).
   int64_t dynamic_version_ = 0;
 };
 

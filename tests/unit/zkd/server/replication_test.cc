@@ -466,6 +466,23 @@ TEST_F(DynamicFilesReplicationTest, ACommittedReconfigIsWrittenWhereItCanBeAndSe
   EXPECT_TRUE(serves(2));
   auto writer = client(2);
   EXPECT_EQ(create(*writer, "/after", "x").err, Error::kOk);
+
+  // Its conf directory back, it writes the membership once it serves again
+  // (as after a crash between a commit and the write).
+  storage::Env& env = *ensemble_.node(2).env;
+  ASSERT_TRUE(env.create_dirs("/conf").ok());
+  {
+    auto cfg = env.new_writable_file("/conf/zoo.cfg", 0);
+    ASSERT_TRUE(cfg.ok());
+    ASSERT_TRUE((*cfg)->append(std::string(kZooCfg) + "server.3=127.0.0.1:2883:3883\n").ok());
+    ASSERT_TRUE((*cfg)->close().ok());
+  }
+  ensemble_.network().isolate(id(2), true);
+  EXPECT_TRUE(run_until([&] { return !serves(2); }));
+  ensemble_.network().isolate(id(2), false);
+  EXPECT_TRUE(run_until([&] { return serves(2); }));
+  EXPECT_TRUE(env.file_exists(dynamic));
+  EXPECT_TRUE(file(2, "/conf/zoo.cfg").ends_with("\ndynamicConfigFile=" + dynamic + "\n"));
 }
 
 }  // namespace
