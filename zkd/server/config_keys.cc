@@ -597,9 +597,9 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
        return true;
      }},
     {"dynamicConfigFile", kHonoured, kAlways, "",
-     "the server.N lines (and version) are read from that file, as Apache 3.5+ writes it; a "
-     "reconfiguration is kept in /zookeeper/config and the snapshots, and zkd does not rewrite the "
-     "file",
+     "the server.N lines (and version) are read from that file, as Apache 3.5+ writes it; with "
+     "reconfigEnabled each committed reconfiguration is written to zoo.cfg.dynamic.<version> and "
+     "zoo.cfg points at it, as Apache does",
      [](ConfigParser& parser, const Property& line, ServerConfig& c) {
        if (line.value.empty()) return parser.fail(line, "is empty");
        c.dynamic_config_file = line.value;

@@ -10,6 +10,7 @@
 #include "zkd/log/log.h"
 #include "zkd/server/apache_peer_links.h"
 #include "zkd/server/database_options.h"
+#include "zkd/server/dynamic_config_file.h"
 #include "zkd/server/quorum_sasl.h"
 
 namespace zkd::server {
@@ -105,7 +106,8 @@ Replication::Replication(Parts parts, ReplicaTiming timing, zab::Bootstrap boot)
             ReplicaHost::Storage{parts_.env, parts_.layout,
                                  database_options(parts_.config, parts_.env.clock().wall_ms())},
             parts_.db, parts_.writes.log(), *this),
-      tick_timer_(parts_.env.new_timer(parts_.io)) {
+      tick_timer_(parts_.env.new_timer(parts_.io)),
+      dynamic_version_(parts_.config.config_version) {
   parts_.writes.replicate(host_);
   host_.record_metrics_in(parts_.clients.metrics(), [this](int64_t session) {
     return parts_.clients.owner(session) != nullptr;
@@ -158,6 +160,14 @@ std::unique_ptr<net::PeerLinks> Replication::tcp_links(std::vector<net::PeerAddr
 }
 
 boost::system::error_code Replication::start() {
+  // Apache's backward compatibility: zoo.cfg with its own server lines is
+  // kept as zoo.cfg.bak before a reconfiguration rewrites it.
+  const ServerConfig& config = parts_.config;
+  if (config.reconfig_enabled && config.dynamic_config_file.empty() && !config.source.empty()) {
+    if (Status s = back_up_static_config(parts_.env, config.source); !s.ok()) {
+      log_error("cannot back zoo.cfg up: ", s.message());
+    }
+  }
   // Not serving until its first election ends: the read-only grace runs.
   parts_.read_only.quorum_lost(parts_.env.clock().steady_ms());
   net::PeerLinks::Receive receive = [this](net::PeerPacket packet) {
@@ -266,6 +276,7 @@ void Replication::applied(tree::Txn txn, tree::ApplyResult result) {
   if (txn.header.type == zk::wire::OpCode::kReconfig && transport_) {
     log_info("configuration version ", hex(txn.header.zxid),
              " committed: ", parts_.db.config_node().first);
+    write_tree_membership();
     for (net::PeerAddress& peer : known_peers()) transport_->add_peer(std::move(peer));
   }
   if (txn.header.type == zk::wire::OpCode::kCreateSession) {
@@ -282,7 +293,31 @@ void Replication::touched(const std::vector<std::pair<int64_t, int32_t>>& touche
   }
 }
 
-void Replication::state_replaced(bool /*installed*/) {
+void Replication::write_dynamic_config(const QuorumServers& servers, int64_t version) {
+  const ServerConfig& config = parts_.config;
+  if (!config.reconfig_enabled || config.source.empty() || version <= dynamic_version_) return;
+  const Status s =
+      server::write_dynamic_config(parts_.env, config.source, servers, version, config.my_id);
+  if (s.ok()) {
+    dynamic_version_ = version;
+    log_info("configuration version ", hex(version), " written to ",
+             dynamic_file_path(config.source, version).string(), "; ", config.source.string(),
+             " points at it");
+  } else {
+    log_error("cannot write configuration version ", hex(version), ": ", s.message());
+  }
+}
+
+void Replication::write_tree_membership() {
+  if (auto tree = parse_membership_text(parts_.db.config_node().first)) {
+    write_dynamic_config(tree->first, tree->second);
+  }
+}
+
+void Replication::state_replaced(bool installed) {
+  // A leader's snapshot holds its committed membership, which may be newer
+  // than any this server wrote (Apache writes what it learns at sync).
+  if (installed) write_tree_membership();
   // The sessions of the new state (a leader's snapshot, or the log cut back)
   // are known from now, each with its whole timeout, as after recovery: a
   // follower resumes only sessions it tracks, and one resynced by a SNAP
@@ -298,6 +333,12 @@ void Replication::status_changed(const zab::Status& old, const zab::Status& now)
   if (now.serving && now.role == zab::Role::kLeading && !old.serving) {
     // Every session gets its whole timeout from now, as after a restart.
     parts_.sessions.touch_all(parts_.env.clock().steady_ms());
+  }
+  if (now.serving && !old.serving) {
+    // Synced: the tree's membership is committed (Apache writes what the
+    // leader's UPTODATE brings). A write lost to a crash, or that failed,
+    // is made now.
+    write_tree_membership();
   }
   if (now.serving && !old.serving) {
     // Not from inside the host's step: the held handshakes may write.

@@ -17,6 +17,7 @@
 #include "zkd/server/client_registry.h"
 #include "zkd/server/config.h"
 #include "zkd/server/read_only_mode.h"
+#include "zkd/server/reconfig.h"
 #include "zkd/server/recovery.h"
 #include "zkd/server/replica_host.h"
 #include "zkd/server/security_setup.h"
@@ -145,6 +146,16 @@ class Replication final : ReplicaEvents {
   // Every server this one may link with: zoo.cfg's and those the tree's
   // /zookeeper/config names.
   std::vector<net::PeerAddress> known_peers() const;
+  // Apache's dynamic files (dynamic_config_file.h): with reconfigEnabled
+  // and a zoo.cfg to rewrite, `servers` at `version`, committed, go to
+  // zoo.cfg.dynamic.<version> and zoo.cfg points at it, unless a version
+  // as new was written (or read at start). A failure is logged, as Apache
+  // does, and the server goes on (the next commit, or the next time the
+  // replica serves, tries again).
+  void write_dynamic_config(const QuorumServers& servers, int64_t version);
+  // The same for the membership the tree holds (committed: after a reconfig
+  // txn is applied, a leader's snapshot installed, or a sync).
+  void write_tree_membership();
   // zkd's peer links: TCP, with zoo.cfg's TLS (sslQuorum, portUnification)
   // and quorum SASL.
   std::unique_ptr<net::PeerLinks> tcp_links(std::vector<net::PeerAddress> peers,
@@ -158,6 +169,9 @@ class Replication final : ReplicaEvents {
   std::unique_ptr<storage::Timer> tick_timer_;
   uint64_t ticks_ = 0;
   bool stopped_ = false;
+  // The newest membership version written to a dynamic file (or read from
+  // one at start).
+  int64_t dynamic_version_ = 0;
 };
 
 }  // namespace zkd::server

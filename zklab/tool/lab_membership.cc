@@ -32,7 +32,8 @@ std::set<int> member_ids(const std::string& text) {
 }
 
 // node's zoo.cfg for joining: `template_cfg` (another node's) without its
-// server lines, peerType, dataDir and admin server, then its own dataDir,
+// server lines (and the dynamicConfigFile naming them), peerType, dataDir
+// and admin server, then its own dataDir,
 // admin server, peerType and the server lines of `members` and itself.
 std::string joining_config(const std::filesystem::path& template_cfg, const LabNode& node,
                            const std::vector<LabNode>& nodes, const std::set<int>& members,
@@ -42,7 +43,7 @@ std::string joining_config(const std::filesystem::path& template_cfg, const LabN
   while (std::getline(in, line)) {
     if (line.rfind("server.", 0) == 0 || line.rfind("peerType=", 0) == 0 ||
         line.rfind("dataDir=", 0) == 0 || line.rfind("standaloneEnabled=", 0) == 0 ||
-        line.rfind("admin.", 0) == 0) {
+        line.rfind("dynamicConfigFile=", 0) == 0 || line.rfind("admin.", 0) == 0) {
       continue;
     }
     out += line + "\n";

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -267,11 +268,28 @@ std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
     node.id = id;
     node.dir = dir_n;
     if (sasl) node.jaas = lab_jaas(dir);
-    std::string line;
+    // A server with reconfigEnabled (Apache's, or zkd's) moves the server
+    // lines to the dynamic file zoo.cfg names, which leaves out a removed
+    // node: its line is then in zoo.cfg.bak, the zoo.cfg the lab wrote.
+    std::string text((std::istreambuf_iterator<char>(cfg)), std::istreambuf_iterator<char>());
+    static const std::regex kDynamicFile(R"((?:^|\n)dynamicConfigFile=([^\n]*))");
     std::smatch m;
+    if (std::regex_search(text, m, kDynamicFile)) {
+      const std::string dynamic = m[1].str();
+      for (const auto& file : {std::filesystem::path(dynamic), dir_n / "zoo.cfg.bak"}) {
+        if (std::ifstream more(file); more) {
+          text += "\n" + std::string((std::istreambuf_iterator<char>(more)),
+                                     std::istreambuf_iterator<char>());
+        }
+      }
+    }
+    std::istringstream lines(text);
+    std::string line;
     bool admin = true;
-    while (std::getline(cfg, line)) {
-      if (std::regex_match(line, m, kServerLine) && std::stoi(m[1].str()) == id) {
+    bool own_line = false;
+    while (std::getline(lines, line)) {
+      if (!own_line && std::regex_match(line, m, kServerLine) && std::stoi(m[1].str()) == id) {
+        own_line = true;  // the first: zoo.cfg's, or the newest dynamic file's
         node.quorum_port = static_cast<uint16_t>(std::stoi(m[2].str()));
         node.election_port = static_cast<uint16_t>(std::stoi(m[3].str()));
         if (m[5].matched) node.client_port = static_cast<uint16_t>(std::stoi(m[5].str()));

@@ -7,6 +7,7 @@
 // simulated time, so each test replays the same run.
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <fstream>
@@ -395,6 +396,93 @@ TEST_F(AuditReplicationTest, AClientsWriteIsAuditedWhereItIsAnsweredItsEphemeral
     EXPECT_EQ(audit_log(i).find("operation=create"), std::string::npos)
         << "server " << id(i) << " audited a write its client did not send there";
   }
+}
+
+// reconfigEnabled (super:secret may reconfig) and a zoo.cfg on every
+// disk, /conf/zoo.cfg, but on server 3's: its /conf cannot be written, so
+// its dynamic files fail.
+class DynamicFilesReplicationTest : public ReplicationTest {
+ protected:
+  DynamicFilesReplicationTest()
+      : ReplicationTest([this](size_t i, ServerConfig& config) {
+          config.reconfig_enabled = true;
+          config.digest.super_digest = "super:lK75jTNcA+U9vtVEw5vB51mj/w4=";
+          config.source = "/conf/zoo.cfg";
+          if (i == 2) return;
+          std::string text = kZooCfg;
+          for (const auto& [id, line] : config.servers) {
+            text += "server." + std::to_string(id) + "=" + line + "\n";
+          }
+          storage::Env& env = *ensemble_.node(i).env;
+          EXPECT_TRUE(env.create_dirs("/conf").ok());
+          auto file = env.new_writable_file("/conf/zoo.cfg", 0);
+          ASSERT_TRUE(file.ok());
+          EXPECT_TRUE((*file)->append(text).ok());
+          EXPECT_TRUE((*file)->sync().ok());
+          EXPECT_TRUE((*file)->close().ok());
+        }) {}
+  std::string file(size_t i, const std::string& path) {
+    auto text = ensemble_.node(i).env->read_file(path);
+    return text.ok() ? *text : "(" + text.status().message() + ")";
+  }
+};
+
+TEST_F(DynamicFilesReplicationTest, ACommittedReconfigIsWrittenWhereItCanBeAndServingGoesOn) {
+  const size_t leader = wait_for_leader();
+  for (size_t i = 0; i < 2; ++i) {
+    const std::string bak = file(i, "/conf/zoo.cfg.bak");
+    EXPECT_TRUE(bak.starts_with(kZooCfg) && bak.ends_with("server.3=127.0.0.1:2883:3883\n")) << bak;
+  }
+  // A follower leaves; not server 3, which stays to show it serves on.
+  const size_t leaving = leader == 0 ? 1 : 0;
+  auto admin = client(leader);
+  zk::wire::AuthPacket super;
+  super.scheme = "digest";
+  super.auth = "super:secret";
+  send(*admin, -4, OpCode::kAuth, zk::wire::encode(super));
+  ASSERT_EQ(next(*admin).first.err, Error::kOk);
+  zk::wire::ReconfigRequest remove;
+  remove.leaving = std::to_string(id(leaving));
+  send(*admin, 9, OpCode::kReconfig, zk::wire::encode(remove));
+  const auto [header, body] = next(*admin);
+  ASSERT_EQ(header.err, Error::kOk);
+  char hex[17];
+  auto end = std::to_chars(hex, hex + sizeof hex, static_cast<uint64_t>(header.zxid), 16).ptr;
+  const std::string dynamic = "/conf/zoo.cfg.dynamic." + std::string(hex, end);
+  const std::string gone = "server." + std::to_string(id(leaving)) + "=";
+  for (size_t i = 0; i < 2; ++i) {  // the one removed too
+    EXPECT_TRUE(run_until([&] { return ensemble_.node(i).env->file_exists(dynamic); }))
+        << "server " << id(i);
+    const std::string text = file(i, dynamic);
+    EXPECT_NE(text.find("server.3="), std::string::npos) << text;
+    EXPECT_EQ(text.find(gone), std::string::npos) << text;
+    EXPECT_EQ(text.find("version"), std::string::npos) << text;
+    const std::string cfg = file(i, "/conf/zoo.cfg");
+    EXPECT_TRUE(cfg.ends_with("\ndynamicConfigFile=" + dynamic + "\n")) << cfg;
+    EXPECT_EQ(cfg.find("server."), std::string::npos) << cfg;
+  }
+  // Server 3 could write nothing: it logged that and serves on.
+  EXPECT_FALSE(ensemble_.node(2).env->file_exists(dynamic));
+  EXPECT_TRUE(serves(2));
+  auto writer = client(2);
+  EXPECT_EQ(create(*writer, "/after", "x").err, Error::kOk);
+
+  // Its conf directory back, it writes the membership once it serves again
+  // (as after a crash between a commit and the write).
+  storage::Env& env = *ensemble_.node(2).env;
+  ASSERT_TRUE(env.create_dirs("/conf").ok());
+  {
+    auto cfg = env.new_writable_file("/conf/zoo.cfg", 0);
+    ASSERT_TRUE(cfg.ok());
+    ASSERT_TRUE((*cfg)->append(std::string(kZooCfg) + "server.3=127.0.0.1:2883:3883\n").ok());
+    ASSERT_TRUE((*cfg)->close().ok());
+  }
+  ensemble_.network().isolate(id(2), true);
+  EXPECT_TRUE(run_until([&] { return !serves(2); }));
+  ensemble_.network().isolate(id(2), false);
+  EXPECT_TRUE(run_until([&] { return serves(2); }));
+  EXPECT_TRUE(env.file_exists(dynamic));
+  EXPECT_TRUE(file(2, "/conf/zoo.cfg").ends_with("\ndynamicConfigFile=" + dynamic + "\n"));
 }
 
 }  // namespace
