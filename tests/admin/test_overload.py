@@ -205,16 +205,17 @@ def received_from(server, connection):
 class NeverReadingClientTest(unittest.TestCase):
     REQUESTS = 200_000
     DATA = b"d" * 1024
-    RSS_GROWTH_KIB = 200 * 1024
+    # zkd's bound; Apache's growth (about 90 MiB here, more when its garbage
+    # collector is late on a busy machine) is printed, not judged.
+    RSS_GROWTH_KIB = 64 * 1024
     # Apache reads and answers all the requests (about 17,000 a second here)
     # before it is steady; zkd stops reading within a second.
     STEADY_DEADLINE_S = 60.0
 
     def test_a_client_that_never_reads_costs_bounded_memory(self):
         # Contract: a connection that pipelines REQUESTS getData of a 1 KiB
-        # znode (about 220 MB of answers) and never reads them costs the
-        # server less than RSS_GROWTH_KIB of RSS once it has read all it
-        # will; another client's getData answers meanwhile and after the
+        # znode (about 220 MB of answers) and never reads them costs zkd less
+        # than RSS_GROWTH_KIB of RSS once it has read all it will; another client's getData answers meanwhile and after the
         # flooding socket is closed. zkd reads only part of the requests: it
         # stops reading a connection while 1 MiB of its answers wait unsent.
         for kind in server_kinds(ARGS):
@@ -235,7 +236,7 @@ class NeverReadingClientTest(unittest.TestCase):
                               f"client that never reads; RSS +{growth_kib} KiB", file=sys.stderr)
                         if kind == "zkd":
                             self.assertLess(taken, self.REQUESTS)
-                        self.assertLess(growth_kib, self.RSS_GROWTH_KIB)
+                            self.assertLess(growth_kib, self.RSS_GROWTH_KIB)
                         self.assert_answers(other)
                     finally:
                         # Wakes the sender out of a blocked sendall.
