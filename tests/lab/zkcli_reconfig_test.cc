@@ -49,14 +49,20 @@ std::string zkcli(Shell shell, const std::string& server, const std::vector<std:
   return kept;
 }
 
-void reconfigure_with(Shell shell, Flavour flavour) {
+// Three voters and a spare (server 4, not started), reconfig enabled and
+// no ACL check, so the shell needs no superuser.
+EnsembleOptions reconfigurable_options(Flavour flavour, const char* temp_dir_prefix) {
   EnsembleOptions options = flavoured_ensemble_options();
   options.flavour = flavour;
   options.voters = 3;
   options.spares = 1;
   options.extra_lines = {"reconfigEnabled=true", "skipACL=yes"};
-  options.temp_dir_prefix = "zk_zkcli_reconfig_test";
-  auto started = Ensemble::start(options);
+  options.temp_dir_prefix = temp_dir_prefix;
+  return options;
+}
+
+void reconfigure_with(Shell shell, Flavour flavour) {
+  auto started = Ensemble::start(reconfigurable_options(flavour, "zk_zkcli_reconfig_test"));
   ASSERT_TRUE(started.ensemble) << started.error;
   Ensemble& ensemble = *started.ensemble;
   ASSERT_EQ(ensemble.start_spare(), "");
@@ -96,13 +102,7 @@ void reconfigure_with(Shell shell, Flavour flavour) {
 // `reconfig -add` each, as operators promote observers; the same steps on
 // zkd and on Apache 3.8.
 void change_parts(Flavour flavour) {
-  EnsembleOptions options = flavoured_ensemble_options();
-  options.flavour = flavour;
-  options.voters = 3;
-  options.spares = 1;
-  options.extra_lines = {"reconfigEnabled=true", "skipACL=yes"};
-  options.temp_dir_prefix = "zk_role_change_test";
-  auto started = Ensemble::start(options);
+  auto started = Ensemble::start(reconfigurable_options(flavour, "zk_role_change_test"));
   ASSERT_TRUE(started.ensemble) << started.error;
   Ensemble& ensemble = *started.ensemble;
   ASSERT_EQ(ensemble.start_spare(), "");
