@@ -164,6 +164,44 @@ TEST(TimelineSvg, PlotsThreeSeriesMarkersAxesAndLegend) {
   EXPECT_NE(svg.find(">2</text>"), std::string::npos);
 }
 
+// A text element's box, from its x, its baseline and its length: `px` per
+// character (15-pixel bold title: 9.5; 12-pixel text: 7.2, generous), 14
+// pixels tall above the baseline.
+struct TextBox {
+  double left, right, top, bottom;
+  std::string text;
+};
+
+bool overlap(const TextBox& a, const TextBox& b) {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+TEST(TimelineSvg, TitleLegendAndMarkerLabelsKeepApartHoweverLongTheTitle) {
+  SvgOptions options;
+  options.title =
+      "zklab failover --fault isolate: the leader of a 3-node lab cut off under 1000 ops/s";
+  const std::string svg = timeline_svg(made_up(), options);
+  // Every <text> above the plot area (the title, the legend, marker labels).
+  std::regex text_element("<text x=\"([0-9.]+)\" y=\"([0-9.]+)\"([^>]*)>([^<]*)</text>");
+  std::vector<TextBox> boxes;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), text_element);
+       it != std::sregex_iterator(); ++it) {
+    const double x = std::stod((*it)[1].str());
+    const double y = std::stod((*it)[2].str());
+    if (y > 100) continue;  // in or below the plot area
+    const bool title = (*it)[3].str().find("font-weight=\"bold\"") != std::string::npos;
+    const std::string content = (*it)[4].str();
+    const double width = (title ? 9.5 : 7.2) * static_cast<double>(content.size());
+    boxes.push_back({x, x + width, y - 14, y, content});
+  }
+  ASSERT_GE(boxes.size(), 5u);  // the title, three legend names, a marker label
+  for (size_t i = 0; i < boxes.size(); ++i) {
+    for (size_t j = i + 1; j < boxes.size(); ++j) {
+      EXPECT_FALSE(overlap(boxes[i], boxes[j])) << boxes[i].text << " | " << boxes[j].text;
+    }
+  }
+}
+
 TEST(TimelineSvg, AnEmptyTimelineIsStillAPlot) {
   const std::string svg = timeline_svg(Timeline{});
   EXPECT_NE(svg.find("<svg"), std::string::npos);

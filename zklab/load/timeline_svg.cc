@@ -23,6 +23,11 @@ const Series kSeries[] = {
     {"reads", "#1f77b4", [](const LoadBucket& b) { return b.reads; }},
 };
 
+constexpr double kLegendBaseline = 44;
+constexpr double kMarkerBaseline = 62;
+constexpr double kMarkerRowHeight = 13;
+constexpr int kMarkerRows = 3;
+
 const char* marker_colour(EventKind kind) {
   switch (kind) {
     case EventKind::kKill:
@@ -47,9 +52,13 @@ const char* marker_colour(EventKind kind) {
 }  // namespace
 
 std::string timeline_svg(const Timeline& timeline, const SvgOptions& options) {
+  // Above the plot area, each in a row of its own so that none runs into
+  // another however long: the title (baseline 24), the legend (kLegendBaseline)
+  // and up to three rows of marker labels (kMarkerBaseline on).
   svg::Layout layout;
   layout.width = std::max(options.width, 320);
   layout.height = std::max(options.height, 240);
+  layout.top = kMarkerBaseline + kMarkerRowHeight * (kMarkerRows - 1) + 16;
   const double bucket_s = std::chrono::duration<double>(timeline.bucket).count();
   const double per_s = bucket_s > 0 ? 1 / bucket_s : 0;
 
@@ -75,11 +84,11 @@ std::string timeline_svg(const Timeline& timeline, const SvgOptions& options) {
 
   std::vector<svg::LegendEntry> legend;
   for (const auto& s : kSeries) legend.push_back({s.name, s.colour});
-  std::string out = plot.begin(options.title) + plot.legend(legend) + plot.axes();
+  std::string out = plot.begin(options.title) + plot.legend(legend, kLegendBaseline) + plot.axes();
 
   // Markers: a dashed line each, labels above the plot in up to three rows
   // (a label goes in the first row where it does not run into the last one).
-  std::vector<double> row_end(3, -1e9);
+  std::vector<double> row_end(kMarkerRows, -1e9);
   for (const auto& e : timeline.events) {
     if (e.kind == EventKind::kRole) continue;
     const double mx = plot.x(std::chrono::duration<double>(e.at).count());
@@ -87,7 +96,7 @@ std::string timeline_svg(const Timeline& timeline, const SvgOptions& options) {
     size_t row = 0;
     while (row + 1 < row_end.size() && row_end[row] > mx) ++row;
     row_end[row] = mx + 3 + 6.6 * static_cast<double>(label.size());
-    const double label_y = 44 + 13 * static_cast<double>(row);
+    const double label_y = kMarkerBaseline + kMarkerRowHeight * static_cast<double>(row);
     const std::string colour = marker_colour(e.kind);
     out += svg::line(mx, label_y + 3, mx, plot.area_bottom(),
                      " stroke=\"" + colour + "\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"");
