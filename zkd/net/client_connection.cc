@@ -36,6 +36,7 @@ void ReadGate::recheck() {
 }
 
 void ReadGate::recheck(ConnectionId id) {
+  if (parked_.empty()) return;  // the common case: every answer rechecks
   auto it = parked_.find(id);
   if (it == parked_.end() || !open(id)) return;
   auto connection = it->second.lock();

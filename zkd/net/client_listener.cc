@@ -9,6 +9,7 @@
 
 #include "zkd/clock/real_time.h"
 #include "zkd/log/log.h"
+#include "zkd/net/listen.h"
 
 namespace zkd::net {
 
@@ -28,15 +29,7 @@ ClientListener::ClientListener(asio::io_context& io, ConnectionHandler& handler,
 }
 
 boost::system::error_code ClientListener::listen(const tcp::endpoint& endpoint) {
-  boost::system::error_code ec;
-  acceptor_.open(endpoint.protocol(), ec);
-  if (ec) return ec;
-  acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
-  if (ec) return ec;
-  acceptor_.bind(endpoint, ec);
-  if (ec) return ec;
-  acceptor_.listen(asio::socket_base::max_listen_connections, ec);
-  return ec;
+  return listen_at(acceptor_, endpoint);
 }
 
 ClientListener::tcp::endpoint ClientListener::local_endpoint() const {

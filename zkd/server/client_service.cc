@@ -183,8 +183,11 @@ void ClientService::frame(net::ClientConnection& connection, std::string_view pa
   ++stats_.packets_received;
   stats_.metrics.bytes_received_count += payload.size() + 4;  // with its length
   count_non_mtls(*client);
-  const auto busy = [this](net::ConnectionId id) { return writes_.pipeline().busy(id); };
-  if (!large_requests_.admit(connection.id(), static_cast<int64_t>(payload.size()), busy)) {
+  const auto size = static_cast<int64_t>(payload.size());
+  if (large_requests_.large(size) &&
+      !large_requests_.admit(connection.id(), size, [this](net::ConnectionId id) {
+        return writes_.pipeline().busy(id);
+      })) {
     ++stats_.metrics.large_requests_rejected;
     log_warn("closing connection from ", connection.remote_text(), ": a request of ",
              payload.size(), " bytes would exceed largeRequestMaxBytes (",
@@ -193,7 +196,9 @@ void ClientService::frame(net::ClientConnection& connection, std::string_view pa
     return;
   }
   take_frame(*client, payload);
-  if (!busy(connection.id())) large_requests_.settle(connection.id());
+  if (large_requests_.holds(connection.id()) && !writes_.pipeline().busy(connection.id())) {
+    large_requests_.settle(connection.id());
+  }
 }
 
 int ClientService::shed_connections(int percentage) {

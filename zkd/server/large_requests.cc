@@ -7,7 +7,7 @@ namespace zkd::server {
 
 bool LargeRequestBudget::admit(net::ConnectionId id, int64_t size,
                                const std::function<bool(net::ConnectionId)>& busy) {
-  if (threshold_ < 0 || size <= threshold_) return true;
+  if (!large(size)) return true;
   if (bytes_ + size > max_bytes_) {
     std::vector<net::ConnectionId> idle;
     for (const auto& [holder, held] : held_) {

@@ -26,6 +26,10 @@ class LargeRequestBudget {
   LargeRequestBudget(int32_t threshold, int32_t max_bytes)
       : threshold_(threshold), max_bytes_(max_bytes) {}
 
+  // Whether a request of `size` bytes is large (never, with threshold -1).
+  bool large(int64_t size) const { return threshold_ >= 0 && size > threshold_; }
+  // Whether connection `id` holds bytes of large requests.
+  bool holds(net::ConnectionId id) const { return !held_.empty() && held_.count(id) != 0; }
   // Whether a request of `size` bytes on connection `id` may be taken; a
   // large one that may holds its bytes until settle(id). `busy` says whether
   // a connection still has requests in process.
