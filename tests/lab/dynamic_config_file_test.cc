@@ -302,7 +302,7 @@ TEST(ApacheDynamicFiles, ZkdWritesWhatApacheWritesAfterEachReconfig) {
             "server.1=127.0.0.1:Q1:E1:participant;127.0.0.1:C1\n"
             "server.2=127.0.0.1:Q2:E2:participant;127.0.0.1:C2");
 
-  // Server 3 (still running, serving no one) joins again.
+  // Server 3 (still running, following without a vote) joins again.
   auto line3 = [](const Lab& lab) {
     std::string line = "server.3=127.0.0.1:Q3:E3:participant;127.0.0.1:C3";
     const std::string bak = read_text(lab.node_dir(1) / "zoo.cfg.bak");

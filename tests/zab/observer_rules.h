@@ -25,7 +25,9 @@ inline bool is_voter(const Config& config, ServerId id) {
 }
 
 // The membership `core` acts on: its committed one with a pending
-// reconfiguration's (a voter of either is a voter).
+// reconfiguration's voters (a voter of either is a voter). A pending
+// membership's observers are not observers yet: one the committed
+// membership does not name follows without a vote until the change commits.
 inline Config membership_view(const Zab& core) {
   Config view = core.config();
   if (const auto& next = core.next_membership()) {
@@ -34,7 +36,6 @@ inline Config membership_view(const Zab& core) {
         view.voters.push_back(v);
       }
     }
-    for (ServerId o : next->members.observers) view.observers.push_back(o);
   }
   std::erase_if(view.observers, [&](ServerId o) {
     return std::find(view.voters.begin(), view.voters.end(), o) != view.voters.end();

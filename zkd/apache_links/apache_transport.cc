@@ -467,9 +467,23 @@ bool ApacheTransport::Impl::consume_election(const std::shared_ptr<Conn>& conn) 
       case Decode::kOk:
         break;
     }
-    if (hello.server_id == self || !peers.contains(hello.server_id)) {
+    if (hello.server_id == self) {
       log_warn("Apache peer protocol: election connection from ", conn->remote,
-               " says it is server ", hello.server_id, ", not a peer in the configuration");
+               " says it is this server (", self, ")");
+      close(conn, "own server id");
+      return false;
+    }
+    if (!peers.contains(hello.server_id) && hello.server_id > self) {
+      // A server joining the ensemble (or removed from it) follows without
+      // a vote until a reconfiguration names it (docs/zab.md, "Join, then
+      // vote"), as Apache's QuorumCnxManager takes any server's connection.
+      log_info("Apache peer protocol: election connection from ", conn->remote, ": server ",
+               hello.server_id, " is not in the configuration; taking it as a joining server");
+    } else if (!peers.contains(hello.server_id)) {
+      log_warn("Apache peer protocol: election connection from ", conn->remote,
+               " says it is server ", hello.server_id,
+               ", not a peer in the configuration, with a smaller id: it joins once the "
+               "configuration names it");
       close(conn, "unknown server id");
       return false;
     }
@@ -589,8 +603,8 @@ bool ApacheTransport::Impl::consume_leader(const std::shared_ptr<Conn>& conn) {
     }
     std::optional<zab::Message> info = link.open(p, error);
     if (!info) break;
-    if (!peers.contains(link.learner()) || link.learner() == self) {
-      error = "server " + std::to_string(link.learner()) + " is not in the configuration";
+    if (link.learner() == self) {
+      error = "a learner says it is this server (" + std::to_string(self) + ")";
       break;
     }
     conn->peer = link.learner();

@@ -60,6 +60,7 @@ std::optional<zab::Message> LeaderLink::open(const QuorumPacket& first, std::str
   observer_ = first.type == PacketType::kObserverInfo;
   zab::Message m = message(zab::MsgType::kFollowerInfo);
   m.epoch = zab::epoch_of(first.zxid);  // the learner's acceptedEpoch
+  m.observing = observer_;
   return m;
 }
 

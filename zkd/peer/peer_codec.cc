@@ -49,11 +49,13 @@ void append_peer_packet(const PeerPacket& packet, std::string& bytes) {
   out.int64(static_cast<int64_t>(m.attempt));
   out.int64(static_cast<int64_t>(m.request_id));
   out.int64(static_cast<int64_t>(m.digest));
-  // One byte: AckEpoch's fresh, a Ping's busy or a Vote's nomination (older
-  // zkd read it as fresh on every type and ignore it but on an AckEpoch).
-  out.boolean(m.type == zab::MsgType::kPing   ? m.busy
-              : m.type == zab::MsgType::kVote ? m.nomination
-                                              : m.fresh);
+  // One byte: AckEpoch's fresh, a Ping's busy, a Vote's nomination or a
+  // FollowerInfo's observing (older zkd read it as fresh on every type and
+  // ignore it but on an AckEpoch).
+  out.boolean(m.type == zab::MsgType::kPing           ? m.busy
+              : m.type == zab::MsgType::kVote         ? m.nomination
+              : m.type == zab::MsgType::kFollowerInfo ? m.observing
+                                                      : m.fresh);
   out.int64(m.vote.leader);
   out.int64(m.vote.zxid);
   out.int64(m.vote.epoch);
@@ -91,9 +93,10 @@ bool decode_peer_packet(std::string_view bytes, PeerPacket& packet) {
   m.request_id = static_cast<uint64_t>(in.int64());
   m.digest = static_cast<uint64_t>(in.int64());
   const bool flag = in.boolean();
-  m.fresh = m.type != zab::MsgType::kPing && m.type != zab::MsgType::kVote && flag;
+  m.fresh = m.type == zab::MsgType::kAckEpoch && flag;
   m.busy = m.type == zab::MsgType::kPing && flag;
   m.nomination = m.type == zab::MsgType::kVote && flag;
+  m.observing = m.type == zab::MsgType::kFollowerInfo && flag;
   m.vote.leader = in.int64();
   m.vote.zxid = in.int64();
   m.vote.epoch = in.int64();

@@ -623,18 +623,19 @@ bool PeerTransport::Impl::accept_hello(const std::shared_ptr<Link>& link, std::s
       close_link(link, "own id");
       return false;
     }
-    if (!peers.contains(id)) {
-      log_warn("closing peer connection from ", link->remote, ": server ", id,
-               " is not in the configuration");
-      close_link(link, "unknown server");
-      return false;
-    }
     if (id < self) {
       log_warn("closing peer connection from ", link->remote, ": server ", id,
                " has a smaller id than this server (", self,
                ") and must not dial it; check the configuration");
       close_link(link, "dialed by a smaller id");
       return false;
+    }
+    if (!peers.contains(id)) {
+      // A server joining the ensemble (or removed from it) follows without
+      // a vote until a reconfiguration names it (docs/zab.md, "Join, then
+      // vote"). It dials: its id is larger.
+      log_info("peer connection from ", link->remote, ": server ", id,
+               " is not in the configuration; taking it as a joining server");
     }
     link->peer = id;
     if (!sasl && options.sasl_required_by_acceptor) {

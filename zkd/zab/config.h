@@ -22,8 +22,9 @@ struct Config {
   // Non-voting learners (Apache's observers): they take committed txns from
   // the leader (Inform) and serve clients, never vote and never count toward
   // any quorum. Disjoint from `voters`. `id` is in one of the two, or in
-  // neither: a server a reconfiguration removed, which stays LOOKING (it
-  // joins no one) until one adds it again.
+  // neither: a server joining, or one a reconfiguration removed, which
+  // follows without a vote until one adds it (docs/zab.md, "Join, then
+  // vote").
   std::vector<ServerId> observers{};
   // Which log entries change the membership (a reconfiguration): the new
   // membership such an entry installs, nullopt for any other entry. Pure: the

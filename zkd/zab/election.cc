@@ -28,11 +28,11 @@ PeerState peer_state(Role role) {
   return PeerState::kLooking;
 }
 
-// A vote's payload: the sender's committed membership once a
-// reconfiguration made it, "<version hex>:<voter>,...;<observer>,..."
-// (empty before: older zkd send and ignore nothing else).
+// A vote's payload: the sender's committed membership,
+// "<version hex>:<voter>,...;<observer>,..."; version 0 is the one its
+// configuration file names (zkd before join-then-vote sent none at version
+// 0, and ignores one).
 std::string membership_note(const Config& c) {
-  if (c.membership_version == 0) return {};
   std::ostringstream out;
   out << std::hex << c.membership_version << std::dec << ':';
   for (size_t i = 0; i < c.voters.size(); ++i) out << (i ? "," : "") << c.voters[i];
@@ -60,7 +60,7 @@ std::optional<std::pair<Membership, Zxid>> read_membership_note(const std::strin
   };
   Zxid version = 0;
   const auto [end, ec] = std::from_chars(note.data(), note.data() + colon, version, 16);
-  if (ec != std::errc{} || end != note.data() + colon || version <= 0) return std::nullopt;
+  if (ec != std::errc{} || end != note.data() + colon) return std::nullopt;
   Membership m;
   const std::string_view text(note);
   if (!ids(text.substr(colon + 1, semi - colon - 1), m.voters) || m.voters.empty() ||
@@ -72,9 +72,13 @@ std::optional<std::pair<Membership, Zxid>> read_membership_note(const std::strin
 
 }  // namespace
 
-// An observer's notification names no leader (0): it only asks.
+// An observer's notification names no leader (0): it only asks. A server
+// the membership does not name votes for itself, as Apache's non-voting
+// participants do: a voter of a pending membership it has not logged yet
+// (it crashed before) must take part for that membership's quorum. Only the
+// replicas that count it take its vote, and it never leads (decide).
 Vote Election::self_vote() const {
-  return {s_.observer ? 0 : s_.cfg.id, s_.log.last(), s_.hard.current_epoch};
+  return {s_.observes() ? 0 : s_.cfg.id, s_.log.last(), s_.hard.current_epoch};
 }
 
 void Election::start(std::optional<Vote> nominee) {
@@ -130,10 +134,26 @@ bool Election::quorum_names(const std::map<ServerId, Vote>& votes, ServerId lead
   });
 }
 
+// A server joining with a configuration file of its own may list members
+// the ensemble's membership, of the same version, does not (itself, say):
+// the membership the leader reported decides then. Following a leader is
+// safe on any evidence: the leader still needs a quorum of its own
+// membership to establish its epoch and to commit.
+bool Election::leader_members_name(const std::map<ServerId, Vote>& votes, ServerId leader) const {
+  const auto it = out_of_election_.find(leader);
+  if (it == out_of_election_.end() || !it->second.members) return false;
+  const std::vector<ServerId>& voters = it->second.members->voters;
+  const auto naming = std::count_if(voters.begin(), voters.end(), [&](ServerId id) {
+    const auto v = votes.find(id);
+    return v != votes.end() && v->second.leader == leader;
+  });
+  return !voters.empty() && static_cast<size_t>(naming) >= quorum_size(voters.size());
+}
+
 // Apache's checkLeader: another replica may be followed only once it says it
 // is LEADING (in its own name); we may lead only on a quorum of our own round.
 bool Election::leader_confirmed(ServerId leader, uint64_t round) const {
-  if (leader == s_.cfg.id) return !s_.observer && round == round_;
+  if (leader == s_.cfg.id) return s_.voting() && round == round_;
   auto it = out_of_election_.find(leader);
   return it != out_of_election_.end() && it->second.state == PeerState::kLeading &&
          it->second.vote.leader == leader;
@@ -143,30 +163,29 @@ void Election::on_vote(const Message& m) {
   // A server that missed reconfigurations (down, or cut off, meanwhile)
   // learns the membership from any vote, as Apache's servers do from
   // notifications: a committed one is safe to take (Zab::step reacts).
-  if (!m.payload.empty()) {
-    if (auto note = read_membership_note(m.payload)) {
-      s_.take_later(std::move(note->first), note->second);
-      // Taken: the vote is looked at again once this replica has reacted
-      // (it is resent, or answered again).
-      if (s_.membership_changed) return;
-    }
+  std::optional<std::pair<Membership, Zxid>> note;
+  if (!m.payload.empty()) note = read_membership_note(m.payload);
+  if (note) {
+    s_.take_later(note->first, note->second);
+    // Taken: the vote is looked at again once this replica has reacted
+    // (it is resent, or answered again).
+    if (s_.membership_changed) return;
   }
-  // A vote naming no one asks for the leader: an observer's, or a server's
-  // that takes itself for one (it was removed, and is being added back).
-  if (s_.is_observer(m.from) || m.vote.leader == 0) {
-    // Answer it, never count it; a voter still LOOKING has no leader to
-    // name, and observers do not ask observers.
-    if (s_.observer || s_.role == Role::kLooking || m.state != PeerState::kLooking) return;
-    if (s_.role == Role::kLeading) changes_.left_epoch(m.from);  // it left our epoch
-    send_vote(m.from);
+  // Our leader, no voter any more after a reconfiguration, hands leadership
+  // over: take its nomination (it is no voter to answer ours).
+  if (!s_.is_voter(m.from) && s_.learning() && m.from == s_.leader && m.nomination &&
+      m.state == PeerState::kLooking) {
+    changes_.take_nomination(m.vote);
     return;
   }
-  if (!s_.is_voter(m.from)) {
-    // Our leader, removed from the membership by a reconfiguration, hands
-    // leadership over: take its nomination (it is no voter to answer ours).
-    if (s_.learning() && m.from == s_.leader && m.nomination && m.state == PeerState::kLooking) {
-      changes_.take_nomination(m.vote);
-    }
+  // A vote from a server that votes in neither membership (an observer, a
+  // server joining or removed), or naming no one, asks for the leader.
+  if (!s_.is_voter(m.from) || m.vote.leader == 0) {
+    // Answer it, never count it; a voter still LOOKING has no leader to
+    // name.
+    if (s_.role == Role::kLooking || m.state != PeerState::kLooking) return;
+    if (s_.role == Role::kLeading) changes_.left_epoch(m.from);  // it left our epoch
+    send_vote(m.from);
     return;
   }
   if (s_.role != Role::kLooking) {
@@ -183,14 +202,16 @@ void Election::on_vote(const Message& m) {
       changes_.look();
       return;
     }
-    if (s_.observer) return;  // voters never count an observer's answer
+    // Observers answer too, as Apache's do: the answer carries our
+    // membership, which a server that missed reconfigurations needs to find
+    // the voters (its own may name only servers that observe now).
     if (s_.role == Role::kLeading) changes_.left_epoch(m.from);
     send_vote(m.from);
     return;
   }
 
   if (m.state == PeerState::kLooking) {
-    if (s_.observer) return;  // observers take no part in rounds
+    if (s_.observes()) return;  // observers take no part in rounds
     if (m.round > round_) {
       round_ = m.round;
       received_.clear();
@@ -219,19 +240,21 @@ void Election::on_vote(const Message& m) {
     return;
   }
 
-  // The sender is FOLLOWING or LEADING. A server removed from the
-  // membership joins no one: it stays LOOKING, asking, until an answer's
-  // membership has it again.
-  if (!s_.is_voter(s_.cfg.id) && !s_.is_observer(s_.cfg.id)) return;
-  out_of_election_[m.from] = {m.vote, m.round, m.state};
-  if (m.round == round_ && !s_.observer) received_[m.from] = m.vote;
+  // The sender is FOLLOWING or LEADING. A server the membership does not
+  // name (joining, or removed) joins its leader too, as a follower that does
+  // not vote until a reconfiguration makes it a voter (Zab::follow).
+  OutOfElection& out = out_of_election_[m.from];
+  out = {m.vote, m.round, m.state, std::nullopt};
+  // A membership as recent as ours; older ones are a stale leader's.
+  if (note && note->second >= s_.cfg.membership_version) out.members = std::move(note->first);
+  if (m.round == round_ && !s_.observes()) received_[m.from] = m.vote;
   const ServerId leader = m.vote.leader;
   if (!leader_confirmed(leader, m.round)) return;
-  bool agreed = !s_.observer && m.round == round_ && quorum_names(received_, leader);
+  bool agreed = !s_.observes() && m.round == round_ && quorum_names(received_, leader);
   if (!agreed) {
     std::map<ServerId, Vote> settled;
     for (const auto& [id, o] : out_of_election_) settled[id] = o.vote;
-    agreed = quorum_names(settled, leader);
+    agreed = quorum_names(settled, leader) || leader_members_name(settled, leader);
   }
   if (!agreed) return;
   round_ = std::max(round_, m.round);
@@ -274,6 +297,9 @@ void Election::on_quorum_agrees() {
 }
 
 void Election::decide(Vote v) {
+  // A server the membership does not name never leads: it waits for a vote
+  // that names a voter (a better one, or the next round's).
+  if (v.leader == s_.cfg.id && !s_.voting()) return;
   vote_ = v;
   finalize_left_ = 0;
   received_.clear();

@@ -6,8 +6,10 @@
 // better one, then decides (at once when every voter it has not heard in the
 // round is one whose connection closed). Replicas that are FOLLOWING or
 // LEADING answer LOOKING ones with their vote, so a restarted replica joins
-// an established leader. Observers only ask: they vote for no one, are never
-// counted, and join a leader that a quorum of voters' answers name.
+// an established leader. Replicas that do not vote (observers, and servers
+// the membership does not name: joining or removed) only ask: they vote for
+// no one, are never counted, and join a leader that a quorum of voters'
+// answers name (of their membership, or of the one the leader reports).
 //
 // It runs while the replica is LOOKING (start()) and answers votes in every
 // role; a decision hands the replica to its role through RoleChanges.
@@ -51,6 +53,7 @@ class Election {
   void send_vote(ServerId to);
   bool quorum_agrees(const std::map<ServerId, Vote>& votes, const Vote& v) const;
   bool quorum_names(const std::map<ServerId, Vote>& votes, ServerId leader) const;
+  bool leader_members_name(const std::map<ServerId, Vote>& votes, ServerId leader) const;
   bool leader_confirmed(ServerId leader, uint64_t round) const;
   bool decide_now() const;
   void on_quorum_agrees();
@@ -66,6 +69,8 @@ class Election {
     Vote vote;
     uint64_t round = 0;
     PeerState state = PeerState::kFollowing;
+    // The committed membership it reported, when as recent as ours.
+    std::optional<Membership> members;
   };
   std::map<ServerId, OutOfElection> out_of_election_;  // FOLLOWING / LEADING peers
   int finalize_left_ = 0;  // > 0: a quorum agrees; decide when it reaches 0

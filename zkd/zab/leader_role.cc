@@ -41,8 +41,10 @@ Proposed LeaderRole::propose(std::string payload) {
   const Zxid zxid = e.zxid;
   s_.append(e);
   for (auto& [id, p] : peers_) {
-    // Observers get the entry in an Inform once it is committed.
-    if (p.stage < Peer::Stage::kSyncing || !s_.is_voter(id)) continue;
+    // Observers get the entry in an Inform once it is committed; followers
+    // that do not vote get it too, so that they are in sync when a
+    // reconfiguration makes them voters.
+    if (p.stage < Peer::Stage::kSyncing || p.observer) continue;
     Message m{.type = MsgType::kProposal, .to = id, .epoch = new_epoch_};
     m.entries.push_back(e);
     s_.send(std::move(m));
@@ -54,13 +56,15 @@ Proposed LeaderRole::propose(std::string payload) {
 Error LeaderRole::reconfigurable(const Membership& next) const {
   if (phase_ != Phase::kBroadcast || transfer_to_ != 0) return Error::kNotServing;
   if (s_.next) return Error::kReconfigInProgress;
-  // Followers that ack: an observer (being made a voter) acks nothing until
-  // it rejoins as a follower, so it cannot help commit this change (Apache's
-  // "changing an observer into a follower" caveat).
+  // Followers that ack, voting now or not (a joining server synced as a
+  // non-voting follower counts: Apache's isQuorumSynced). An observer
+  // (being made a voter) acks nothing until it rejoins as a follower, so it
+  // cannot help commit this change (Apache's "changing an observer into a
+  // follower" caveat).
   const auto synced = std::count_if(next.voters.begin(), next.voters.end(), [&](ServerId id) {
     if (id == s_.cfg.id) return true;
     const auto it = peers_.find(id);
-    return it != peers_.end() && it->second.stage == Peer::Stage::kSynced && s_.is_voter(id);
+    return it != peers_.end() && it->second.stage == Peer::Stage::kSynced && !it->second.observer;
   });
   if (static_cast<size_t>(synced) < quorum_size(next.voters.size())) {
     return Error::kNewConfigNoQuorum;
@@ -68,10 +72,18 @@ Error LeaderRole::reconfigurable(const Membership& next) const {
   return Error::kOk;
 }
 
+// Learners the membership no longer names stay: they follow on, not voting
+// (Apache's non-voting followers), or rejoin as followers if they observed.
+// A follower made an observer (the change committed as this leader
+// established its epoch, or by maybe_commit) rejoins as one: it is sent no
+// more Proposals meanwhile.
 void LeaderRole::on_membership_change() {
-  std::erase_if(
-      peers_, [&](const auto& kv) { return !s_.is_voter(kv.first) && !s_.is_observer(kv.first); });
-  if (!s_.observer) {
+  for (auto& [id, p] : peers_) {
+    if (p.observer || !s_.is_observer(id)) continue;
+    p.observer = true;
+    p.informed = s_.committed;
+  }
+  if (s_.voting()) {
     maybe_commit();  // a smaller quorum may commit more at once
     return;
   }
@@ -136,8 +148,8 @@ bool LeaderRole::quorum_where(const std::function<bool(const Peer&)>& peer_count
 }
 
 size_t LeaderRole::synced_observers() const {
-  return static_cast<size_t>(std::count_if(peers_.begin(), peers_.end(), [&](const auto& p) {
-    return p.second.stage == Peer::Stage::kSynced && s_.is_observer(p.first);
+  return static_cast<size_t>(std::count_if(peers_.begin(), peers_.end(), [](const auto& p) {
+    return p.second.stage == Peer::Stage::kSynced && p.second.observer;
   }));
 }
 
@@ -150,7 +162,7 @@ size_t LeaderRole::syncing_learners() const {
 size_t LeaderRole::count_voters(Peer::Stage at_least) const {
   size_t n = 0;
   for (const auto& [id, p] : peers_) {
-    if (p.stage >= at_least && s_.is_voter(id)) ++n;
+    if (p.stage >= at_least && !p.observer && s_.is_voter(id)) ++n;
   }
   return n;
 }
@@ -178,7 +190,9 @@ void LeaderRole::on_message(const Message& m) {
       return;
     case MsgType::kAck:
     case MsgType::kPing:  // carries the learner's last Ack again, and our round
-      if (this_epoch && p.stage == Peer::Stage::kSynced && s_.is_voter(m.from)) {
+      // A follower's acks are kept whether it votes or not: the quorum
+      // counts voters' only (ReplicaState::quorum_zxid_of).
+      if (this_epoch && p.stage == Peer::Stage::kSynced && !p.observer) {
         p.acked = std::max(p.acked, std::min(m.zxid, s_.log.last()));
         if (m.type == MsgType::kPing && m.request_id > p.confirmed) {
           p.confirmed = std::min(m.request_id, round_);
@@ -205,8 +219,9 @@ void LeaderRole::on_message(const Message& m) {
   }
 }
 
+// Any server may join: one the membership does not name follows without a
+// vote (join, then vote; docs/zab.md) or observes, as it says.
 void LeaderRole::on_follower_info(const Message& m) {
-  if (!s_.is_voter(m.from) && !s_.is_observer(m.from)) return;
   auto it = peers_.find(m.from);
   if (it != peers_.end() && it->second.attempt == m.attempt) {
     it->second.silent_ticks = 0;  // a resent FollowerInfo
@@ -226,7 +241,14 @@ void LeaderRole::on_follower_info(const Message& m) {
     return;
   }
   Peer& p = peers_[m.from];
-  p = Peer{.stage = Peer::Stage::kGotInfo, .attempt = m.attempt, .accepted_epoch = m.epoch};
+  // Our membership decides a member's part (one that missed a change
+  // learns it in its sync, and rejoins); the learner's word, one it does
+  // not name.
+  const bool observer = s_.is_voter(m.from) ? false : s_.is_observer(m.from) ? true : m.observing;
+  p = Peer{.stage = Peer::Stage::kGotInfo,
+           .attempt = m.attempt,
+           .accepted_epoch = m.epoch,
+           .observer = observer};
   if (new_epoch_ != 0) {
     send_leader_info(m.from, p);
   } else {
@@ -311,13 +333,22 @@ void LeaderRole::maybe_finish_discovery() {
 // An observer is brought only to what it may apply once told UpToDate: our
 // whole history while the epoch is being established (all of it is committed
 // at establishment), the committed prefix later; Informs carry the rest.
-Zxid LeaderRole::sync_end(ServerId id) const {
-  return s_.is_voter(id) || phase_ != Phase::kBroadcast ? s_.log.last() : s_.committed;
+Zxid LeaderRole::sync_end(const Peer& p) const {
+  return !p.observer || phase_ != Phase::kBroadcast ? s_.log.last() : s_.committed;
 }
 
 std::optional<Zxid> LeaderRole::sync_point(ServerId id, const Peer& p) const {
   const Zxid peer_last = p.last_zxid;
-  const Zxid upto = sync_end(id);
+  const Zxid upto = sync_end(p);
+  // A follower that does not vote and logged past what is committed may
+  // have applied that tail (a host replays its log at start), and no ack of
+  // it counted: it truncates to what is committed, where its log meets ours
+  // (it holds peer_last), and takes the rest again.
+  if (phase_ == Phase::kBroadcast && !p.observer && !s_.is_voter(id) &&
+      s_.log.contains(peer_last) && peer_last > s_.committed && s_.committed >= p.floor &&
+      s_.log.contains(s_.committed)) {
+    return s_.committed;
+  }
   if (s_.log.contains(peer_last) && peer_last <= upto) return peer_last;
   // Below the learner's log base (a snapshot it installed holds entries of
   // ours it must lose) only a Snap replaces what it has.
@@ -327,7 +358,7 @@ std::optional<Zxid> LeaderRole::sync_point(ServerId id, const Peer& p) const {
 }
 
 void LeaderRole::sync_peer(ServerId id, Peer& p) {
-  const Zxid upto = sync_end(id);
+  const Zxid upto = sync_end(p);
   Zxid from = 0;
   if (const auto point = sync_point(id, p)) {
     from = *point;
@@ -394,36 +425,34 @@ void LeaderRole::maybe_commit() {
     return it != peers_.end() && it->second.stage == Peer::Stage::kSynced ? it->second.acked : 0;
   });
   if (z <= s_.committed) return;
-  // The followers and observers of the membership in force before: a
-  // reconfiguration committed now may leave some out or change their part,
-  // and they learn it from this Commit (followers) or Inform (observers).
-  std::vector<ServerId> followers;
-  std::vector<ServerId> observers;
-  for (const auto& [id, p] : peers_) {
-    if (p.stage < Peer::Stage::kSyncing) continue;
-    if (s_.is_voter(id)) followers.push_back(id);
-    if (s_.is_observer(id)) observers.push_back(id);
-  }
+  // A reconfiguration committed now may change a learner's part; it learns
+  // that from this Commit (followers) or Inform (observers), up to the
+  // change when it must rejoin in its new part.
   const Zxid version_before = s_.cfg.membership_version;
   s_.advance_commit(z);
   const Zxid changed_at =
       s_.cfg.membership_version != version_before ? s_.cfg.membership_version : 0;
-  for (ServerId id : followers) {
-    if (changed_at != 0 && !s_.is_voter(id)) {
-      // Removed, or made an observer: up to the change only, which sends it
-      // back to election; it syncs again in its new part.
-      s_.send({.type = MsgType::kCommit, .to = id, .epoch = new_epoch_, .zxid = changed_at});
-      if (auto it = peers_.find(id); it != peers_.end()) it->second.informed = s_.committed;
+  for (auto& [id, p] : peers_) {
+    if (p.stage < Peer::Stage::kSyncing) continue;
+    if (!p.observer) {
+      if (changed_at != 0 && s_.is_observer(id)) {
+        // Made an observer: up to the change only, which sends it back to
+        // election; it syncs again as an observer.
+        s_.send({.type = MsgType::kCommit, .to = id, .epoch = new_epoch_, .zxid = changed_at});
+        p.observer = true;
+        p.informed = s_.committed;
+        continue;
+      }
+      // A voter, or a follower that votes in neither membership (joining,
+      // or removed): it follows on.
+      s_.send({.type = MsgType::kCommit, .to = id, .epoch = new_epoch_, .zxid = s_.committed});
       continue;
     }
-    s_.send({.type = MsgType::kCommit, .to = id, .epoch = new_epoch_, .zxid = s_.committed});
-  }
-  for (ServerId id : observers) {
-    auto it = peers_.find(id);
-    if (changed_at == 0 || s_.is_observer(id) || it == peers_.end()) continue;
+    if (changed_at == 0 || !s_.is_voter(id)) continue;
     // Made a voter: informed up to the change, which sends it back to
-    // election; it syncs again as a follower.
-    Peer& p = it->second;
+    // election; it syncs again as a follower. (A removed observer is
+    // informed on, as an observer the membership does not name; the change
+    // sends it back too, and it rejoins as a follower.)
     if (p.informed < changed_at) {
       Message m{.type = MsgType::kInform, .to = id, .epoch = new_epoch_, .zxid = p.informed};
       m.entries = s_.log.range(p.informed, changed_at);
@@ -439,7 +468,8 @@ void LeaderRole::maybe_commit() {
 // what it was sent already (its sync, earlier Informs), in order.
 void LeaderRole::inform_observers() {
   for (auto& [id, p] : peers_) {
-    if (p.stage < Peer::Stage::kSyncing || !s_.is_observer(id) || p.informed >= s_.committed) {
+    if (p.stage < Peer::Stage::kSyncing || !p.observer || s_.is_voter(id) ||
+        p.informed >= s_.committed) {
       continue;
     }
     Message m{.type = MsgType::kInform, .to = id, .epoch = new_epoch_, .zxid = p.informed};
@@ -506,7 +536,7 @@ void LeaderRole::tick() {
   if (transfer_to_ != 0 && ++transfer_ticks_ >= s_.cfg.sync_limit) transfer_to_ = 0;
   // No voter any more (on_membership_change) and the hand-over was
   // abandoned: try again.
-  if (s_.observer && transfer_to_ == 0 && phase_ == Phase::kBroadcast &&
+  if (!s_.voting() && transfer_to_ == 0 && phase_ == Phase::kBroadcast &&
       !hand_over_or_step_down()) {
     return;
   }
@@ -528,7 +558,7 @@ void LeaderRole::ping_learners() {
              .to = id,
              .epoch = new_epoch_,
              // Every proposal (observer: Inform) sent to it so far.
-             .zxid = s_.is_voter(id) ? s_.log.last() : p.informed,
+             .zxid = p.observer ? p.informed : s_.log.last(),
              // Before establishment our commit point may be a restart's
              // replay of an uncommitted log: not evidence of a commit.
              .committed = phase_ == Phase::kBroadcast ? s_.committed : 0,
@@ -543,7 +573,7 @@ Error LeaderRole::transfer(ServerId to) {
     // The synced follower with the most acked (the lowest id on a tie).
     Zxid best = 0;
     for (const auto& [id, p] : peers_) {
-      if (p.stage != Peer::Stage::kSynced || !s_.is_voter(id)) continue;
+      if (p.stage != Peer::Stage::kSynced || p.observer || !s_.is_voter(id)) continue;
       if (to == 0 || p.acked > best) {
         to = id;
         best = p.acked;
@@ -552,7 +582,7 @@ Error LeaderRole::transfer(ServerId to) {
   }
   const auto it = peers_.find(to);
   if (to == s_.cfg.id || it == peers_.end() || it->second.stage != Peer::Stage::kSynced ||
-      !s_.is_voter(to)) {
+      it->second.observer || !s_.is_voter(to)) {
     return Error::kNoSuchFollower;
   }
   transfer_to_ = to;

@@ -75,7 +75,7 @@ class LeaderRole {
   // The epoch being established or led; 0 before it is chosen.
   Epoch epoch() const { return new_epoch_; }
   bool broadcasting() const { return phase_ == Phase::kBroadcast; }
-  // Followers (voters) / observers that are in sync (past NewLeader).
+  // Followers that vote / observers that are in sync (past NewLeader).
   size_t synced_learners() const { return count_voters(Peer::Stage::kSynced); }
   size_t synced_observers() const;
   // Learners (voters and observers) being synced now (past their epoch ack,
@@ -96,6 +96,9 @@ class LeaderRole {
     bool fresh = false;  // its AckEpoch counts toward the discovery quorum
     Zxid acked = 0;      // durable on the learner, from AckNewLeader / Ack
     Zxid informed = 0;   // observer: its log ends here once it has all we sent
+    // It joined as an observer (Informs, no acks); else as a follower
+    // (Proposals, Commits, acks), whose acks count while it is a voter.
+    bool observer = false;
     int silent_ticks = 0;
     int handshake_ticks = 0;
     bool snap_due = false;   // acked the epoch in broadcast; its Snap leaves at the next tick
@@ -118,7 +121,7 @@ class LeaderRole {
   // it truncates to first; nothing when only a Snap brings it up to date.
   std::optional<Zxid> sync_point(ServerId id, const Peer& p) const;
   // What a learner is synced up to (see sync_peer).
-  Zxid sync_end(ServerId id) const;
+  Zxid sync_end(const Peer& p) const;
   void sync_peer(ServerId id, Peer& p);
   // A Ping to every learner; busy while a learner's Snap is due.
   void ping_learners();

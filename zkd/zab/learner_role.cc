@@ -21,7 +21,8 @@ void LearnerRole::send_follower_info() {
   s_.send({.type = MsgType::kFollowerInfo,
            .to = s_.leader,
            .epoch = s_.hard.accepted_epoch,
-           .attempt = attempt_});
+           .attempt = attempt_,
+           .observing = observing()});
 }
 
 void LearnerRole::reset() {
@@ -136,7 +137,7 @@ void LearnerRole::on_message(const Message& m) {
       s_.advance_commit(m.zxid);
       return;
     case MsgType::kProposal:
-      if (!accepting || s_.observer) return;
+      if (!accepting || observing()) return;
       for (const Entry& e : m.entries) {
         // Proposals of one epoch have consecutive counters: a gap means the
         // link lost messages, and only a new handshake can repair that.
@@ -150,7 +151,7 @@ void LearnerRole::on_message(const Message& m) {
       send_acks();
       return;
     case MsgType::kCommit:
-      if (!accepting || s_.observer) return;
+      if (!accepting || observing()) return;
       if (m.zxid > s_.log.last()) {
         changes_.look();  // the link lost the Proposal: only a resync repairs it
         return;
@@ -158,7 +159,7 @@ void LearnerRole::on_message(const Message& m) {
       s_.advance_commit(m.zxid);
       return;
     case MsgType::kInform:
-      if (!accepting || !s_.observer) return;
+      if (!accepting || !observing()) return;
       // The leader sends an observer each committed entry once, in order: a
       // log that does not end where this Inform starts lost one.
       if (m.zxid != s_.log.last()) {
@@ -209,7 +210,9 @@ void LearnerRole::on_message(const Message& m) {
 
 // Acks only what is durable: first the history taken at NewLeader (with
 // currentEpoch, persisted before the ack leaves), then proposals
-// (cumulatively; observers ack only NewLeader).
+// (cumulatively; observers ack only NewLeader). A follower that votes in
+// no membership acks too: once a reconfiguration names it a voter, its acks
+// count at once (join, then vote).
 void LearnerRole::send_acks() {
   if (!s_.learning() || s_.pending_snapshot) return;
   if (stage_ != Stage::kAwaitUpToDate && stage_ != Stage::kBroadcast) return;
@@ -225,7 +228,7 @@ void LearnerRole::send_acks() {
     acked_ = *ack_new_leader_at_;
     ack_new_leader_at_.reset();
   }
-  if (s_.durable > acked_ && !s_.observer) {
+  if (s_.durable > acked_ && !observing()) {
     s_.send({.type = MsgType::kAck,
              .to = s_.leader,
              .epoch = s_.hard.accepted_epoch,

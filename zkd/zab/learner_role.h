@@ -51,6 +51,9 @@ class LearnerRole {
   enum class Stage : uint8_t { kDiscovery, kSync, kAwaitUpToDate, kBroadcast };
 
   void send_follower_info();
+  // Observing: Informs, no Proposals, Commits or acks. Else following, as a
+  // voter or not (the leader counts the acks of voters only).
+  bool observing() const { return s_.role == Role::kObserving; }
 
   ReplicaState& s_;
   RoleChanges& changes_;

@@ -96,7 +96,8 @@ std::string describe(const Message& m) {
            " epoch=" + std::to_string(m.vote.epoch) + (m.nomination ? " nomination" : "");
       break;
     case MsgType::kFollowerInfo:
-      s += " accepted=" + std::to_string(m.epoch) + " attempt=" + attempt_string(m.attempt);
+      s += " accepted=" + std::to_string(m.epoch) + " attempt=" + attempt_string(m.attempt) +
+           (m.observing ? " observing" : "");
       break;
     case MsgType::kLeaderInfo:
       s += e + " attempt=" + attempt_string(m.attempt);

@@ -16,7 +16,9 @@ enum class MsgType : uint8_t {
   // Election (any -> any). vote, round, state.
   kVote,
   // Discovery. FollowerInfo (learner -> leader): epoch = acceptedEpoch,
-  // attempt. LeaderInfo (leader -> learner): epoch = the new epoch, attempt.
+  // attempt, observing = the learner joins as an observer (Inform, no acks;
+  // Apache's OBSERVERINFO), else as a follower, voting or not. LeaderInfo
+  // (leader -> learner): epoch = the new epoch, attempt.
   // AckEpoch (learner -> leader): epoch = the new epoch, current_epoch,
   // zxid = last logged zxid, attempt, fresh = the learner took the epoch in
   // this handshake (acceptedEpoch was lower), committed = the learner's log
@@ -104,9 +106,10 @@ struct Message {
   uint64_t round = 0;    // Vote: the sender's election round (logical clock)
   uint64_t attempt = 0;  // handshake: learner's incarnation << 32 | its count
   uint64_t request_id = 0;
-  uint64_t digest = 0;  // Digest only
-  bool fresh = false;   // AckEpoch only
-  bool busy = false;    // Ping (leader -> learner) only
+  uint64_t digest = 0;     // Digest only
+  bool fresh = false;      // AckEpoch only
+  bool observing = false;  // FollowerInfo only
+  bool busy = false;       // Ping (leader -> learner) only
   // Vote only: the vote is a leader's hand-over nomination, or taken from one
   // (Election; docs/zab.md, "Leadership transfer").
   bool nomination = false;

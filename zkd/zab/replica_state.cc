@@ -14,7 +14,6 @@ ReplicaState::ReplicaState(Config config, HardState hard_state, Zxid base,
   // only once the one before is committed), the last one may not be.
   for (const Entry& e : log.range(log.base(), log.last())) note_membership(e);
   membership_changed = false;
-  observer = !is_voter(cfg.id);
   durable = log.last();
   reported_durable = durable;
   applied = std::clamp(boot_applied, log.base(), log.last());

@@ -70,6 +70,13 @@ struct ReplicaState {
   bool is_voter(ServerId id) const;
   // An observer of either, and a voter of neither.
   bool is_observer(ServerId id) const;
+  // This replica is a voter of either membership: it votes and may lead. A
+  // replica that is not (an observer, or a server the membership does not
+  // name: a joining one, or a removed one) never votes and never leads.
+  bool voting() const { return is_voter(cfg.id); }
+  // This replica is an observer (of either membership, voter of neither):
+  // it takes no part in election rounds and learns by Inform.
+  bool observes() const { return is_observer(cfg.id); }
   // Following or observing: a learner of `leader`.
   bool learning() const { return role == Role::kFollowing || role == Role::kObserving; }
   // Whether the voters `has` holds (this replica's own id included) are a
@@ -99,9 +106,6 @@ struct ReplicaState {
   // cfg.voters and cfg.observers are the committed membership.
   Config cfg;
   std::optional<NextMembership> next;
-  // This replica is a voter of neither membership (an observer, or removed):
-  // never votes, never leads.
-  bool observer = false;
   // The committed membership changed and this replica has not reacted yet
   // (Zab::after_input).
   bool membership_changed = false;

@@ -74,18 +74,17 @@ void Zab::hand_over(ServerId to) { look_with(Vote{to, s_.log.last(), s_.hard.cur
 
 void Zab::take_nomination(const Vote& nomination) { look_with(nomination); }
 
-// A learner whose part changed (made a voter, an observer, or removed) joins
-// again in its new part; a removed one stays LOOKING (it joins no one).
+// A learner whose part changed between follower and observer joins again
+// in its new part. A follower that stops voting (removed) or starts (added)
+// keeps following: the leader counts its acks by the membership in force, as
+// Apache's non-voting followers. A LOOKING replica votes anew, counting in
+// the new membership.
 void Zab::after_membership_change() {
   if (!s_.membership_changed) return;
   s_.membership_changed = false;
-  const bool was_observer = s_.observer;
-  s_.observer = !s_.is_voter(s_.cfg.id);
   if (s_.role == Role::kLeading) {
     leader_.on_membership_change();
-  } else if (s_.observer != was_observer || s_.role == Role::kLooking) {
-    // A learner joins again in its new part; a LOOKING replica votes anew,
-    // counting in the new membership.
+  } else if (s_.role == Role::kLooking || (s_.role == Role::kObserving) != s_.observes()) {
     look();
   }
 }
@@ -100,7 +99,9 @@ void Zab::lead() {
 
 void Zab::follow(ServerId leader) {
   s_.fail_syncs();
-  s_.role = s_.observer ? Role::kObserving : Role::kFollowing;
+  // A server the membership does not name follows, not voting, until a
+  // reconfiguration makes it a voter (docs/zab.md, "Join, then vote").
+  s_.role = s_.observes() ? Role::kObserving : Role::kFollowing;
   s_.leader = leader;
   s_.serving = false;
   learner_.start();

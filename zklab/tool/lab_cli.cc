@@ -428,7 +428,7 @@ std::vector<LabCommand> add_membership_commands(CLI::App& app) {
 
   auto removed = std::make_shared<std::string>();
   auto* remove = app.add_subcommand(
-      "remove", "take a node out of the ensemble by reconfig (it keeps running, serving no one)");
+      "remove", "take a node out of the ensemble by reconfig (it follows on without a vote)");
   remove->add_option("NODE", *removed, "the node")->required();
   commands.push_back(command_with(remove, removed, [](const LabContext& ctx, const auto& node) {
     return lab_remove(ctx, node);

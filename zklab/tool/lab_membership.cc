@@ -260,7 +260,7 @@ LabExit lab_remove(const LabContext& ctx, const std::string& spec) {
   } else {
     ctx.out << "node " << *id << " removed:\n" << done.text << "\n";
   }
-  ctx.out << "it serves no one now; stop it with `zklab stop " << *id
+  ctx.out << "it follows without a vote now; stop it with `zklab stop " << *id
           << "`, or add it back with `zklab add --node " << *id << "`\n";
   return LabExit::kOk;
 }

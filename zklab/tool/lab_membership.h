@@ -7,9 +7,10 @@
 // `zklab add` writes the next node (n<id>/, its zoo.cfg naming the current
 // members and itself, with their real peer ports: no relay, so no network
 // fault on its links), starts it, adds it with a reconfig and waits until it
-// serves. `zklab remove N` takes node N out (it keeps running, serving no
-// one, until stopped; `zklab add` brings such a node back when it is named:
-// `zklab add --node N`). The nemesis of `zklab check` uses reconfigure().
+// serves. `zklab remove N` takes node N out (it keeps running, following
+// without a vote as Apache's removed servers do, until stopped; `zklab add`
+// brings such a node back when it is named: `zklab add --node N`). The nemesis of `zklab check`
+// uses reconfigure().
 #pragma once
 
 #include <functional>

@@ -29,11 +29,12 @@ inline PeerPacket full_packet(zab::MsgType type, zab::ServerId from, zab::Server
   m.attempt = (uint64_t{5} << 32) | 11;
   m.request_id = seq;
   m.digest = seq ^ 0xd1d1d1d1d1d1d1d1ull;
-  // One byte carries a Ping's busy, a Vote's nomination and, on every other
-  // type, fresh.
-  m.fresh = type != zab::MsgType::kPing && type != zab::MsgType::kVote;
+  // One byte carries an AckEpoch's fresh, a Ping's busy, a Vote's nomination
+  // and a FollowerInfo's observing.
+  m.fresh = type == zab::MsgType::kAckEpoch;
   m.busy = type == zab::MsgType::kPing;
   m.nomination = type == zab::MsgType::kVote;
+  m.observing = type == zab::MsgType::kFollowerInfo;
   m.vote = {.leader = 9, .zxid = zab::make_zxid(2, 8), .epoch = 2};
   m.state = static_cast<zab::PeerState>(seq % 3);
   m.entries = {{zab::make_zxid(3, 1), std::string("one\0", 4)}, {zab::make_zxid(3, 2), ""}};
@@ -59,6 +60,7 @@ inline void expect_equal_packets(const PeerPacket& expected, const PeerPacket& a
   EXPECT_EQ(e.fresh, a.fresh);
   EXPECT_EQ(e.busy, a.busy);
   EXPECT_EQ(e.nomination, a.nomination);
+  EXPECT_EQ(e.observing, a.observing);
   EXPECT_EQ(e.vote, a.vote);
   EXPECT_EQ(e.state, a.state);
   EXPECT_EQ(e.entries, a.entries);
