@@ -11,6 +11,7 @@
 #include "zkd/server/apache_peer_links.h"
 #include "zkd/server/database_options.h"
 #include "zkd/server/dynamic_config_file.h"
+#include "zkd/server/membership.h"
 #include "zkd/server/quorum_sasl.h"
 
 namespace zkd::server {
@@ -77,6 +78,9 @@ StatusOr<std::unique_ptr<Replication>> Replication::open(Parts parts,
                                                          int64_t snapshot_zxid,
                                                          const std::string& snapshot_config) {
   ReplicaTiming timing = replica_timing(parts.config);
+  // The version of the configuration file (a dynamic file's), unless the
+  // snapshot or the log holds a later reconfiguration.
+  timing.config.membership_version = parts.config.config_version;
   if (auto status = take_snapshot_membership(timing.config, snapshot_config); !status.ok()) {
     return status;
   }
@@ -308,6 +312,34 @@ void Replication::write_dynamic_config(const QuorumServers& servers, int64_t ver
   }
 }
 
+void Replication::take_established_version() {
+  // Apache 3.8 without reconfigEnabled keeps "version=0" (asked of it).
+  if (!parts_.config.reconfig_enabled) return;
+  const zab::Config& core = host_.core().config();
+  const auto [text, tree_version] = parts_.db.config_node();
+  if (core.membership_version <= tree_version) return;
+  const auto tree = parse_membership_text(text);
+  if (!tree) return;
+  // The tree's lines (the configuration file's) of the servers the core's
+  // membership names: a joining server's file names itself too.
+  QuorumServers servers;
+  const auto take = [&](zab::ServerId id, bool observer) {
+    const auto it = tree->first.find(id);
+    if (it == tree->first.end()) return false;
+    servers[id] = it->second;
+    servers[id].observer = observer;
+    return true;
+  };
+  for (zab::ServerId id : core.voters) {
+    if (!take(id, false)) return;
+  }
+  for (zab::ServerId id : core.observers) {
+    if (!take(id, true)) return;
+  }
+  parts_.db.set_config_node({membership_text(servers, core.membership_version),
+                             core.membership_version, parts_.env.clock().wall_ms()});
+}
+
 void Replication::write_tree_membership() {
   if (auto tree = parse_membership_text(parts_.db.config_node().first)) {
     write_dynamic_config(tree->first, tree->second);
@@ -338,6 +370,7 @@ void Replication::status_changed(const zab::Status& old, const zab::Status& now)
     // Synced: the tree's membership is committed (Apache writes what the
     // leader's UPTODATE brings). A write lost to a crash, or that failed,
     // is made now.
+    take_established_version();
     write_tree_membership();
   }
   if (now.serving && !old.serving) {

@@ -156,6 +156,12 @@ class Replication final : ReplicaEvents {
   // The same for the membership the tree holds (committed: after a reconfig
   // txn is applied, a leader's snapshot installed, or a sync).
   void write_tree_membership();
+  // The first established leader gives a version-0 membership the zxid its
+  // epoch starts at as its version (Apache's ZOOKEEPER-1783; docs/zab.md):
+  // once the core holds that version, /zookeeper/config takes it, with the
+  // server lines of the core's members, as Apache's processReconfig at
+  // UPTODATE does.
+  void take_established_version();
   // zkd's peer links: TCP, with zoo.cfg's TLS (sslQuorum, portUnification)
   // and quorum SASL.
   std::unique_ptr<net::PeerLinks> tcp_links(std::vector<net::PeerAddress> peers,

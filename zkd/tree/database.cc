@@ -91,6 +91,11 @@ Txn Database::prepare_reconfig(SessionId session, int32_t xid, std::string confi
       impl_->preprocessor.reconfig(session, caller, xid, std::move(config), zxid, time_ms));
 }
 
+void Database::set_config_node(DatabaseOptions::ConfigNode node) {
+  impl_->config_node = std::move(node);
+  impl_->set_config_node();
+}
+
 std::pair<std::string, int64_t> Database::config_node() const {
   const Node* node = impl_->tree.find("/zookeeper/config");
   if (node == nullptr) return {};

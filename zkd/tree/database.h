@@ -123,6 +123,11 @@ class Database {
   // of the configuration: a reconfig txn's zxid, or the one
   // DatabaseOptions::config_node gave).
   std::pair<std::string, int64_t> config_node() const;
+  // /zookeeper/config set again as DatabaseOptions::config_node sets it
+  // (local, never a txn; not over a newer one): a version-0 configuration
+  // given its version by the first established leader, as Apache's
+  // processReconfig sets it at UPTODATE.
+  void set_config_node(DatabaseOptions::ConfigNode node);
 
   // Applies a txn (idempotent, as Apache's replay is); must come in zxid order.
   ApplyResult apply(const Txn& txn);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/zab/leader_role.h"
 
+#include "zkd/zab/membership_note.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -390,8 +392,18 @@ void LeaderRole::on_ack_new_leader(Peer& p, const Message& m) {
     maybe_establish();
     return;
   }
-  s_.send({.type = MsgType::kUpToDate, .to = m.from, .epoch = new_epoch_, .zxid = s_.committed});
+  send_up_to_date(m.from);
   maybe_commit();
+}
+
+// With our committed membership: a learner takes it when later than its own
+// (a joiner's file, or version 0 before the bump below).
+void LeaderRole::send_up_to_date(ServerId id) {
+  s_.send({.type = MsgType::kUpToDate,
+           .to = id,
+           .epoch = new_epoch_,
+           .zxid = s_.committed,
+           .payload = membership_note(s_.cfg)});
 }
 
 // The epoch is established once a quorum acked NewLeader (we count once our
@@ -408,11 +420,13 @@ void LeaderRole::maybe_establish() {
   s_.serving = true;
   next_counter_ = 1;
   s_.advance_commit(initial_last_);
+  // A membership of version 0 (the configuration files') takes the zxid the
+  // epoch starts at as its version, as Apache's first leader gives it
+  // (ZOOKEEPER-1783): established, it beats a joining server's file.
+  if (s_.cfg.membership_version == 0) s_.cfg.membership_version = make_zxid(new_epoch_, 0);
   inform_observers();
   for (auto& [id, p] : peers_) {
-    if (p.stage == Peer::Stage::kSynced) {
-      s_.send({.type = MsgType::kUpToDate, .to = id, .epoch = new_epoch_, .zxid = s_.committed});
-    }
+    if (p.stage == Peer::Stage::kSynced) send_up_to_date(id);
   }
   maybe_commit();
 }

@@ -131,6 +131,7 @@ class LeaderRole {
   // Whether a quorum of voters (this leader included) answered `round`.
   bool confirmed(uint64_t round) const;
   void on_ack_new_leader(Peer& p, const Message& m);
+  void send_up_to_date(ServerId id);
   void maybe_establish();
   void maybe_commit();
   void inform_observers();

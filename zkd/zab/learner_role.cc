@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/zab/learner_role.h"
 
+#include "zkd/zab/membership_note.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -135,6 +137,11 @@ void LearnerRole::on_message(const Message& m) {
       stage_ = Stage::kBroadcast;
       s_.serving = true;
       s_.advance_commit(m.zxid);
+      // The leader's committed membership, when later than ours (a joiner's
+      // file, or version 0 before the leader's first establishment).
+      if (auto note = read_membership_note(m.payload)) {
+        s_.take_later(std::move(note->first), note->second);
+      }
       return;
     case MsgType::kProposal:
       if (!accepting || observing()) return;

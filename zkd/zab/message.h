@@ -43,8 +43,9 @@ enum class MsgType : uint8_t {
   kNewLeader,
   // AckNewLeader (learner -> leader): epoch, zxid = durable up to, attempt.
   kAckNewLeader,
-  // UpToDate (leader -> learner): epoch, zxid = committed up to. The learner
-  // now serves.
+  // UpToDate (leader -> learner): epoch, zxid = committed up to, payload =
+  // the leader's committed membership (membership_note.h). The learner now
+  // serves.
   kUpToDate,
   // Broadcast. Proposal: epoch, entries (one). Ack (learner -> leader):
   // epoch, zxid = durable up to (cumulative). Commit: epoch, zxid =

@@ -56,6 +56,10 @@ void ReplicaState::take(Membership members, Zxid version) {
 void ReplicaState::take_later(Membership members, Zxid version) {
   if (version <= cfg.membership_version) return;
   if (next && next->zxid <= version) next.reset();
+  if (members.voters == cfg.voters && members.observers == cfg.observers) {
+    cfg.membership_version = version;  // the same servers: nothing to react to
+    return;
+  }
   take(std::move(members), version);
 }
 
