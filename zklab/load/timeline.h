@@ -50,6 +50,9 @@ struct TimelineEvent {
   EventKind kind = EventKind::kRole;
   int node = 0;
   std::string role;  // kRole and kRejoin: the node's role ("leader", "down", ...)
+  // Not empty: the plot labels the marker "<mark>: <describe()>" (zkbench
+  // paper's fig8 marks its events as the paper's Figure 8 does: "1", "4a").
+  std::string mark = {};  // (an initializer: brace-initialised events may leave it out)
 };
 
 // "kill node 1", "new leader node 2", "restart node 1", "rejoin node 1

@@ -92,7 +92,7 @@ std::string timeline_svg(const Timeline& timeline, const SvgOptions& options) {
   for (const auto& e : timeline.events) {
     if (e.kind == EventKind::kRole) continue;
     const double mx = plot.x(std::chrono::duration<double>(e.at).count());
-    const std::string label = describe(e);
+    const std::string label = (e.mark.empty() ? "" : e.mark + ": ") + describe(e);
     size_t row = 0;
     while (row + 1 < row_end.size() && row_end[row] > mx) ++row;
     row_end[row] = mx + 3 + 6.6 * static_cast<double>(label.size());
