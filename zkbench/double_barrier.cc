@@ -135,7 +135,36 @@ struct BarrierRun {
     }
   }
 
+  // The paper's order: enter every barrier, then leave every barrier.
+  Task<void> client_enter_all_first(size_t c) {
+    const std::shared_ptr<Client> client = group.pool().client(c);
+    const size_t thread = group.pool().thread_of(c);
+    for (int r = 0; r < o.rounds && !group.failed(); ++r) {
+      const auto start = Clock::now();
+      if (const Error e = co_await enter(*client, c, round_path(static_cast<size_t>(r)));
+          e != Error::kOk) {
+        group.fail(c, "enter round " + std::to_string(r) + ": " + name_of(e));
+        co_return;
+      }
+      group.steps().record(thread, kEnter, start, Error::kOk);
+    }
+    for (int r = 0; r < o.rounds && !group.failed(); ++r) {
+      const auto start = Clock::now();
+      if (const Error e = co_await leave(*client, c, round_path(static_cast<size_t>(r)));
+          e != Error::kOk) {
+        group.fail(c, "leave round " + std::to_string(r) + ": " + name_of(e));
+        co_return;
+      }
+      group.steps().record(thread, kLeave, start, Error::kOk);
+      ++completed[c];
+    }
+  }
+
   Task<void> client_loop(size_t c) {
+    if (o.enter_all_first) {
+      co_await client_enter_all_first(c);
+      co_return;
+    }
     const std::shared_ptr<Client> client = group.pool().client(c);
     const size_t thread = group.pool().thread_of(c);
     for (int r = 0; r < o.rounds && !group.failed(); ++r) {

@@ -36,6 +36,11 @@ struct BarrierOptions {
   int rounds = 100;
   std::string path = "/zkbench-barrier";
   int setup_window = 64;  // creates (and deletes) in flight per session around the run
+  // The paper's order (section 5.3, `zkbench paper table3`): each client
+  // enters every round's barrier in turn, then leaves them all in turn,
+  // instead of entering and leaving one round before the next. A round is
+  // then done when its client has left the last barrier.
+  bool enter_all_first = false;
 };
 
 // Connects, creates the round znodes, runs the rounds, deletes the round

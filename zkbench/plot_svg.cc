@@ -80,7 +80,7 @@ std::string run_plot_svg(const EngineOptions& o, const RunResult& r) {
                   legend, series);
 }
 
-std::string sweep_plot_svg(const std::vector<SweepSeries>& ensembles) {
+std::string sweep_plot_svg(const std::vector<SweepSeries>& ensembles, const std::string& title) {
   double peak = 0;
   std::vector<std::vector<svg::Point>> lines;
   for (const SweepSeries& e : ensembles) {
@@ -104,7 +104,7 @@ std::string sweep_plot_svg(const std::vector<SweepSeries>& ensembles) {
     const std::string css_class = "ensemble" + std::to_string(i + 1);
     series += plot.series(css_class, colour, lines[i]) + plot.markers(css_class, colour, lines[i]);
   }
-  return document(plot, "zkbench sweep: throughput against reads", legend, series);
+  return document(plot, title, legend, series);
 }
 
 std::string sweep_plot_svg(const EngineOptions& o, const std::vector<SweepStep>& steps) {
@@ -133,6 +133,35 @@ std::string compare_plot_svg(const CompareSide& a, const CompareSide& b,
       {{a.name, a_colour}, {b.name, b_colour}},
       plot.series("a", a_colour, as) + plot.markers("a", a_colour, as) +
           plot.series("b", b_colour, bs) + plot.markers("b", b_colour, bs));
+}
+
+std::string lines_plot_svg(const LinesPlot& p) {
+  double x_max = 0, y_max = 0;
+  std::vector<std::vector<svg::Point>> lines;
+  for (const LineSeries& s : p.series) {
+    std::vector<svg::Point> points;
+    for (const auto& [x, y] : s.points) {
+      points.push_back({x, y});
+      x_max = std::max(x_max, x);
+      y_max = std::max(y_max, y);
+    }
+    std::stable_sort(points.begin(), points.end(),
+                     [](const svg::Point& a, const svg::Point& b) { return a.x < b.x; });
+    lines.push_back(std::move(points));
+  }
+  const svg::Axis x = svg::Axis::linear(0, std::max(x_max, 1.0), 10, p.x_title);
+  svg::Axis y = svg::Axis::linear(0, y_max > 0 ? y_max * 1.1 : 1.0, 6, p.y_title);
+  y.grid = true;
+  const svg::Plot plot(layout(), x, y);
+  std::vector<svg::LegendEntry> legend;
+  std::string series;
+  for (size_t i = 0; i < p.series.size(); ++i) {
+    const std::string colour(svg::series_colour(i));
+    legend.push_back({p.series[i].name, colour});
+    const std::string css_class = "line" + std::to_string(i + 1);
+    series += plot.series(css_class, colour, lines[i]) + plot.markers(css_class, colour, lines[i]);
+  }
+  return document(plot, p.title, legend, series);
 }
 
 std::string write_plot(const std::string& path, const std::string& svg) {

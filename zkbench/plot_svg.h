@@ -14,9 +14,13 @@
 //   (and a dot) per step in increasing reads.
 // compare: requests per second per round, a polyline per side (class a and
 //   b; the sides' names in the legend), a point (and a dot) per round.
+// lines: any figure of a few points per series (zkbench paper's tables): a
+//   polyline and dots per series (class line1, line2, ...), linear axes
+//   from 0 with the titles given.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "zkbench/engine.h"
@@ -32,12 +36,25 @@ struct SweepSeries {
   std::vector<SweepStep> steps;
 };
 
-std::string sweep_plot_svg(const std::vector<SweepSeries>& ensembles);
+std::string sweep_plot_svg(const std::vector<SweepSeries>& ensembles,
+                           const std::string& title = "zkbench sweep: throughput against reads");
 // One ensemble, named "<n> server(s)" after its addresses.
 std::string sweep_plot_svg(const EngineOptions& options, const std::vector<SweepStep>& steps);
 
 std::string compare_plot_svg(const CompareSide& a, const CompareSide& b,
                              const std::vector<CompareRound>& rounds);
+
+struct LineSeries {
+  std::string name;                               // in the legend
+  std::vector<std::pair<double, double>> points;  // (x, y), drawn in increasing x
+};
+struct LinesPlot {
+  std::string title;
+  std::string x_title;
+  std::string y_title;
+  std::vector<LineSeries> series;
+};
+std::string lines_plot_svg(const LinesPlot& plot);
 
 // Writes `svg` to `path`, replacing it. Empty on success, else why not.
 std::string write_plot(const std::string& path, const std::string& svg);

@@ -185,6 +185,34 @@ TEST(SweepPlot, DrawsAPolylinePerEnsemble) {
   EXPECT_EQ(lines[1].points.size(), 2u);
 }
 
+TEST(SweepPlot, TakesTheTitleGiven) {
+  const std::string svg = sweep_plot_svg({SweepSeries{"zkd 3", {}}}, "Figure 5: <saturated>");
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_TRUE(contains(svg, "Figure 5: &lt;saturated&gt;"));
+  EXPECT_FALSE(contains(svg, "zkbench sweep"));
+}
+
+TEST(LinesPlot, DrawsEachSeriesInIncreasingX) {
+  LinesPlot p{"Table 2", "workers", "creates per second", {}};
+  p.series.push_back({"zkd 3 servers", {{20, 9000}, {1, 800}, {10, 5000}}});
+  p.series.push_back({"apache 3 servers", {{1, 400}, {20, 3000}}});
+  p.series.push_back({"none", {}});
+  const std::string svg = lines_plot_svg(p);
+  EXPECT_EQ(xml_problem(svg), "");
+  for (const char* label : {">Table 2<", ">workers<", ">creates per second<", ">zkd 3 servers<"}) {
+    EXPECT_TRUE(contains(svg, label)) << label;
+  }
+  const auto lines = polylines(svg);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].css_class, "line1");
+  ASSERT_EQ(lines[0].points.size(), 3u);
+  EXPECT_LT(lines[0].points[0].x, lines[0].points[1].x);
+  EXPECT_LT(lines[0].points[1].x, lines[0].points[2].x);
+  EXPECT_GT(lines[0].points[0].y, lines[0].points[2].y);  // higher up (smaller y) at 20 workers
+  EXPECT_TRUE(lines[2].points.empty());
+  EXPECT_FALSE(contains(svg, "nan"));
+}
+
 TEST(ComparePlot, HasALinePerSideAndAPointPerRound) {
   CompareSide a{"zkd", get_set_options()}, b{"apache", get_set_options()};
   std::vector<CompareRound> rounds;
