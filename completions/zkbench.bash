@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # bash completion for zkbench(1): its subcommands and each one's options,
 # the values of --keys and --kinds, SVG file names for --plot, YAML files for
-# --config, file names for flood's --json FILE.
+# --config, file names for flood's --json FILE, paper's figures, flavours and
+# --out directory.
 _zkbench() {
     local cur prev words cword split
     _init_completion -s || return
@@ -45,6 +46,24 @@ _zkbench() {
             COMPREPLY=($(compgen -W 'pipeline storm large' -- "$cur"))
             return
             ;;
+        --flavours)
+            COMPREPLY=($(compgen -W 'zkd,apache apache,zkd zkd apache' -- "$cur"))
+            return
+            ;;
+        --out)
+            _filedir -d
+            return
+            ;;
+        --zkd)
+            _filedir
+            return
+            ;;
+        paper)
+            if [[ $sub == paper && $cur != -* ]]; then
+                COMPREPLY=($(compgen -W 'fig5 fig6 table2 table3 fig8 all' -- "$cur"))
+                return
+            fi
+            ;;
     esac
     $split && return
 
@@ -52,7 +71,7 @@ _zkbench() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--version --help' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'run sweep compare populate lock barrier creates keeper-bench flood' \
+            COMPREPLY=($(compgen -W 'run sweep compare populate lock barrier creates keeper-bench flood paper' \
                 -- "$cur"))
         fi
         return
@@ -62,7 +81,7 @@ _zkbench() {
     if [[ $prev == -s || ($prev == --* && $prev != --json && $prev != --csv &&
         $prev != --sequential && $prev != --keep && $prev != --help && $prev != --tls &&
         $prev != --tls-no-verify-host && $prev != --keep-setup &&
-        $prev != --continue-on-errors) ]]; then
+        $prev != --continue-on-errors && $prev != --quick && $prev != --markdown) ]]; then
         return
     fi
 
@@ -98,6 +117,11 @@ _zkbench() {
             options="-s --servers --capacity --factor --kinds --measure-rate --phase-seconds
                 --flood-source --flood-nice --large-bytes --root --json --session-timeout-ms
                 --connect-timeout"
+            ;;
+        paper)
+            options="--flavours --zkd --quick --out --markdown --keep --tick-ms --apache-heap
+                --ensemble-warmup --sizes --steps --duration --warmup --sessions --in-flight
+                --workers --creates --size --clients --barriers --period --bucket-ms --reads"
             ;;
     esac
     [[ $cur == -* ]] && COMPREPLY=($(compgen -W "$options --help" -- "$cur"))

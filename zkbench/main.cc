@@ -8,7 +8,9 @@
 //   keeper-bench: a workload file of ClickHouse's keeper-bench
 //            (keeper_bench_command.h);
 //   flood: a measuring session's latencies unloaded and under a flood of
-//            misbehaving clients (flood_command.h).
+//            misbehaving clients (flood_command.h);
+//   paper: the ZooKeeper paper's evaluation on zkd and Apache ensembles it
+//            starts (paper_command.h).
 // Exit codes: 0 ok (request errors are reported, not fatal), 1 error (no
 // connection, setup failed), 2 bad arguments.
 #include <CLI/CLI.hpp>
@@ -21,6 +23,7 @@
 #include "zkbench/flood_command.h"
 #include "zkbench/keeper_bench_command.h"
 #include "zkbench/measure_commands.h"
+#include "zkbench/paper_command.h"
 #include "zkbench/scenario_commands.h"
 
 namespace {
@@ -32,10 +35,11 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", zk::version_line("zkbench"));
   app.footer("\nExit codes: 0 ok (request errors are reported), 1 error, 2 bad arguments.");
-  const BenchCommand commands[] = {
-      add_run_command(app),      add_sweep_command(app),        add_compare_command(app),
-      add_populate_command(app), add_lock_command(app),         add_barrier_command(app),
-      add_creates_command(app),  add_keeper_bench_command(app), add_flood_command(app)};
+  const BenchCommand commands[] = {add_run_command(app),     add_sweep_command(app),
+                                   add_compare_command(app), add_populate_command(app),
+                                   add_lock_command(app),    add_barrier_command(app),
+                                   add_creates_command(app), add_keeper_bench_command(app),
+                                   add_flood_command(app),   add_paper_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
