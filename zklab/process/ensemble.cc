@@ -93,6 +93,7 @@ EnsembleStart Ensemble::start(const EnsembleOptions& options) {
     node.port = ports[static_cast<size_t>(id - 1)].client;
     node.tick_time_ms = options.tick_time_ms;
     node.max_session_timeout_ms = options.max_session_timeout_ms;
+    node.max_client_cnxns = options.max_client_cnxns;
     node.extra_lines = id > nodes ? with_spares : common;
     node.environment = options.environment;
     if (id > options.voters && id <= nodes) node.extra_lines.push_back("peerType=observer");

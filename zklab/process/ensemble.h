@@ -73,6 +73,9 @@ struct EnsembleOptions {
   // Unset: the server's default (20 ticks, i.e. 4 s at 200 ms ticks). Set
   // higher by default so that client sessions outlive an election.
   std::optional<int> max_session_timeout_ms = 60000;
+  // maxClientCnxns of every node: connections per client IP, and every
+  // client of a test or benchmark comes from 127.0.0.1 (0: no limit).
+  int max_client_cnxns = 60;
   bool force_sync = true;                // false writes forceSync=no
   std::vector<std::string> extra_lines;  // appended to every node's zoo.cfg verbatim
   std::vector<std::string> environment;  // NAME=VALUE added to every node's environment
