@@ -202,6 +202,16 @@ TEST(TimelineSvg, TitleLegendAndMarkerLabelsKeepApartHoweverLongTheTitle) {
   }
 }
 
+TEST(TimelineSvg, AMarkedEventsLabelStartsWithItsMark) {
+  Timeline t = made_up();
+  TimelineEvent e{at_ms(900), EventKind::kKill, 2, ""};
+  e.mark = "4a";
+  t.add(e);
+  const std::string svg = timeline_svg(t);
+  EXPECT_NE(svg.find(">4a: kill node 2</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">kill node 1</text>"), std::string::npos);  // unmarked as before
+}
+
 TEST(TimelineSvg, AnEmptyTimelineIsStillAPlot) {
   const std::string svg = timeline_svg(Timeline{});
   EXPECT_NE(svg.find("<svg"), std::string::npos);
