@@ -48,6 +48,16 @@ std::optional<double> at(const std::vector<Curve>& curves, Flavour f, int size, 
   return c ? rate_at(*c, reads) : std::nullopt;
 }
 
+// The servers' CPU per request (all nodes summed) at `reads`, in µs.
+std::optional<double> cpu_at(const std::vector<Curve>& curves, Flavour f, int size, int reads) {
+  const Curve* c = find(curves, f, size);
+  if (c == nullptr) return std::nullopt;
+  for (const SweepStep& s : c->steps) {
+    if (s.reads == reads) return server_us_per_op(s.result);
+  }
+  return std::nullopt;
+}
+
 // The steps of one flavour on one size: an ensemble started, a run per
 // step, the ensemble stopped.
 Curve measure_curve(const PaperLab& lab, const ThroughputOptions& o, Flavour flavour, int size,
@@ -132,6 +142,38 @@ PaperTable rates_table(const PaperLab& lab, const ThroughputOptions& o,
   return t;
 }
 
+// The servers' CPU per request beside the rates: what the machine's 2 cores
+// are spent on, the figure a single machine can compare fairly.
+PaperTable cpu_table(const PaperLab& lab, const ThroughputOptions& o,
+                     const std::vector<Curve>& curves) {
+  PaperTable t;
+  t.title = "Server CPU per request (µs, every node summed)" +
+            std::string(o.leader_only ? ", every client on the leader" : "");
+  t.header = {"reads %"};
+  const bool both = lab.flavours.size() == 2;
+  for (int size : o.sizes) {
+    for (Flavour f : lab.flavours) t.header.push_back(column(f, size));
+    if (both) t.header.push_back("ratio " + std::to_string(size));
+  }
+  for (int reads : o.steps) {
+    std::vector<std::string> row = {std::to_string(reads)};
+    for (int size : o.sizes) {
+      for (Flavour f : lab.flavours) row.push_back(format_fixed(cpu_at(curves, f, size, reads), 1));
+      if (both) {
+        row.push_back(format_ratio(cpu_at(curves, lab.flavours[0], size, reads),
+                                   cpu_at(curves, lab.flavours[1], size, reads)));
+      }
+    }
+    t.rows.push_back(std::move(row));
+  }
+  if (both) {
+    t.notes.push_back("ratio N: " + flavour_label(lab.flavours[0]) + "'s CPU per request / " +
+                      flavour_label(lab.flavours[1]) +
+                      "'s (below 1: " + flavour_label(lab.flavours[0]) + " spends less).");
+  }
+  return t;
+}
+
 // Table 1: the extremes (0% and 100% reads) beside the paper's.
 PaperTable extremes_table(const PaperLab& lab, const ThroughputOptions& o,
                           const std::vector<Curve>& curves) {
@@ -174,6 +216,7 @@ PaperOutput paper_throughput(const PaperLab& lab, const ThroughputOptions& o) {
     for (Flavour f : lab.flavours) curves.push_back(measure_curve(lab, o, f, size, out.problems));
   }
   out.tables.push_back(rates_table(lab, o, curves));
+  out.tables.push_back(cpu_table(lab, o, curves));
   const bool extremes = std::find(o.steps.begin(), o.steps.end(), 0) != o.steps.end() ||
                         std::find(o.steps.begin(), o.steps.end(), 100) != o.steps.end();
   if (!o.leader_only && extremes) out.tables.push_back(extremes_table(lab, o, curves));

@@ -8,8 +8,9 @@
 // clients connect to the leader", Chubby's way).
 //
 // Output: a table of operations per second against reads (a column per
-// flavour and size, and zkd/apache per size), for fig5 Table 1 (the
-// extremes, beside the paper's), and the plot fig5.svg or fig6.svg
+// flavour and size, and zkd/apache per size), the same of the servers' CPU
+// per request (server_cpu.h: every node's process summed), for fig5 Table
+// 1 (the extremes, beside the paper's), and the plot fig5.svg or fig6.svg
 // (sweep_plot_svg: a line per flavour and size).
 #pragma once
 

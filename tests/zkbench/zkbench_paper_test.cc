@@ -38,7 +38,8 @@ TEST(ZkbenchPaper, Fig5PrintsItsTableTableOneAndAPlot) {
                            "--sessions", "3", "--in-flight", "2"});
   ASSERT_EQ(o.exit_code, 0) << o.output;
   for (const char* part : {"Figure 5: operations per second against reads", "zkd 3",
-                           "Table 1: operations per second at the extremes", "87,000", "21,000"}) {
+                           "Table 1: operations per second at the extremes", "87,000", "21,000",
+                           "Server CPU per request"}) {
     EXPECT_TRUE(contains(o.output, part)) << part << "\n" << o.output;
   }
   EXPECT_FALSE(contains(o.output, "apache")) << o.output;
