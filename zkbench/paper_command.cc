@@ -222,6 +222,7 @@ BenchCommand add_paper_command(CLI::App& app) {
             lab.zkd = found.path;
             std::error_code ec;
             std::filesystem::create_directories(f->out, ec);
+            install_paper_stop();
             const bool all = f->figure == "all";
             bool ok = true;
             if (all || f->figure == "fig5")
@@ -234,6 +235,10 @@ BenchCommand add_paper_command(CLI::App& app) {
               ok &= report(*f, paper_barrier_table(lab, barrier_options(*f)));
             if (all || f->figure == "fig8")
               ok &= report(*f, paper_failures(lab, failures_options(*f)));
+            if (paper_stopped()) {
+              std::cerr << "zkbench paper: interrupted; the tables cover what was measured\n";
+              return kExitError;
+            }
             return ok ? kExitOk : kExitError;
           }};
 }

@@ -62,7 +62,7 @@ Run run_flavour(const PaperLab& lab, const FailuresOptions& o, Flavour flavour,
   for (size_t i = 0; i < schedule.size(); ++i) {
     const FaultStep& step = schedule[i];
     // The schedule is wall-clock: each step at its time from the start of the load.
-    std::this_thread::sleep_until(origin + step.at);
+    if (!paper_sleep_until(origin + step.at)) break;
     paper_progress(lab, who + ": " + (step.mark.empty() ? "" : step.mark + ": ") +
                             fault_action_name(step.action));
     auto event = [&](EventKind kind, int node, std::string mark) {
@@ -119,8 +119,8 @@ Run run_flavour(const PaperLab& lab, const FailuresOptions& o, Flavour flavour,
       }
     }
   }
-  const Clock::time_point end = origin + paper_failure_run_length(o.period);
-  std::this_thread::sleep_until(end);
+  Clock::time_point end = origin + paper_failure_run_length(o.period);
+  if (!paper_sleep_until(end)) end = std::min(end, Clock::now());
   run.timeline.buckets = load.buckets(end);
   load.stop();
   for (const std::string& e : load.ended()) problems.push_back(who + ": " + e);

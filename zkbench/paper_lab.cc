@@ -2,6 +2,8 @@
 #include "zkbench/paper_lab.h"
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <iostream>
 #include <thread>
 
@@ -14,6 +16,10 @@ using zk::lab::EnsembleOptions;
 using zk::lab::Flavour;
 
 namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_stop_signal(int) { g_stop.store(true); }
 
 // lab.ensemble_warmup of get=50,set=50 on every server; empty, or why not.
 std::string warm_up(const PaperLab& lab, const Ensemble& ensemble) {
@@ -34,8 +40,26 @@ std::string warm_up(const PaperLab& lab, const Ensemble& ensemble) {
 
 }  // namespace
 
+void install_paper_stop() {
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+}
+
+bool paper_stopped() { return g_stop.load(); }
+
+bool paper_sleep_until(std::chrono::steady_clock::time_point t) {
+  // A signal handler can set a flag but not notify a condition variable:
+  // look at the flag every 50 ms.
+  while (!paper_stopped() && std::chrono::steady_clock::now() < t) {
+    std::this_thread::sleep_until(
+        std::min(t, std::chrono::steady_clock::now() + std::chrono::milliseconds(50)));
+  }
+  return !paper_stopped();
+}
+
 std::unique_ptr<Ensemble> start_paper_ensemble(const PaperLab& lab, Flavour flavour, int voters,
                                                std::vector<std::string>& problems) {
+  if (paper_stopped()) return nullptr;
   EnsembleOptions o;
   o.flavour = flavour;
   o.zkd_binary = lab.zkd;

@@ -57,6 +57,15 @@ std::vector<std::string> ensemble_addresses(const zk::lab::Ensemble& ensemble);
 // "zkd" or "apache".
 std::string flavour_label(zk::lab::Flavour flavour);
 
+// SIGINT and SIGTERM, once install_paper_stop() was called: every figure
+// stops at its next step (no run or ensemble starts any more, fig8's wait
+// ends) and returns what it measured; the ensembles are stopped as always
+// (their destructors SIGKILL every node), so that no server outlives zkbench.
+void install_paper_stop();
+bool paper_stopped();
+// Waits until `t` or a stop, whichever comes first; false on a stop.
+bool paper_sleep_until(std::chrono::steady_clock::time_point t);
+
 // A line on stderr when lab.progress.
 void paper_progress(const PaperLab& lab, const std::string& line);
 

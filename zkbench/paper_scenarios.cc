@@ -79,6 +79,7 @@ PaperOutput paper_creates_table(const PaperLab& lab, const CreatesTableOptions& 
       auto ensemble = start_paper_ensemble(lab, f, size, out.problems);
       if (!ensemble) continue;
       for (int w : o.workers) {
+        if (paper_stopped()) break;
         const std::string who = flavour_label(f) + ", " + std::to_string(size) + " servers, " +
                                 std::to_string(w) + " workers";
         paper_progress(lab, who);
@@ -149,6 +150,7 @@ PaperOutput paper_barrier_table(const PaperLab& lab, const BarrierTableOptions& 
     if (!ensemble) continue;
     for (int c : o.clients) {
       for (int b : o.barriers) {
+        if (paper_stopped()) break;
         const std::string who = flavour_label(f) + ", " + std::to_string(c) + " clients, " +
                                 std::to_string(b) + " barriers";
         paper_progress(lab, who);

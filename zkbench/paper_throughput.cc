@@ -85,6 +85,7 @@ Curve measure_curve(const PaperLab& lab, const ThroughputOptions& o, Flavour fla
   e.duration = o.duration;
   e.server_pids = ensemble_pids(*ensemble);
   for (int reads : o.steps) {
+    if (paper_stopped()) break;
     paper_progress(lab, who + ": " + std::to_string(reads) + "% reads");
     EngineOptions step = e;
     step.workload.mix = reads_mix(reads);
