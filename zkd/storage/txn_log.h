@@ -58,6 +58,9 @@ class TxnLogWriter {
 
   // zxids must increase (> tail.last_zxid, then > the previous append). The
   // first append after roll() starts a new segment named by that zxid.
+  // Records are buffered: they reach the file at sync() (with force_sync or
+  // without), roll(), truncate_after(), when a segment fills, past 1 MiB
+  // buffered, and when the writer is destroyed; a batch costs one write.
   virtual Status append(int64_t zxid, std::string_view txn) = 0;
   virtual Status sync() = 0;
   // Closes the current segment; the next append opens a new one.

@@ -21,13 +21,17 @@ void encode_file_header(std::string& out) {
 }
 
 void encode_record(std::string& out, int64_t zxid, std::string_view txn) {
-  std::string body;
-  body.reserve(kZxidSize + txn.size());
-  coding::put_i64(body, zxid);
-  body.append(txn);
-  coding::put_u32(out, static_cast<uint32_t>(body.size()));
-  coding::put_u32(out, crc32c::mask(crc32c::value(body)));
-  out.append(body);
+  // In place: the body (zxid, txn) follows the length and the crc, which is
+  // filled in once the body is there.
+  coding::put_u32(out, static_cast<uint32_t>(kZxidSize + txn.size()));
+  const size_t crc_at = out.size();
+  coding::put_u32(out, 0);
+  const size_t body_at = out.size();
+  coding::put_i64(out, zxid);
+  out.append(txn);
+  std::string crc;
+  coding::put_u32(crc, crc32c::mask(crc32c::value(std::string_view(out).substr(body_at))));
+  out.replace(crc_at, crc.size(), crc);
 }
 
 }  // namespace log_format
@@ -39,7 +43,10 @@ class Writer final : public TxnLogWriter {
   Writer(Env& env, LogOptions options, int64_t last_zxid)
       : env_(env), options_(std::move(options)), last_zxid_(last_zxid) {}
   ~Writer() override {
-    if (file_ != nullptr) (void)file_->close();
+    if (file_ != nullptr) {
+      (void)flush();
+      (void)file_->close();
+    }
   }
 
   Status resume(const std::string& segment, uint64_t offset) {
@@ -64,11 +71,11 @@ class Writer final : public TxnLogWriter {
                            " bytes is too big");
     }
     const uint64_t record_size = log_format::kRecordHeaderSize + log_format::kZxidSize + txn.size();
-    if (file_ != nullptr && file_->size() > log_format::kFileHeaderSize &&
-        file_->size() + record_size > options_.preallocate) {
+    const uint64_t size = file_ != nullptr ? file_->size() + pending_.size() : 0;
+    if (file_ != nullptr && size > log_format::kFileHeaderSize &&
+        size + record_size > options_.preallocate) {
       if (Status s = close_segment(); !s.ok()) return broken_ = s;
     }
-    std::string bytes;
     if (file_ == nullptr) {
       const std::string path = file_names::join(options_.dir, segment_name(zxid));
       if (env_.file_exists(path)) {
@@ -80,16 +87,19 @@ class Writer final : public TxnLogWriter {
       if (!file.ok()) return broken_ = file.status();
       file_ = std::move(*file);
       dir_dirty_ = true;
-      log_format::encode_file_header(bytes);
+      log_format::encode_file_header(pending_);
     }
-    log_format::encode_record(bytes, zxid, txn);
-    if (Status s = file_->append(bytes); !s.ok()) return broken_ = s;
+    log_format::encode_record(pending_, zxid, txn);
     last_zxid_ = zxid;
+    if (pending_.size() >= kFlushBytes) {
+      if (Status s = flush(); !s.ok()) return broken_ = s;
+    }
     return Status();
   }
 
   Status sync() override {
     if (!broken_.ok()) return broken_;
+    if (Status s = flush(); !s.ok()) return broken_ = s;
     if (!options_.force_sync || file_ == nullptr) return Status();
     if (Status s = sync_segment(); !s.ok()) return broken_ = s;
     ++syncs_;
@@ -107,6 +117,7 @@ class Writer final : public TxnLogWriter {
 
   Status truncate_after(int64_t zxid) override {
     if (!broken_.ok()) return broken_;
+    if (Status s = flush(); !s.ok()) return broken_ = s;
     if (zxid < last_zxid_) {
       if (Status s = cut_after(zxid); !s.ok()) return broken_ = s;
     }
@@ -115,6 +126,18 @@ class Writer final : public TxnLogWriter {
   }
 
  private:
+  // Appends write into pending_; it goes to the file in one write at sync(),
+  // roll(), truncate_after(), a segment's end, and past kFlushBytes: one
+  // system call for a batch of records rather than one each.
+  static constexpr size_t kFlushBytes = size_t{1} << 20;
+
+  Status flush() {
+    if (pending_.empty() || file_ == nullptr) return Status();
+    Status s = file_->append(pending_);
+    pending_.clear();
+    return s;
+  }
+
   // truncate_after() when records above `zxid` may exist.
   Status cut_after(int64_t zxid) {
     if (file_ != nullptr) {
@@ -183,6 +206,7 @@ class Writer final : public TxnLogWriter {
   // Syncs (with force_sync) so that only the newest segment can ever hold
   // unsynced bytes: recovery relies on it.
   Status close_segment() {
+    if (Status s = flush(); !s.ok()) return s;
     if (options_.force_sync) {
       if (Status s = sync_segment(); !s.ok()) return s;
     }
@@ -195,6 +219,7 @@ class Writer final : public TxnLogWriter {
   Env& env_;
   const LogOptions options_;
   std::unique_ptr<WritableFile> file_;  // the newest segment; null before the first append
+  std::string pending_;                 // appended to file_'s end, not written yet
   bool dir_dirty_ = false;              // file_ was created and the directory not synced since
   int64_t last_zxid_;
   uint64_t syncs_ = 0;
