@@ -113,12 +113,15 @@ Curve measure_curve(const PaperLab& lab, const ThroughputOptions& o, Flavour fla
 
 std::string column(Flavour f, int size) { return flavour_label(f) + " " + std::to_string(size); }
 
-PaperTable rates_table(const PaperLab& lab, const ThroughputOptions& o,
-                       const std::vector<Curve>& curves) {
+// One figure of each curve per read share: a column per flavour and size,
+// and the ratio of the two flavours at each size. `value` picks the figure,
+// `text` writes it.
+PaperTable per_read_share(const PaperLab& lab, const ThroughputOptions& o,
+                          const std::vector<Curve>& curves,
+                          std::optional<double> (*value)(const std::vector<Curve>&, Flavour, int,
+                                                         int),
+                          std::string (*text)(std::optional<double>)) {
   PaperTable t;
-  t.title = std::string(o.leader_only ? "Figure 6" : "Figure 5") +
-            ": operations per second against reads" +
-            (o.leader_only ? ", every client on the leader" : "");
   t.header = {"reads %"};
   const bool both = lab.flavours.size() == 2;
   for (int size : o.sizes) {
@@ -128,15 +131,26 @@ PaperTable rates_table(const PaperLab& lab, const ThroughputOptions& o,
   for (int reads : o.steps) {
     std::vector<std::string> row = {std::to_string(reads)};
     for (int size : o.sizes) {
-      for (Flavour f : lab.flavours) row.push_back(format_count(at(curves, f, size, reads)));
+      for (Flavour f : lab.flavours) row.push_back(text(value(curves, f, size, reads)));
       if (both) {
-        row.push_back(format_ratio(at(curves, lab.flavours[0], size, reads),
-                                   at(curves, lab.flavours[1], size, reads)));
+        row.push_back(format_ratio(value(curves, lab.flavours[0], size, reads),
+                                   value(curves, lab.flavours[1], size, reads)));
       }
     }
     t.rows.push_back(std::move(row));
   }
-  if (both) {
+  return t;
+}
+
+std::string cpu_text(std::optional<double> us) { return format_fixed(us, 1); }
+
+PaperTable rates_table(const PaperLab& lab, const ThroughputOptions& o,
+                       const std::vector<Curve>& curves) {
+  PaperTable t = per_read_share(lab, o, curves, at, format_count);
+  t.title = std::string(o.leader_only ? "Figure 6" : "Figure 5") +
+            ": operations per second against reads" +
+            (o.leader_only ? ", every client on the leader" : "");
+  if (lab.flavours.size() == 2) {
     t.notes.push_back("ratio N: " + flavour_label(lab.flavours[0]) + " / " +
                       flavour_label(lab.flavours[1]) + " on N servers.");
   }
@@ -147,27 +161,10 @@ PaperTable rates_table(const PaperLab& lab, const ThroughputOptions& o,
 // are spent on, the figure a single machine can compare fairly.
 PaperTable cpu_table(const PaperLab& lab, const ThroughputOptions& o,
                      const std::vector<Curve>& curves) {
-  PaperTable t;
+  PaperTable t = per_read_share(lab, o, curves, cpu_at, cpu_text);
   t.title = "Server CPU per request (µs, every node summed)" +
             std::string(o.leader_only ? ", every client on the leader" : "");
-  t.header = {"reads %"};
-  const bool both = lab.flavours.size() == 2;
-  for (int size : o.sizes) {
-    for (Flavour f : lab.flavours) t.header.push_back(column(f, size));
-    if (both) t.header.push_back("ratio " + std::to_string(size));
-  }
-  for (int reads : o.steps) {
-    std::vector<std::string> row = {std::to_string(reads)};
-    for (int size : o.sizes) {
-      for (Flavour f : lab.flavours) row.push_back(format_fixed(cpu_at(curves, f, size, reads), 1));
-      if (both) {
-        row.push_back(format_ratio(cpu_at(curves, lab.flavours[0], size, reads),
-                                   cpu_at(curves, lab.flavours[1], size, reads)));
-      }
-    }
-    t.rows.push_back(std::move(row));
-  }
-  if (both) {
+  if (lab.flavours.size() == 2) {
     t.notes.push_back("ratio N: " + flavour_label(lab.flavours[0]) + "'s CPU per request / " +
                       flavour_label(lab.flavours[1]) +
                       "'s (below 1: " + flavour_label(lab.flavours[0]) + " spends less).");

@@ -110,15 +110,6 @@ std::set<int> member_ids(const std::string& config) {
   return ids;
 }
 
-// Waits until node `id` serves in `mode`.
-::testing::AssertionResult serves_as(const Ensemble& ensemble, int id, ServerMode mode) {
-  const auto deadline = std::chrono::steady_clock::now() + kStepDeadline;
-  ServerMode seen = ensemble.mode(id);
-  while (seen != mode && std::chrono::steady_clock::now() < deadline) seen = ensemble.mode(id);
-  if (seen == mode) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "node " << id << " is " << server_mode_name(seen);
-}
-
 void grow_and_shrink(Flavour flavour) {
   EnsembleOptions options = flavoured_ensemble_options();
   options.flavour = flavour;
@@ -145,7 +136,7 @@ void grow_and_shrink(Flavour flavour) {
   for (int id = 2; id <= 5; ++id) {
     ASSERT_EQ(ensemble.start_spare(), "");
     // A joiner serves once it follows, before it is added (join, then vote).
-    ASSERT_TRUE(serves_as(ensemble, id, ServerMode::kFollower)) << ensemble.logs();
+    ASSERT_TRUE(serves_as(ensemble, id, ServerMode::kFollower, kStepDeadline));
     zk::wire::ReconfigRequest add;
     add.joining = ensemble.spare_line(id);
     members.insert(id);
@@ -168,7 +159,7 @@ void grow_and_shrink(Flavour flavour) {
     change.joining = line.substr(0, line.find(';')) + ":" + part + line.substr(line.find(';'));
     const std::string config = reconfig(change);
     EXPECT_NE(config.find(change.joining), std::string::npos) << config;
-    EXPECT_TRUE(serves_as(ensemble, 4, mode)) << "as " << part;
+    EXPECT_TRUE(serves_as(ensemble, 4, mode, kStepDeadline)) << "as " << part;
     ASSERT_TRUE(writer.wait_for_more(50)) << "writes stopped after 4 became " << part;
   }
   writer.stop();
@@ -192,7 +183,7 @@ void grow_and_shrink(Flavour flavour) {
     EXPECT_EQ(lost, 0u) << "node " << id << " lacks acknowledged writes of " << acked.size();
   }
   // Removed, 5 follows on without a vote, as Apache's removed servers.
-  EXPECT_TRUE(serves_as(ensemble, 5, ServerMode::kFollower));
+  EXPECT_TRUE(serves_as(ensemble, 5, ServerMode::kFollower, kStepDeadline));
   keep_if_failed(&ensemble, ::testing::Test::HasFailure());
 }
 

@@ -22,6 +22,16 @@ void keep_if_failed(Ensemble* ensemble, bool failed) {
 
 std::string zkd_binary() { return ZKD_BINARY; }
 
+::testing::AssertionResult serves_as(const Ensemble& ensemble, int id, ServerMode mode,
+                                     std::chrono::milliseconds deadline) {
+  const auto until = std::chrono::steady_clock::now() + deadline;
+  ServerMode seen = ensemble.mode(id);
+  while (seen != mode && std::chrono::steady_clock::now() < until) seen = ensemble.mode(id);
+  if (seen == mode) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "node " << id << " is " << server_mode_name(seen) << "\n"
+                                       << ensemble.logs();
+}
+
 EnsembleOptions flavoured_ensemble_options() {
   const auto env = [](const char* name) -> std::string {
     const char* v = std::getenv(name);

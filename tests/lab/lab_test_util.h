@@ -4,6 +4,8 @@
 // request/reply round trip with gtest expectations.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -31,6 +33,12 @@ EnsembleOptions flavoured_ensemble_options();
 // For a fixture's TearDown: when the test `failed`, keeps the ensemble's
 // directory and prints where it is and every node's log tail.
 void keep_if_failed(Ensemble* ensemble, bool failed);
+
+// Polls until node `id` serves in `mode` (a role change passes through
+// election, which gives no other signal than srvr's mode); a failure names
+// the mode seen last and carries every node's log tail.
+::testing::AssertionResult serves_as(const Ensemble& ensemble, int id, ServerMode mode,
+                                     std::chrono::milliseconds deadline = std::chrono::seconds(30));
 
 std::string zkd_binary();
 // A failpoint name as a GoogleTest name: "log.before_sync" -> "log_before_sync".

@@ -87,17 +87,6 @@ void reconfigure_with(Shell shell, Flavour flavour) {
   keep_if_failed(&ensemble, ::testing::Test::HasFailure());
 }
 
-// Waits until node `id` serves in `mode` (a role change passes through
-// election, which has no other signal than srvr's mode).
-::testing::AssertionResult serves_as(const Ensemble& ensemble, int id, ServerMode mode) {
-  const auto deadline = std::chrono::steady_clock::now() + 30s;
-  ServerMode seen = ensemble.mode(id);
-  while (seen != mode && std::chrono::steady_clock::now() < deadline) seen = ensemble.mode(id);
-  if (seen == mode) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "node " << id << " is " << server_mode_name(seen) << "\n"
-                                       << ensemble.logs();
-}
-
 // Issue 42: an observer is made a participant, then an observer again, one
 // `reconfig -add` each, as operators promote observers; the same steps on
 // zkd and on Apache 3.8.
