@@ -157,7 +157,13 @@ class LargeRequestTest(unittest.TestCase):
 
 
 class RequestThrottleTest(unittest.TestCase):
-    CONFIG = {"request_throttle_max_requests": 50, "globalOutstandingLimit": 100}
+    # Below zkd's 32 frames a connection takes per turn: the flood's first
+    # turn alone puts more requests in process than the limit before any
+    # can be answered (answers come after the turn), so the gate parks it
+    # however fast the log is. With 50 it parked only when the log was
+    # slower than the reading (a sanitized build with the batched log: not
+    # always).
+    CONFIG = {"request_throttle_max_requests": 10, "globalOutstandingLimit": 100}
     FLOOD = 5000
     CALLS = 20
 
