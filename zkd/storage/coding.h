@@ -3,6 +3,7 @@
 // (docs/storage-format.md).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -20,6 +21,10 @@ inline void put_u64(std::string& out, uint64_t v) {
   out.append(b, 8);
 }
 inline void put_i64(std::string& out, int64_t v) { put_u64(out, static_cast<uint64_t>(v)); }
+// Overwrites the 4 bytes at `at` (which `out` holds) with `v`.
+inline void set_u32(std::string& out, size_t at, uint32_t v) {
+  for (size_t i = 0; i < 4; ++i) out[at + i] = static_cast<char>((v >> (8 * i)) & 0xffu);
+}
 
 // `p` must point at 4 (8) readable bytes.
 inline uint32_t get_u32(const char* p) {

@@ -29,9 +29,7 @@ void encode_record(std::string& out, int64_t zxid, std::string_view txn) {
   const size_t body_at = out.size();
   coding::put_i64(out, zxid);
   out.append(txn);
-  std::string crc;
-  coding::put_u32(crc, crc32c::mask(crc32c::value(std::string_view(out).substr(body_at))));
-  out.replace(crc_at, crc.size(), crc);
+  coding::set_u32(out, crc_at, crc32c::mask(crc32c::value(std::string_view(out).substr(body_at))));
 }
 
 }  // namespace log_format
