@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "libzk/client/sasl.h"
 
+#include "libzk/client/sasl_library.h"
+
 #include <sasl/sasl.h>
 
 #include <cstdlib>
@@ -18,9 +20,12 @@ int (*as_callback(F* f))() {
   return reinterpret_cast<int (*)()>(reinterpret_cast<void (*)()>(f));
 }
 
-// sasl_client_init's result, once per process.
+// sasl_client_init's result, once per process (after use_sasl_mutexes).
 int init_library() {
-  static const int result = sasl_client_init(nullptr);
+  static const int result = [] {
+    use_sasl_mutexes();
+    return sasl_client_init(nullptr);
+  }();
   return result;
 }
 

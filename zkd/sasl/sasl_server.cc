@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 
+#include "libzk/client/sasl_library.h"
 #include "zkd/log/log.h"
 
 namespace zkd::sasl {
@@ -124,9 +125,12 @@ sasl_callback_t callbacks[] = {
     {SASL_CB_LIST_END, nullptr, nullptr},
 };
 
-// sasl_server_init's result, once per process.
+// sasl_server_init's result, once per process, after use_sasl_mutexes:
+// quorum SASL runs zk::client's exchanges in the same process, and the
+// exchanges of one process may run on more than one thread.
 int init_library() {
   static const int result = [] {
+    zk::client::use_sasl_mutexes();
     int rc = sasl_server_init(callbacks, "zkd");
     if (rc == SASL_OK) rc = sasl_auxprop_add_plugin(kAuxpropName, auxprop_init);
     return rc;

@@ -4,6 +4,8 @@
 // docs/wire-protocol.md), its failures, and a refused exchange.
 #include "zkd/sasl/sasl_server.h"
 
+#include "libzk/client/sasl_library.h"
+
 #include <gtest/gtest.h>
 #include <sasl/sasl.h>
 
@@ -29,6 +31,7 @@ class DigestClient {
     callbacks_[1] = {SASL_CB_USER, as_callback(&authorization_id), this};
     callbacks_[2] = {SASL_CB_PASS, as_callback(&secret), this};
     callbacks_[3] = {SASL_CB_LIST_END, nullptr, nullptr};
+    zk::client::use_sasl_mutexes();  // before the library's first init, as zk::client does
     EXPECT_EQ(sasl_client_init(nullptr), SASL_OK);
     EXPECT_EQ(sasl_client_new("zookeeper", "zk-sasl-md5", nullptr, nullptr, callbacks_, 0, &conn_),
               SASL_OK);
