@@ -33,12 +33,17 @@ AdminEndpoints::AdminEndpoints(asio::io_context& io, ServerView& view, AdminServ
   if (services.access != nullptr && services.shedder != nullptr) {
     shed_ = std::make_unique<ShedCommand>(view_, *services.access, *services.shedder);
   }
+  if (services.access != nullptr && services.broadcast != nullptr) {
+    broadcast_ = std::make_unique<BroadcastCommand>(view_, *services.access, *services.broadcast,
+                                                    options_.broadcast_enabled);
+  }
 }
 
 std::optional<HttpResponse> AdminEndpoints::admit_post(const HttpRequest& head) {
   auto name = command_name(head.path);
   if (name && backup_ && BackupCommands::handles(*name)) return backup_->admit(*name, head);
   if (name && shed_ && ShedCommand::handles(*name)) return shed_->admit(head);
+  if (name && broadcast_ && BroadcastCommand::handles(*name)) return broadcast_->admit(head);
   return HttpResponse{405, "text/plain; charset=utf-8", "Method Not Allowed\n", {}};
 }
 
@@ -142,6 +147,8 @@ void AdminEndpoints::admin_request(const HttpRequest& request, HttpRespond respo
       backup_->run(*name, request, std::move(respond));
     } else if (shed_ && ShedCommand::handles(*name)) {
       respond(shed_->run(request));
+    } else if (broadcast_ && BroadcastCommand::handles(*name)) {
+      broadcast_->run(request, std::move(respond));
     } else if (request.method == HttpRequest::Method::kPost) {
       respond(HttpResponse{405, "text/plain; charset=utf-8", "Method Not Allowed\n", {}});
     } else {

@@ -5,7 +5,8 @@
 //     <admin.commandURL>/<name> runs one (admin_commands.h), snapshot and
 //     restore (POST) included when a BackupService is given
 //     (backup_commands.h), shed_connections (POST) when a ConnectionShedder
-//     is (shed_command.h), and, a zkd convenience, GET /metrics answers as
+//     is (shed_command.h), broadcast (POST, zkd's) when a BroadcastBench
+//     is (broadcast_command.h), and, a zkd convenience, GET /metrics answers as
 //     the Prometheus endpoint does, and GET /livez and /readyz answer the
 //     probes (health.h); other paths get 404;
 //   - the Prometheus endpoint (only when metricsProvider.className names
@@ -28,6 +29,7 @@
 #include <string>
 
 #include "zkd/admin/backup_commands.h"
+#include "zkd/admin/broadcast_command.h"
 #include "zkd/admin/http_server.h"
 #include "zkd/admin/shed_command.h"
 #include "zkd/net/tls_context.h"
@@ -59,6 +61,8 @@ struct AdminOptions {
   BackupOptions backup;
   // The largest restore body taken (a snapshot file).
   uint64_t max_restore_bytes = 4ull << 30;
+  // admin.broadcast.enabled (zkd's): the broadcast command runs.
+  bool broadcast_enabled = false;
   // Counts a plain-HTTP connection to an admin port that also takes HTTPS
   // (Apache's insecure_admin_count); may be null.
   std::function<void()> insecure_admin = nullptr;
@@ -70,6 +74,7 @@ struct AdminServices {
   const RootAccess* access = nullptr;    // ALL on "/" (root_auth.h)
   BackupService* backup = nullptr;       // snapshot and restore
   ConnectionShedder* shedder = nullptr;  // shed_connections
+  BroadcastBench* broadcast = nullptr;   // broadcast (zkd's)
 };
 
 class AdminEndpoints {
@@ -102,10 +107,11 @@ class AdminEndpoints {
   // Whether a POST to `name` may send its body (AdminOptions' admit_post).
   std::optional<HttpResponse> admit_post(const HttpRequest& head);
   // Whether any authenticated POST command exists.
-  bool takes_posts() const { return backup_ || shed_; }
+  bool takes_posts() const { return backup_ || shed_ || broadcast_; }
 
-  std::unique_ptr<BackupCommands> backup_;  // null without a BackupService
-  std::unique_ptr<ShedCommand> shed_;       // null without a ConnectionShedder
+  std::unique_ptr<BackupCommands> backup_;       // null without a BackupService
+  std::unique_ptr<ShedCommand> shed_;            // null without a ConnectionShedder
+  std::unique_ptr<BroadcastCommand> broadcast_;  // null without a BroadcastBench
   std::shared_ptr<HttpServer> admin_;
   std::shared_ptr<HttpServer> metrics_;
 };

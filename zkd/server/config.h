@@ -250,6 +250,9 @@ struct ServerConfig {
   // (admin.rateLimiterIntervalInMS; backup_commands.h says its units).
   bool admin_snapshot_enabled = true;
   bool admin_restore_enabled = true;
+  // zkd's broadcast command, the paper's Figure 7 (admin.broadcast.enabled;
+  // broadcast_command.h): off unless asked for.
+  bool admin_broadcast_enabled = false;
   int64_t admin_rate_limiter_interval = 300000;
   // metricsProvider.className; zkd serves /metrics on metricsProvider.httpHost:
   // metricsProvider.httpPort when it names Apache's Prometheus provider.

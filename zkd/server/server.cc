@@ -99,7 +99,9 @@ Server::Server(asio::io_context& io, ServerConfig config, Security security, sto
                                   .writes = writes_,
                                   .snapshots = snapshots_,
                                   .clients = clients_,
-                                  .sessions = sessions_}) {
+                                  .sessions = sessions_}),
+      broadcast_(BroadcastGenerator::Parts{
+          .db = db_, .writes = writes_, .clock = env_.clock(), .timer = env_.new_timer(io_)}) {
   stats_.started_steady_ms = env_.clock().steady_ms();
   listener_ = std::make_shared<net::ClientListener>(io_, service_, config_.max_client_cnxns,
                                                     config_.max_cnxns, connection_options(false));
@@ -148,6 +150,7 @@ admin::AdminOptions Server::admin_options() const {
                  .restore_enabled = config_.admin_restore_enabled,
                  .rate_limiter_interval = config_.admin_rate_limiter_interval,
                  .steady_ms = [this] { return env_.clock().steady_ms(); }},
+      .broadcast_enabled = config_.admin_broadcast_enabled,
   };
 }
 
@@ -330,7 +333,8 @@ boost::system::error_code Server::start_serving(Listeners listeners) {
   options.insecure_admin = [this] { ++stats_.metrics.insecure_admin_count; };
   admin_ = std::make_unique<admin::AdminEndpoints>(
       io_, view_,
-      admin::AdminServices{.access = &backup_, .backup = &backup_, .shedder = &service_},
+      admin::AdminServices{
+          .access = &backup_, .backup = &backup_, .shedder = &service_, .broadcast = &broadcast_},
       std::move(options));
   admin_->start();
   sessions_.start();
@@ -364,6 +368,7 @@ void Server::stop() {
   if (secure_listener_) secure_listener_->stop();
   if (admin_) admin_->stop();
   backup_.stop();
+  broadcast_.stop();
   sessions_.stop();
   if (replication_) replication_->stop();
   clients_.close_all();

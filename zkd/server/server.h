@@ -45,6 +45,7 @@
 #include "zkd/admin/admin_endpoints.h"
 #include "zkd/net/client_listener.h"
 #include "zkd/server/audit_trail.h"
+#include "zkd/server/broadcast_generator.h"
 #include "zkd/server/client_registry.h"
 #include "zkd/server/client_service.h"
 #include "zkd/server/config.h"
@@ -179,7 +180,8 @@ class Server final {
   ReadOnlyMode read_only_;                    // replication_ drives it
   StatusView view_;                           // reads the parts above
   ClientService service_;
-  OnlineBackup backup_;  // the admin snapshot and restore commands
+  OnlineBackup backup_;           // the admin snapshot and restore commands
+  BroadcastGenerator broadcast_;  // the admin broadcast command
   std::shared_ptr<net::ClientListener> listener_;
   std::shared_ptr<net::ClientListener> secure_listener_;  // set by start() with secureClientPort
   std::unique_ptr<admin::AdminEndpoints> admin_;          // set by start()

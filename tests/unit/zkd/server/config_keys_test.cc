@@ -448,6 +448,7 @@ TEST(ConfigKeys, EveryHonouredKeyTakesAGoodValueSilently) {
       {"admin.rateLimiterIntervalInMS", "300000"},
       {"admin.snapshot.enabled", "true"},
       {"admin.restore.enabled", "false"},
+      {"admin.broadcast.enabled", "true"},
       {"admin.commandURL", "/commands"},
       {"metricsProvider.className",
        "org.apache.zookeeper.metrics.prometheus.PrometheusMetricsProvider"},
