@@ -60,7 +60,7 @@ _zkbench() {
             ;;
         paper)
             if [[ $sub == paper && $cur != -* ]]; then
-                COMPREPLY=($(compgen -W 'fig5 fig6 table2 table3 fig8 all' -- "$cur"))
+                COMPREPLY=($(compgen -W 'fig5 fig6 fig7 table2 table3 fig8 all' -- "$cur"))
                 return
             fi
             ;;
@@ -121,7 +121,7 @@ _zkbench() {
         paper)
             options="--flavours --zkd --quick --out --markdown --keep --tick-ms --apache-heap
                 --ensemble-warmup --sizes --steps --duration --warmup --sessions --in-flight
-                --workers --creates --size --clients --barriers --period --bucket-ms --reads"
+                --txns --runs --workers --creates --size --clients --barriers --period --bucket-ms --reads"
             ;;
     esac
     [[ $cur == -* ]] && COMPREPLY=($(compgen -W "$options --help" -- "$cur"))

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "zkbench/paper_broadcast.h"
 #include "zkbench/paper_failures.h"
 #include "zkbench/paper_lab.h"
 #include "zkbench/paper_scenarios.h"
@@ -24,7 +25,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const std::vector<std::string> kFigures = {"fig5", "fig6", "table2", "table3", "fig8", "all"};
+const std::vector<std::string> kFigures = {"fig5",   "fig6", "fig7", "table2",
+                                           "table3", "fig8", "all"};
 
 std::chrono::milliseconds ms(double seconds) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
@@ -54,6 +56,9 @@ struct Flags {
   // table3, fig8
   std::optional<int> size;
   std::vector<int> clients, barriers;
+  // fig7
+  std::optional<int64_t> txns;
+  std::optional<int> runs;
   // fig8
   std::optional<double> period_s;
   std::optional<int> bucket_ms, reads;
@@ -75,6 +80,19 @@ ThroughputOptions throughput_options(const Flags& f, bool leader_only) {
   if (f.warmup_s) o.warmup = ms(*f.warmup_s);
   if (f.sessions) o.sessions = *f.sessions;
   if (f.in_flight) o.in_flight = *f.in_flight;
+  return o;
+}
+
+BroadcastOptions broadcast_options(const Flags& f) {
+  BroadcastOptions o;
+  if (f.quick) {
+    o.txns = 20000;
+    o.runs = 1;
+  }
+  if (!f.sizes.empty()) o.sizes = f.sizes;
+  if (f.in_flight) o.in_flight = *f.in_flight;
+  if (f.txns) o.txns = *f.txns;
+  if (f.runs) o.runs = *f.runs;
   return o;
 }
 
@@ -134,9 +152,9 @@ BenchCommand add_paper_command(CLI::App& app) {
   auto f = std::make_shared<Flags>();
   auto* p = app.add_subcommand(
       "paper",
-      "the ZooKeeper paper's evaluation (fig5, fig6, table2, table3, fig8, all) on zkd "
+      "the ZooKeeper paper's evaluation (fig5, fig6, fig7, table2, table3, fig8, all) on zkd "
       "and Apache, on ensembles it starts");
-  p->add_option("figure", f->figure, "fig5, fig6, table2, table3, fig8 or all")
+  p->add_option("figure", f->figure, "fig5, fig6, fig7, table2, table3, fig8 or all")
       ->required()
       ->check(CLI::IsMember(kFigures))
       ->type_name("FIGURE");
@@ -157,7 +175,7 @@ BenchCommand add_paper_command(CLI::App& app) {
   p->add_option("--ensemble-warmup", f->ensemble_warmup_s,
                 "seconds of load on each new ensemble before it is measured (default 15)")
       ->check(CLI::Range(0.0, 600.0));
-  p->add_option("--sizes", f->sizes, "fig5, fig6, table2: ensemble sizes (default 3,5,7)")
+  p->add_option("--sizes", f->sizes, "fig5, fig6, fig7, table2: ensemble sizes (default 3,5,7)")
       ->delimiter(',')
       ->check(CLI::Range(1, 15))
       ->type_name("N,...");
@@ -171,8 +189,13 @@ BenchCommand add_paper_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 600.0));
   p->add_option("--sessions", f->sessions, "fig5, fig6, fig8: sessions (default 24; fig8 20)")
       ->check(CLI::Range(1, 10000));
-  p->add_option("--in-flight", f->in_flight, "fig5, fig6, fig8: requests per session (default 8)")
+  p->add_option("--in-flight", f->in_flight,
+                "fig5, fig6, fig8: requests per session (default 8); fig7: txns (default 1000)")
       ->check(CLI::Range(1, 10000));
+  p->add_option("--txns", f->txns, "fig7: txns per run (default 100000)")
+      ->check(CLI::Range(int64_t{1}, int64_t{100000000}));
+  p->add_option("--runs", f->runs, "fig7: runs per ensemble (default 3)")
+      ->check(CLI::Range(1, 1000));
   p->add_option("--workers", f->workers, "table2: workers (default 1,10,20)")
       ->delimiter(',')
       ->check(CLI::Range(1, 10000))
@@ -229,6 +252,8 @@ BenchCommand add_paper_command(CLI::App& app) {
               ok &= report(*f, paper_throughput(lab, throughput_options(*f, false)));
             if (all || f->figure == "fig6")
               ok &= report(*f, paper_throughput(lab, throughput_options(*f, true)));
+            if (all || f->figure == "fig7")
+              ok &= report(*f, paper_broadcast(lab, broadcast_options(*f)));
             if (all || f->figure == "table2")
               ok &= report(*f, paper_creates_table(lab, creates_options(*f)));
             if (all || f->figure == "table3")

@@ -70,6 +70,11 @@ std::unique_ptr<Ensemble> start_paper_ensemble(const PaperLab& lab, Flavour flav
   // Every client is on 127.0.0.1 here (the paper's came from 35 machines):
   // table3's 200 clients would pass Apache's default of 60 per IP.
   o.max_client_cnxns = 0;
+  // fig7's load comes from the leader's admin server (paper_broadcast.h).
+  if (flavour == Flavour::kZkd) {
+    o.admin_servers = true;
+    o.extra_lines.push_back("admin.broadcast.enabled=true");
+  }
   o.java_flags = {"-Xms" + lab.apache_heap, "-Xmx" + lab.apache_heap,
                   "-Dzookeeper.admin.enableServer=false", "-Dzookeeper.jmx.log4j.disable=true",
                   "-Dorg.slf4j.simpleLogger.showDateTime=true"};

@@ -61,6 +61,19 @@ TEST(ZkbenchPaper, Table2AndTable3PrintBesideThePapers) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "table3.svg"));
 }
 
+TEST(ZkbenchPaper, Fig7RunsTheBroadcastAloneOnTheLeader) {
+  zk::test::TempDir dir("zkbench_paper");
+  const Outcome o = paper("fig7", dir.path(),
+                          {"--sizes", "3", "--txns", "200", "--runs", "2", "--in-flight", "20"});
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  for (const char* part : {"Figure 7: the atomic broadcast alone", "median of 2 runs of 200",
+                           "zkd txns/s", "Apache ZooKeeper is not run"}) {
+    EXPECT_TRUE(contains(o.output, part)) << part << "\n" << o.output;
+  }
+  EXPECT_FALSE(contains(o.output, "the broadcast command failed")) << o.output;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "fig7.svg"));
+}
+
 TEST(ZkbenchPaper, Fig8MarksThePapersFailureSequence) {
   zk::test::TempDir dir("zkbench_paper");
   const Outcome o = paper("fig8", dir.path(),

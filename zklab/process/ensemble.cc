@@ -97,6 +97,12 @@ EnsembleStart Ensemble::start(const EnsembleOptions& options) {
     node.extra_lines = id > nodes ? with_spares : common;
     node.environment = options.environment;
     if (id > options.voters && id <= nodes) node.extra_lines.push_back("peerType=observer");
+    if (options.admin_servers && options.flavour == Flavour::kZkd) {
+      const uint16_t admin = ports[static_cast<size_t>(id - 1)].admin;
+      node.extra_lines.push_back("admin.serverAddress=127.0.0.1");
+      node.extra_lines.push_back("admin.serverPort=" + std::to_string(admin));
+      e->admin_ports_[id] = admin;
+    }
     node.wait_until_ready = false;
     if (id > nodes) {
       e->spares_[id] = std::move(node);
@@ -153,6 +159,11 @@ ZkdProcess& Ensemble::node(int id) { return *nodes_.at(static_cast<size_t>(id - 
 const ZkdProcess& Ensemble::node(int id) const { return *nodes_.at(static_cast<size_t>(id - 1)); }
 
 std::string Ensemble::address(int id) const { return node(id).address(); }
+
+uint16_t Ensemble::admin_port(int id) const {
+  const auto it = admin_ports_.find(id);
+  return it == admin_ports_.end() ? 0 : it->second;
+}
 
 std::string Ensemble::connect_string() const { return connect_string(ids()); }
 

@@ -76,7 +76,10 @@ struct EnsembleOptions {
   // maxClientCnxns of every node: connections per client IP, and every
   // client of a test or benchmark comes from 127.0.0.1 (0: no limit).
   int max_client_cnxns = 60;
-  bool force_sync = true;                // false writes forceSync=no
+  bool force_sync = true;  // false writes forceSync=no
+  // kZkd: every node runs its admin server on a loopback port of its own
+  // (admin_port()); otherwise none does.
+  bool admin_servers = false;
   std::vector<std::string> extra_lines;  // appended to every node's zoo.cfg verbatim
   std::vector<std::string> environment;  // NAME=VALUE added to every node's environment
   std::string temp_dir_prefix = "zk_ensemble";
@@ -120,6 +123,9 @@ class Ensemble {
   ZkdProcess& node(int id);
   const ZkdProcess& node(int id) const;
 
+  // Node `id`'s admin server port (EnsembleOptions::admin_servers); 0
+  // without one.
+  uint16_t admin_port(int id) const;
   // "127.0.0.1:<client port>" of node `id`.
   std::string address(int id) const;
   // Every node's address, comma separated (a client connect string).
@@ -182,6 +188,7 @@ class Ensemble {
   int observers_ = 0;
   std::map<int, ZkdOptions> spares_;  // not started yet, by id
   std::map<int, std::string> spare_lines_;
+  std::map<int, uint16_t> admin_ports_;  // by id, with admin_servers
   std::filesystem::path dir_;
   bool keep_dir_ = false;
   std::vector<std::unique_ptr<ZkdProcess>> nodes_;  // node id i at index i-1
