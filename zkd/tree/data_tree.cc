@@ -261,19 +261,43 @@ int32_t DataTree::descendant_count(std::string_view path) const {
   return n;
 }
 
+Node* NodeBuilder::make(std::string_view path, DataView data, const StoredStat& stat) {
+  Node* node = Node::make(pool_, path, data);
+  node->stat_ = stat;
+  node->stat_.kind = kind_of_owner(stat.ephemeral_owner, extended_types_);
+  // While the node is in this core's cache.
+  digest_ += node_digest(*node);
+  approximate_data_size_ += node_size(*node);
+  return node;
+}
+
+void NodeBuilder::destroy(Node* node) {
+  digest_ -= node_digest(*node);
+  approximate_data_size_ -= node_size(*node);
+  Node::destroy(pool_, node);
+}
+
 DataTreeLoader::DataTreeLoader(size_t expected_nodes, bool extended_types)
-    : tree_(DataTree::Empty{}, extended_types) {
-  // Room for the creates replayed from the log after the snapshot too, so
-  // that they do not rehash a table of a million nodes.
-  tree_.nodes_.reserve(expected_nodes + expected_nodes / 4);
+    : tree_(DataTree::Empty{}, extended_types), builder_(extended_types) {
+  reserve(expected_nodes);
   pending_.reserve(kIndexBatch);
 }
 
-// A loader given up before finish() leaves a tree that frees every node.
-DataTreeLoader::~DataTreeLoader() { index_pending(); }
+// A loader given up before finish() leaves a tree that frees every node
+// added (the builder is done by then, as for finish()).
+DataTreeLoader::~DataTreeLoader() {
+  index_pending();
+  take_builder();
+}
 
-bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::ACLs& acl,
-                         const StoredStat& stat) {
+void DataTreeLoader::reserve(size_t expected_nodes) {
+  // Room for the creates replayed from the log after the snapshot too, so
+  // that they do not rehash a table of a million nodes.
+  tree_.nodes_.reserve(expected_nodes + expected_nodes / 4);
+}
+
+bool DataTreeLoader::add(Node* node, const zk::wire::ACLs& acl) {
+  const std::string_view path = node->path();
   Node* parent = nullptr;
   if (path != "/") {
     size_t slash = path.rfind('/');
@@ -288,16 +312,12 @@ bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::A
   } else if (!tree_.nodes_.empty() || !pending_.empty()) {
     return false;
   }
-  Node* node = Node::make(tree_.pool_, path, data);
   tree_.nodes_.prefetch(node);
   if (parent != nullptr) {
     // A parent's children are unique by name, as paths are unique: a node
     // its parent refuses is loaded already (and the index would refuse it).
     ChildSet& siblings = parent->mutable_children();
-    if (*siblings.insert(siblings.end(), node) != node) {
-      Node::destroy(tree_.pool_, node);
-      return false;
-    }
+    if (*siblings.insert(siblings.end(), node) != node) return false;
   }
   pending_.push_back(node);
   if (last_acl_ != nullptr && last_acl_->first == acl) {
@@ -306,13 +326,17 @@ bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::A
     last_acl_ = tree_.acls_.acquire(acl);
   }
   node->acl_ = last_acl_;
-  tree_.approximate_data_size_ += node_size(*node);
-  node->stat_ = stat;
-  node->stat_.kind = kind_of_owner(stat.ephemeral_owner, tree_.extended_types_);
-  tree_.remember(*node);  // while the node is in the cache
   tree_.kinds_.add(*node);
   if (pending_.size() == kIndexBatch) index_pending();
   return true;
+}
+
+bool DataTreeLoader::add(std::string_view path, DataView data, const zk::wire::ACLs& acl,
+                         const StoredStat& stat) {
+  Node* node = builder_.make(path, data, stat);
+  if (add(node, acl)) return true;
+  discard(node);
+  return false;
 }
 
 void DataTreeLoader::index_pending() {
@@ -320,8 +344,15 @@ void DataTreeLoader::index_pending() {
   pending_.clear();
 }
 
+void DataTreeLoader::take_builder() {
+  tree_.pool_ = std::move(builder_.pool_);  // the tree's own is unused
+  tree_.digest_ = std::exchange(builder_.digest_, 0);
+  tree_.approximate_data_size_ = std::exchange(builder_.approximate_data_size_, 0);
+}
+
 std::optional<DataTree> DataTreeLoader::finish() && {
   index_pending();
+  take_builder();
   for (std::string_view path : {"/", "/zookeeper", "/zookeeper/quota", "/zookeeper/config"}) {
     if (!tree_.exists(path)) return std::nullopt;
   }

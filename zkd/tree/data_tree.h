@@ -171,9 +171,34 @@ class DataTree final {  // final: operator= remakes the object in place
   QuotaTracker quota_;
 };
 
+// The half of loading a snapshot that needs no tree (DataTreeLoader::
+// builder()): makes nodes in a pool of its own and tallies their digest and
+// sizes. Used by one thread at a time, which may be another than the one
+// using the rest of its loader; a node it makes reaches that thread through a
+// handoff that orders the two (handoff.h).
+class NodeBuilder {
+ public:
+  // A node holding `path`, `data` and `stat` (its kind derived from
+  // stat.ephemeral_owner; the stat's own kind is ignored), with no ACL,
+  // in no tree yet.
+  Node* make(std::string_view path, DataView data, const StoredStat& stat);
+
+ private:
+  friend class DataTreeLoader;
+  explicit NodeBuilder(bool extended_types) : extended_types_(extended_types) {}
+  // Frees a node from make() and takes it out of the tallies.
+  void destroy(Node* node);
+
+  const bool extended_types_;
+  NodePool pool_;                      // every node made; the tree's pool once loaded
+  uint64_t digest_ = 0;                // node_digest summed over the nodes made
+  int64_t approximate_data_size_ = 0;  // their sizes summed, as DataTree's
+};
+
 // Builds a tree from a snapshot's nodes, given in pre-order (the root "/"
 // first, every other node after its parent). Derived state (children sets,
-// ephemeral index, sizes) is rebuilt.
+// ephemeral index, sizes) is rebuilt. Nodes are made by builder(), possibly
+// on another thread, then added here in order.
 class DataTreeLoader {
  public:
   // `expected_nodes` is a hint for reserving; `extended_types` as DataTree's.
@@ -181,12 +206,23 @@ class DataTreeLoader {
   ~DataTreeLoader();
   DataTreeLoader(const DataTreeLoader&) = delete;
   DataTreeLoader& operator=(const DataTreeLoader&) = delete;
-  // Adds one node (its kind is derived from stat.ephemeral_owner; the
-  // stat's own kind is ignored); its children come in later calls, in name
-  // order. False, changing nothing, when `path` is malformed or loaded
-  // already, or its parent is not.
+
+  // Makes room for `expected_nodes` (a hint) and the creates replayed after.
+  void reserve(size_t expected_nodes);
+  NodeBuilder& builder() { return builder_; }
+  // Adds a node from builder() with `acl`; its children come in later calls,
+  // in name order. False, changing nothing, when its path is malformed or
+  // loaded already, or its parent is not: the node is then the caller's, to
+  // discard().
+  bool add(Node* node, const zk::wire::ACLs& acl);
+  // builder().make() and add() in one; a refused node is discarded.
   bool add(std::string_view path, DataView data, const zk::wire::ACLs& acl, const StoredStat& stat);
-  // The tree; nullopt when a system node (is_special_path) is missing.
+  // Frees a node from builder() that add() refused or was never given. Only
+  // once the builder is used no more (its pool is this thread's then).
+  void discard(Node* node) { builder_.destroy(node); }
+  // The tree; nullopt when a system node (is_special_path) is missing. Only
+  // once the builder is used no more; every node it made must have been
+  // added or discarded.
   std::optional<DataTree> finish() &&;
 
  private:
@@ -196,8 +232,11 @@ class DataTreeLoader {
   static constexpr size_t kIndexBatch = 32;
   // Indexes the nodes added since the last call.
   void index_pending();
+  // Gives the builder's pool and tallies to the tree (the builder is done).
+  void take_builder();
 
   DataTree tree_;
+  NodeBuilder builder_;
   Node* parent_ = nullptr;               // the last parent looked up (siblings come together)
   AclCache::Entry* last_acl_ = nullptr;  // the last list interned (runs share one)
   std::vector<Node*> pending_;           // added and linked, not yet in the index

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fuzzy snapshots of the replicated state (data tree + session table): the
-// chunked depth-first writer behind Database::begin_snapshot() and the reader
-// behind load_snapshot() and visit_snapshot().
+// chunked depth-first writer behind Database::begin_snapshot() (snapshot.cc)
+// and the reader behind load_snapshot() and visit_snapshot()
+// (snapshot_reader.cc).
 //
 // Payload format (integers big-endian; `string` = i32 length + bytes;
 // `buffer` = a string, or length -1 for null data):
@@ -72,6 +73,9 @@ struct LoadedSnapshot {
 // Decodes a whole payload; a damaged one is a corruption naming what is wrong
 // and where. `extended_types`: the tree's (DataTree), which
 // decides how node owners are read; the payload stores only the owners.
+// A payload of 1 MiB or more is decoded on a second thread while the calling
+// one links the nodes into the tree (snapshot_reader.cc); that thread has
+// ended when this returns.
 StatusOr<LoadedSnapshot> read_snapshot(std::string_view payload, bool extended_types = false);
 
 }  // namespace zkd::tree

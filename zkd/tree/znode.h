@@ -84,6 +84,7 @@ class Node {
  private:
   friend class DataTree;
   friend class DataTreeLoader;
+  friend class NodeBuilder;
 
   Node(std::string_view path, DataView data, size_t block_size);
   ~Node() = default;
