@@ -28,8 +28,15 @@
 // "written in" in its log) against the others, p99 each; the resync time, and whether every node's
 // znode count is the same at the end; then zkd/apache ratios.
 //
+// With --zklab the zkd ensemble is a lab of `zklab up --tick-ms <tick>`
+// instead (bench/zklab_lab.h): its peers talk through zklab's relay daemon
+// (or directly with --direct), as in a lab where faults are injected; the
+// relay daemon's CPU time during the resync is printed too.
+//
 // A benchmark, not a test: it prints figures and asserts nothing about them.
 // See bench/README.md.
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -39,6 +46,7 @@
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -50,9 +58,13 @@
 #include "zkbench/populate.h"
 #include "zklab/process/ensemble.h"
 #include "zklab/process/proc_stats.h"
+#include "zklab_lab.h"
 
 #ifndef ZKD_BINARY
 #error "ZKD_BINARY must name the default zkd executable"
+#endif
+#ifndef ZKLAB_BINARY
+#error "ZKLAB_BINARY must name the default zklab executable"
 #endif
 
 namespace zk::bench {
@@ -83,6 +95,9 @@ struct Options {
   bool no_fsync = false;
   int64_t snap_count = 0;  // 0: the servers' default
   bool keep_dir = false;
+  bool zklab = false;   // zkd in a lab of `zklab up`, through its relays
+  bool direct = false;  // with zklab: `up --direct`, no relays
+  std::string zklab_binary = ZKLAB_BINARY;
 };
 
 // One request of the open-loop load.
@@ -211,7 +226,36 @@ struct FlavourResult {
   double resync_s = 0;
   bool counts_equal = false;
   std::string counts;
+  double relay_cpu_s = -1;  // --zklab: the relay daemon's CPU seconds in the resync
 };
+
+// utime + stime of process `pid` in seconds; -1 when it cannot be read.
+double cpu_seconds(pid_t pid) {
+  if (pid <= 0) return -1;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  std::getline(in, stat);
+  const auto paren = stat.rfind(')');
+  if (paren == std::string::npos) return -1;
+  std::istringstream fields(stat.substr(paren + 2));
+  std::string field;
+  long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {  // field 3 is the state
+    if (i == 14) utime = std::atoll(field.c_str());
+    if (i == 15) stime = std::atoll(field.c_str());
+  }
+  return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+pid_t node_pid(const Ensemble& e, int id) { return e.node(id).pid(); }
+pid_t node_pid(const ZklabLab& lab, int id) { return lab.pid(id); }
+std::string node_log(const Ensemble& e, int id) { return e.node(id).log_path().string(); }
+std::string node_log(const ZklabLab& lab, int id) { return lab.log_path(id).string(); }
+pid_t relay_pid(const Ensemble&) { return -1; }
+pid_t relay_pid(const ZklabLab& lab) { return lab.relay_pid(); }
+
+template <typename Lab>
+FlavourResult measure(Lab& e, Flavour flavour, const Options& o);
 
 FlavourResult bench_flavour(Flavour flavour, const Options& o) {
   FlavourResult r;
@@ -234,7 +278,34 @@ FlavourResult bench_flavour(Flavour flavour, const Options& o) {
     r.error = "the ensemble did not start: " + started.error;
     return r;
   }
-  Ensemble& e = *started.ensemble;
+  return measure(*started.ensemble, flavour, o);
+}
+
+// zkd in a lab of `zklab up` with the settings bench_flavour gives an Ensemble.
+FlavourResult bench_lab(const Options& o) {
+  ZklabLabOptions lo;
+  lo.zklab = o.zklab_binary;
+  lo.zkd = o.zkd;
+  lo.tick_time_ms = o.tick_ms;
+  lo.direct = o.direct;
+  lo.temp_dir_prefix = "resync_bench_lab";
+  // zklab writes initLimit=10 and forceSync's default (on).
+  if (o.init_limit != 10) lo.settings.push_back("initLimit=" + std::to_string(o.init_limit));
+  if (o.no_fsync) lo.settings.push_back("forceSync=no");
+  if (o.snap_count > 0) lo.settings.push_back("snapCount=" + std::to_string(o.snap_count));
+  std::string error;
+  auto lab = ZklabLab::start(lo, error);
+  if (!lab) {
+    FlavourResult r;
+    r.error = "the lab did not start: " + error;
+    return r;
+  }
+  return measure(*lab, Flavour::kZkd, o);
+}
+
+template <typename Lab>
+FlavourResult measure(Lab& e, Flavour flavour, const Options& o) {
+  FlavourResult r;
   if (o.keep_dir) e.keep_directory();
   const auto leader = e.leader(30s);
   if (!leader) {
@@ -256,7 +327,7 @@ FlavourResult bench_flavour(Flavour flavour, const Options& o) {
     return r;
   }
   r.populate_per_s = static_cast<double>(o.znodes) / populate_s;
-  for (int id : e.ids()) r.rss_mib.push_back(zk::lab::resident_kib(e.node(id).pid()) / 1024);
+  for (int id : e.ids()) r.rss_mib.push_back(zk::lab::resident_kib(node_pid(e, id)) / 1024);
   std::this_thread::sleep_for(std::chrono::duration<double>(o.settle_s));  // settle: time
 
   int follower = 0;
@@ -280,6 +351,7 @@ FlavourResult bench_flavour(Flavour flavour, const Options& o) {
   if (resync_error.empty()) resync_error = e.wipe_data(follower);
   std::this_thread::sleep_for(std::chrono::duration<double>(o.down_s));  // down: time
   const auto restarted_at = Clock::now();
+  const double relay_cpu_before = cpu_seconds(relay_pid(e));
   const auto deadline = restarted_at + std::chrono::seconds(o.deadline_s);
   if (resync_error.empty()) {
     resync_error = e.restart(
@@ -296,6 +368,8 @@ FlavourResult bench_flavour(Flavour flavour, const Options& o) {
         deadline, 100ms);
   }
   if (resync_error.empty() && !caught_up) resync_error = "the follower never caught up";
+  if (const double after = cpu_seconds(relay_pid(e)); after >= 0 && relay_cpu_before >= 0)
+    r.relay_cpu_s = after - relay_cpu_before;
   std::this_thread::sleep_for(kAfterResync);
   load.stop();
   r.baseline = latencies(load.window(load_started, killed_at));
@@ -303,7 +377,7 @@ FlavourResult bench_flavour(Flavour flavour, const Options& o) {
     const auto offset =
         Clock::now().time_since_epoch() - std::chrono::duration_cast<Clock::duration>(
                                               std::chrono::system_clock::now().time_since_epoch());
-    const auto periods = snapshot_periods(e.node(*leader).log_path().string(), offset);
+    const auto periods = snapshot_periods(node_log(e, *leader), offset);
     std::vector<Sample> during, outside;
     for (const Sample& s : load.window(load_started, killed_at)) {
       const bool in = std::any_of(periods.begin(), periods.end(), [&](const auto& p) {
@@ -351,6 +425,8 @@ void print(const std::string& name, const FlavourResult& r) {
       r.counts_equal ? "equal" : "DIFFERENT", r.snapshots, r.while_snapshotting.p99_ms,
       static_cast<long long>(r.while_snapshotting.requests), r.otherwise.p99_ms,
       static_cast<long long>(r.otherwise.requests));
+  if (r.relay_cpu_s >= 0)
+    std::printf("       relay daemon CPU during the resync %.2f s\n", r.relay_cpu_s);
   std::fflush(stdout);
 }
 
@@ -381,12 +457,21 @@ int main_(int argc, char** argv) {
                  "snapCount (a big tree: fewer snapshots while it is populated)")
       ->check(CLI::PositiveNumber);
   app.add_flag("--keep-dir", o.keep_dir, "keep the ensembles' directories");
+  auto* zklab = app.add_flag(
+      "--zklab", o.zklab, "zkd only, in a lab of `zklab up`: peers through zklab's relay daemon");
+  app.add_flag("--direct", o.direct, "with --zklab: `zklab up --direct` (no relays)")->needs(zklab);
+  app.add_option("--zklab-binary", o.zklab_binary, "the zklab binary (with --zklab)");
   app.add_flag("--no-fsync", o.no_fsync,
                "forceSync=no: the nodes share this machine's disk, so a resyncing node's "
                "syncs delay the others'; this shows the resync's cost without that");
   CLI11_PARSE(app, argc, argv);
 
   std::optional<FlavourResult> zkd, apache;
+  if (o.zklab) {
+    zkd = bench_lab(o);
+    print(o.direct ? "zkd (zklab --direct)" : "zkd (zklab relays)", *zkd);
+    return 0;
+  }
   if (o.flavour != "apache") {
     zkd = bench_flavour(Flavour::kZkd, o);
     print("zkd", *zkd);
