@@ -224,6 +224,30 @@ TEST_F(RelayTest, ForwardsBothWaysAndClosesBoth) {
   EXPECT_EQ(relay_->stats().dropped_bytes, 0u);
 }
 
+// Streams bigger than a direction's queue (so its reader is held back) arrive
+// whole and in order, both ways at once.
+TEST_F(RelayTest, BigStreamsArriveWholeAndInOrderBothWays) {
+  auto [client, server] = forwarded_pair();
+  const auto pattern = [](size_t size, uint32_t seed) {
+    std::string out(size, '\0');
+    for (size_t i = 0; i < size; ++i) {
+      out[i] = static_cast<char>((static_cast<uint32_t>(i) * 2654435761u + seed) >> 13);
+    }
+    return out;
+  };
+  const std::string up = pattern(Relay::kMaxQueuedBytes + (8u << 20), 1);
+  const std::string down = pattern(Relay::kMaxQueuedBytes + (3u << 20), 7);
+  std::thread to_server([&client, &up] { send_all(client, up); });
+  std::thread to_client([&server, &down] { send_all(server, down); });
+  const Received at_server = receive(server, up.size());
+  const Received at_client = receive(client, down.size());
+  to_server.join();
+  to_client.join();
+  EXPECT_TRUE(at_server.bytes == up) << at_server.bytes.size() << " of " << up.size();
+  EXPECT_TRUE(at_client.bytes == down) << at_client.bytes.size() << " of " << down.size();
+  EXPECT_EQ(relay_->stats().dropped_bytes, 0u);
+}
+
 TEST_F(RelayTest, CutDropsSilentlyAndHealClosesCutConnections) {
   auto [client, server] = forwarded_pair();
   relay_->set_faults({{{1, 2}}, {}});

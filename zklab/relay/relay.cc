@@ -101,6 +101,16 @@ asio::awaitable<void> wait_for_wakeup(asio::steady_timer& timer) {
   co_await timer.async_wait(as_tuple(use_awaitable));  // cancelled: woken
 }
 
+// Opens `socket` (to connect it next) with the relay's socket buffer sizes;
+// a socket it cannot open or size is left to async_connect (which opens it)
+// and the kernel's sizes.
+void open_with_small_buffers(tcp::socket& socket) {
+  boost::system::error_code ignored;
+  socket.open(tcp::v4(), ignored);
+  socket.set_option(asio::socket_base::receive_buffer_size(Relay::kSocketBufferBytes), ignored);
+  socket.set_option(asio::socket_base::send_buffer_size(Relay::kSocketBufferBytes), ignored);
+}
+
 void rethrow(std::exception_ptr e) {
   if (e) std::rethrow_exception(e);
 }
@@ -119,6 +129,12 @@ struct Relay::State {
       return it == faults.slow.end() ? std::chrono::milliseconds(0) : it->second;
     };
     return of(links[link].a) + of(links[link].b);
+  }
+
+  // What a direction of a connection on `link` may hold before its reader
+  // stops reading (relay.h, "Back-pressure").
+  size_t queue_limit(size_t link) const {
+    return delay(link) > Clock::duration::zero() ? kMaxQueuedBytes : kUndelayedQueuedBytes;
   }
 
   template <typename Awaitable>
@@ -173,6 +189,7 @@ asio::awaitable<void> Relay::State::connect(std::shared_ptr<State> s, std::share
                                             size_t link) {
   const tcp::endpoint target(asio::ip::address_v4::loopback(), s->links[link].target);
   const auto give_up = Clock::now() + s->options.refused_retry;
+  open_with_small_buffers(c->up);
   auto [ec] = co_await c->up.async_connect(target, as_tuple(use_awaitable));
   asio::steady_timer retry(c->up.get_executor());
   while (ec == asio::error::connection_refused && !c->closed && !c->cut && !s->stopped &&
@@ -182,6 +199,7 @@ asio::awaitable<void> Relay::State::connect(std::shared_ptr<State> s, std::share
     if (c->closed || c->cut || s->stopped) break;
     boost::system::error_code ignored;
     c->up.close(ignored);
+    open_with_small_buffers(c->up);
     std::tie(ec) = co_await c->up.async_connect(target, as_tuple(use_awaitable));
   }
   if (c->closed) co_return;
@@ -209,13 +227,14 @@ asio::awaitable<void> Relay::State::read(std::shared_ptr<State> s, std::shared_p
                                          size_t link, bool toward_up) {
   tcp::socket& from = c->source(toward_up);
   Pipe& pipe = c->pipe(toward_up);
-  std::vector<char> buf(kReadSize);
+  std::string chunk;
   while (!c->closed) {
-    if (!c->cut && pipe.queued_bytes >= kMaxQueuedBytes) {
+    if (!c->cut && pipe.queued_bytes >= s->queue_limit(link)) {
       co_await wait_for_wakeup(pipe.reader_wakeup);
       continue;
     }
-    auto [ec, n] = co_await from.async_read_some(asio::buffer(buf), as_tuple(use_awaitable));
+    chunk.resize(kReadSize);  // read in place: the chunk queued is this string
+    auto [ec, n] = co_await from.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
     if (c->closed) co_return;
     s->stats.read_bytes += n;
     if (ec) {
@@ -231,7 +250,8 @@ asio::awaitable<void> Relay::State::read(std::shared_ptr<State> s, std::shared_p
       s->stats.dropped_bytes += n;
       continue;
     }
-    std::string chunk(buf.data(), n);
+    chunk.resize(n);
+    if (n < kReadSize / 4) chunk.shrink_to_fit();  // a small message holds no 64 KiB buffer
     if (toward_up && s->links[link].hello_port != 0 && !c->hello_done) {
       // The hello goes on in one chunk, as one write: Apache reads its
       // address with a single read().
@@ -244,6 +264,7 @@ asio::awaitable<void> Relay::State::read(std::shared_ptr<State> s, std::shared_p
     }
     const size_t size = chunk.size();
     pipe.queue.push_back({Clock::now() + s->delay(link), std::move(chunk)});
+    chunk = std::string();
     pipe.queued_bytes += size;
     pipe.writer_wakeup.cancel();
   }
@@ -306,6 +327,9 @@ std::string Relay::start() {
     boost::system::error_code ec;
     acceptor->open(endpoint.protocol(), ec);
     if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
+    // Accepted sockets inherit the listener's buffer sizes.
+    if (!ec) acceptor->set_option(asio::socket_base::receive_buffer_size(kSocketBufferBytes), ec);
+    if (!ec) acceptor->set_option(asio::socket_base::send_buffer_size(kSocketBufferBytes), ec);
     if (!ec) acceptor->bind(endpoint, ec);
     if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {
@@ -327,6 +351,11 @@ void Relay::set_faults(const NetworkFaults& faults) {
     for (const auto& weak : s.connections[link]) {
       auto c = weak.lock();
       if (!c || c->closed) continue;
+      if (!c->cut) {
+        // The queue's limit follows the link's delay: a reader held back
+        // by the old one looks again.
+        for (Pipe* p : {&c->to_up, &c->to_down}) p->reader_wakeup.cancel();
+      }
       if (!cut && c->cut) {
         c->close();
       } else if (cut && !c->cut) {

@@ -30,7 +30,14 @@
 //     and dropped likewise and never connected to the target.
 //   - when a link stops being cut, its silent connections are closed (both
 //     sides), so both ends reconnect; new connections are forwarded again.
-// Back-pressure: a direction stops reading while kMaxQueuedBytes wait in it.
+// Back-pressure: a direction stops reading while kUndelayedQueuedBytes wait
+// in it (kMaxQueuedBytes while its link is slow: a delayed link holds what
+// was read in the last `delay`), and both of the relay's sockets of a
+// connection have kSocketBufferBytes of kernel buffer each way, so a sender
+// is held back by a slow receiver about as soon as on a direct link (with
+// the kernel's autotuned buffers and a 16 MiB queue the relay took in about
+// 25 MB before a sender felt it, against 4 MB on a direct link, so a leader
+// streaming a snapshot ran that far ahead of its follower).
 //
 // Threading: everything runs on the io_context's thread; construct, start(),
 // set_faults(), faults(), port(), stats() and stop() there (or before the
@@ -67,7 +74,12 @@ struct RelayOptions {
 
 class Relay {
  public:
-  static constexpr size_t kMaxQueuedBytes = 16u << 20;  // per direction of a connection
+  // Per direction of a connection, on a slow link and otherwise.
+  static constexpr size_t kMaxQueuedBytes = 16u << 20;
+  static constexpr size_t kUndelayedQueuedBytes = 256u << 10;
+  // SO_RCVBUF and SO_SNDBUF of every socket the relay accepts or connects
+  // (the kernel doubles it for its bookkeeping).
+  static constexpr int kSocketBufferBytes = 256 << 10;
 
   Relay(boost::asio::io_context& io, std::vector<RelayLink> links, RelayOptions options = {});
   ~Relay();  // stop()
