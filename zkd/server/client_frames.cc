@@ -7,6 +7,8 @@ namespace zkd::server {
 
 std::string reply_frame(int32_t xid, int64_t zxid, zk::wire::Error err, std::string_view body) {
   std::string out;
+  // Length, ReplyHeader (xid, zxid, err), body: one allocation per reply.
+  out.reserve(4 + 16 + body.size());
   zk::wire::Writer w(out);
   size_t start = w.begin_frame();
   zk::wire::ReplyHeader{xid, zxid, err}.write(w);
