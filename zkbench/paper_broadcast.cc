@@ -36,16 +36,10 @@ std::optional<double> json_number(const std::string& body, const std::string& ke
   return value;
 }
 
-std::chrono::microseconds servers_cpu(const std::vector<pid_t>& pids) {
-  std::chrono::microseconds sum{0};
-  for (pid_t pid : pids) sum += process_cpu_time(pid).value_or(std::chrono::microseconds{0});
-  return sum;
-}
-
 struct SizeResult {
   int size = 0;
   std::vector<double> rates;       // txns/s, one per run that ended
-  std::vector<double> cpu_per_us;  // the servers' µs per txn, one per run
+  std::vector<double> cpu_per_us;  // the servers' µs per txn, one per run it was known
 };
 
 // One ensemble of `size`: the runs, or a problem added.
@@ -74,12 +68,12 @@ SizeResult measure(const PaperLab& lab, const BroadcastOptions& o, int size,
                            "\", \"count\": " + std::to_string(o.txns) +
                            ", \"bytes\": " + std::to_string(o.value_bytes) +
                            ", \"in_flight\": " + std::to_string(o.in_flight) + "}";
-  const std::vector<pid_t> pids = ensemble_pids(*ensemble);
+  const ServerCpu meter(ensemble_addresses(*ensemble), ensemble_pids(*ensemble));
   for (int run = 1; run <= o.runs && !paper_stopped(); ++run) {
     paper_progress(lab, "  broadcast run " + std::to_string(run) + " of " + std::to_string(o.runs) +
                             ": " + std::to_string(o.txns) + " txns on the leader (node " +
                             std::to_string(*leader) + ")");
-    const auto cpu_before = servers_cpu(pids);
+    const ServerCpuTimes cpu_before = meter.sample();
     const auto reply = zk::toolkit::admin_http({.host = "127.0.0.1",
                                                 .port = ensemble->admin_port(*leader),
                                                 .method = "POST",
@@ -87,7 +81,7 @@ SizeResult measure(const PaperLab& lab, const BroadcastOptions& o, int size,
                                                 .authorization = "ip",
                                                 .body = body,
                                                 .timeout = std::chrono::minutes(10)});
-    const auto cpu = servers_cpu(pids) - cpu_before;
+    const ServerCpuUsage cpu = meter.usage(cpu_before, meter.sample());
     const auto rate = json_number(reply.body, "txns_per_second");
     if (reply.status != 200 || !rate) {
       problems.push_back(where + "the broadcast command failed: " +
@@ -95,7 +89,7 @@ SizeResult measure(const PaperLab& lab, const BroadcastOptions& o, int size,
       break;
     }
     r.rates.push_back(*rate);
-    r.cpu_per_us.push_back(static_cast<double>(cpu.count()) / static_cast<double>(o.txns));
+    if (auto per_txn = cpu.us_per_op(o.txns)) r.cpu_per_us.push_back(*per_txn);
   }
   (void)client.close();
   return r;
