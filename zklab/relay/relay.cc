@@ -227,14 +227,13 @@ asio::awaitable<void> Relay::State::read(std::shared_ptr<State> s, std::shared_p
                                          size_t link, bool toward_up) {
   tcp::socket& from = c->source(toward_up);
   Pipe& pipe = c->pipe(toward_up);
-  std::string chunk;
+  std::vector<char> buf(kReadSize);
   while (!c->closed) {
     if (!c->cut && pipe.queued_bytes >= s->queue_limit(link)) {
       co_await wait_for_wakeup(pipe.reader_wakeup);
       continue;
     }
-    chunk.resize(kReadSize);  // read in place: the chunk queued is this string
-    auto [ec, n] = co_await from.async_read_some(asio::buffer(chunk), as_tuple(use_awaitable));
+    auto [ec, n] = co_await from.async_read_some(asio::buffer(buf), as_tuple(use_awaitable));
     if (c->closed) co_return;
     s->stats.read_bytes += n;
     if (ec) {
@@ -250,8 +249,7 @@ asio::awaitable<void> Relay::State::read(std::shared_ptr<State> s, std::shared_p
       s->stats.dropped_bytes += n;
       continue;
     }
-    chunk.resize(n);
-    if (n < kReadSize / 4) chunk.shrink_to_fit();  // a small message holds no 64 KiB buffer
+    std::string chunk(buf.data(), n);
     if (toward_up && s->links[link].hello_port != 0 && !c->hello_done) {
       // The hello goes on in one chunk, as one write: Apache reads its
       // address with a single read().
@@ -264,7 +262,6 @@ asio::awaitable<void> Relay::State::read(std::shared_ptr<State> s, std::shared_p
     }
     const size_t size = chunk.size();
     pipe.queue.push_back({Clock::now() + s->delay(link), std::move(chunk)});
-    chunk = std::string();
     pipe.queued_bytes += size;
     pipe.writer_wakeup.cancel();
   }
