@@ -55,7 +55,7 @@ DataTree::DataTree(bool extended_types) : extended_types_(extended_types) {
   // cversion is -numChildren), and gives /zookeeper/config READ-only ACL via
   // setACL(path, READ_ACL_UNSAFE, -1), which stores aversion -1.
   auto system_node = [this](std::string_view path, const zk::wire::ACLs& acl) {
-    Node* node = insert(path, std::string_view(), acls_.acquire(acl));
+    Node* node = insert(path, std::string_view(), acls_.acquire(acl), StoredStat{});
     approximate_data_size_ += node_size(*node);
     if (Node* parent = path == "/" ? nullptr : find_mutable(parent_path(*node))) {
       parent->mutable_children().insert(node);
@@ -65,7 +65,10 @@ DataTree::DataTree(bool extended_types) : extended_types_(extended_types) {
   system_node("/", zk::wire::open_acl_unsafe());
   system_node("/zookeeper", zk::wire::open_acl_unsafe());
   system_node("/zookeeper/quota", zk::wire::open_acl_unsafe());
-  system_node("/zookeeper/config", zk::wire::read_acl_unsafe())->stat_.aversion = -1;
+  Node* config = system_node("/zookeeper/config", zk::wire::read_acl_unsafe());
+  StoredStat config_stat = config->stat();
+  config_stat.aversion = -1;
+  restat(config, config_stat);
   approximate_data_size_ += node_size("", std::string_view());  // the root's "" alias
   digest_ = compute_digest();
 }
@@ -101,17 +104,24 @@ size_t DataTree::PathHash::operator()(std::string_view path) const {
   return absl::Hash<std::string_view>{}(path);
 }
 
-Node* DataTree::insert(std::string_view path, DataView data, AclCache::Entry* acl) {
-  Node* node = Node::make(pool_, path, data);
+Node* DataTree::insert(std::string_view path, DataView data, AclCache::Entry* acl,
+                       const StoredStat& stat) {
+  Node* node = Node::make(pool_, path, data, Node::parts_for(stat));
+  node->store(stat);
   node->acl_ = acl;
   nodes_.insert(node);
   return node;
 }
 
-Node* DataTree::replace_data(Node* node, DataView data) {
-  if (node->assign_data_in_place(data)) return node;
-  Node* moved = Node::make(pool_, node->path(), data);
-  moved->stat_ = node->stat_;
+Node* DataTree::replace(Node* node, DataView data, const StoredStat& stat) {
+  const auto parts = static_cast<uint8_t>(node->parts_ | Node::parts_for(stat));
+  if (parts == node->parts_ && node->assign_data_in_place(data)) {
+    node->store(stat);
+    return node;
+  }
+  // `data` may be the node's own: copied before the node goes.
+  Node* moved = Node::make(pool_, node->path(), data, parts);
+  moved->store(stat);
   moved->acl_ = node->acl_;
   moved->children_ = std::move(node->children_);
   nodes_.erase(node->path());
@@ -149,20 +159,22 @@ Error DataTree::create(std::string_view path, const zk::wire::Buffer& data,
   std::string_view name = child_name(path);
   if (parent->children().contains(name) || nodes_.contains(path)) return Error::kNodeExists;
 
-  forget(*parent);
-  if (parent_cversion == -1) parent_cversion = parent->stat_.cversion + 1;
-  if (parent_cversion > parent->stat_.cversion) {
-    parent->stat_.cversion = parent_cversion;
-    parent->stat_.pzxid = zxid;
+  StoredStat parent_stat = parent->stat();
+  if (parent_cversion == -1) parent_cversion = parent_stat.cversion + 1;
+  if (parent_cversion > parent_stat.cversion) {
+    parent_stat.cversion = parent_cversion;
+    parent_stat.pzxid = zxid;
+    forget(*parent);
+    parent = restat(parent, parent_stat);
+    remember(*parent);
   }
-  remember(*parent);
-  Node* node = insert(path, view_of(data), acls_.acquire(acl));
-  parent->mutable_children().insert(node);
-  StoredStat& stat = node->stat_;
+  StoredStat stat;
   stat.czxid = stat.mzxid = stat.pzxid = zxid;
   stat.ctime = stat.mtime = time_ms;
   stat.ephemeral_owner = ephemeral_owner;
   stat.kind = kind_of_owner(ephemeral_owner, extended_types_);
+  Node* node = insert(path, view_of(data), acls_.acquire(acl), stat);
+  parent->mutable_children().insert(node);
   remember(*node);
   approximate_data_size_ += node_size(*node);
   kinds_.add(*node);
@@ -178,9 +190,10 @@ Error DataTree::remove(std::string_view path, int64_t zxid) {
     parent->children_->erase(child_name(path));
     if (parent->children_->empty()) parent->children_.reset();
   }
-  if (zxid > parent->stat_.pzxid) {
+  if (StoredStat parent_stat = parent->stat(); zxid > parent_stat.pzxid) {
+    parent_stat.pzxid = zxid;
     forget(*parent);
-    parent->stat_.pzxid = zxid;
+    parent = restat(parent, parent_stat);
     remember(*parent);
   }
 
@@ -210,11 +223,12 @@ Error DataTree::set_data(std::string_view path, const zk::wire::Buffer& data, in
   if (node == nullptr) return Error::kNoNode;
   const int64_t length_diff = data_length(view_of(data)) - node->data_length();
   approximate_data_size_ += length_diff;
+  StoredStat stat = node->stat();
+  stat.version = version;
+  stat.mzxid = zxid;
+  stat.mtime = time_ms;
   forget(*node);
-  node = replace_data(node, view_of(data));
-  node->stat_.version = version;
-  node->stat_.mzxid = zxid;
-  node->stat_.mtime = time_ms;
+  node = replace(node, view_of(data), stat);
   remember(*node);
   quota_.data_changed(*this, path, length_diff);
   return Error::kOk;
@@ -226,8 +240,10 @@ Error DataTree::set_acl(std::string_view path, const zk::wire::ACLs& acl, int32_
   AclCache::Entry* old = node->acl_;
   node->acl_ = acls_.acquire(acl);
   acls_.release(old);
+  StoredStat stat = node->stat();
+  stat.aversion = aversion;
   forget(*node);
-  node->stat_.aversion = aversion;
+  node = restat(node, stat);
   remember(*node);
   return Error::kOk;
 }
@@ -236,11 +252,13 @@ void DataTree::raise_cversion(std::string_view path, int32_t cversion, int64_t z
   if (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
   Node* node = find_mutable(path);
   if (node == nullptr) return;
-  if (cversion == -1) cversion = node->stat_.cversion + 1;
-  if (cversion > node->stat_.cversion) {
+  StoredStat stat = node->stat();
+  if (cversion == -1) cversion = stat.cversion + 1;
+  if (cversion > stat.cversion) {
+    stat.cversion = cversion;
+    stat.pzxid = zxid;
     forget(*node);
-    node->stat_.cversion = cversion;
-    node->stat_.pzxid = zxid;
+    node = restat(node, stat);
     remember(*node);
   }
 }
@@ -262,9 +280,10 @@ int32_t DataTree::descendant_count(std::string_view path) const {
 }
 
 Node* NodeBuilder::make(std::string_view path, DataView data, const StoredStat& stat) {
-  Node* node = Node::make(pool_, path, data);
-  node->stat_ = stat;
-  node->stat_.kind = kind_of_owner(stat.ephemeral_owner, extended_types_);
+  StoredStat own = stat;
+  own.kind = kind_of_owner(stat.ephemeral_owner, extended_types_);
+  Node* node = Node::make(pool_, path, data, Node::parts_for(own));
+  node->store(own);
   // While the node is in this core's cache.
   digest_ += node_digest(*node);
   approximate_data_size_ += node_size(*node);

@@ -144,14 +144,16 @@ class DataTree final {  // final: operator= remakes the object in place
   using Index = absl::flat_hash_set<Node*, PathHash, PathEq>;
 
   Node* find_mutable(std::string_view path);
-  // Makes a node with `acl` (a reference the node now owns) and indexes it by
-  // path; kind indexes and sizes are the caller's.
-  Node* insert(std::string_view path, DataView data, AclCache::Entry* acl);
-  // Replaces a node's data, moving it to a larger allocation when it does not
-  // fit (the index and the parent's children then point at the new one).
-  // Leaves the digest to the caller (the quota tracker's stats nodes, under
-  // /zookeeper, do not count in it).
-  Node* replace_data(Node* node, DataView data);
+  // Makes a node with `acl` (a reference the node now owns) and `stat`, and
+  // indexes it by path; kind indexes and sizes are the caller's.
+  Node* insert(std::string_view path, DataView data, AclCache::Entry* acl, const StoredStat& stat);
+  // Gives a node `data` and `stat`, moving it to a new block when they do not
+  // fit its own (znode.h; the index and the parent's children then point at
+  // the new one, which is returned). Leaves the digest to the caller (the
+  // quota tracker's stats nodes, under /zookeeper, do not count in it).
+  Node* replace(Node* node, DataView data, const StoredStat& stat);
+  Node* replace_data(Node* node, DataView data) { return replace(node, data, node->stat()); }
+  Node* restat(Node* node, const StoredStat& stat) { return replace(node, node->data(), stat); }
   // Take a node's share out of the digest before changing it; put it back
   // after.
   void forget(const Node& node) { digest_ -= node_digest(node); }

@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// One znode as a replica stores it (Apache's DataNode), laid out to be small:
-// a fixed header (the stored Stat, a reference to an interned ACL list, the
-// children set) followed in the same block (node_pool.h) by the node's
-// absolute path and its data. A million nodes of 100 bytes take about 250
-// bytes each, index included.
+// One znode as a replica stores it (Apache's DataNode), laid out to be small.
+// A block of this tree's pool (node_pool.h) holds, in order:
+//   - the 48-byte Node: czxid, ctime, the interned ACL list (acl_cache.h), the
+//     children set, sizes, the kind and which parts follow;
+//   - the parts of the Stat that differ from a fresh leaf's, each only when
+//     present (Modified: mzxid, mtime, version; Parent: pzxid, cversion;
+//     Owned: ephemeralOwner, aversion). A node created and never changed,
+//     as most nodes of a big tree are, stores none: its mzxid and pzxid
+//     equal its czxid, its mtime its ctime, the rest are 0;
+//   - the node's absolute path, then its data.
+// A million nodes of 100 bytes take about 200 bytes each, index included.
+// A change that needs a part the node lacks, or more room for data, moves
+// the node to a new block (DataTree::replace); so a Node* lasts only until the
+// next change of its tree.
 //
 // Nodes are made, resized and freed only by the DataTree that indexes them;
 // everyone else sees `const Node&`.
@@ -78,7 +87,9 @@ class Node {
   // Bytes of data (0 when null).
   int64_t data_length() const { return data_size_ < 0 ? 0 : data_size_; }
   const zk::wire::ACLs& acl() const { return acl_->first; }
-  const StoredStat& stat() const { return stat_; }
+  // The whole stored Stat, assembled from the parts this node keeps.
+  StoredStat stat() const;
+  NodeKind kind() const { return kind_; }
   const ChildSet& children() const;
 
  private:
@@ -86,26 +97,61 @@ class Node {
   friend class DataTreeLoader;
   friend class NodeBuilder;
 
-  Node(std::string_view path, DataView data, size_t block_size);
+  // The optional parts (bits of parts_), in the order they are laid out.
+  enum Part : uint8_t { kModified = 1, kParent = 2, kOwned = 4 };
+  struct Modified {
+    int64_t mzxid;
+    int64_t mtime;
+    int32_t version;
+  };
+  struct Parent {
+    int64_t pzxid;
+    int32_t cversion;
+  };
+  struct Owned {
+    int64_t ephemeral_owner;
+    int32_t aversion;
+  };
+  // The parts `stat` needs: those with a field that differs from a fresh
+  // leaf's.
+  static uint8_t parts_for(const StoredStat& stat);
+  // Bytes before the path for a node with `parts`.
+  static size_t header_size(uint8_t parts);
+
+  Node(std::string_view path, DataView data, uint8_t parts, size_t capacity);
   ~Node() = default;
-  // A node holding `path` and `data` (zero Stat, no ACL, no children).
-  static Node* make(NodePool& pool, std::string_view path, DataView data);
+  // A node holding `path` and `data` with room for `parts` (a zero Stat, no
+  // ACL, no children).
+  static Node* make(NodePool& pool, std::string_view path, DataView data, uint8_t parts);
   // Frees a node from make() with its children set (not the children).
   static void destroy(NodePool& pool, Node* node);
-  // Replaces the data when it fits this node's allocation; false otherwise.
+  // Stores `stat` (its kind included); the node must have parts_for(stat).
+  void store(const StoredStat& stat);
+  // Replaces the data when it fits this node's block; false otherwise.
   bool assign_data_in_place(DataView data);
   // The children set, made on first use.
   ChildSet& mutable_children();
-  const char* bytes() const { return reinterpret_cast<const char*>(this + 1); }
-  char* bytes() { return reinterpret_cast<char*>(this + 1); }
+  // The block's bytes in use (header, path and data).
+  size_t used_size() const;
+  template <typename T>
+  T* part(Part which);
+  template <typename T>
+  const T* part(Part which) const {
+    return const_cast<Node*>(this)->part<T>(which);
+  }
+  const char* bytes() const { return reinterpret_cast<const char*>(this) + header_size(parts_); }
+  char* bytes() { return reinterpret_cast<char*>(this) + header_size(parts_); }
 
-  StoredStat stat_;
+  int64_t czxid_ = 0;
+  int64_t ctime_ = 0;
   AclCache::Entry* acl_ = nullptr;  // owned reference, released by the tree
   std::unique_ptr<ChildSet> children_;
   uint32_t path_size_ = 0;
   uint32_t name_offset_ = 0;
-  int32_t data_size_ = -1;   // -1: null
-  uint32_t block_size_ = 0;  // of the whole block, header included
+  int32_t data_size_ = -1;  // -1: null
+  uint16_t slack_ = 0;      // the block's bytes beyond used_size()
+  NodeKind kind_ = NodeKind::kPersistent;
+  uint8_t parts_ = 0;  // Part bits
 };
 
 // The Stat clients see (Apache's DataNode.copyStat): cversion is reported as
