@@ -4,12 +4,12 @@
 #include <stdlib.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <thread>
 #include <utility>
 
 #include "toolkit/child_process.h"
 #include "toolkit/poll_until.h"
+#include "zklab/process/node_config.h"
 #include "zklab/process/server_status.h"
 
 namespace zk::bench {
@@ -17,35 +17,6 @@ namespace zk::bench {
 namespace {
 
 using namespace std::chrono_literals;
-
-// The client port node `id`'s configuration gives it:
-// "server.<id>=...;127.0.0.1:<client>", in zoo.cfg or in the dynamic
-// configuration file it names. 0 when there is none.
-uint16_t client_port_of(const std::filesystem::path& cfg, int id) {
-  const std::string prefix = "server." + std::to_string(id) + "=";
-  const std::string dynamic = "dynamicConfigFile=";
-  std::vector<std::filesystem::path> files = {cfg};
-  for (size_t i = 0; i < files.size(); ++i) {
-    std::ifstream in(files[i]);
-    for (std::string line; std::getline(in, line);) {
-      if (line.starts_with(dynamic)) files.emplace_back(line.substr(dynamic.size()));
-      if (!line.starts_with(prefix)) continue;
-      const auto semicolon = line.find(';');
-      const auto colon = line.rfind(':');
-      if (semicolon == std::string::npos || colon == std::string::npos || colon < semicolon)
-        return 0;
-      return static_cast<uint16_t>(std::atoi(line.c_str() + colon + 1));
-    }
-  }
-  return 0;
-}
-
-pid_t pid_in(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  long pid = -1;
-  if (!(in >> pid)) return -1;
-  return static_cast<pid_t>(pid);
-}
 
 }  // namespace
 
@@ -71,7 +42,9 @@ std::unique_ptr<ZklabLab> ZklabLab::start(const ZklabLabOptions& options, std::s
   lab->up_ = true;  // whatever `up` left running, the destructor takes down
   if (error = lab->run(up); !error.empty()) return nullptr;
   for (int id : lab->ids()) {
-    const uint16_t port = client_port_of(lab->lab_ / ("n" + std::to_string(id)) / "zoo.cfg", id);
+    const auto config =
+        zk::lab::read_node_config(lab->lab_ / ("n" + std::to_string(id)) / "zoo.cfg", id);
+    const uint16_t port = config ? config->client_port : 0;
     if (port == 0) {
       error = "no client port for node " + std::to_string(id) + " in " + lab->lab_.string();
       return nullptr;
@@ -166,12 +139,16 @@ int64_t ZklabLab::znode_count(int id) const {
   return it == m.end() ? -1 : std::atoll(it->second.c_str());
 }
 
-pid_t ZklabLab::pid(int id) const { return pid_in(lab_ / ("n" + std::to_string(id)) / "zkd.pid"); }
+pid_t ZklabLab::pid(int id) const {
+  return zk::lab::read_pid_file(lab_ / ("n" + std::to_string(id)) / "zkd.pid").value_or(-1);
+}
 
 std::filesystem::path ZklabLab::log_path(int id) const {
   return lab_ / ("n" + std::to_string(id)) / "zkd.log";
 }
 
-pid_t ZklabLab::relay_pid() const { return options_.direct ? -1 : pid_in(lab_ / "relay.pid"); }
+pid_t ZklabLab::relay_pid() const {
+  return options_.direct ? -1 : zk::lab::read_pid_file(lab_ / "relay.pid").value_or(-1);
+}
 
 }  // namespace zk::bench

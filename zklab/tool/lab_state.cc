@@ -3,11 +3,9 @@
 
 #include <algorithm>
 #include <fstream>
-#include <iterator>
 #include <random>
-#include <regex>
-#include <sstream>
 
+#include "zklab/process/node_config.h"
 #include "zklab/process/node_ports.h"
 #include "zklab/relay/relay_links.h"
 #include "zklab/tool/lab_membership.h"
@@ -250,62 +248,23 @@ std::string lab_admin_config(uint16_t port) {
 }
 
 std::optional<std::vector<LabNode>> read_lab(const std::filesystem::path& dir) {
-  // server.<id>=host:quorum:election[:observer][;[host:]client]
-  static const std::regex kServerLine(
-      R"(^server\.(\d+)=[^:;]+:(\d+):(\d+)(:observer|:participant)?(?:;(?:[^:]+:)?(\d+))?\s*$)");
-  static const std::regex kSecurePort(R"(^secureClientPort=(\d+)\s*$)");
-  static const std::regex kApacheProtocol(R"(^zkd\.peerProtocol\s*=\s*apache\s*$)");
-  static const std::regex kAdminPort(R"(^admin\.serverPort=(\d+)\s*$)");
-  static const std::regex kNoAdmin(R"(^admin\.enableServer=false\s*$)");
   std::vector<LabNode> nodes;
   std::error_code ec;
   const bool sasl = std::filesystem::exists(lab_jaas(dir), ec);
   for (int id = 1;; ++id) {
-    const auto dir_n = node_dir(dir, id);
-    std::ifstream cfg(dir_n / "zoo.cfg");
-    if (!cfg) break;
     LabNode node;
     node.id = id;
-    node.dir = dir_n;
+    node.dir = node_dir(dir, id);
+    const std::optional<NodeConfig> config = read_node_config(node.config(), id);
+    if (!config) break;
     if (sasl) node.jaas = lab_jaas(dir);
-    // A server with reconfigEnabled (Apache's, or zkd's) moves the server
-    // lines to the dynamic file zoo.cfg names, which leaves out a removed
-    // node: its line is then in zoo.cfg.bak, the zoo.cfg the lab wrote.
-    std::string text((std::istreambuf_iterator<char>(cfg)), std::istreambuf_iterator<char>());
-    static const std::regex kDynamicFile(R"((?:^|\n)dynamicConfigFile=([^\n]*))");
-    std::smatch m;
-    if (std::regex_search(text, m, kDynamicFile)) {
-      const std::string dynamic = m[1].str();
-      for (const auto& file : {std::filesystem::path(dynamic), dir_n / "zoo.cfg.bak"}) {
-        if (std::ifstream more(file); more) {
-          text += "\n" + std::string((std::istreambuf_iterator<char>(more)),
-                                     std::istreambuf_iterator<char>());
-        }
-      }
-    }
-    std::istringstream lines(text);
-    std::string line;
-    bool admin = true;
-    bool own_line = false;
-    while (std::getline(lines, line)) {
-      if (!own_line && std::regex_match(line, m, kServerLine) && std::stoi(m[1].str()) == id) {
-        own_line = true;  // the first: zoo.cfg's, or the newest dynamic file's
-        node.quorum_port = static_cast<uint16_t>(std::stoi(m[2].str()));
-        node.election_port = static_cast<uint16_t>(std::stoi(m[3].str()));
-        if (m[5].matched) node.client_port = static_cast<uint16_t>(std::stoi(m[5].str()));
-        node.observer = m[4].str() == ":observer";
-      } else if (std::regex_match(line, m, kSecurePort)) {
-        node.client_port = static_cast<uint16_t>(std::stoi(m[1].str()));
-        node.secure = true;
-      } else if (std::regex_match(line, kApacheProtocol)) {
-        node.apache_protocol = true;
-      } else if (std::regex_match(line, m, kAdminPort)) {
-        node.admin_port = static_cast<uint16_t>(std::stoi(m[1].str()));
-      } else if (std::regex_match(line, kNoAdmin)) {
-        admin = false;
-      }
-    }
-    if (!admin) node.admin_port = 0;
+    node.client_port = config->client_port;
+    node.quorum_port = config->quorum_port;
+    node.election_port = config->election_port;
+    node.admin_port = config->admin_port;
+    node.observer = config->observer;
+    node.secure = config->secure;
+    node.apache_protocol = config->apache_protocol;
     if (std::ifstream kind(node.kind_file()); kind) {
       std::string name;
       kind >> name;
@@ -329,12 +288,7 @@ std::string connect_string(const std::vector<LabNode>& nodes) {
   return out;
 }
 
-std::optional<pid_t> read_pid(const LabNode& node) {
-  std::ifstream in(node.pid_file());
-  long pid = 0;
-  if (!(in >> pid) || pid <= 0) return std::nullopt;
-  return static_cast<pid_t>(pid);
-}
+std::optional<pid_t> read_pid(const LabNode& node) { return read_pid_file(node.pid_file()); }
 
 bool write_kind(const LabNode& node, Flavour kind) {
   const auto temp = node.dir / "kind.tmp";
