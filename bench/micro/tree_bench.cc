@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // The replicated state machine without I/O: a write prepared and applied
 // (Database::prepare + apply, as the leader and every follower do), a read
-// served (Database::read), and a snapshot of N znodes written and loaded.
+// served (Database::read), a snapshot of N znodes written and loaded, and
+// the memory a tree of N znodes takes.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -52,6 +55,42 @@ void BM_SetDataPrepareApply(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_SetDataPrepareApply)->Arg(100)->Arg(1024);
+
+// The process's resident bytes (/proc/self/statm).
+int64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t pages = 0;
+  int64_t resident = 0;
+  statm >> pages >> resident;
+  return resident * 4096;
+}
+
+// What `zkbench populate` makes (/zkbench-pop/p<i>, 100-byte values), as the
+// memory benchmark (bench/memory_restart) measures it in a server: the
+// resident bytes the tree adds, per znode, index and children sets included.
+void BM_TreeMemory(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    const int64_t before = resident_bytes();
+    auto db = std::make_unique<Database>();
+    int64_t zxid = 1;
+    db->apply(db->prepare_create_session(kSession, 30'000, zxid++, 0));
+    auto create = [&](std::string path) {
+      zk::wire::CreateRequest request{std::move(path), std::string(100, 'v'),
+                                      zk::wire::open_acl_unsafe(), 0};
+      db->apply(db->prepare(kSession, 1, OpCode::kCreate, encode(request), zxid++, 0));
+    };
+    create("/zkbench-pop");
+    for (int i = 0; i < n; ++i) create("/zkbench-pop/p" + std::to_string(i));
+    if (db->counts().znodes < n) std::abort();
+    state.counters["bytes_per_znode"] =
+        static_cast<double>(resident_bytes() - before) / static_cast<double>(n);
+    state.PauseTiming();
+    db.reset();
+    state.ResumeTiming();
+  }
+}
+BENCHMARK(BM_TreeMemory)->Arg(1'000'000)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 void BM_GetDataRead(benchmark::State& state) {
   Database db;
