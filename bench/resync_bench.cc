@@ -93,7 +93,8 @@ struct Options {
   int deadline_s = 300;
   std::string java_heap = "8g";
   bool no_fsync = false;
-  int64_t snap_count = 0;  // 0: the servers' default
+  int64_t snap_count = 0;                 // 0: the servers' default
+  std::vector<std::string> zkd_settings;  // KEY=VALUE lines for zkd's zoo.cfg (--set)
   bool keep_dir = false;
   bool zklab = false;   // zkd in a lab of `zklab up`, through its relays
   bool direct = false;  // with zklab: `up --direct`, no relays
@@ -268,6 +269,9 @@ FlavourResult bench_flavour(Flavour flavour, const Options& o) {
   eo.start_deadline = 120s;
   eo.force_sync = !o.no_fsync;
   if (o.snap_count > 0) eo.extra_lines.push_back("snapCount=" + std::to_string(o.snap_count));
+  if (flavour == Flavour::kZkd) {
+    eo.extra_lines.insert(eo.extra_lines.end(), o.zkd_settings.begin(), o.zkd_settings.end());
+  }
   if (flavour == Flavour::kApache) {
     eo.java_flags = {"-Xmx" + o.java_heap, "-Dzookeeper.admin.enableServer=false",
                      "-Dzookeeper.jmx.log4j.disable=true",
@@ -293,6 +297,7 @@ FlavourResult bench_lab(const Options& o) {
   if (o.init_limit != 10) lo.settings.push_back("initLimit=" + std::to_string(o.init_limit));
   if (o.no_fsync) lo.settings.push_back("forceSync=no");
   if (o.snap_count > 0) lo.settings.push_back("snapCount=" + std::to_string(o.snap_count));
+  lo.settings.insert(lo.settings.end(), o.zkd_settings.begin(), o.zkd_settings.end());
   std::string error;
   auto lab = ZklabLab::start(lo, error);
   if (!lab) {
@@ -456,6 +461,9 @@ int main_(int argc, char** argv) {
   app.add_option("--snap-count", o.snap_count,
                  "snapCount (a big tree: fewer snapshots while it is populated)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--set", o.zkd_settings,
+                 "KEY=VALUE: a line for zkd's zoo.cfg (repeatable; Apache's is left alone), "
+                 "e.g. zkd.snapshotBytesPerSecond=33554432");
   app.add_flag("--keep-dir", o.keep_dir, "keep the ensembles' directories");
   auto* zklab = app.add_flag(
       "--zklab", o.zklab, "zkd only, in a lab of `zklab up`: peers through zklab's relay daemon");

@@ -963,6 +963,13 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
        c.apache_peer_protocol = line.value == "apache";
        return true;
      }},
+    {"zkd.snapshotBytesPerSecond", kHonoured, kAlways, "",
+     "the most bytes a second a snapshot writes (before compression), so that a big tree's "
+     "snapshot leaves the disk to the txn log (docs/durability.md); 0 (the default): no cap",
+     [](ConfigParser& parser, const Property& line, ServerConfig& c) {
+       return parser.number_at_least(line, c.snapshot_bytes_per_second, int64_t{0},
+                                     "must be 0 or a number of bytes a second");
+     }},
     {"zkd.quorumSync", kHonoured, kAlways, "",
      "true: sync is answered once a quorum has confirmed the leader, so sync and a read after it "
      "are linearizable (default false, as Apache)",

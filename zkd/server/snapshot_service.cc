@@ -32,6 +32,7 @@ SnapshotOptions snapshot_options(const ServerConfig& config, uint64_t seed) {
   options.retain_count = config.autopurge_snap_retain_count;
   options.purge_interval_hours = config.autopurge_purge_interval_hours;
   options.compression = config.snapshot_compression;
+  options.bytes_per_second = static_cast<uint64_t>(config.snapshot_bytes_per_second);
   return options;
 }
 
@@ -40,6 +41,7 @@ SnapshotOptions snapshot_options(const ServerConfig& config, uint64_t seed) {
 struct SnapshotService::Job {
   int64_t zxid = 0;
   int64_t started_ms = 0;  // steady clock
+  uint64_t bytes = 0;      // of the chunks walked so far
   std::unique_ptr<storage::SnapshotWriter> writer;
 };
 
@@ -53,7 +55,8 @@ SnapshotService::SnapshotService(asio::io_context& io, storage::Env& env, const 
       roll_log_(std::move(roll_log)),
       finished_(std::move(finished)),
       schedule_(options_.snap_count, options_.seed),
-      purge_timer_(env.new_timer(io)) {}
+      purge_timer_(env.new_timer(io)),
+      pace_timer_(env.new_timer(io)) {}
 
 SnapshotService::~SnapshotService() { stop(); }
 
@@ -94,6 +97,7 @@ void SnapshotService::start_snapshot(int64_t last_prepared_zxid) {
 void SnapshotService::step(const std::shared_ptr<Job>& job) {
   std::string chunk = cursor_->next_chunk(kSnapshotNodesPerTurn);
   const bool last = chunk.empty();
+  job->bytes += chunk.size();
   asio::post(*thread_, [this, job, chunk = std::move(chunk), last] {
     Status status;
     std::vector<std::string> purged;
@@ -118,9 +122,26 @@ void SnapshotService::step(const std::shared_ptr<Job>& job) {
       if (!status.ok() || last) {
         done(job, status, purged);
       } else {
-        step(job);
+        pace(job);
       }
     });
+  });
+}
+
+void SnapshotService::pace(const std::shared_ptr<Job>& job) {
+  if (options_.bytes_per_second == 0) {
+    step(job);
+    return;
+  }
+  const auto due_ms =
+      job->started_ms + static_cast<int64_t>(job->bytes * 1000 / options_.bytes_per_second);
+  const int64_t wait_ms = due_ms - env_.clock().steady_ms();
+  if (wait_ms <= 0) {
+    step(job);
+    return;
+  }
+  pace_timer_->arm(std::chrono::milliseconds(wait_ms), [this, job] {
+    if (!stopped_ && job == job_) step(job);
   });
 }
 
@@ -143,6 +164,7 @@ void SnapshotService::done(const std::shared_ptr<Job>& job, const Status& status
 void SnapshotService::abandon() {
   if (!job_) return;
   std::shared_ptr<Job> job = std::move(job_);
+  pace_timer_->cancel();
   cursor_.reset();
   // Its .tmp file goes; on the thread that writes with it, or once that
   // thread is gone.
@@ -169,6 +191,7 @@ void SnapshotService::stop() {
   if (stopped_) return;
   stopped_ = true;
   purge_timer_->cancel();
+  pace_timer_->cancel();
   if (thread_) thread_->join();
   abandon();
 }

@@ -57,6 +57,10 @@ struct SnapshotOptions {
   int32_t retain_count = 3;          // autopurge.snapRetainCount
   int32_t purge_interval_hours = 0;  // autopurge.purgeInterval; 0: only after snapshots
   storage::SnapshotCompression compression = storage::SnapshotCompression::kNone;
+  // zkd.snapshotBytesPerSecond: the walk waits between chunks so that a
+  // snapshot produces at most this many bytes a second (before
+  // compression); 0: as fast as the disk takes them.
+  uint64_t bytes_per_second = 0;
 };
 // The options zoo.cfg gives, with a schedule seeded by `seed`.
 SnapshotOptions snapshot_options(const ServerConfig& config, uint64_t seed);
@@ -105,6 +109,9 @@ class SnapshotService {
  private:
   struct Job;
   void step(const std::shared_ptr<Job>& job);
+  // The next step now, or when the snapshot's bytes so far are due at
+  // options_.bytes_per_second.
+  void pace(const std::shared_ptr<Job>& job);
   void done(const std::shared_ptr<Job>& job, const Status& status,
             const std::vector<std::string>& purged);
   void schedule_purge();
@@ -124,6 +131,7 @@ class SnapshotService {
   // Which snapshot files purges found valid (snapshot thread only).
   storage::SnapshotChecks checks_;
   std::unique_ptr<storage::Timer> purge_timer_;
+  std::unique_ptr<storage::Timer> pace_timer_;  // the next step of a paced snapshot
   // The snapshot thread: writes snapshot chunks and purges. Declared after
   // everything its tasks use; stop() joins it.
   std::unique_ptr<boost::asio::thread_pool> thread_;

@@ -464,6 +464,7 @@ TEST(ConfigKeys, EveryHonouredKeyTakesAGoodValueSilently) {
       {"zkd.peerTimeoutMs", "300"},
       {"zkd.peerProtocol", "apache"},
       {"zkd.quorumSync", "true"},
+      {"zkd.snapshotBytesPerSecond", "33554432"},
       {"audit.enable", "true"},
       {"audit.impl.class", "org.apache.zookeeper.audit.Slf4jAuditLogger"},
       {"zkd.auditLogFile", "/var/log/zkd/zookeeper_audit.log"},

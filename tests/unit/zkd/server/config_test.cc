@@ -109,6 +109,22 @@ TEST(Config, SnapshotCompressionTakesApachesNames) {
   EXPECT_THAT(bad.error.message(), HasSubstr("must be gz, snappy or checked"));
 }
 
+TEST(Config, SnapshotBytesPerSecondIsACapOrZero) {
+  const auto cap = [](const std::string& value) {
+    return parse_config("dataDir=/d\nclientPort=1\nzkd.snapshotBytesPerSecond=" + value + "\n",
+                        "zoo.cfg");
+  };
+  EXPECT_EQ(parse_config("dataDir=/d\nclientPort=1\n", "zoo.cfg").config->snapshot_bytes_per_second,
+            0);
+  EXPECT_EQ(cap("33554432").config->snapshot_bytes_per_second, 33554432);
+  EXPECT_EQ(cap("0").config->snapshot_bytes_per_second, 0);
+  auto negative = cap("-1");
+  EXPECT_FALSE(negative.config);
+  EXPECT_THAT(negative.error.message(),
+              HasSubstr("zoo.cfg:3: zkd.snapshotBytesPerSecond: must be 0 or a number of bytes"));
+  EXPECT_FALSE(cap("fast").config);
+}
+
 TEST(Config, ForceSyncIsOffOnlyForNo) {
   auto off = parse_config("dataDir=/d\nclientPort=1\nforceSync=no\n", "zoo.cfg");
   ASSERT_TRUE(off.config) << off.error.message();

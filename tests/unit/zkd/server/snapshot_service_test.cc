@@ -31,8 +31,9 @@ class SnapshotServiceTest : public ::testing::Test {
   SnapshotServiceTest() : guard_(boost::asio::make_work_guard(io_)) {}
   ~SnapshotServiceTest() override { failpoint::disarm_all(); }
 
-  SnapshotService& service(int32_t snap_count = 100000) {
+  SnapshotService& service(int32_t snap_count = 100000, uint64_t bytes_per_second = 0) {
     SnapshotOptions options;
+    options.bytes_per_second = bytes_per_second;
     options.layout = kLayout;
     options.snap_count = snap_count;
     options.seed = 1;
@@ -110,6 +111,46 @@ TEST_F(SnapshotServiceTest, ASnapshotIsWrittenInChunksAndReadsBackAsTheSameTree)
   EXPECT_EQ(copy.counts().znodes, db_.counts().znodes);
   EXPECT_EQ(copy.sessions().size(), 1u);
   EXPECT_TRUE(temporary_files().empty());
+}
+
+TEST_F(SnapshotServiceTest, ACappedSnapshotWaitsBetweenChunksUntilItsBytesAreDue) {
+  write(4500);  // three chunks
+  constexpr uint64_t kCap = 10'000;
+  auto& snapshots = service(100000, kCap);
+  const int64_t started_ms = env_.clock().steady_ms();
+  snapshots.start_snapshot(db_.last_zxid());
+  int waits = 0;
+  while (finished_.empty()) {
+    // Runs until the snapshot waits for its time (or ends), then moves the
+    // simulated clock to it.
+    ASSERT_TRUE(zk::test::run_until(
+        io_, [&] { return !finished_.empty() || env_.time().next_deadline().has_value(); }));
+    if (finished_.empty()) {
+      ASSERT_TRUE(env_.time().advance_to_next());
+      ++waits;
+    }
+  }
+  ASSERT_TRUE(finished_[0].status.ok()) << finished_[0].status.message();
+  EXPECT_EQ(waits, 3);  // after each chunk
+  auto loaded = storage::read_latest_snapshot(env_, kLayout.snap_dir);
+  ASSERT_TRUE(loaded.ok() && loaded->snapshot);
+  const int64_t due_ms = static_cast<int64_t>(loaded->snapshot->payload.size() * 1000 / kCap);
+  EXPECT_GE(env_.clock().steady_ms() - started_ms, due_ms);
+  tree::Database copy;
+  ASSERT_TRUE(copy.load_snapshot(loaded->snapshot->payload).ok());
+  EXPECT_EQ(copy.compute_digest(), db_.compute_digest());
+}
+
+TEST_F(SnapshotServiceTest, AbandoningACappedSnapshotWhileItWaitsLeavesNoTimerOrFile) {
+  write(4500);
+  auto& snapshots = service(100000, 10'000);
+  snapshots.start_snapshot(db_.last_zxid());
+  ASSERT_TRUE(zk::test::run_until(io_, [&] { return env_.time().next_deadline().has_value(); }));
+  snapshots.abandon();
+  EXPECT_FALSE(snapshots.running());
+  EXPECT_FALSE(env_.time().next_deadline().has_value());
+  EXPECT_TRUE(temporary_files().empty());
+  EXPECT_TRUE(finished_.empty());
 }
 
 TEST_F(SnapshotServiceTest, EverySnapshotPurgesAllButTheNewestThree) {
