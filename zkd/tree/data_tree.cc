@@ -156,8 +156,8 @@ Error DataTree::create(std::string_view path, const zk::wire::Buffer& data,
   if (path.find('/') == std::string_view::npos) return Error::kNoNode;
   Node* parent = find_mutable(apache_parent(path));
   if (parent == nullptr) return Error::kNoNode;
-  std::string_view name = child_name(path);
-  if (parent->children().contains(name) || nodes_.contains(path)) return Error::kNodeExists;
+  // The index holds a node exactly when its parent's children do: one probe.
+  if (nodes_.contains(path)) return Error::kNodeExists;
 
   StoredStat parent_stat = parent->stat();
   if (parent_cversion == -1) parent_cversion = parent_stat.cversion + 1;
