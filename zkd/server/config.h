@@ -186,7 +186,7 @@ struct ServerConfig {
   // server writes (not those it installs from a leader).
   storage::SnapshotCompression snapshot_compression = storage::SnapshotCompression::kNone;
   // zkd.snapshotBytesPerSecond: the most a snapshot writes a second; 0: no cap.
-  int64_t snapshot_bytes_per_second = 0;
+  int64_t snapshot_bytes_per_second = int64_t{64} << 20;
   int64_t pre_alloc_size_kb = 65536;  // txn log preallocation step, KiB (> 0)
   bool force_sync = true;             // forceSync=no: never fsync the log (UNSAFE)
 

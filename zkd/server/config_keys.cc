@@ -965,7 +965,8 @@ constexpr auto kKeys = std::to_array<ConfigKey>({
      }},
     {"zkd.snapshotBytesPerSecond", kHonoured, kAlways, "",
      "the most bytes a second a snapshot writes (before compression), so that a big tree's "
-     "snapshot leaves the disk to the txn log (docs/durability.md); 0 (the default): no cap",
+     "snapshot leaves the disk to the txn log (docs/durability.md); default 67108864 (64 MiB/s), "
+     "0: no cap",
      [](ConfigParser& parser, const Property& line, ServerConfig& c) {
        return parser.number_at_least(line, c.snapshot_bytes_per_second, int64_t{0},
                                      "must be 0 or a number of bytes a second");

@@ -115,7 +115,7 @@ TEST(Config, SnapshotBytesPerSecondIsACapOrZero) {
                         "zoo.cfg");
   };
   EXPECT_EQ(parse_config("dataDir=/d\nclientPort=1\n", "zoo.cfg").config->snapshot_bytes_per_second,
-            0);
+            64 << 20);
   EXPECT_EQ(cap("33554432").config->snapshot_bytes_per_second, 33554432);
   EXPECT_EQ(cap("0").config->snapshot_bytes_per_second, 0);
   auto negative = cap("-1");
