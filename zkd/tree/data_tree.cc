@@ -159,15 +159,7 @@ Error DataTree::create(std::string_view path, const zk::wire::Buffer& data,
   // The index holds a node exactly when its parent's children do: one probe.
   if (nodes_.contains(path)) return Error::kNodeExists;
 
-  StoredStat parent_stat = parent->stat();
-  if (parent_cversion == -1) parent_cversion = parent_stat.cversion + 1;
-  if (parent_cversion > parent_stat.cversion) {
-    parent_stat.cversion = parent_cversion;
-    parent_stat.pzxid = zxid;
-    forget(*parent);
-    parent = restat(parent, parent_stat);
-    remember(*parent);
-  }
+  parent = raise_counter(parent, parent_cversion, zxid);
   StoredStat stat;
   stat.czxid = stat.mzxid = stat.pzxid = zxid;
   stat.ctime = stat.mtime = time_ms;
@@ -250,17 +242,19 @@ Error DataTree::set_acl(std::string_view path, const zk::wire::ACLs& acl, int32_
 
 void DataTree::raise_cversion(std::string_view path, int32_t cversion, int64_t zxid) {
   if (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
-  Node* node = find_mutable(path);
-  if (node == nullptr) return;
+  if (Node* node = find_mutable(path)) raise_counter(node, cversion, zxid);
+}
+
+Node* DataTree::raise_counter(Node* node, int32_t cversion, int64_t zxid) {
   StoredStat stat = node->stat();
   if (cversion == -1) cversion = stat.cversion + 1;
-  if (cversion > stat.cversion) {
-    stat.cversion = cversion;
-    stat.pzxid = zxid;
-    forget(*node);
-    node = restat(node, stat);
-    remember(*node);
-  }
+  if (cversion <= stat.cversion) return node;
+  stat.cversion = cversion;
+  stat.pzxid = zxid;
+  forget(*node);
+  node = restat(node, stat);
+  remember(*node);
+  return node;
 }
 
 uint64_t DataTree::compute_digest() const {

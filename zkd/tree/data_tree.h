@@ -154,6 +154,10 @@ class DataTree final {  // final: operator= remakes the object in place
   Node* replace(Node* node, DataView data, const StoredStat& stat);
   Node* replace_data(Node* node, DataView data) { return replace(node, data, node->stat()); }
   Node* restat(Node* node, const StoredStat& stat) { return replace(node, node->data(), stat); }
+  // Raises the node's stored cversion to `cversion` (-1: one more) and its
+  // pzxid to `zxid` when that is larger than the current counter, the digest
+  // kept; returns the node, moved when it needed room.
+  Node* raise_counter(Node* node, int32_t cversion, int64_t zxid);
   // Take a node's share out of the digest before changing it; put it back
   // after.
   void forget(const Node& node) { digest_ -= node_digest(node); }
