@@ -39,8 +39,8 @@ Status LogThread::truncate_after(int64_t zxid) {
       return Status::error("txn log truncation after zxid " + std::to_string(zxid) +
                            ": the log thread has stopped");
     }
-    Item item{Item::Kind::kTruncate, zxid, {}, {}, 0, 0};
-    done = item.done.get_future();
+    Item item{Item::Kind::kTruncate, zxid, {}, std::make_unique<std::promise<Status>>(), 0, 0};
+    done = item.done->get_future();
     queue_.push_back(std::move(item));
   }
   wakeup_.notify_one();
@@ -58,7 +58,7 @@ void LogThread::stop() {
 
 void LogThread::fail_truncations(std::deque<Item>& items, const Status& why) {
   for (auto& item : items) {
-    if (item.kind == Item::Kind::kTruncate) item.done.set_value(why);
+    if (item.kind == Item::Kind::kTruncate) item.done->set_value(why);
   }
   items.clear();
 }
@@ -93,7 +93,7 @@ Status LogThread::write_batch(std::deque<Item>& batch, int64_t& last_zxid, LogBa
       case Item::Kind::kTruncate: {
         Status s = writer_->truncate_after(item.zxid);
         if (s.ok()) ++truncations_;
-        item.done.set_value(s);
+        item.done->set_value(s);
         if (!s.ok()) return s;
         // What this batch appended up to the cut is durable now (the
         // truncation synced the cut segment); nothing above it is logged.

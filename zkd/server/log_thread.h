@@ -66,10 +66,12 @@ class LogThread final : public ServerLog {
     enum class Kind { kAppend, kRoll, kTruncate };
     Kind kind = Kind::kAppend;
     int64_t zxid = 0;
-    std::string txn;            // kAppend
-    std::promise<Status> done;  // kTruncate: the caller waits on it
-    int64_t queued_us = 0;      // kAppend: when append() queued it
-    uint32_t queue_size = 0;    // kAppend: items waiting then
+    std::string txn;  // kAppend
+    // kTruncate: the caller waits on it. Null for the others: a promise
+    // allocates its shared state and its result, two mallocs per append.
+    std::unique_ptr<std::promise<Status>> done;
+    int64_t queued_us = 0;    // kAppend: when append() queued it
+    uint32_t queue_size = 0;  // kAppend: items waiting then
   };
   void push(Item item);
   // Answers every truncate_after() waiting in `items` with `why`; clears them.
