@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "libzk/wire/jute.h"
 #include "zkd/failpoint/points.h"
 #include "zkd/log/log.h"
 #include "zkd/server/epoch_files.h"
@@ -453,9 +452,7 @@ void ReplicaHost::propose(const WriteRequest& request) {
           : prepare_write(db_, request, next, wall_ms());
   metrics_.prepared(steady_ms() - prepare_started_ms,
                     request.kind == WriteRequest::Kind::kCloseSession);
-  std::string bytes;
-  zk::wire::Writer writer(bytes);
-  tree::write_txn(writer, txn);
+  std::string bytes = encode_prepared_txn(txn, request);
   metrics_.proposal_size(bytes.size());
   const int64_t propose_started_ms = steady_ms();
   const zab::Proposed proposed = core_.propose(std::move(bytes));

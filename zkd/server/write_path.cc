@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "libzk/wire/jute.h"
 #include "zkd/log/log.h"
 #include "zkd/server/request_metrics.h"
 
@@ -80,13 +79,11 @@ void WritePath::submit(net::ConnectionId connection, PendingWrite write,
   if (request.kind == WriteRequest::Kind::kCloseSession) {
     m.close_session_prep_time.record(prepared_ms);
   }
-  append(connection, std::move(write));
+  std::string bytes = encode_prepared_txn(write.txn, request);
+  append(connection, std::move(write), std::move(bytes));
 }
 
-void WritePath::append(net::ConnectionId connection, PendingWrite write) {
-  std::string bytes;
-  zk::wire::Writer w(bytes);
-  tree::write_txn(w, write.txn);
+void WritePath::append(net::ConnectionId connection, PendingWrite write, std::string bytes) {
   const int64_t zxid = write.txn.header.zxid;
   log_->append(zxid, std::move(bytes));
   ++stats_.metrics.sync_processor_request_queued;

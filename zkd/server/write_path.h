@@ -137,8 +137,9 @@ class WritePath {
   // The log thread's figures of one batch, into Apache's fsynctime and
   // sync_processor_* metrics.
   void record_batch(const LogBatch& batch);
-  // Standalone: hands the prepared txn to the log and parks `write`.
-  void append(net::ConnectionId connection, PendingWrite write);
+  // Standalone: hands the prepared txn (`bytes`, its encoding) to the log
+  // and parks `write`.
+  void append(net::ConnectionId connection, PendingWrite write, std::string bytes);
   void replicate_write(net::ConnectionId connection, PendingWrite write,
                        const WriteRequest& request);
   void finish_replicated(net::ConnectionId connection, uint64_t ticket, PendingWrite& write);

@@ -63,4 +63,10 @@ std::optional<WriteRequest> decode_write_request(std::string_view bytes);
 tree::Txn prepare_write(tree::Database& db, const WriteRequest& request, int64_t zxid,
                         int64_t time_ms);
 
+// tree::write_txn() of `txn`, prepared from `request`, in one allocation: a
+// txn's record is about as long as its request's body (a setData's exactly),
+// so room for that and the header is reserved before writing, rather than
+// the string regrown, and a 1 KiB value copied again, field by field.
+std::string encode_prepared_txn(const tree::Txn& txn, const WriteRequest& request);
+
 }  // namespace zkd::server
