@@ -75,7 +75,7 @@ class Ensemble final : public ReplicaObserver {
   // ReplicaObserver
   void send(SimReplica& r, zkd::zab::Message m, std::string attachment) override;
   uint64_t queued_bytes(SimReplica& r, zkd::zab::ServerId peer) override;
-  void appended(SimReplica&, zkd::zab::Zxid, const std::string&) override {}
+  void appended(SimReplica&, zkd::zab::Zxid, std::string_view) override {}
   void truncated(SimReplica&, zkd::zab::Zxid, bool) override {}
   void applying(SimReplica&, const zkd::tree::Txn&) override {}
   void applied(SimReplica&, const zkd::tree::Txn&) override {}

@@ -115,7 +115,7 @@ zkd::Status SimReplica::snapshot() {
   return s;
 }
 
-void SimReplica::append(int64_t zxid, std::string txn) {
+void SimReplica::append(int64_t zxid, zkd::zab::Payload txn) {
   if (zxid <= disk_.last()) {
     fail("append " + zkd::zab::zxid_string(zxid) + " after " + zkd::zab::zxid_string(disk_.last()));
   }

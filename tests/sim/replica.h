@@ -63,7 +63,7 @@ class ReplicaObserver {
   virtual void send(SimReplica& r, zkd::zab::Message message, std::string attachment) = 0;
   // The attachment bytes sent from `r` to `peer` not delivered yet.
   virtual uint64_t queued_bytes(SimReplica& r, zkd::zab::ServerId peer) = 0;
-  virtual void appended(SimReplica& r, zkd::zab::Zxid zxid, const std::string& txn) = 0;
+  virtual void appended(SimReplica& r, zkd::zab::Zxid zxid, std::string_view txn) = 0;
   // `whole`: the log was cleared for a leader's snapshot.
   virtual void truncated(SimReplica& r, zkd::zab::Zxid after, bool whole) = 0;
   // Before and after a committed txn is applied.
@@ -128,7 +128,7 @@ class SimReplica final : private zkd::server::ReplicaLog, private zkd::server::R
 
  private:
   // ReplicaLog
-  void append(int64_t zxid, std::string txn) override;
+  void append(int64_t zxid, zkd::zab::Payload txn) override;
   zkd::Status truncate_after(int64_t zxid) override;
   zkd::Status clear() override;
   // ReplicaEvents

@@ -171,7 +171,7 @@ class Sim final : public ReplicaObserver {
   // --- ReplicaObserver: what the replicas report, checked and recorded ---
   void send(SimReplica& r, Message m, std::string attachment) override;
   uint64_t queued_bytes(SimReplica& r, ServerId peer) override;
-  void appended(SimReplica& r, Zxid zxid, const std::string& txn) override;
+  void appended(SimReplica& r, Zxid zxid, std::string_view txn) override;
   void truncated(SimReplica& r, Zxid after, bool whole) override;
   void applying(SimReplica& r, const zkd::tree::Txn& txn) override;
   void applied(SimReplica& r, const zkd::tree::Txn& txn) override;
@@ -391,7 +391,7 @@ void Sim::mark_committed(Node& n, Zxid upto) {
   }
 }
 
-void Sim::appended(SimReplica& r, Zxid zxid, const std::string& txn) {
+void Sim::appended(SimReplica& r, Zxid zxid, std::string_view txn) {
   Node& n = node(r);
   const uint64_t h = fnv(txn);
   auto [it, fresh] = logged_.emplace(zxid, h);

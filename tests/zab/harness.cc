@@ -51,8 +51,8 @@ std::string id_list(const std::vector<ServerId>& ids) {
 // "members:1,2,3/5": voters 1, 2, 3 and observer 5.
 std::optional<Membership> membership_of(const Entry& e) {
   static constexpr std::string_view kPrefix = "members:";
-  if (!e.payload.starts_with(kPrefix)) return std::nullopt;
-  const std::string text = e.payload.substr(kPrefix.size());
+  if (!e.payload.view().starts_with(kPrefix)) return std::nullopt;
+  const std::string text(e.payload.view().substr(kPrefix.size()));
   const auto slash = text.find('/');
   Membership m{ids(text.substr(0, slash))};
   if (slash != std::string::npos) m.observers = ids(text.substr(slash + 1));

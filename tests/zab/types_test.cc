@@ -3,6 +3,9 @@
 // FastLeaderElection, quorum counting, the in-memory log window, config checks.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <string_view>
+
 #include "zkd/zab/config.h"
 #include "zkd/zab/memory_log.h"
 #include "zkd/zab/types.h"
@@ -53,6 +56,26 @@ TEST(Quorum, ZxidAckedByAQuorum) {
   EXPECT_EQ(quorum_zxid({1, 2, 3, 4, 5}, 5), 3);
   EXPECT_EQ(quorum_zxid({4, 4, 0, 0}, 4), 0);  // 2 of 4 is no quorum
   EXPECT_EQ(quorum_zxid({4, 4, 4, 0}, 4), 4);
+}
+
+TEST(Payload, CopiesShareTheBytes) {
+  const Payload payload(std::string(1024, 'x'));
+  const Entry entry{make_zxid(1, 1), payload};
+  const Entry copy = entry;
+  EXPECT_EQ(copy.payload.size(), 1024u);
+  EXPECT_EQ(copy.payload.data(), payload.data());  // one buffer, not a copy
+  EXPECT_EQ(copy, entry);
+  EXPECT_EQ(copy.payload.view(), std::string(1024, 'x'));
+}
+
+TEST(Payload, EmptyAndEquality) {
+  const Payload none;
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none.size(), 0u);
+  EXPECT_EQ(none, Payload(""));
+  EXPECT_EQ(Payload("ab"), Payload(std::string("ab")));
+  EXPECT_NE(Payload("ab"), Payload("abc"));
+  EXPECT_EQ(std::string_view(Payload("ab")), "ab");
 }
 
 std::vector<Entry> entries(std::initializer_list<Zxid> zs) {

@@ -17,10 +17,10 @@ QuorumPacket packet(PacketType type, int64_t zxid, zk::wire::Buffer data = std::
 // Whether a txn (TxnHeader: int64 session, int32 cxid, int64 zxid, int64
 // time, int32 type, then the record) is a reconfiguration: an Apache learner
 // activates it only on COMMITANDACTIVATE or INFORMANDACTIVATE.
-bool is_reconfig(const std::string& txn) {
+bool is_reconfig(std::string_view txn) {
   constexpr size_t kTypeAt = 8 + 4 + 8 + 8;
   if (txn.size() < kTypeAt + 4) return false;
-  zk::wire::Reader r(std::string_view(txn).substr(kTypeAt, 4));
+  zk::wire::Reader r(txn.substr(kTypeAt, 4));
   return r.int32() == static_cast<int32_t>(zk::wire::OpCode::kReconfig);
 }
 
@@ -78,12 +78,15 @@ QuorumPacket LeaderLink::commit(zab::Zxid zxid) {
 
 QuorumPacket LeaderLink::proposal(const zab::Entry& e) {
   if (is_reconfig(e.payload)) reconfigs_.insert(e.zxid);
-  return packet(PacketType::kProposal, e.zxid, e.payload);
+  return packet(PacketType::kProposal, e.zxid, std::string(e.payload.view()));
 }
 
 QuorumPacket LeaderLink::inform(const zab::Entry& e) {
-  if (!is_reconfig(e.payload)) return packet(PacketType::kInform, e.zxid, e.payload);
-  return packet(PacketType::kInformAndActivate, e.zxid, leader_id(options_.self) + e.payload);
+  if (!is_reconfig(e.payload)) {
+    return packet(PacketType::kInform, e.zxid, std::string(e.payload.view()));
+  }
+  return packet(PacketType::kInformAndActivate, e.zxid,
+                leader_id(options_.self).append(e.payload.view()));
 }
 
 QuorumPacket LeaderLink::snap_packet(zab::Zxid zxid) {

@@ -199,7 +199,7 @@ bool LearnerLink::from_leader(const QuorumPacket& p, std::vector<net::PeerPacket
       if (options_.observer) {
         while (!held_.empty() && held_.front().zxid <= p.zxid) {
           QuorumPacket inform{PacketType::kInform, held_.front().zxid,
-                              std::move(held_.front().payload), std::nullopt};
+                              std::string(held_.front().payload.view()), std::nullopt};
           held_.pop_front();
           if (!take_entry(inform, to_core, error)) return false;
         }

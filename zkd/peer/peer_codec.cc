@@ -36,13 +36,21 @@ void write_blob(Writer& out, std::string_view bytes) {
 }
 
 // jute's buffer() caps fields at 2 MiB; a snapshot attachment is far larger.
-// On success the reader moves past the blob.
-bool read_blob(Reader& in, std::string& out) {
+// On success `out` views the blob's bytes in the reader's and the reader
+// moves past them.
+bool read_blob(Reader& in, std::string_view& out) {
   int64_t size = in.int64();
   if (!in.ok() || size < 0 || static_cast<uint64_t>(size) > in.remaining()) return false;
   std::string_view rest = in.rest();
-  out.assign(rest.substr(0, static_cast<size_t>(size)));
+  out = rest.substr(0, static_cast<size_t>(size));
   in = Reader(rest.substr(static_cast<size_t>(size)));
+  return true;
+}
+
+bool read_blob(Reader& in, std::string& out) {
+  std::string_view blob;
+  if (!read_blob(in, blob)) return false;
+  out.assign(blob);
   return true;
 }
 
@@ -129,7 +137,9 @@ bool decode_peer_packet(std::string_view bytes, PeerPacket& packet) {
   for (int32_t i = 0; i < count; ++i) {
     zab::Entry& e = m.entries.emplace_back();
     e.zxid = in.int64();
-    if (!read_blob(in, e.payload)) return false;
+    std::string_view payload;
+    if (!read_blob(in, payload)) return false;
+    e.payload = std::string(payload);
   }
   if (!read_blob(in, m.payload)) return false;
   if (!read_blob(in, packet.attachment)) return false;

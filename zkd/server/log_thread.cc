@@ -24,7 +24,7 @@ void LogThread::push(Item item) {
   wakeup_.notify_one();
 }
 
-void LogThread::append(int64_t zxid, std::string txn) {
+void LogThread::append(int64_t zxid, zab::Payload txn) {
   push(Item{Item::Kind::kAppend, zxid, std::move(txn), {}, clock_.steady_us(), 0});
 }
 

@@ -40,7 +40,7 @@ class LogThread final : public ServerLog {
   LogThread& operator=(const LogThread&) = delete;
 
   // Queues an encoded txn; zxids must increase.
-  void append(int64_t zxid, std::string txn) override;
+  void append(int64_t zxid, zab::Payload txn) override;
   // The next txn appended after this call starts a new segment.
   void roll() override;
   // Drops every logged txn with a zxid above `zxid` (TxnLogWriter::
@@ -66,7 +66,7 @@ class LogThread final : public ServerLog {
     enum class Kind { kAppend, kRoll, kTruncate };
     Kind kind = Kind::kAppend;
     int64_t zxid = 0;
-    std::string txn;  // kAppend
+    zab::Payload txn;  // kAppend
     // kTruncate: the caller waits on it. Null for the others: a promise
     // allocates its shared state and its result, two mallocs per append.
     std::unique_ptr<std::promise<Status>> done;

@@ -4,9 +4,9 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
 #include "zkd/status/status.h"
+#include "zkd/zab/types.h"
 
 namespace zkd::server {
 
@@ -14,8 +14,9 @@ class ReplicaLog {
  public:
   virtual ~ReplicaLog() = default;
   // Queues the encoded txn `zxid` (zxids increase). Its durability comes back
-  // later, as ReplicaHost::persisted().
-  virtual void append(int64_t zxid, std::string txn) = 0;
+  // later, as ReplicaHost::persisted(). The txn's bytes are shared with the
+  // core's log entry, not copied.
+  virtual void append(int64_t zxid, zab::Payload txn) = 0;
   // Drops every txn above `zxid`, durably, before it returns; after it, no
   // durability report names a dropped txn.
   virtual Status truncate_after(int64_t zxid) = 0;

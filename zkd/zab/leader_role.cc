@@ -31,7 +31,8 @@ void LeaderRole::persisted() {
 
 Proposed LeaderRole::propose(std::string payload) {
   if (phase_ != Phase::kBroadcast || transfer_to_ != 0) return {0, Error::kNotServing};
-  if (s_.next && s_.cfg.membership_of && s_.cfg.membership_of(Entry{0, payload})) {
+  Entry e{0, std::move(payload)};
+  if (s_.next && s_.cfg.membership_of && s_.cfg.membership_of(e)) {
     return {0, Error::kReconfigInProgress};
   }
   if (next_counter_ > s_.cfg.max_counter) {
@@ -39,7 +40,7 @@ Proposed LeaderRole::propose(std::string payload) {
     changes_.look();
     return {0, Error::kCounterExhausted};
   }
-  Entry e{make_zxid(new_epoch_, static_cast<uint32_t>(next_counter_++)), std::move(payload)};
+  e.zxid = make_zxid(new_epoch_, static_cast<uint32_t>(next_counter_++));
   const Zxid zxid = e.zxid;
   s_.append(e);
   for (auto& [id, p] : peers_) {

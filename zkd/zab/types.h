@@ -4,8 +4,12 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace zkd::zab {
@@ -38,10 +42,34 @@ constexpr bool follows(Zxid prev, Zxid next) {
 // "epoch:counter", e.g. "3:17"; "0:0" for zxid 0.
 std::string zxid_string(Zxid zxid);
 
-// One txn of the replicated log. The payload is opaque to the core.
+// The bytes of a log entry, opaque to the core: immutable and shared, so that
+// the copies of an entry (the core's log, a Ready's entries and committed
+// txns, a Proposal per follower, the host's disk writer) hold one buffer, not
+// one copy of the txn each. Safe to copy and read across threads.
+class Payload {
+ public:
+  Payload() = default;
+  // Takes the bytes; implicit by design, as an Entry is built from a string.
+  Payload(std::string bytes)  // NOLINT
+      : bytes_(bytes.empty() ? nullptr : std::make_shared<const std::string>(std::move(bytes))) {}
+  Payload(const char* bytes) : Payload(std::string(bytes)) {}  // NOLINT
+
+  std::string_view view() const { return bytes_ ? std::string_view(*bytes_) : std::string_view(); }
+  operator std::string_view() const { return view(); }  // NOLINT: read as bytes
+  const char* data() const { return view().data(); }
+  size_t size() const { return bytes_ ? bytes_->size() : 0; }
+  bool empty() const { return size() == 0; }
+
+  friend bool operator==(const Payload& a, const Payload& b) { return a.view() == b.view(); }
+
+ private:
+  std::shared_ptr<const std::string> bytes_;  // null when empty
+};
+
+// One txn of the replicated log.
 struct Entry {
   Zxid zxid = 0;
-  std::string payload;
+  Payload payload;
   friend bool operator==(const Entry&, const Entry&) = default;
 };
 

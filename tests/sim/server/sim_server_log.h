@@ -24,7 +24,7 @@ class SimServerLog final : public zkd::server::ServerLog {
                std::function<void(const zkd::server::LogBatch&)> report)
       : writer_(std::move(writer)), report_(std::move(report)) {}
 
-  void append(int64_t zxid, std::string txn) override {
+  void append(int64_t zxid, zkd::zab::Payload txn) override {
     if (!check(writer_->append(zxid, txn))) return;
     last_appended_ = zxid;
     ++unsynced_;
