@@ -134,7 +134,7 @@ void ReplicaHost::receive(zab::Message message, std::string attachment) {
   } else if (message.type == zab::MsgType::kSnap) {
     incoming_snapshots_[message.zxid] = std::move(attachment);
   }
-  core_.step(message);
+  core_.step(std::move(message));
   process();
 }
 

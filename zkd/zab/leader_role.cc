@@ -170,7 +170,7 @@ size_t LeaderRole::count_voters(Peer::Stage at_least) const {
   return n;
 }
 
-void LeaderRole::on_message(const Message& m) {
+void LeaderRole::on_message(Message m) {
   if (m.type == MsgType::kFollowerInfo) {
     on_follower_info(m);
     return;
@@ -207,7 +207,7 @@ void LeaderRole::on_message(const Message& m) {
       return;
     case MsgType::kRequest:
       if (phase_ == Phase::kBroadcast && p.stage == Peer::Stage::kSynced) {
-        s_.out.requests.push_back({m.from, m.payload});
+        s_.out.requests.push_back({m.from, std::move(m.payload)});
       }
       return;
     case MsgType::kSync:

@@ -35,7 +35,7 @@ class LeaderRole {
   // The replica does not lead (any more): forgets the epoch and the learners.
   void reset();
   // A peer's message (not a vote) while leading.
-  void on_message(const Message& m);
+  void on_message(Message m);
   void tick();
   // The host's log became more durable: establishes or commits what it can.
   void persisted();

@@ -120,13 +120,13 @@ ServerId Zab::transferring_to() const {
 
 // --- inputs ---
 
-void Zab::step(const Message& m) {
+void Zab::step(Message m) {
   if (m.to != s_.cfg.id || m.from == s_.cfg.id) return;
   election_.heard_from(m.from);
   if (m.type == MsgType::kVote) {
     election_.on_vote(m);
   } else if (s_.role == Role::kLeading) {
-    leader_.on_message(m);
+    leader_.on_message(std::move(m));
   } else if (s_.learning()) {
     learner_.on_message(m);
   }

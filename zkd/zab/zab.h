@@ -57,8 +57,9 @@ class Zab final : RoleChanges {
   // --- inputs ---
   // A message from a peer (m.to == id). Stale, duplicate or unexpected
   // messages are ignored; a message that breaks the protocol (a gap in the
-  // leader's proposals) sends this replica back to election.
-  void step(const Message& m);
+  // leader's proposals) sends this replica back to election. Taken by value:
+  // a forwarded write's payload moves on into Ready::requests.
+  void step(Message m);
   // One period of the host's timer.
   void tick();
   // Leader, serving: appends a txn with the next zxid and broadcasts it. A
