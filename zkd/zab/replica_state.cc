@@ -2,6 +2,8 @@
 #include "zkd/zab/replica_state.h"
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <utility>
 
 namespace zkd::zab {
@@ -98,12 +100,18 @@ bool majority_of(const std::vector<ServerId>& voters, const std::function<bool(S
   return static_cast<size_t>(n) >= quorum_size(voters.size());
 }
 
+// Ensembles up to this size gather their voters' acks on the stack: the
+// leader checks for a quorum on every ack.
+constexpr size_t kStackVoters = 16;
+
 Zxid quorum_zxid_in(const std::vector<ServerId>& voters,
                     const std::function<Zxid(ServerId)>& acked) {
-  std::vector<Zxid> values;
-  values.reserve(voters.size());
-  for (ServerId v : voters) values.push_back(acked(v));
-  return quorum_zxid(std::move(values), voters.size());
+  std::array<Zxid, kStackVoters> stack{};
+  std::vector<Zxid> heap(voters.size() > stack.size() ? voters.size() : 0);
+  const std::span<Zxid> values =
+      heap.empty() ? std::span<Zxid>(stack).first(voters.size()) : std::span<Zxid>(heap);
+  for (size_t i = 0; i < voters.size(); ++i) values[i] = acked(voters[i]);
+  return quorum_zxid(values, voters.size());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -103,12 +104,15 @@ constexpr size_t quorum_size(size_t voters) { return voters / 2 + 1; }
 
 // The largest zxid that at least a quorum of `voters` has acknowledged, given
 // one acknowledged zxid per voter (missing voters count as 0). Returns 0 when
-// fewer than a quorum of values is given.
-inline Zxid quorum_zxid(std::vector<Zxid> acked, size_t voters) {
+// fewer than a quorum of values is given. `acked` is reordered.
+inline Zxid quorum_zxid(std::span<Zxid> acked, size_t voters) {
   const size_t q = quorum_size(voters);
   if (acked.size() < q) return 0;
   std::sort(acked.begin(), acked.end(), [](Zxid a, Zxid b) { return a > b; });
   return acked[q - 1];
+}
+inline Zxid quorum_zxid(std::vector<Zxid> acked, size_t voters) {
+  return quorum_zxid(std::span<Zxid>(acked), voters);
 }
 
 }  // namespace zkd::zab
