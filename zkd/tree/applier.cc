@@ -150,7 +150,7 @@ ApplyResult Applier::set_data(const TxnHeader& h, const SetDataTxn& t) {
       h.type == zk::wire::OpCode::kReconfig
           ? reply(h, Error::kOk, encode(zk::wire::GetDataResponse{t.data, client_stat(node)}))
           : reply(h, Error::kOk, encode(client_stat(node)));
-  watches_.data_changed(t.path, acl_of(t.path), result.notifications);
+  watches_.data_changed(t.path, node.acl(), result.notifications);
   return result;
 }
 
