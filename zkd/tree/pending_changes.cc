@@ -2,6 +2,7 @@
 #include "zkd/tree/pending_changes.h"
 
 #include <set>
+#include <utility>
 #include <variant>
 
 namespace zkd::tree {
@@ -94,15 +95,16 @@ void PendingChanges::add(const Txn& txn, const DataTree& tree) {
                              : parent_cversion;
       if (cversion > parent->cversion) parent->cversion = cversion;
       ++parent->num_children;
-      self.set_node(parent_path, parent, h.zxid);
+      self.set_node(parent_path, std::move(parent), h.zxid);
       NodeView node;
       node.ephemeral_owner = owner;
       node.kind = kind_of_owner(owner, tree.extended_types());
       node.mtime = h.time_ms;
       node.data_length = length_of(data);
       node.acl = acl;
-      self.set_node(path, node, h.zxid);
-      self.add_quota_usage(path, {1, node.data_length}, h.zxid, tree);
+      const int64_t length = node.data_length;
+      self.set_node(path, std::move(node), h.zxid);
+      self.add_quota_usage(path, {1, length}, h.zxid, tree);
     }
     void operator()(const DeleteTxn& t) { self.remove_node(t.path, h.zxid, tree); }
     void operator()(const SetDataTxn& t) {
@@ -112,7 +114,7 @@ void PendingChanges::add(const Txn& txn, const DataTree& tree) {
       node->mtime = h.time_ms;
       const int64_t length_diff = length_of(t.data) - node->data_length;
       node->data_length = length_of(t.data);
-      self.set_node(t.path, node, h.zxid);
+      self.set_node(t.path, std::move(node), h.zxid);
       self.add_quota_usage(t.path, {0, length_diff}, h.zxid, tree);
     }
     void operator()(const SetACLTxn& t) {
@@ -120,7 +122,7 @@ void PendingChanges::add(const Txn& txn, const DataTree& tree) {
       if (!node) return;
       node->aversion = t.version;
       node->acl = t.acl;
-      self.set_node(t.path, node, h.zxid);
+      self.set_node(t.path, std::move(node), h.zxid);
     }
     void operator()(const CheckVersionTxn&) {}
     void operator()(const ErrorTxn&) {}
@@ -164,7 +166,7 @@ void PendingChanges::clear() {
 
 void PendingChanges::set_node(std::string_view path, std::optional<NodeView> state, int64_t zxid) {
   std::string key(key_of(path));
-  nodes_.insert_or_assign(key, NodeRecord{state, zxid});
+  nodes_.insert_or_assign(key, NodeRecord{std::move(state), zxid});
   node_order_.emplace_back(zxid, std::move(key));
 }
 
@@ -180,7 +182,7 @@ void PendingChanges::remove_node(std::string_view path, int64_t zxid, const Data
   std::string_view parent_path = apache_parent(path);
   if (std::optional<NodeView> parent = node(parent_path, tree)) {
     --parent->num_children;
-    set_node(parent_path, parent, zxid);
+    set_node(parent_path, std::move(parent), zxid);
   }
   set_node(path, std::nullopt, zxid);
 }
