@@ -76,7 +76,12 @@ void ForwardedWrites::clear() {
 
 void ForwardedWrites::done(uint64_t ticket) {
   if (ticket <= done_upto_) return;
-  done_.insert(ticket);
+  // In order, as most are: no set node to allocate and free.
+  if (ticket == done_upto_ + 1) {
+    ++done_upto_;
+  } else {
+    done_.insert(ticket);
+  }
   while (!done_.empty() && *done_.begin() == done_upto_ + 1) {
     done_.erase(done_.begin());
     ++done_upto_;
