@@ -51,13 +51,21 @@ uint32_t spread_hash(const zk::wire::Id& id) {
   return (h ^ (h >> 16)) & 0x7fffffff;
 }
 
+// A ConcurrentHashMap's default capacity, and the count at which it first
+// resizes (3/4 full).
+constexpr size_t kInitialBins = 16;
+constexpr size_t kFirstResize = kInitialBins - kInitialBins / 4;
+
+// The bin of `id` in a map that has not resized yet.
+uint32_t initial_bin(const zk::wire::Id& id) { return spread_hash(id) & (kInitialBins - 1); }
+
 // Iteration order of a ConcurrentHashMap (default capacity 16) after putting
 // `added` in turn: bins in index order, each bin in insertion order, with
 // the map's resizes (at 3/4 full) splitting bins as its transfer() does.
 // (Long bins are not turned into trees here: that takes 8 ids colliding.)
 std::vector<zk::wire::Id> concurrent_hash_map_order(const std::vector<zk::wire::Id>& added) {
   using Entry = std::pair<uint32_t, const zk::wire::Id*>;
-  std::vector<std::vector<Entry>> table(16);
+  std::vector<std::vector<Entry>> table(kInitialBins);
   size_t count = 0;
   for (const zk::wire::Id& id : added) {
     const uint32_t h = spread_hash(id);
@@ -103,7 +111,18 @@ AuthIds::AuthIds(std::initializer_list<zk::wire::Id> ids) {
 void AuthIds::add(const zk::wire::Id& id) {
   if (std::find(added_.begin(), added_.end(), id) != added_.end()) return;
   added_.push_back(id);
-  java_order_ = concurrent_hash_map_order(added_);
+  if (added_.size() >= kFirstResize) {
+    java_order_ = concurrent_hash_map_order(added_);
+    return;
+  }
+  // Before the map's first resize its order is by bin, then by insertion:
+  // the id goes in behind the ids of its bin and those before, without
+  // rebuilding the table (a connection's one or two ids, on every write).
+  const uint32_t bin = initial_bin(id);
+  const auto after =
+      std::find_if(java_order_.begin(), java_order_.end(),
+                   [bin](const zk::wire::Id& other) { return initial_bin(other) > bin; });
+  java_order_.insert(after, id);
 }
 
 bool AuthIds::is_super() const {
