@@ -363,7 +363,8 @@ bool ReplicaHost::truncate(zab::Zxid after) {
 
 bool ReplicaHost::apply(const zab::Entry& entry) {
   tree::Txn txn;
-  if (!tree::read_txn(entry.payload, txn) || txn.header.zxid != entry.zxid) {
+  if (!take_proposed(entry.zxid, txn) &&
+      (!tree::read_txn(entry.payload, txn) || txn.header.zxid != entry.zxid)) {
     fail("committed txn " + hex(entry.zxid) + " does not decode");
     return false;
   }
@@ -374,6 +375,14 @@ bool ReplicaHost::apply(const zab::Entry& entry) {
   metrics_.commit_applied(session, steady_ms(), status_.role == zab::Role::kLeading);
   events_.applied(std::move(txn), std::move(result));
   return !stopped_;
+}
+
+bool ReplicaHost::take_proposed(zab::Zxid zxid, tree::Txn& txn) {
+  while (!proposed_.empty() && proposed_.front().header.zxid < zxid) proposed_.pop_front();
+  if (proposed_.empty() || proposed_.front().header.zxid != zxid) return false;
+  txn = std::move(proposed_.front());
+  proposed_.pop_front();
+  return true;
 }
 
 void ReplicaHost::send(zab::Message message) {
@@ -411,7 +420,10 @@ void ReplicaHost::set_status(const zab::Status& status) {
   const zab::Status old = status_;
   status_ = status;
   metrics_.status_changed(old, status, steady_ms());
-  if (status.role != zab::Role::kLeading || !status.serving) db_.discard_pending();
+  if (status.role != zab::Role::kLeading || !status.serving) {
+    db_.discard_pending();
+    proposed_.clear();
+  }
   if (status.role != zab::Role::kLeading) outgoing_.drop_all();
   if (status.role == zab::Role::kLooking || status.leader != old.leader) incoming_.abandon();
   if (status.role == zab::Role::kLeading && diverged_) {
@@ -463,6 +475,7 @@ void ReplicaHost::propose(const WriteRequest& request) {
     return;
   }
   metrics_.proposed(proposed.zxid, steady_ms());
+  if (txn.header.zxid == proposed.zxid) proposed_.push_back(std::move(txn));
 }
 
 tree::Txn ReplicaHost::prepare_reconfig(const WriteRequest& request, zab::Zxid zxid) {

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -178,6 +179,9 @@ class ReplicaHost {
   bool install_snapshot(zab::Zxid zxid);
   bool truncate(zab::Zxid after);
   bool apply(const zab::Entry& entry);
+  // Leader: moves the txn it proposed at `zxid` into `txn`, when it still
+  // holds it (see proposed_); false otherwise.
+  bool take_proposed(zab::Zxid zxid, tree::Txn& txn);
   void send(zab::Message message);
   // After applying `zxid`: a leader sends its digest every kDigestInterval
   // txns; a learner compares its own with the leader's.
@@ -202,6 +206,11 @@ class ReplicaHost {
   bool stopped_ = false;
   bool in_process_ = false;                // process() is running (it must not nest)
   std::vector<WriteRequest> held_writes_;  // while a transfer is under way
+  // Leader: the txns it proposed and has not applied yet, in zxid order.
+  // apply() takes its own txn from here rather than decoding the payload it
+  // was encoded into (a copy of the value and its allocations fewer per
+  // write). Emptied when the replica stops leading.
+  std::deque<tree::Txn> proposed_;
   // The trees unstreamed Snap messages carried, by zxid, until installed.
   std::map<zab::Zxid, std::string> incoming_snapshots_;
   OutgoingSnapshots outgoing_;  // leader: snapshots streamed to learners
