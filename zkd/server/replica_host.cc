@@ -209,15 +209,17 @@ void ReplicaHost::process() {
     zab::Ready ready = core_.ready();
     carry_out(ready);
     if (stopped_) break;
-    core_.advance();
-    if (ready.install_snapshot) {
+    const std::optional<zab::Zxid> installed = ready.install_snapshot;
+    const std::vector<zab::Request> requests = std::move(ready.requests);
+    core_.advance(std::move(ready));
+    if (installed) {
       auto members = tree_membership();
-      core_.snapshot_installed(*ready.install_snapshot,
+      core_.snapshot_installed(*installed,
                                members ? std::optional(std::move(members->first)) : std::nullopt,
                                members ? members->second : 0);
     }
     // 7. forwarded writes, after advance(): their proposals go in the next Ready.
-    for (const zab::Request& q : ready.requests) {
+    for (const zab::Request& q : requests) {
       auto request = decode_write_request(q.payload);
       if (!request) {
         log_warn("dropping an undecodable request forwarded by server ", q.from);

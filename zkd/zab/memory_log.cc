@@ -31,10 +31,14 @@ std::optional<Zxid> MemoryLog::before(Zxid zxid) const {
 
 std::vector<Entry> MemoryLog::range(Zxid after, Zxid upto) const {
   std::vector<Entry> out;
+  append_range(after, upto, out);
+  return out;
+}
+
+void MemoryLog::append_range(Zxid after, Zxid upto, std::vector<Entry>& out) const {
   auto it = std::upper_bound(entries_.begin(), entries_.end(), after,
                              [](Zxid z, const Entry& e) { return z < e.zxid; });
   for (; it != entries_.end() && it->zxid <= upto; ++it) out.push_back(*it);
-  return out;
 }
 
 bool MemoryLog::append(Entry entry) {

@@ -30,6 +30,8 @@ class MemoryLog {
   std::optional<Zxid> before(Zxid zxid) const;
   // Held entries with after < zxid <= upto, in order.
   std::vector<Entry> range(Zxid after, Zxid upto) const;
+  // The same, appended to `out`.
+  void append_range(Zxid after, Zxid upto, std::vector<Entry>& out) const;
 
   // Appends; false (and nothing changes) unless entry.zxid > last().
   bool append(Entry entry);

@@ -222,7 +222,7 @@ Ready Zab::ready() {
   const Zxid upto = std::min(s_.committed, s_.snapshot_cut.value_or(s_.committed));
   s_.snapshot_cut.reset();
   if (upto > s_.applied) {
-    r.committed = s_.log.range(s_.applied, upto);
+    s_.log.append_range(s_.applied, upto, r.committed);
     s_.applied = upto;
   }
   std::erase_if(s_.local_syncs, [&](const LocalSync& s) {
@@ -238,9 +238,27 @@ Ready Zab::ready() {
   return r;
 }
 
-void Zab::advance() {
+namespace {
+
+// `spent`'s buffer, emptied, for `next` when it has none yet.
+template <typename T>
+void reuse(std::vector<T>& spent, std::vector<T>& next) {
+  if (next.capacity() != 0 || spent.capacity() == 0) return;
+  spent.clear();
+  next.swap(spent);
+}
+
+}  // namespace
+
+void Zab::advance(Ready spent) {
   assert(outstanding_);
   outstanding_ = false;
+  // The batches of a write each hold an entry, a commit and a message or
+  // two: reused, their vectors are not allocated anew for every write.
+  reuse(spent.entries, s_.out.entries);
+  reuse(spent.committed, s_.out.committed);
+  reuse(spent.messages, s_.out.messages);
+  reuse(spent.requests, s_.out.requests);
 }
 
 Status Zab::status() const {

@@ -114,7 +114,10 @@ class Zab final : RoleChanges {
   // Takes the pending batch. Call advance() after carrying it out, before the
   // next ready().
   Ready ready();
-  void advance();
+  // `spent`: the batch carried out, handed back (or not) so that the next
+  // one is built in its vectors rather than allocating them again; its
+  // contents are discarded.
+  void advance(Ready spent = {});
 
   // --- introspection ---
   // cfg.voters / cfg.observers: the committed membership.
