@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "zkd/peer/peer_codec.h"
 
-#include <cassert>
 #include <utility>
 
 #include "libzk/wire/jute.h"
@@ -20,15 +19,6 @@ constexpr uint64_t kMinEntrySize = 16;
 // the vote's three int64s, the state and the entry count.
 constexpr size_t kFixedSize = 4 + 4 + 10 * 8 + 1 + 3 * 8 + 4 + 4;
 constexpr size_t kBlobLengthSize = 8;
-
-// The bytes append_peer_packet() writes for `packet`, so that the frame is
-// allocated once, not regrown (and its payloads copied again) field by field.
-size_t encoded_size(const PeerPacket& packet) {
-  size_t size = kFixedSize + kBlobLengthSize + packet.message.payload.size() + kBlobLengthSize +
-                packet.attachment.size();
-  for (const zab::Entry& e : packet.message.entries) size += kMinEntrySize + e.payload.size();
-  return size;
-}
 
 void write_blob(Writer& out, std::string_view bytes) {
   out.int64(static_cast<int64_t>(bytes.size()));
@@ -56,10 +46,18 @@ bool read_blob(Reader& in, std::string& out) {
 
 }  // namespace
 
+size_t peer_packet_size(const PeerPacket& packet) {
+  size_t size = kFixedSize + kBlobLengthSize + packet.message.payload.size() + kBlobLengthSize +
+                packet.attachment.size();
+  for (const zab::Entry& e : packet.message.entries) size += kMinEntrySize + e.payload.size();
+  return size;
+}
+
 void append_peer_packet(const PeerPacket& packet, std::string& bytes) {
   const zab::Message& m = packet.message;
-  const size_t start = bytes.size();
-  bytes.reserve(start + encoded_size(packet));
+  // Reserved at once: grown field by field, the frame was reallocated (and
+  // its payloads copied again) several times.
+  bytes.reserve(bytes.size() + peer_packet_size(packet));
   Writer out(bytes);
   out.int32(kPacketVersion);
   out.int32(static_cast<int32_t>(m.type));
@@ -91,7 +89,6 @@ void append_peer_packet(const PeerPacket& packet, std::string& bytes) {
   }
   write_blob(out, m.payload);
   write_blob(out, packet.attachment);
-  assert(bytes.size() - start == encoded_size(packet));
 }
 
 std::string encode_peer_packet(const PeerPacket& packet) {

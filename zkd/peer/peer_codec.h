@@ -53,6 +53,8 @@ std::string encode_peer_packet(const PeerPacket& packet);
 bool decode_peer_packet(std::string_view bytes, PeerPacket& packet);
 // encode_peer_packet() appended to `out` (saves a copy behind a frame header).
 void append_peer_packet(const PeerPacket& packet, std::string& out);
+// The number of bytes encode_peer_packet() makes of `packet`.
+size_t peer_packet_size(const PeerPacket& packet);
 
 inline constexpr uint32_t kPeerMagic = 0x7a6b6470;      // "zkdp"
 inline constexpr uint32_t kPeerSaslMagic = 0x7a6b6473;  // "zkds": SASL follows

@@ -24,8 +24,10 @@ std::string random_bytes(std::mt19937_64& rng, size_t size) {
 }
 
 PeerPacket round_trip(const PeerPacket& packet) {
+  const std::string bytes = encode_peer_packet(packet);
+  EXPECT_EQ(bytes.size(), peer_packet_size(packet));  // what append_peer_packet reserves
   PeerPacket decoded;
-  EXPECT_TRUE(decode_peer_packet(encode_peer_packet(packet), decoded));
+  EXPECT_TRUE(decode_peer_packet(bytes, decoded));
   return decoded;
 }
 
