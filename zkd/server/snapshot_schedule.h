@@ -21,6 +21,8 @@ class SnapshotSchedule {
   bool logged();
   // A snapshot starts: counting restarts towards a new random threshold.
   void started();
+  // Whether the txns logged since the last start make a snapshot due.
+  bool due() const { return since_last_ >= threshold_; }
 
   int64_t threshold() const { return threshold_; }
   int64_t since_last() const { return since_last_; }

@@ -129,7 +129,7 @@ void SnapshotService::step(const std::shared_ptr<Job>& job) {
 }
 
 void SnapshotService::pace(const std::shared_ptr<Job>& job) {
-  if (options_.bytes_per_second == 0) {
+  if (options_.bytes_per_second == 0 || schedule_.due()) {
     step(job);
     return;
   }

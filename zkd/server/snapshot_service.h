@@ -59,7 +59,9 @@ struct SnapshotOptions {
   storage::SnapshotCompression compression = storage::SnapshotCompression::kNone;
   // zkd.snapshotBytesPerSecond: the walk waits between chunks so that a
   // snapshot produces at most this many bytes a second (before
-  // compression); 0: as fast as the disk takes them.
+  // compression), until the next snapshot is due (then it finishes at full
+  // speed, so that the log to replay after a crash stays as long as without
+  // the cap); 0: as fast as the disk takes them.
   uint64_t bytes_per_second = 0;
 };
 // The options zoo.cfg gives, with a schedule seeded by `seed`.
@@ -110,7 +112,7 @@ class SnapshotService {
   struct Job;
   void step(const std::shared_ptr<Job>& job);
   // The next step now, or when the snapshot's bytes so far are due at
-  // options_.bytes_per_second.
+  // options_.bytes_per_second; now once the next snapshot is due.
   void pace(const std::shared_ptr<Job>& job);
   void done(const std::shared_ptr<Job>& job, const Status& status,
             const std::vector<std::string>& purged);

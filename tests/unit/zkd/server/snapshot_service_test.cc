@@ -141,6 +141,20 @@ TEST_F(SnapshotServiceTest, ACappedSnapshotWaitsBetweenChunksUntilItsBytesAreDue
   EXPECT_EQ(copy.compute_digest(), db_.compute_digest());
 }
 
+TEST_F(SnapshotServiceTest, ACappedSnapshotStopsWaitingOnceTheNextOneIsDue) {
+  write(4500);
+  auto& snapshots = service(100, 10'000);
+  snapshots.start_snapshot(db_.last_zxid());
+  ASSERT_TRUE(zk::test::run_until(io_, [&] { return env_.time().next_deadline().has_value(); }));
+  // snapCount 100: at most 100 more txns make the next snapshot due.
+  write(100);
+  for (int i = 0; i < 100; ++i) snapshots.logged(db_.last_zxid());
+  ASSERT_TRUE(env_.time().advance_to_next());  // the wait already armed
+  ASSERT_TRUE(zk::test::run_until(io_, [&] { return !finished_.empty(); }));
+  ASSERT_TRUE(finished_[0].status.ok()) << finished_[0].status.message();
+  EXPECT_FALSE(env_.time().next_deadline().has_value());
+}
+
 TEST_F(SnapshotServiceTest, AbandoningACappedSnapshotWhileItWaitsLeavesNoTimerOrFile) {
   write(4500);
   auto& snapshots = service(100000, 10'000);
