@@ -116,7 +116,9 @@ ApplyResult Applier::create(const TxnHeader& h, const std::string& path,
     body = encode(zk::wire::Create2Response{path, client_stat(*tree_.find(path))});
   }
   ApplyResult result = reply(h, Error::kOk, std::move(body));
-  watches_.node_created(path, acl_of(path), acl_of(apache_parent(path)), result.notifications);
+  const std::string_view parent = apache_parent(path);
+  watches_.node_created(path, acl_if_watched(path, path),
+                        acl_if_watched(event_path_of_parent(parent), parent), result.notifications);
   return result;
 }
 
@@ -129,9 +131,12 @@ ApplyResult Applier::remove(const TxnHeader& h, const DeleteTxn& t) {
 
 Error Applier::delete_node(const std::string& path, int64_t zxid, std::vector<Notification>& out) {
   // The node's ACL outlives it only when its own events will carry it.
-  zk::wire::ACLs acl = watches_.watched(path) ? acl_of(path) : zk::wire::ACLs{};
+  zk::wire::ACLs acl = acl_if_watched(path, path);
   Error err = tree_.remove(path, zxid);
-  if (err == Error::kOk) watches_.node_deleted(path, acl, acl_of(apache_parent(path)), out);
+  const std::string_view parent = apache_parent(path);
+  if (err == Error::kOk) {
+    watches_.node_deleted(path, acl, acl_if_watched(event_path_of_parent(parent), parent), out);
+  }
   return err;
 }
 
@@ -139,6 +144,12 @@ const zk::wire::ACLs& Applier::acl_of(std::string_view path) const {
   static const zk::wire::ACLs kNone;
   const Node* node = tree_.find(path);
   return node != nullptr ? node->acl() : kNone;
+}
+
+const zk::wire::ACLs& Applier::acl_if_watched(std::string_view event_path,
+                                              std::string_view path) const {
+  static const zk::wire::ACLs kNone;
+  return watches_.watched(event_path) ? acl_of(path) : kNone;
 }
 
 ApplyResult Applier::set_data(const TxnHeader& h, const SetDataTxn& t) {

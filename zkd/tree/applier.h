@@ -48,6 +48,10 @@ class Applier {
   // The ACL of the node at `path` (valid until the tree changes); empty when
   // there is none.
   const zk::wire::ACLs& acl_of(std::string_view path) const;
+  // The ACL an event about `event_path` carries, of the node at `path`:
+  // looked up only when someone may watch `event_path` (none when nobody
+  // does: a replayed log, and most writes, have nobody to tell).
+  const zk::wire::ACLs& acl_if_watched(std::string_view event_path, std::string_view path) const;
   ApplyResult close_session(const TxnHeader& header, const CloseSessionTxn& txn);
 
   DataTree& tree_;
