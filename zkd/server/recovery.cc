@@ -116,6 +116,9 @@ StatusOr<Recovered> recover(storage::Env& env, const StorageLayout& layout, tree
   // The log must continue the snapshot without a hole: a hole means the
   // snapshot is not the one the log was written after (a newer one was
   // skipped and the log before it is gone) or txns were lost.
+  // Most logged txns of a growing tree are creates: room for as many
+  // znodes as txns (the index of a snapshot's tree has a quarter more).
+  db.reserve_more_nodes(log->records.size());
   int64_t previous = out.snapshot_zxid;
   for (const auto& record : log->records) {
     if (!zab::follows(previous, record.zxid)) {

@@ -198,6 +198,10 @@ std::vector<std::string> Database::sweep_candidates(int64_t now_ms,
 uint64_t Database::digest() const { return impl_->tree.digest(); }
 uint64_t Database::compute_digest() const { return impl_->tree.compute_digest(); }
 
+void Database::reserve_more_nodes(size_t more) {
+  impl_->tree.reserve(static_cast<size_t>(impl_->tree.node_count()) + more);
+}
+
 Counts Database::counts() const {
   const Impl& s = *impl_;
   Counts c;

@@ -163,6 +163,9 @@ class Database {
   std::vector<std::pair<std::string, std::vector<WatcherId>>> watchers_by_path() const;
 
   Counts counts() const;
+  // Room for `more` znodes beyond those held (DataTree::reserve): a hint
+  // before a replay of that many txns.
+  void reserve_more_nodes(size_t more);
   // The tree's digest (digest.h) after the last applied txn, and the same
   // computed afresh from every node (for checks: the two must be equal).
   uint64_t digest() const;
