@@ -28,23 +28,6 @@ uint8_t Node::parts_for(const StoredStat& s) {
   return parts;
 }
 
-namespace {
-
-template <typename T>
-constexpr size_t aligned_size() {
-  return (sizeof(T) + 7) / 8 * 8;
-}
-
-}  // namespace
-
-size_t Node::header_size(uint8_t parts) {
-  size_t size = sizeof(Node);
-  if (parts & kModified) size += aligned_size<Modified>();
-  if (parts & kParent) size += aligned_size<Parent>();
-  if (parts & kOwned) size += aligned_size<Owned>();
-  return size;
-}
-
 template <typename T>
 T* Node::part(Part which) {
   if (!(parts_ & which)) return nullptr;

@@ -20,6 +20,7 @@
 
 #include <absl/container/btree_set.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -153,6 +154,24 @@ class Node {
   NodeKind kind_ = NodeKind::kPersistent;
   uint8_t parts_ = 0;  // Part bits
 };
+
+// A table, not a sum: every path() and data() (each index probe, each
+// comparison of children) asks it.
+inline size_t Node::header_size(uint8_t parts) {
+  constexpr auto kSizes = [] {
+    auto aligned = [](size_t size) { return (size + 7) / 8 * 8; };
+    std::array<uint8_t, 8> sizes{};
+    for (uint8_t p = 0; p < sizes.size(); ++p) {
+      size_t size = sizeof(Node);
+      if (p & kModified) size += aligned(sizeof(Modified));
+      if (p & kParent) size += aligned(sizeof(Parent));
+      if (p & kOwned) size += aligned(sizeof(Owned));
+      sizes[p] = static_cast<uint8_t>(size);
+    }
+    return sizes;
+  }();
+  return kSizes[parts & 7];
+}
 
 // The Stat clients see (Apache's DataNode.copyStat): cversion is reported as
 // 2 * stored - numChildren (32-bit wrap-around as in Java); ephemeralOwner
