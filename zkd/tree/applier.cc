@@ -140,16 +140,17 @@ Error Applier::delete_node(const std::string& path, int64_t zxid, std::vector<No
   return err;
 }
 
+// What an event about a missing or unwatched node carries.
+const zk::wire::ACLs kNoAcl;
+
 const zk::wire::ACLs& Applier::acl_of(std::string_view path) const {
-  static const zk::wire::ACLs kNone;
   const Node* node = tree_.find(path);
-  return node != nullptr ? node->acl() : kNone;
+  return node != nullptr ? node->acl() : kNoAcl;
 }
 
 const zk::wire::ACLs& Applier::acl_if_watched(std::string_view event_path,
                                               std::string_view path) const {
-  static const zk::wire::ACLs kNone;
-  return watches_.watched(event_path) ? acl_of(path) : kNone;
+  return watches_.watched(event_path) ? acl_of(path) : kNoAcl;
 }
 
 ApplyResult Applier::set_data(const TxnHeader& h, const SetDataTxn& t) {
